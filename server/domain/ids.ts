@@ -1,0 +1,13 @@
+import { randomBytes } from 'node:crypto';
+
+/** Ids are opaque strings the server makes: 1–64 characters of `[A-Za-z0-9_-]` (contract §0). */
+const ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isValidId(value: unknown): value is string {
+  return typeof value === 'string' && ID_SHAPE.test(value);
+}
+
+/** A new random id: 16 bytes, base64url (22 characters). */
+export function newId(): string {
+  return randomBytes(16).toString('base64url');
+}
