@@ -1,0 +1,59 @@
+/** Roles of the interface (§5). Server is a device that redeemed an invite code. */
+export const ROLES = ['Admin', 'User', 'Pass', 'Server'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles a person's account can have; Server exists only as a short-lived token. */
+export const ACCOUNT_ROLES = ['Admin', 'User', 'Pass'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+export interface PasswordHash {
+  algorithm: 'scrypt';
+  /** base64 */
+  salt: string;
+  /** base64 */
+  hash: string;
+  N: number;
+  r: number;
+  p: number;
+  keyLength: number;
+}
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  passwordHash: PasswordHash;
+  role: AccountRole;
+  publicStats: boolean;
+  /** Tokens carry the version they were issued at; bumping it revokes them all. */
+  tokenVersion: number;
+  /** epoch ms */
+  createdAt: number;
+  /** epoch ms, or null before the first login */
+  lastLogin: number | null;
+}
+
+export interface InviteRecord {
+  id: string;
+  /** Upper-case, from INVITE_ALPHABET. */
+  code: string;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+  /** When the code was exchanged for a Server token. */
+  usedAt: number | null;
+  /** When the Server token made its one user. */
+  redeemedAt: number | null;
+  /** When the code was revoked because of guessing. */
+  revokedAt: number | null;
+}
+
+/** The caller, as proven by a verified token. */
+export interface Principal {
+  userId: string | null;
+  username: string | null;
+  role: Role;
+  /** epoch ms */
+  expiresAt: number;
+  /** Server tokens: the invite they came from. */
+  inviteId: string | null;
+}

@@ -1,0 +1,107 @@
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import Koa from 'koa';
+import Router, { type RouterContext } from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Logger } from '../logger.js';
+import type { AuthService } from '../services/auth-service.js';
+import { badRequest } from '../errors.js';
+import { authorize } from './authenticate.js';
+import { mergeParams } from './params.js';
+import { problemMiddleware, type AppState } from './problem.js';
+import { requestLog } from './request-log.js';
+import type { Request, RouteDef, UploadedFile } from './types.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
+
+const formBody = koaBody({
+  json: true,
+  urlencoded: true,
+  text: false,
+  multipart: false,
+  jsonLimit: BODY_LIMIT_BYTES,
+  formLimit: BODY_LIMIT_BYTES,
+  jsonStrict: true,
+});
+
+const multipartBody = koaBody({
+  json: true,
+  urlencoded: true,
+  text: false,
+  multipart: true,
+  jsonLimit: BODY_LIMIT_BYTES,
+  formLimit: BODY_LIMIT_BYTES,
+  formidable: {
+    maxFileSize: UPLOAD_LIMIT_BYTES,
+    maxTotalFileSize: UPLOAD_LIMIT_BYTES,
+    maxFiles: 1,
+    uploadDir: tmpdir(),
+    keepExtensions: false,
+  },
+});
+
+type Ctx = RouterContext<AppState>;
+
+/** Builds the Koa application: request log, problem mapping, then the route table. */
+export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: false });
+  const router = new Router<AppState>();
+  for (const route of routes) {
+    const method = route.method === 'GET' ? 'get' : 'post';
+    const parse = route.body === 'multipart' ? multipartBody : formBody;
+    // Authorise before reading a body: an anonymous caller cannot make the server buffer 20 MiB.
+    router[method](
+      route.path,
+      async (ctx, next) => {
+        ctx.state.principal = authorize(auth, route.access, ctx.get('Authorization') || undefined);
+        await next();
+      },
+      ...(route.method === 'POST' ? [parse as Koa.Middleware] : []),
+      async (ctx: Ctx) => handle(ctx, route),
+    );
+  }
+  app.use(requestLog(logger));
+  app.use(problemMiddleware(logger));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
+  const body: unknown = ctx.request.body;
+  if (Array.isArray(body)) throw badRequest('invalid_body', 'The JSON body must be an object');
+  const files = collectFiles(ctx);
+  const abort = new AbortController();
+  ctx.req.on('close', () => abort.abort());
+  const request: Request = {
+    params: mergeParams(ctx.query, body),
+    path: { ...ctx.params },
+    principal: (ctx.state as { principal?: Request['principal'] }).principal ?? null,
+    clientAddress: ctx.ip,
+    files,
+    signal: abort.signal,
+  };
+  try {
+    const reply = await route.handler(request);
+    ctx.status = reply.status ?? 200;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    if (reply.type) ctx.type = reply.type;
+    ctx.body = reply.body ?? null;
+    if (reply.afterSend) {
+      const afterSend = reply.afterSend;
+      ctx.res.once('finish', () => void Promise.resolve().then(afterSend));
+    }
+  } finally {
+    await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));
+  }
+}
+
+function collectFiles(ctx: Ctx): Record<string, UploadedFile> {
+  const files: Record<string, UploadedFile> = {};
+  for (const [name, value] of Object.entries(ctx.request.files ?? {})) {
+    const file = Array.isArray(value) ? value[0] : value;
+    if (file) files[name] = { tempPath: file.filepath, size: file.size };
+  }
+  return files;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type Koa from 'koa';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+export interface AppState {
+  requestId: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function sendProblem(ctx: Koa.Context, error: AppError, extra: Record<string, unknown> = {}): void {
+  ctx.status = error.status;
+  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+  ctx.type = 'application/problem+json';
+  ctx.body = {
+    type: 'about:blank',
+    title: TITLES[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    ...error.extra,
+    ...extra,
+  };
+}
+
+/**
+ * Errors thrown by the body parser and the router (http-errors with a status) are client errors;
+ * they become problems with stable codes. Their messages are not passed on as they are.
+ */
+function fromHttpError(error: { status?: unknown }): AppError | null {
+  const status = typeof error.status === 'number' ? error.status : 0;
+  if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
+  if (status === 415)
+    return new AppError(415, 'unsupported_media_type', 'The request body has an unsupported type');
+  if (status === 400) return new AppError(400, 'invalid_body', 'The request body could not be parsed');
+  return null;
+}
+
+/** The one place that turns every error into an RFC 9457 problem document (contract §0). */
+export function problemMiddleware(logger: Logger): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+      // The router answers unknown paths and methods with empty bodies; give them problem documents.
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404)
+          sendProblem(ctx, new AppError(404, 'not_found', `No endpoint at ${ctx.method} ${ctx.path}`));
+        if (ctx.status === 405 || ctx.status === 501) {
+          sendProblem(
+            ctx,
+            new AppError(405, 'method_not_allowed', `${ctx.path} does not take ${ctx.method}`),
+          );
+        }
+      }
+    } catch (error) {
+      const known = error instanceof AppError ? error : fromHttpError(error as Record<string, unknown>);
+      if (known) return sendProblem(ctx, known);
+      // A real fault: the details go to the log under the request id, never to the client.
+      logger.error('unhandled error', {
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      sendProblem(ctx, new AppError(500, 'internal_error', 'Something went wrong on the server'), {
+        requestId: ctx.state.requestId,
+      });
+    }
+  };
+}

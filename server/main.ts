@@ -1,0 +1,68 @@
+/**
+ * `npm start`: the headless server (no Electron) for a NAS or a machine without a desktop.
+ * Configured by the MELON_* environment variables (README, contract §9).
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { createServer, lanAddresses } from './index.js';
+import { createLogger } from './logger.js';
+
+const logger = createLogger();
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const server = await createServer({ config, logger });
+  let url: string;
+  try {
+    url = await server.listen();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(
+        `Port ${config.port} on ${config.host} is in use. Stop the other program or set MELON_PORT.`,
+      );
+      await server.close();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const port = new URL(url).port;
+  console.log(`Melon ${config.version} is listening on ${url}`);
+  if (config.host === '0.0.0.0') {
+    for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${port}`);
+  }
+  console.log(`  settings page: ${url}/admin    data folder: ${config.dataDir}`);
+  if (server.firstAdmin?.generatedPassword) {
+    console.log(
+      `First start: made the Admin account '${server.firstAdmin.username}' with the password ` +
+        `${server.firstAdmin.generatedPassword}\n  It is shown only this once and is not stored. ` +
+        `Sign in and change it, or set MELON_ADMIN_PASSWORD before the first start.`,
+    );
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    // The whole shutdown has 5 s; in-flight requests get 4 of them.
+    const force = setTimeout(() => process.exit(1), 5_000);
+    force.unref();
+    server.close(4_000).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else
+    logger.error('failed to start', {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+  process.exit(1);
+});

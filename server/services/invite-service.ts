@@ -1,0 +1,123 @@
+import { randomInt } from 'node:crypto';
+import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
+import { newId } from '../domain/ids.js';
+import type { InviteRecord, Principal } from '../domain/user.js';
+import { AppError, tooManyRequests, unauthorized } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { UsersRepo } from '../store/users-repo.js';
+import { tokenResponse, type TokenResponse } from './auth-service.js';
+import { FailureWindow } from './rate-limiter.js';
+import type { TokenSigner } from './tokens.js';
+
+/** No 0/O and 1/I: codes are read aloud and typed on TV remotes. */
+export const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const INVITE_LENGTH = 4;
+export const INVITE_LIFETIME_MS = 10 * MINUTE_MS;
+export const SERVER_TOKEN_SECONDS = 10 * 60;
+export const MAX_ACTIVE_INVITES = 5;
+const ADDRESS_WINDOW_MS = MINUTE_MS;
+const ADDRESS_MAX_FAILURES = 10;
+const GLOBAL_WINDOW_MS = 10 * MINUTE_MS;
+const GLOBAL_MAX_FAILURES = 50;
+const GLOBAL_KEY = '*';
+
+export interface InviteView {
+  code: string;
+  expiresAt: string;
+}
+
+/**
+ * Invite codes (contract §2). With 32^4 ≈ 1M codes and at most 5 active, guessing is bounded by a
+ * per-address limit and a global one that revokes every active code when crossed.
+ */
+export class InviteService {
+  private readonly failuresByAddress: FailureWindow;
+  private readonly failuresEverywhere: FailureWindow;
+
+  constructor(
+    private readonly users: UsersRepo,
+    private readonly signer: TokenSigner,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.failuresByAddress = new FailureWindow(clock, ADDRESS_WINDOW_MS, ADDRESS_MAX_FAILURES);
+    this.failuresEverywhere = new FailureWindow(clock, GLOBAL_WINDOW_MS, GLOBAL_MAX_FAILURES);
+  }
+
+  async create(admin: Principal): Promise<InviteView> {
+    // A clash with another active code is rare (5 of ~1M); try a few fresh codes.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const now = this.clock.now();
+      const invite: InviteRecord = {
+        id: newId(),
+        code: randomCode(),
+        createdBy: admin.userId ?? '',
+        createdAt: now,
+        expiresAt: now + INVITE_LIFETIME_MS,
+        usedAt: null,
+        redeemedAt: null,
+        revokedAt: null,
+      };
+      const outcome = await this.users.addInvite(invite, MAX_ACTIVE_INVITES);
+      if (outcome === 'added') return view(invite);
+      if (outcome === 'too_many') {
+        throw new AppError(
+          408,
+          'too_many_invites',
+          `At most ${MAX_ACTIVE_INVITES} invite codes may be active; try again later`,
+        );
+      }
+    }
+    throw new Error('could not find a free invite code');
+  }
+
+  listActive(): InviteView[] {
+    return this.users.activeInvites(this.clock.now()).map(view);
+  }
+
+  /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
+  async exchange(code: string, clientAddress: string): Promise<TokenResponse> {
+    const wait = this.failuresByAddress.retryAfterMs(clientAddress);
+    if (wait > 0)
+      throw tooManyRequests('too_many_attempts', 'Too many wrong invite codes; try again later', wait / 1000);
+    const normalised = code.trim().toUpperCase();
+    const invite = isWellFormed(normalised)
+      ? await this.users.consumeInvite(normalised, this.clock.now())
+      : undefined;
+    if (!invite) {
+      await this.recordFailure(clientAddress);
+      throw unauthorized('invalid_invite', 'The invite code is wrong, used or expired');
+    }
+    const issued = this.signer.sign(
+      { sub: null, role: 'Server', name: null, tv: 0, invite: invite.id },
+      SERVER_TOKEN_SECONDS,
+    );
+    return tokenResponse(issued);
+  }
+
+  private async recordFailure(clientAddress: string): Promise<void> {
+    this.failuresByAddress.record(clientAddress);
+    if (this.failuresEverywhere.record(GLOBAL_KEY) < GLOBAL_MAX_FAILURES) return;
+    this.failuresEverywhere.clear(GLOBAL_KEY);
+    const revoked = await this.users.revokeActiveInvites(this.clock.now());
+    this.logger.warn('invite code guessing detected; revoked every active invite code', {
+      failures: GLOBAL_MAX_FAILURES,
+      windowMinutes: GLOBAL_WINDOW_MS / MINUTE_MS,
+      revoked,
+    });
+  }
+}
+
+function randomCode(): string {
+  let code = '';
+  for (let i = 0; i < INVITE_LENGTH; i++) code += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)];
+  return code;
+}
+
+function isWellFormed(code: string): boolean {
+  return code.length === INVITE_LENGTH && [...code].every((char) => INVITE_ALPHABET.includes(char));
+}
+
+function view(invite: InviteRecord): InviteView {
+  return { code: invite.code, expiresAt: isoUtc(invite.expiresAt) };
+}

@@ -1,0 +1,50 @@
+import type { Clock } from '../clock.js';
+
+/**
+ * Counts failures per key in a sliding window. Once `max` failures sit inside the window, the key is
+ * blocked until the oldest of them leaves it.
+ */
+export class FailureWindow {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly clock: Clock,
+    readonly windowMs: number,
+    readonly max: number,
+  ) {}
+
+  private recent(key: string): number[] {
+    const now = this.clock.now();
+    const kept = (this.failures.get(key) ?? []).filter((at) => now - at < this.windowMs);
+    if (kept.length === 0) this.failures.delete(key);
+    else this.failures.set(key, kept);
+    return kept;
+  }
+
+  /** Milliseconds until the key may try again; 0 when it may now. */
+  retryAfterMs(key: string): number {
+    const recent = this.recent(key);
+    if (recent.length < this.max) return 0;
+    return recent[recent.length - this.max]! + this.windowMs - this.clock.now();
+  }
+
+  /** Records a failure and returns how many sit in the window now. */
+  record(key: string): number {
+    if (this.failures.size > 10_000) this.sweep();
+    const recent = this.recent(key);
+    recent.push(this.clock.now());
+    this.failures.set(key, recent);
+    // Bounded memory: a key never holds more entries than it needs to decide.
+    if (recent.length > this.max) recent.splice(0, recent.length - this.max);
+    return recent.length;
+  }
+
+  clear(key: string): void {
+    this.failures.delete(key);
+  }
+
+  /** Drops keys whose failures have all aged out, so memory does not grow with every address seen. */
+  sweep(): void {
+    for (const key of [...this.failures.keys()]) this.recent(key);
+  }
+}

@@ -1,0 +1,145 @@
+import { isoUtc, type Clock } from '../clock.js';
+import { newId } from '../domain/ids.js';
+import type { AccountRole, Principal, UserRecord } from '../domain/user.js';
+import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
+import type { UsersRepo } from '../store/users-repo.js';
+import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+
+/** What clients see of a user: never the hash or the token version. */
+export interface UserView {
+  id: string;
+  username: string;
+  role: AccountRole;
+  publicStats: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+}
+
+export function userView(user: UserRecord): UserView {
+  return {
+    id: user.id,
+    username: user.username,
+    role: user.role,
+    publicStats: user.publicStats,
+    createdAt: isoUtc(user.createdAt),
+    lastLogin: user.lastLogin === null ? null : isoUtc(user.lastLogin),
+  };
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  role?: AccountRole;
+}
+
+/** The first Admin made on an empty store; `generatedPassword` is shown once and never stored. */
+export interface FirstAdmin {
+  username: string;
+  generatedPassword: string | null;
+}
+
+export class UserService {
+  constructor(
+    private readonly users: UsersRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  /** On first start with no users, makes the Admin account (contract §3). */
+  async ensureFirstAdmin(username: string, configuredPassword: string | null): Promise<FirstAdmin | null> {
+    if (this.users.count() > 0) return null;
+    const password = configuredPassword ?? generatePassword();
+    await this.insert({ username, password, role: 'Admin' }, null);
+    return { username, generatedPassword: configuredPassword === null ? password : null };
+  }
+
+  /**
+   * Admins make any role; a Server token (a redeemed invite) makes exactly one User, whatever role it
+   * asks for.
+   */
+  async create(caller: Principal, request: NewUser): Promise<UserView> {
+    if (caller.role === 'Server') return this.insert({ ...request, role: 'User' }, caller.inviteId);
+    return this.insert(request, null);
+  }
+
+  list(): UserView[] {
+    return this.users.list().map(userView);
+  }
+
+  get(id: string): UserRecord {
+    const user = this.users.findById(id);
+    if (!user) throw notFound('user_not_found', `User '${id}' not found`);
+    return user;
+  }
+
+  async setPublicStats(caller: Principal, publicStats: boolean): Promise<UserView> {
+    const user = await this.users.update(this.self(caller), { publicStats });
+    if (!user) throw unauthorized('invalid_token', 'The account of this token no longer exists');
+    return userView(user);
+  }
+
+  /**
+   * Changes a password. People change their own by giving the current one; an Admin may reset
+   * another account's without it. Every token of that account stops working.
+   */
+  async changePassword(
+    caller: Principal,
+    request: { userId?: string; currentPassword?: string; newPassword: string },
+  ): Promise<UserView> {
+    const targetId = request.userId ?? this.self(caller);
+    const target = this.get(targetId);
+    const ownAccount = targetId === caller.userId;
+    if (!ownAccount && caller.role !== 'Admin') {
+      throw new AppError(401, 'forbidden_role', "Only an Admin may change another account's password");
+    }
+    if (ownAccount) {
+      if (request.currentPassword === undefined) {
+        throw badRequest('invalid_parameter', "Parameter 'currentPassword' is required", {
+          parameter: 'currentPassword',
+        });
+      }
+      if (!(await verifyPassword(request.currentPassword, target.passwordHash))) {
+        throw unauthorized('invalid_credentials', 'The current password is wrong');
+      }
+    }
+    const passwordHash = await hashPassword(request.newPassword);
+    const updated = await this.users.update(targetId, {
+      passwordHash,
+      tokenVersion: target.tokenVersion + 1,
+    });
+    if (!updated) throw notFound('user_not_found', `User '${targetId}' not found`);
+    return userView(updated);
+  }
+
+  /** Deletes an account (Admin). The last Admin cannot be deleted: nobody could manage Melon then. */
+  async delete(userId: string): Promise<void> {
+    const target = this.get(userId);
+    if (target.role === 'Admin' && this.users.list().filter((user) => user.role === 'Admin').length === 1) {
+      throw conflict('last_admin', 'The last Admin account cannot be deleted');
+    }
+    if (!(await this.users.remove(userId))) throw notFound('user_not_found', `User '${userId}' not found`);
+  }
+
+  private self(caller: Principal): string {
+    if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
+    return caller.userId;
+  }
+
+  private async insert(request: NewUser, redeemInviteId: string | null): Promise<UserView> {
+    const user: UserRecord = {
+      id: newId(),
+      username: request.username,
+      passwordHash: await hashPassword(request.password),
+      role: request.role ?? 'User',
+      publicStats: false,
+      tokenVersion: 0,
+      createdAt: this.clock.now(),
+      lastLogin: null,
+    };
+    const outcome = await this.users.add(user, redeemInviteId);
+    if (outcome === 'username_taken')
+      throw conflict('username_taken', `The username '${request.username}' is taken`);
+    if (outcome === 'invite_spent')
+      throw unauthorized('invalid_token', 'This invite token has been used already');
+    return userView(user);
+  }
+}

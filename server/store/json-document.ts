@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { Low } from 'lowdb';
+import type { Adapter } from 'lowdb';
+import { writeFileAtomic } from './atomic-file.js';
+
+/** Every store file starts with its schema version so a later Melon can migrate it. */
+export interface Versioned {
+  schemaVersion: number;
+}
+
+/** Migrations from version N (the key) to N + 1. */
+export type Migrations = Record<number, (old: Record<string, unknown>) => Record<string, unknown>>;
+
+export class StoreFileError extends Error {}
+
+/** lowdb adapter that writes atomically and fsyncs (lowdb's own file adapters do not fsync). */
+class DurableJsonFile<T> implements Adapter<T> {
+  constructor(
+    private readonly path: string,
+    private readonly mode: number,
+  ) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      // Never overwrite a file we cannot read: it is the household's data.
+      throw new StoreFileError(`${this.path} is not valid JSON; fix or restore it before starting Melon`);
+    }
+  }
+
+  write(data: T): Promise<void> {
+    return writeFileAtomic(this.path, JSON.stringify(data), this.mode);
+  }
+}
+
+interface Job<T> {
+  apply: (data: T) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * One lowdb JSON file. Changes go through `mutate`, which runs the change on the in-memory data and
+ * resolves only once the file holding it is on disk. Changes that queue up while a write is in flight
+ * share the next write (group commit). Because changes run one after another, a change function can
+ * check and set in one step (e.g. consume an invite code exactly once).
+ */
+export class JsonDocument<T extends Versioned> {
+  private readonly queue: Job<T>[] = [];
+  private draining: Promise<void> | null = null;
+
+  private constructor(
+    private readonly low: Low<T>,
+    readonly path: string,
+  ) {}
+
+  static async open<T extends Versioned>(
+    path: string,
+    defaults: T,
+    migrations: Migrations = {},
+    mode = 0o600,
+  ): Promise<JsonDocument<T>> {
+    const low = new Low<T>(new DurableJsonFile<T>(path, mode), defaults);
+    await low.read();
+    const doc = new JsonDocument(low, path);
+    const stored = low.data.schemaVersion;
+    if (typeof stored !== 'number' || stored > defaults.schemaVersion) {
+      throw new StoreFileError(
+        `${path} has schema version ${String(stored)}; this Melon understands up to ${defaults.schemaVersion}`,
+      );
+    }
+    let data = low.data as unknown as Record<string, unknown>;
+    for (let version = stored; version < defaults.schemaVersion; version++) {
+      const migrate = migrations[version];
+      if (!migrate) throw new StoreFileError(`${path}: no migration from schema version ${version}`);
+      data = { ...migrate(data), schemaVersion: version + 1 };
+    }
+    low.data = { ...defaults, ...data };
+    // Creates the file on first start and records migrations.
+    await low.write();
+    return doc;
+  }
+
+  /** The current data. Read it; change it only inside `mutate`. */
+  get data(): Readonly<T> {
+    return this.low.data;
+  }
+
+  /**
+   * Apply `change` and persist. `change` must validate before it changes anything: if it throws, its
+   * caller gets the error and the data is as before. If the disk write fails, the file is re-read so
+   * memory matches what is durable, and every change in that write is rejected.
+   */
+  mutate<R>(change: (data: T) => R): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ apply: change, resolve: resolve as (value: unknown) => void, reject });
+      this.draining ??= this.drain();
+    });
+  }
+
+  /** Resolves once every change queued so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    // Let changes that arrive in the same tick join this write.
+    await Promise.resolve();
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      const applied: Array<{ job: Job<T>; result: unknown }> = [];
+      for (const job of batch) {
+        try {
+          applied.push({ job, result: job.apply(this.low.data) });
+        } catch (error) {
+          job.reject(error);
+        }
+      }
+      if (applied.length === 0) continue;
+      try {
+        await this.low.write();
+        for (const { job, result } of applied) job.resolve(result);
+      } catch (error) {
+        await this.low.read().catch(() => undefined);
+        for (const { job } of applied) job.reject(error);
+      }
+    }
+    // Cleared in the same synchronous step as the empty-queue check, so a change queued right now
+    // starts a new drain instead of waiting for this finished one.
+    this.draining = null;
+  }
+}

@@ -1,0 +1,131 @@
+import type { InviteRecord, UserRecord } from '../domain/user.js';
+import { JsonDocument, type Versioned } from './json-document.js';
+
+interface UsersFile extends Versioned {
+  users: UserRecord[];
+  invites: InviteRecord[];
+}
+
+const sameName = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
+
+/** Invite records older than this are dropped: they only matter while their token can live. */
+const INVITE_RETENTION_MS = 24 * 60 * 60_000;
+
+/**
+ * Users and invite codes share one file, so that "mark the invite redeemed" and "add the user" are
+ * one atomic write.
+ */
+export class UsersRepo {
+  private constructor(private readonly doc: JsonDocument<UsersFile>) {}
+
+  static async open(path: string): Promise<UsersRepo> {
+    return new UsersRepo(
+      await JsonDocument.open<UsersFile>(path, { schemaVersion: 1, users: [], invites: [] }),
+    );
+  }
+
+  list(): readonly UserRecord[] {
+    return this.doc.data.users;
+  }
+
+  count(): number {
+    return this.doc.data.users.length;
+  }
+
+  findById(id: string): UserRecord | undefined {
+    return this.doc.data.users.find((user) => user.id === id);
+  }
+
+  findByUsername(username: string): UserRecord | undefined {
+    return this.doc.data.users.find((user) => sameName(user.username, username));
+  }
+
+  /**
+   * Adds a user unless the name is taken (checked inside the write queue, so two concurrent requests
+   * for one name cannot both succeed). `redeemInviteId` marks a Server token's invite as spent in the
+   * same write; if it is already spent, nothing is added.
+   */
+  add(
+    user: UserRecord,
+    redeemInviteId: string | null = null,
+  ): Promise<'added' | 'username_taken' | 'invite_spent'> {
+    return this.doc.mutate((data) => {
+      if (data.users.some((other) => sameName(other.username, user.username))) return 'username_taken';
+      if (redeemInviteId !== null) {
+        const invite = data.invites.find((record) => record.id === redeemInviteId);
+        if (!invite || invite.redeemedAt !== null) return 'invite_spent';
+        invite.redeemedAt = user.createdAt;
+      }
+      data.users.push(user);
+      return 'added';
+    });
+  }
+
+  /** Applies `patch` to the user; false when the user is gone. */
+  update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<UserRecord | undefined> {
+    return this.doc.mutate((data) => {
+      const user = data.users.find((record) => record.id === id);
+      if (user) Object.assign(user, patch);
+      return user;
+    });
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.doc.mutate((data) => {
+      const index = data.users.findIndex((record) => record.id === id);
+      if (index >= 0) data.users.splice(index, 1);
+      return index >= 0;
+    });
+  }
+
+  // --- invite codes -------------------------------------------------------------------------------
+
+  activeInvites(now: number): InviteRecord[] {
+    return this.doc.data.invites.filter((invite) => isActive(invite, now));
+  }
+
+  findInvite(id: string): InviteRecord | undefined {
+    return this.doc.data.invites.find((invite) => invite.id === id);
+  }
+
+  /**
+   * Stores a new invite if fewer than `maxActive` are active and its code is not active already.
+   * The check and the insert happen in one step of the write queue.
+   */
+  addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'> {
+    return this.doc.mutate((data) => {
+      const active = data.invites.filter((other) => isActive(other, invite.createdAt));
+      if (active.length >= maxActive) return 'too_many';
+      if (active.some((other) => other.code === invite.code)) return 'code_clash';
+      data.invites = data.invites.filter((other) => invite.createdAt - other.expiresAt < INVITE_RETENTION_MS);
+      data.invites.push(invite);
+      return 'added';
+    });
+  }
+
+  /** Marks the active invite with this code used and returns it; exactly one caller can win a code. */
+  consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
+    return this.doc.mutate((data) => {
+      const invite = data.invites.find((record) => record.code === code && isActive(record, now));
+      if (invite) invite.usedAt = now;
+      return invite ? { ...invite } : undefined;
+    });
+  }
+
+  /** Revokes every active invite; returns how many. */
+  revokeActiveInvites(now: number): Promise<number> {
+    return this.doc.mutate((data) => {
+      const active = data.invites.filter((invite) => isActive(invite, now));
+      for (const invite of active) invite.revokedAt = now;
+      return active.length;
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.doc.flush();
+  }
+}
+
+function isActive(invite: InviteRecord, now: number): boolean {
+  return invite.usedAt === null && invite.revokedAt === null && now < invite.expiresAt;
+}

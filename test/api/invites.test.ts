@@ -1,0 +1,199 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import jwt from 'jsonwebtoken';
+import { makeUser } from '../factories/users.js';
+import { createInvite, serverToken } from '../support/invites.js';
+import { postJson, problem, startTestServer, type TestServer } from '../support/server.js';
+
+const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.stop());
+// Each test starts with no active codes and fresh guessing windows.
+beforeEach(() => t.clock.advance(11 * 60_000));
+
+describe('GET /auth/invite', () => {
+  it('makes a four-character code from the alphabet, valid 10 minutes', async () => {
+    const invite = await createInvite(t);
+    expect(invite.code).toMatch(ALPHABET);
+    expect(Date.parse(invite.expiresAt) - t.clock.now()).toBe(10 * 60_000);
+    expect(invite.expiresAt).toMatch(/Z$/);
+  });
+
+  it('refuses Users and Pass accounts with 401 forbidden_role', async () => {
+    for (const role of ['User', 'Pass'] as const) {
+      const user = await makeUser(t, { role });
+      const response = await t.call('/auth/invite', { token: user.token });
+      expect(response.status).toBe(401);
+      expect((await problem(response)).code).toBe('forbidden_role');
+    }
+  });
+
+  it('allows 5 active codes; the 6th is 408 until one expires or is used', async () => {
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push((await createInvite(t)).code);
+    expect(new Set(codes).size).toBe(5);
+    const sixth = await t.call('/auth/invite', { token: t.adminToken });
+    expect(sixth.status).toBe(408);
+    expect((await problem(sixth)).code).toBe('too_many_invites');
+
+    // A used code frees its slot at once.
+    expect((await t.call(`/auth/code-authenticate?code=${codes[0]}`)).status).toBe(200);
+    expect((await t.call('/auth/invite', { token: t.adminToken })).status).toBe(200);
+    expect((await t.call('/auth/invite', { token: t.adminToken })).status).toBe(408);
+
+    // Expired codes free theirs.
+    t.clock.advance(10 * 60_000);
+    for (let i = 0; i < 5; i++)
+      expect((await t.call('/auth/invite', { token: t.adminToken })).status).toBe(200);
+  });
+
+  it('lists the active codes for the settings window', async () => {
+    const invite = await createInvite(t);
+    const list = (await (await t.call('/auth/invites', { token: t.adminToken })).json()) as unknown[];
+    expect(list).toEqual([invite]);
+  });
+});
+
+describe('GET /auth/code-authenticate', () => {
+  it('exchanges a code (any case) once for a Server token of exactly 10 minutes', async () => {
+    const { code } = await createInvite(t);
+    const response = await t.call(`/auth/code-authenticate?code=${code.toLowerCase()}`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { token: string; role: string; userId: null; expiresAt: string };
+    expect(body).toMatchObject({ role: 'Server', userId: null, tokenType: 'Bearer' });
+    const claims = jwt.decode(body.token) as { exp: number; iat: number; invite: string; role: string };
+    expect(claims.exp - claims.iat).toBe(600);
+    expect(typeof claims.invite).toBe('string');
+
+    const again = await t.call(`/auth/code-authenticate?code=${code}`);
+    expect(again.status).toBe(401);
+    expect((await problem(again)).code).toBe('invalid_invite');
+  });
+
+  it('refuses an expired code (10 min + 1 s) and an unknown code with 401', async () => {
+    const { code } = await createInvite(t);
+    t.clock.advance(10 * 60_000 + 1000);
+    expect((await t.call(`/auth/code-authenticate?code=${code}`)).status).toBe(401);
+    const unknown = await t.call('/auth/code-authenticate?code=ZZZZ');
+    expect(unknown.status).toBe(401);
+    expect((await problem(unknown)).code).toBe('invalid_invite');
+    expect((await t.call('/auth/code-authenticate?code=0O1I')).status).toBe(401);
+  });
+
+  it('is still valid 1 s before it expires', async () => {
+    const { code } = await createInvite(t);
+    t.clock.advance(10 * 60_000 - 1000);
+    expect((await t.call(`/auth/code-authenticate?code=${code}`)).status).toBe(200);
+  });
+
+  it('gives exactly one of many simultaneous exchanges of one code a token', async () => {
+    const { code } = await createInvite(t);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => t.call(`/auth/code-authenticate?code=${code}`)),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 401, 401]);
+  });
+
+  it('needs the code parameter', async () => {
+    const response = await t.call('/auth/code-authenticate');
+    expect(response.status).toBe(400);
+    expect(await problem(response)).toMatchObject({ code: 'invalid_parameter', parameter: 'code' });
+  });
+
+  it('answers 429 after 10 wrong codes from one address in a minute', async () => {
+    const { code } = await createInvite(t);
+    for (let i = 0; i < 10; i++) expect((await t.call('/auth/code-authenticate?code=ZZZZ')).status).toBe(401);
+    const blocked = await t.call(`/auth/code-authenticate?code=${code}`);
+    expect(blocked.status).toBe(429);
+    expect((await problem(blocked)).code).toBe('too_many_attempts');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    t.clock.advance(60_000);
+    expect((await t.call(`/auth/code-authenticate?code=${code}`)).status).toBe(200);
+  });
+});
+
+describe('guessing from many addresses', () => {
+  let own: TestServer;
+  beforeEach(async () => {
+    own = await startTestServer();
+  });
+  afterEach(() => own.stop());
+
+  it('revokes every active code after 50 failures in 10 minutes and logs a warning', async () => {
+    const { code } = await createInvite(own);
+    // Stay under the per-address limit by letting each minute pass: 50 failures over ~5 minutes.
+    for (let i = 0; i < 50; i++) {
+      if (i % 10 === 0 && i > 0) own.clock.advance(60_000);
+      expect((await own.call('/auth/code-authenticate?code=YYYY')).status).toBe(401);
+    }
+    expect(
+      own.logs.some((line) => line.includes('WARN') && line.includes('revoked every active invite code')),
+    ).toBe(true);
+    own.clock.advance(60_000);
+    expect((await own.call(`/auth/code-authenticate?code=${code}`)).status).toBe(401);
+    // New codes work again.
+    const fresh = await createInvite(own);
+    expect((await own.call(`/auth/code-authenticate?code=${fresh.code}`)).status).toBe(200);
+  });
+});
+
+describe('the Server token', () => {
+  it('is refused everywhere but user creation, where it works once and only makes a User', async () => {
+    const token = await serverToken(t);
+    for (const path of ['/auth/check', '/auth/invite', '/api/users']) {
+      const response = await t.call(path, { token });
+      expect(response.status, path).toBe(401);
+      expect((await problem(response)).code).toBe('forbidden_role');
+    }
+    const created = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'speaker', password: 'kitchen-speaker', role: 'Admin' },
+      token,
+    );
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ username: 'speaker', role: 'User' });
+
+    const second = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'speaker-2', password: 'kitchen-speaker' },
+      token,
+    );
+    expect(second.status).toBe(401);
+    expect((await problem(second)).code).toBe('invalid_token');
+  });
+
+  it('expires after 10 minutes', async () => {
+    const token = await serverToken(t);
+    t.clock.advance(10 * 60_000 + 1000);
+    const response = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'late-device', password: 'late-device-pw' },
+      token,
+    );
+    expect(response.status).toBe(401);
+  });
+
+  it('survives a duplicate-name attempt and can still make its one user', async () => {
+    const token = await serverToken(t);
+    const clash = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'ADMIN', password: 'whatever-long' },
+      token,
+    );
+    expect(clash.status).toBe(409);
+    const ok = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'tv-room', password: 'whatever-long' },
+      token,
+    );
+    expect(ok.status).toBe(201);
+  });
+});

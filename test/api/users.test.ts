@@ -1,0 +1,217 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeUser } from '../factories/users.js';
+import {
+  ADMIN_PASSWORD,
+  loginToken,
+  postForm,
+  postJson,
+  problem,
+  startTestServer,
+  type TestServer,
+} from '../support/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.stop());
+beforeEach(() => t.clock.advance(16 * 60_000));
+
+describe('POST /api/users/create', () => {
+  it('makes users of each role with 201 and the public fields only', async () => {
+    for (const role of ['Admin', 'User', 'Pass']) {
+      const response = await postForm(
+        t,
+        '/api/users/create',
+        { username: `new-${role}`, password: 'long enough', role },
+        t.adminToken,
+      );
+      expect(response.status).toBe(201);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ username: `new-${role}`, role });
+      expect(body.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(JSON.stringify(body)).not.toMatch(/hash|salt/i);
+    }
+    const defaulted = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'default-role', password: 'long enough' },
+      t.adminToken,
+    );
+    expect(await defaulted.json()).toMatchObject({ role: 'User' });
+  });
+
+  it('refuses bad input with 400 naming the parameter and adds nobody', async () => {
+    const before = await readFile(join(t.dataDir, 'users.json'), 'utf8');
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ password: 'long enough' }, 'username'],
+      [{ username: 'x'.repeat(65), password: 'long enough' }, 'username'],
+      [{ username: ' padded', password: 'long enough' }, 'username'],
+      [{ username: 'shorty' }, 'password'],
+      [{ username: 'shorty', password: 'short' }, 'password'],
+      [{ username: 'shorty', password: 'p'.repeat(257) }, 'password'],
+      [{ username: 'shorty', password: 'long enough', role: 'Server' }, 'role'],
+      [{ username: 'shorty', password: 'long enough', role: 'root' }, 'role'],
+    ];
+    for (const [fields, parameter] of cases) {
+      const response = await postForm(t, '/api/users/create', fields, t.adminToken);
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(await problem(response)).toMatchObject({ code: 'invalid_parameter', parameter });
+    }
+    expect(await readFile(join(t.dataDir, 'users.json'), 'utf8')).toBe(before);
+  });
+
+  it('answers 409 for a name that differs only in case, even when two requests race', async () => {
+    await makeUser(t, { username: 'Marta' });
+    const clash = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'MARTA', password: 'long enough' },
+      t.adminToken,
+    );
+    expect(clash.status).toBe(409);
+    expect((await problem(clash)).code).toBe('username_taken');
+    const racing = await Promise.all(
+      [1, 2, 3].map(() =>
+        postJson(t, '/api/users/create', { username: 'twin', password: 'long enough' }, t.adminToken),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
+  it('stores scrypt hashes with their parameters, never the password', async () => {
+    await makeUser(t, { username: 'hashed', password: 'plain-text-never' });
+    const file = await readFile(join(t.dataDir, 'users.json'), 'utf8');
+    expect(file).not.toContain('plain-text-never');
+    const user = (JSON.parse(file) as { users: Array<Record<string, unknown>> }).users.find(
+      (u) => u.username === 'hashed',
+    )!;
+    expect(user.passwordHash).toMatchObject({ algorithm: 'scrypt', N: 32768, r: 8, p: 1 });
+    expect(user).toMatchObject({ publicStats: false, tokenVersion: 0, lastLogin: expect.any(Number) });
+  });
+});
+
+describe('GET /api/users, POST /api/users/settings', () => {
+  it('lists users without hashes for an Admin', async () => {
+    const response = await t.call('/api/users', { token: t.adminToken });
+    const users = (await response.json()) as Array<Record<string, unknown>>;
+    expect(users.length).toBeGreaterThan(0);
+    for (const user of users) {
+      expect(Object.keys(user).sort()).toEqual([
+        'createdAt',
+        'id',
+        'lastLogin',
+        'publicStats',
+        'role',
+        'username',
+      ]);
+    }
+  });
+
+  it('lets any account change its own publicStats', async () => {
+    const pass = await makeUser(t, { role: 'Pass' });
+    const response = await postForm(t, '/api/users/settings', { publicStats: 'true' }, pass.token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: pass.id, publicStats: true });
+    const bad = await postForm(t, '/api/users/settings', { publicStats: 'maybe' }, pass.token);
+    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'publicStats' });
+  });
+});
+
+describe('token revocation', () => {
+  it('refuses the old token of a user whose password changed, and accepts the new one', async () => {
+    const user = await makeUser(t);
+    const wrong = await postJson(
+      t,
+      '/api/users/change-password',
+      { currentPassword: 'wrong-one', newPassword: 'brand new pw' },
+      user.token,
+    );
+    expect(wrong.status).toBe(401);
+    const changed = await postJson(
+      t,
+      '/api/users/change-password',
+      { currentPassword: user.password, newPassword: 'brand new pw' },
+      user.token,
+    );
+    expect(changed.status).toBe(200);
+    const old = await t.call('/auth/check', { token: user.token });
+    expect(old.status).toBe(401);
+    expect((await problem(old)).code).toBe('invalid_token');
+    const fresh = await loginToken(t.call, user.username, 'brand new pw');
+    expect((await t.call('/auth/check', { token: fresh })).status).toBe(200);
+  });
+
+  it('lets an Admin reset a password (revoking the old tokens) but not a User', async () => {
+    const user = await makeUser(t);
+    const other = await makeUser(t);
+    const denied = await postJson(
+      t,
+      '/api/users/change-password',
+      { userId: other.id, newPassword: 'hijacked pw' },
+      user.token,
+    );
+    expect(denied.status).toBe(401);
+    const reset = await postJson(
+      t,
+      '/api/users/change-password',
+      { userId: user.id, newPassword: 'reset by admin' },
+      t.adminToken,
+    );
+    expect(reset.status).toBe(200);
+    expect((await t.call('/auth/check', { token: user.token })).status).toBe(401);
+  });
+
+  it("refuses a deleted user's token", async () => {
+    const user = await makeUser(t, { role: 'Pass' });
+    expect((await t.call('/auth/check', { token: user.token })).status).toBe(200);
+    const deleted = await postForm(t, '/api/users/delete', { id: user.id }, t.adminToken);
+    expect(deleted.status).toBe(200);
+    expect((await t.call('/auth/check', { token: user.token })).status).toBe(401);
+    expect((await postForm(t, '/api/users/delete', { id: user.id }, t.adminToken)).status).toBe(404);
+    expect((await postForm(t, '/api/users/delete', { id: '../users' }, t.adminToken)).status).toBe(404);
+  });
+
+  it('keeps the last Admin', async () => {
+    const own = await startTestServer();
+    try {
+      const admins = (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
+        id: string;
+      }>;
+      const response = await postForm(own, '/api/users/delete', { id: admins[0]!.id }, own.adminToken);
+      expect(response.status).toBe(409);
+      expect((await problem(response)).code).toBe('last_admin');
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+describe('GET /auth/check', () => {
+  it('describes the token for Admin, User and Pass', async () => {
+    const pass = await makeUser(t, { role: 'Pass' });
+    const response = await t.call('/auth/check', { token: pass.token });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ valid: true, userId: pass.id, username: pass.username, role: 'Pass' });
+    expect(body.expiresAt).toMatch(/Z$/);
+  });
+});
+
+describe('restart', () => {
+  it('keeps users, the signing secret and therefore tokens', async () => {
+    const own = await startTestServer();
+    const user = await makeUser(own);
+    const restarted = await own.restart();
+    try {
+      expect((await restarted.call('/auth/check', { token: user.token })).status).toBe(200);
+      expect((await restarted.call('/auth/check', { token: own.adminToken })).status).toBe(200);
+      await loginToken(restarted.call, user.username, user.password);
+      await loginToken(restarted.call, 'admin', ADMIN_PASSWORD);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});

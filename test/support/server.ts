@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../server/clock.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { createServer, type MelonServer } from '../../server/index.js';
+import { createMemoryLogger } from '../../server/logger.js';
+
+export const ADMIN_USER = 'admin';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface TestServer {
+  url: string;
+  server: MelonServer;
+  dataDir: string;
+  clock: ManualClock;
+  /** Every line the server logged. */
+  logs: string[];
+  /** An Admin token for the configured first Admin. */
+  adminToken: string;
+  /** fetch against the server; `token` adds the bearer header. */
+  call: (path: string, init?: RequestInit & { token?: string }) => Promise<Response>;
+  /** Stops the server; `keepData` leaves the folder for a restart. */
+  stop: (keepData?: boolean) => Promise<void>;
+  /** Stops and starts a new server on the same data folder (and clock). */
+  restart: () => Promise<TestServer>;
+}
+
+export interface TestServerOptions {
+  dataDir?: string;
+  clock?: ManualClock;
+  config?: Partial<Config>;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Starts the real server on 127.0.0.1, port 0, over a fresh data folder. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'melon-test-')));
+  const clock = options.clock ?? new ManualClock(Date.now());
+  const logger = createMemoryLogger();
+  const config = loadConfig(
+    {
+      MELON_ADMIN_USER: ADMIN_USER,
+      MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      MELON_RELEASES_URL: 'http://127.0.0.1:9',
+      ...options.env,
+    },
+    { dataDir, port: 0, host: '127.0.0.1', libraryDirs: [], ...options.config },
+  );
+  const server = await createServer({ config, clock, logger });
+  const url = await server.listen();
+  const call = (path: string, init: RequestInit & { token?: string } = {}) => {
+    const { token, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return fetch(url + path, { ...rest, headers });
+  };
+  const adminToken = await loginToken(call, ADMIN_USER, ADMIN_PASSWORD);
+  const stop = async (keepData = false) => {
+    await server.close(500);
+    if (!keepData) await rm(dataDir, { recursive: true, force: true });
+  };
+  return {
+    url,
+    server,
+    dataDir,
+    clock,
+    logs: logger.lines,
+    adminToken,
+    call,
+    stop,
+    restart: async () => {
+      await stop(true);
+      return startTestServer({ ...options, dataDir, clock });
+    },
+  };
+}
+
+export async function loginToken(
+  call: TestServer['call'],
+  username: string,
+  password: string,
+): Promise<string> {
+  const response = await call('/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (response.status !== 200)
+    throw new Error(`login of ${username} failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** POSTs a form body. */
+export function postForm(t: TestServer, path: string, fields: Record<string, string>, token?: string) {
+  return t.call(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    token,
+  });
+}
+
+/** POSTs a JSON body. */
+export function postJson(t: TestServer, path: string, body: unknown, token?: string) {
+  return t.call(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    token,
+  });
+}
+
+/** Reads a problem document and checks its shape (contract §0). */
+export async function problem(
+  response: Response,
+): Promise<{ status: number; code: string; detail: string } & Record<string, unknown>> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/problem+json')) {
+    throw new Error(`expected a problem document, got ${response.status} ${type}: ${await response.text()}`);
+  }
+  const body = (await response.json()) as {
+    status: number;
+    code: string;
+    detail: string;
+    type: string;
+    title: string;
+  };
+  if (body.type !== 'about:blank' || typeof body.title !== 'string' || body.status !== response.status) {
+    throw new Error(`malformed problem document: ${JSON.stringify(body)}`);
+  }
+  return body;
+}
