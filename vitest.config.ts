@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // Two cores: files run in parallel workers, each test file starts its own server on port 0.
+    hookTimeout: 120_000,
+    // Each test file starts its own servers on port 0, so files can run in parallel workers.
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
