@@ -11,6 +11,26 @@ const logger = createLogger();
 async function main(): Promise<void> {
   const config = loadConfig();
   const server = await createServer({ config, logger });
+  // Registered before listening: a signal that arrives just after the address is printed must
+  // still shut down cleanly rather than take Node's default (exit by signal).
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    // The whole shutdown has 5 s; in-flight requests get 4 of them.
+    const force = setTimeout(() => process.exit(1), 5_000);
+    force.unref();
+    server.close(4_000).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   let url: string;
   try {
     url = await server.listen();
@@ -38,24 +58,6 @@ async function main(): Promise<void> {
     );
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    // The whole shutdown has 5 s; in-flight requests get 4 of them.
-    const force = setTimeout(() => process.exit(1), 5_000);
-    force.unref();
-    server.close(4_000).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error('shutdown failed', { error: String(error) });
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {
