@@ -57,7 +57,6 @@ async function main(): Promise<void> {
         `Sign in and change it, or set MELON_ADMIN_PASSWORD before the first start.`,
     );
   }
-
 }
 
 main().catch((error: unknown) => {
