@@ -1,0 +1,309 @@
+/**
+ * Generates the real audio and image fixtures the library tests read, into test/fixtures/generated/
+ * (gitignored). Run with `npx tsx scripts/make-fixtures.ts`, or call `ensureFixtures()` from a test.
+ *
+ * Idempotent: the output folder holds a stamp with the hash of this script's source; when it matches,
+ * nothing is generated. Several vitest workers may call `ensureFixtures()` at once, so every run builds
+ * into its own temp folder and renames it into place; the loser of that race uses the winner's folder.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  ByteVector,
+  File as TagFile,
+  MpegAudioFileSettings,
+  Picture,
+  PictureType,
+  TagTypes,
+} from 'node-taglib-sharp';
+
+const run = promisify(execFile);
+const SCRIPT = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SCRIPT), '../test/fixtures/generated');
+const STAMP = '.stamp';
+const FFMPEG = 'ffmpeg';
+
+export const FIXTURE_ALBUM_DIR = path.join('library', 'Aurora Lane', 'Fixture Album');
+
+interface AudioFormat {
+  fmt: string;
+  ext: string;
+  /** Codec and container arguments for ffmpeg. */
+  args: string[];
+  rate: number;
+  freq: number;
+}
+
+const FORMATS: AudioFormat[] = [
+  {
+    fmt: 'MP3',
+    ext: 'mp3',
+    args: ['-c:a', 'libmp3lame', '-b:a', '32k', '-id3v2_version', '3', '-write_id3v1', '0'],
+    rate: 22050,
+    freq: 330,
+  },
+  { fmt: 'FLAC', ext: 'flac', args: ['-c:a', 'flac'], rate: 22050, freq: 440 },
+  { fmt: 'M4A', ext: 'm4a', args: ['-c:a', 'aac', '-b:a', '32k', '-f', 'ipod'], rate: 22050, freq: 550 },
+  { fmt: 'OGG', ext: 'ogg', args: ['-c:a', 'libvorbis', '-q:a', '0'], rate: 22050, freq: 660 },
+  { fmt: 'OPUS', ext: 'opus', args: ['-c:a', 'libopus', '-b:a', '24k'], rate: 48000, freq: 770 },
+  { fmt: 'WAV', ext: 'wav', args: ['-c:a', 'pcm_s16le'], rate: 22050, freq: 880 },
+];
+
+/** Tag values shared by every file of the fixture album (tests of other modules rely on them). */
+const ALBUM_TAGS = {
+  artist: 'Aurora Lane feat. The Static',
+  album_artist: 'Aurora Lane',
+  album: 'Fixture Album',
+  genre: 'Synthpop; Ambient',
+  disc: '1',
+  date: '2021',
+};
+
+async function ffmpeg(args: string[]): Promise<void> {
+  // -fflags +bitexact keeps encoder version strings out of the files, so output is reproducible.
+  await run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 << 20 });
+}
+
+async function sourceHash(): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(SCRIPT))
+    .digest('hex');
+}
+
+async function stampMatches(dir: string, hash: string): Promise<boolean> {
+  try {
+    return (await readFile(path.join(dir, STAMP), 'utf8')).trim() === hash;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- images
+
+/**
+ * A 40x40 solid green lossless WebP (VP8L) written bit by bit: used only when this ffmpeg has no WebP
+ * encoder. Every prefix code is a "simple" one-symbol code, so each pixel takes zero bits.
+ */
+export function handMadeWebp(width = 40, height = 40): Buffer {
+  const bits: number[] = [];
+  const put = (value: number, n: number): void => {
+    for (let i = 0; i < n; i++) bits.push((value >> i) & 1);
+  };
+  put(width - 1, 14);
+  put(height - 1, 14);
+  put(0, 1); // alpha hint
+  put(0, 3); // version
+  put(0, 1); // no transform
+  put(0, 1); // no colour cache
+  put(0, 1); // no meta prefix codes
+  // green, red, blue, alpha, distance: simple code, one symbol, 8-bit symbol value.
+  for (const symbol of [255, 0, 0, 255, 0]) {
+    put(1, 1);
+    put(0, 1);
+    put(1, 1);
+    put(symbol, 8);
+  }
+  const data = Buffer.alloc(1 + Math.ceil(bits.length / 8));
+  data[0] = 0x2f;
+  bits.forEach((bit, i) => {
+    data[1 + (i >> 3)]! |= bit << (i & 7);
+  });
+  const chunk = Buffer.concat([Buffer.from('VP8L'), u32le(data.length), data, Buffer.alloc(data.length & 1)]);
+  return Buffer.concat([Buffer.from('RIFF'), u32le(4 + chunk.length), Buffer.from('WEBP'), chunk]);
+}
+
+function u32le(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
+}
+
+async function makeImages(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const still = (color: string, out: string, extra: string[] = []): Promise<void> =>
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=${color}`,
+      '-frames:v',
+      '1',
+      '-fflags',
+      '+bitexact',
+      ...extra,
+      out,
+    ]);
+  await still('red:s=64x64', path.join(dir, 'cover.png'));
+  // Full-range 4:2:0 is what the MJPEG encoder accepts without a strictness override.
+  await still('blue:s=48x32', path.join(dir, 'back.jpg'), ['-pix_fmt', 'yuvj420p']);
+  const webp = path.join(dir, 'photo.webp');
+  try {
+    await still('green:s=40x40', webp, ['-c:v', 'libwebp']);
+  } catch {
+    await writeFile(webp, handMadeWebp());
+  }
+  await writeFile(path.join(dir, 'not-an-image.png'), 'this is not an image');
+}
+
+// ----------------------------------------------------------------------------------------------- audio
+
+function sineInput(freq: number, rate: number): string[] {
+  return ['-f', 'lavfi', '-i', `sine=frequency=${freq}:sample_rate=${rate}:duration=2`, '-ac', '1'];
+}
+
+async function makeTaggedTrack(dir: string, f: AudioFormat, n: number, images: string): Promise<void> {
+  const file = path.join(dir, `0${n} - Tone ${f.fmt}.${f.ext}`);
+  const tags = { ...ALBUM_TAGS, title: `Tone ${f.fmt}`, track: `${n}/${FORMATS.length}` };
+  const meta = Object.entries(tags).flatMap(([k, v]) => ['-metadata', `${k}=${v}`]);
+  await ffmpeg([...sineInput(f.freq, f.rate), '-fflags', '+bitexact', ...meta, ...f.args, file]);
+  if (f.ext === 'wav') addWavId3(file, tags.title, n);
+  else await embedPictures(file, images);
+}
+
+/**
+ * RIFF INFO (what ffmpeg writes into WAV) has no album artist or disc number, so the WAV also gets an
+ * ID3v2 chunk carrying the full tag set, like the other formats.
+ */
+function addWavId3(file: string, title: string, n: number): void {
+  const tagFile = TagFile.createFromPath(file);
+  try {
+    const id3 = tagFile.getTag(TagTypes.Id3v2, true);
+    id3.title = title;
+    id3.performers = [ALBUM_TAGS.artist];
+    id3.albumArtists = [ALBUM_TAGS.album_artist];
+    id3.album = ALBUM_TAGS.album;
+    id3.genres = [ALBUM_TAGS.genre];
+    id3.track = n;
+    id3.trackCount = FORMATS.length;
+    id3.disc = 1;
+    id3.year = 2021;
+    tagFile.save();
+  } finally {
+    tagFile.dispose();
+  }
+}
+
+/**
+ * Pictures go in with node-taglib-sharp for every format: ffmpeg cannot attach them to Ogg at all, and
+ * one tool for all formats keeps the order (front cover, then back cover) identical everywhere.
+ */
+async function embedPictures(file: string, images: string): Promise<void> {
+  // Without this, saving an MP3 adds an ID3v1 tag next to the ID3v2 one.
+  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+  const pictures = [
+    await picture(path.join(images, 'cover.png'), PictureType.FrontCover, 'image/png', 'Front'),
+    await picture(path.join(images, 'back.jpg'), PictureType.BackCover, 'image/jpeg', 'Back'),
+  ];
+  const tagFile = TagFile.createFromPath(file);
+  try {
+    tagFile.tag.pictures = pictures;
+    tagFile.save();
+  } finally {
+    tagFile.dispose();
+  }
+}
+
+async function picture(file: string, type: PictureType, mime: string, description: string): Promise<Picture> {
+  const data = ByteVector.fromByteArray(await readFile(file));
+  return Picture.fromFullData(data, type, mime, description);
+}
+
+async function makeUntagged(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await ffmpeg([
+    ...sineInput(500, 22050),
+    ...['-fflags', '+bitexact', '-map_metadata', '-1', '-c:a', 'libmp3lame', '-b:a', '32k'],
+    ...['-id3v2_version', '0', '-write_id3v1', '0', path.join(dir, 'Lonely Song.mp3')],
+  ]);
+}
+
+/** Deterministic pseudo-random bytes (a sha256 chain), so the "corrupt" file is the same on every run. */
+function pseudoRandom(size: number, seed: string): Buffer {
+  const out: Buffer[] = [];
+  let block = createHash('sha256').update(seed).digest();
+  for (let n = 0; n < size; n += block.length) {
+    out.push(block);
+    block = createHash('sha256').update(block).digest();
+  }
+  return Buffer.concat(out).subarray(0, size);
+}
+
+async function makeBroken(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'corrupt.mp3'), pseudoRandom(4096, 'melon corrupt fixture'));
+  await writeFile(path.join(dir, 'readme.txt'), 'Not music: the scanner must ignore this file.\n');
+}
+
+async function generate(dir: string, hash: string): Promise<void> {
+  const images = path.join(dir, 'images');
+  await makeImages(images);
+  const album = path.join(dir, FIXTURE_ALBUM_DIR);
+  await mkdir(album, { recursive: true });
+  // Sequential on purpose: taglib-sharp settings are global, and ffmpeg is quick for 2-second files.
+  for (const [i, f] of FORMATS.entries()) await makeTaggedTrack(album, f, i + 1, images);
+  await makeUntagged(path.join(dir, 'library', 'untagged', 'Lonely Folder'));
+  await makeBroken(path.join(dir, 'library', 'broken'));
+  await writeFile(path.join(dir, STAMP), `${hash}\n`);
+}
+
+// -------------------------------------------------------------------------------------- entry points
+
+/** Moves `fresh` to `ROOT`, replacing a stale folder; losing the race to an identical build is fine. */
+async function publish(fresh: string, hash: string): Promise<void> {
+  if (!(await stampMatches(ROOT, hash))) {
+    // Move a stale folder aside first: rename cannot replace a non-empty directory.
+    const stale = `${ROOT}.stale-${randomBytes(6).toString('hex')}`;
+    await rename(ROOT, stale).then(
+      () => rm(stale, { recursive: true, force: true }),
+      () => undefined, // already gone (never generated, or another process moved it)
+    );
+  }
+  try {
+    await rename(fresh, ROOT);
+  } catch (err) {
+    // Lost the race: fine when the winner produced the same fixtures.
+    if (!(await stampMatches(ROOT, hash))) throw err;
+  } finally {
+    await rm(fresh, { recursive: true, force: true });
+  }
+}
+
+async function build(): Promise<string> {
+  const hash = await sourceHash();
+  if (await stampMatches(ROOT, hash)) return ROOT;
+  await mkdir(path.dirname(ROOT), { recursive: true });
+  const fresh = `${ROOT}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+  try {
+    await generate(fresh, hash);
+  } catch (err) {
+    await rm(fresh, { recursive: true, force: true });
+    throw err;
+  }
+  await publish(fresh, hash);
+  return ROOT;
+}
+
+let pending: Promise<string> | undefined;
+
+/** Makes sure the fixtures exist and are current; returns the folder that holds them. */
+export function ensureFixtures(): Promise<string> {
+  pending ??= build().catch((err: unknown) => {
+    pending = undefined; // let a later call retry
+    throw err;
+  });
+  return pending;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
+  ensureFixtures().then(
+    (root) => console.log(`fixtures ready in ${root}`),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}

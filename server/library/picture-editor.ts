@@ -1,0 +1,144 @@
+/**
+ * Removes one embedded picture from an audio file (contract §6, `track-art`), leaving every other tag,
+ * picture and the audio data as they were.
+ *
+ * The edit is atomic: the original is copied to a hidden temp file in the same folder, the copy is
+ * edited and flushed, then renamed over the original (and the folder flushed), so a crash leaves either
+ * the old or the new file. Edits of one path run one after another.
+ */
+import { randomBytes } from 'node:crypto';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
+
+export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
+
+export class PictureEditError extends Error {
+  constructor(
+    readonly reason: PictureEditReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PictureEditError';
+  }
+}
+
+/** node-taglib-sharp picks the file type from a "taglib/<ext>" mime; the temp file's name has no ext. */
+const SUPPORTED_EXTENSIONS = new Set(['mp3', 'flac', 'm4a', 'mp4', 'ogg', 'oga', 'opus']);
+const NOT_WRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+// Without this, saving an MP3 adds an ID3v1 tag next to the ID3v2 one. Existing ID3v2 tags keep their
+// version because Id3v2Settings.forceDefaultVersion stays false.
+MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+
+const chains = new Map<string, Promise<void>>();
+
+export async function removePicture(file: string, pos: number): Promise<void> {
+  const key = path.resolve(file);
+  const previous = chains.get(key) ?? Promise.resolve();
+  // Each edit starts after the previous one of the same path settles, whatever its outcome.
+  const current = previous.then(() => removeNow(key, pos));
+  const settled = current.then(
+    () => undefined,
+    () => undefined,
+  );
+  chains.set(key, settled);
+  void settled.then(() => {
+    if (chains.get(key) === settled) chains.delete(key);
+  });
+  return current;
+}
+
+/** Resolves once no edit is queued or running. */
+export async function waitForEdits(): Promise<void> {
+  while (chains.size > 0) await Promise.all(chains.values());
+}
+
+async function removeNow(file: string, pos: number): Promise<void> {
+  const ext = path.extname(file).slice(1).toLowerCase();
+  if (!SUPPORTED_EXTENSIONS.has(ext)) {
+    await fs.access(file); // a missing file must still report ENOENT, not "unsupported"
+    throw new PictureEditError('unsupported_format', `Cannot edit pictures of .${ext} files`);
+  }
+  if (!Number.isInteger(pos) || pos < 0) {
+    throw new PictureEditError('position_out_of_range', `Invalid picture position ${pos}`);
+  }
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.melon-${randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    await copyForEdit(file, temp);
+    editPictures(temp, `taglib/${ext}`, pos);
+    await flushFile(temp);
+    await fs.rename(temp, file);
+    await flushDirectory(path.dirname(file));
+  } catch (err) {
+    await fs.rm(temp, { force: true });
+    throw translate(err);
+  }
+}
+
+async function copyForEdit(file: string, temp: string): Promise<void> {
+  const mode = (await fs.stat(file)).mode & 0o7777;
+  // COPYFILE_EXCL: never clobber an unrelated file that happens to have the temp name.
+  await fs.copyFile(file, temp, fs.constants.COPYFILE_EXCL);
+  await fs.chmod(temp, mode);
+}
+
+function editPictures(temp: string, mimeType: string, pos: number): void {
+  let tagFile: TagFile;
+  try {
+    tagFile = TagFile.createFromPath(temp, mimeType);
+  } catch (err) {
+    throw new PictureEditError('unsupported_format', `Cannot open the file's tags: ${message(err)}`);
+  }
+  try {
+    const pictures = tagFile.tag.pictures;
+    if (pos >= pictures.length) {
+      throw new PictureEditError(
+        'position_out_of_range',
+        `No picture at ${pos} (${pictures.length} in file)`,
+      );
+    }
+    tagFile.tag.pictures = pictures.filter((_, i) => i !== pos);
+    tagFile.save();
+  } finally {
+    tagFile.dispose();
+  }
+}
+
+async function flushFile(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the rename itself durable. Some file systems refuse to fsync a directory: that is not fatal. */
+async function flushDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // best effort
+  } finally {
+    await handle?.close();
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Permission problems become 'not_writable'; ENOENT and everything else propagate unchanged. */
+function translate(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && NOT_WRITABLE_CODES.has(code)) {
+    return new PictureEditError('not_writable', `The file or its folder cannot be written (${code})`);
+  }
+  return err;
+}
