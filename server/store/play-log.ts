@@ -1,0 +1,574 @@
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Logger } from '../logger.js';
+import { fsyncDir } from './atomic-file.js';
+
+/**
+ * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken
+ * when the log was written, so statistics stay stable when the library changes (contract §4).
+ */
+export interface PlayLogEntry {
+  id: string;
+  userId: string;
+  trackId: string;
+  albumId: string | null;
+  artistIds: string[];
+  genres: string[];
+  durationMs: number;
+  device: string | null;
+  type: 'play' | 'skip';
+  /** Epoch milliseconds, UTC. */
+  at: number;
+  /** Whether the client gave the time (only those logs can be retried, see StatsService). */
+  explicitAt: boolean;
+  trackName: string | null;
+  albumName: string | null;
+  artistNames: string[];
+}
+
+export interface PlayLogOptions {
+  logger: Logger;
+  /** Called once for every entry already in the file, in file order, before `open` resolves. */
+  onEntry: (entry: PlayLogEntry) => void;
+}
+
+/**
+ * The first line of the file. Every other line is one compact JSON entry. A future change of the
+ * entry format bumps this number, so an old server refuses a file it cannot read instead of
+ * silently skipping every line.
+ */
+const SCHEMA_VERSION = 1;
+const HEADER = `{"schemaVersion":${SCHEMA_VERSION}}\n`;
+/** Big reads: the log of a busy household reaches hundreds of MB, and each read is a syscall. */
+const READ_CHUNK = 8 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+interface Pending {
+  data: string;
+  count: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The play log: an append-only JSON Lines file (`plays.jsonl`). Appending one line and fsyncing it
+ * costs the same at any size, unlike rewriting a whole JSON document on every play. Appends that
+ * arrive while a write is on its way are grouped into the next write and fsync (group commit), so
+ * a burst of plays costs a few fsyncs, and each append resolves only once its line is durable.
+ */
+export class PlayLog {
+  private queue: Pending[] = [];
+  private writing: Promise<void> | null = null;
+  private closed = false;
+  private entries: number;
+  private batchCount = 0;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+    private readonly logger: Logger,
+    /** Bytes known to be whole lines; a failed write is cut back to this. */
+    private bytes: number,
+    loaded: number,
+  ) {
+    this.entries = loaded;
+  }
+
+  static async open(path: string, options: PlayLogOptions): Promise<PlayLog> {
+    const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    // 'a': every write lands at the end of the file, whatever else happened to it.
+    const handle = await open(path, 'a+', 0o600);
+    try {
+      let bytes: number;
+      let loaded = 0;
+      if (!existing || existing.size === 0) {
+        // A new log (or one created just before a crash): write the header and make the file's
+        // name durable too.
+        if (existing) await handle.truncate(0);
+        await handle.write(HEADER);
+        await handle.sync();
+        if (!existing) await fsyncDir(dirname(path));
+        bytes = Buffer.byteLength(HEADER);
+      } else {
+        const result = await readLines(handle, path, options);
+        bytes = result.goodBytes;
+        loaded = result.entries;
+        if (result.goodBytes < result.fileBytes) {
+          // A torn last line: cut it off so the next append does not glue onto it.
+          await handle.truncate(result.goodBytes);
+          await handle.sync();
+        }
+      }
+      return new PlayLog(handle, path, options.logger, bytes, loaded);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Entries loaded at open plus entries appended since. */
+  get size(): number {
+    return this.entries;
+  }
+
+  /** How many write+fsync rounds were made; fewer than appends when they were grouped. */
+  get batches(): number {
+    return this.batchCount;
+  }
+
+  /** Resolves once the entry's line is written and fsynced. */
+  append(entry: PlayLogEntry): Promise<void> {
+    return this.enqueue(serialize(entry), 1);
+  }
+
+  /** Appends many entries in one write; for imports and the bench's generator. */
+  appendMany(entries: PlayLogEntry[]): Promise<void> {
+    if (entries.length === 0) return this.flush();
+    let data = '';
+    for (const entry of entries) data += serialize(entry);
+    return this.enqueue(data, entries.length);
+  }
+
+  /** Waits until everything appended so far is durable (or has failed). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flush();
+    await this.handle.close();
+  }
+
+  private enqueue(data: string, count: number): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`play log ${this.path} is closed`));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ data, count, resolve, reject });
+      if (!this.writing) this.writing = this.drain();
+    });
+  }
+
+  /** Writes batch after batch until the queue is empty; one write and one fsync per batch. */
+  private async drain(): Promise<void> {
+    try {
+      // Let appends made in the same tick join the first batch too.
+      await Promise.resolve();
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        this.batchCount += 1;
+        try {
+          const buffer = Buffer.from(batch.length === 1 ? batch[0]!.data : batch.map((p) => p.data).join(''));
+          await writeAll(this.handle, buffer);
+          await this.handle.datasync();
+          this.bytes += buffer.length;
+        } catch (error) {
+          this.logger.error('play log: write failed', { path: this.path, error: String(error) });
+          await this.cutBack();
+          for (const pending of batch) pending.reject(error);
+          continue;
+        }
+        for (const pending of batch) {
+          this.entries += pending.count;
+          pending.resolve();
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  /** After a failed write, drop whatever part of it reached the file, so the log stays parseable. */
+  private async cutBack(): Promise<void> {
+    try {
+      await this.handle.truncate(this.bytes);
+    } catch (error) {
+      this.logger.error('play log: could not cut back a failed write', {
+        path: this.path,
+        error: String(error),
+      });
+    }
+  }
+}
+
+async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** A compact line with the fields in a fixed order, nothing else (no stray properties). */
+function serialize(e: PlayLogEntry): string {
+  const line: PlayLogEntry = {
+    id: e.id,
+    userId: e.userId,
+    trackId: e.trackId,
+    albumId: e.albumId,
+    artistIds: e.artistIds,
+    genres: e.genres,
+    durationMs: e.durationMs,
+    device: e.device,
+    type: e.type,
+    at: e.at,
+    explicitAt: e.explicitAt,
+    trackName: e.trackName,
+    albumName: e.albumName,
+    artistNames: e.artistNames,
+  };
+  return JSON.stringify(line) + '\n';
+}
+
+interface ReadResult {
+  entries: number;
+  /** Where the last whole, parseable line ends. */
+  goodBytes: number;
+  fileBytes: number;
+}
+
+/**
+ * Streams the file in big chunks and hands every entry to `onEntry`. Lines are found on the newline
+ * byte and decoded straight from the bytes (see LineDecoder), so no chunk-sized string is built.
+ */
+async function readLines(handle: FileHandle, path: string, options: PlayLogOptions): Promise<ReadResult> {
+  const { logger, onEntry } = options;
+  const decoder = new LineDecoder();
+  let entries = 0;
+  let lineNo = 0;
+  let goodBytes = 0;
+  let lastLineBad = false;
+  let lastBadLine = 0;
+  const warnMiddle = (line: number) => logger.warn('play log: skipped an unreadable line', { path, line });
+
+  const take = (buf: Buffer, start: number, end: number, endOffset: number) => {
+    lineNo += 1;
+    if (lineNo === 1 && buf[start] === 0x7b && buf[start + 2] === 0x73 /* {"s */) {
+      const header = tryParse(buf.toString('utf8', start, end)) as { schemaVersion?: unknown } | undefined;
+      if (header && 'schemaVersion' in header) {
+        if (header.schemaVersion !== SCHEMA_VERSION) {
+          throw new Error(
+            `play log ${path} has schema ${String(header.schemaVersion)}; this server reads ${SCHEMA_VERSION}`,
+          );
+        }
+        goodBytes = endOffset;
+        return;
+      }
+    }
+    const entry =
+      decoder.decode(buf, start, end) ??
+      (end > start ? toEntry(tryParse(buf.toString('utf8', start, end))) : undefined);
+    if (lastLineBad) warnMiddle(lastBadLine);
+    if (!entry) {
+      lastLineBad = true;
+      lastBadLine = lineNo;
+      return;
+    }
+    lastLineBad = false;
+    goodBytes = endOffset;
+    entries += 1;
+    onEntry(entry);
+  };
+
+  let buf = Buffer.allocUnsafe(READ_CHUNK);
+  let filled = 0; // bytes of buf holding file data
+  let base = 0; // file offset of buf[0]
+  for (;;) {
+    if (filled === buf.length) {
+      // One line longer than the buffer: make room for it.
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, filled);
+      buf = bigger;
+    }
+    const { bytesRead } = await handle.read(buf, filled, buf.length - filled, base + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+    const view = buf.subarray(0, filled);
+    let start = 0;
+    for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
+      take(buf, start, nl, base + nl + 1);
+      start = nl + 1;
+    }
+    buf.copy(buf, 0, start, filled);
+    base += start;
+    filled -= start;
+  }
+  const fileBytes = base + filled;
+  const tornTail = filled > 0;
+  if (tornTail || lastLineBad) {
+    // The last line is unterminated or unreadable: a write cut short by a crash. It was never
+    // acknowledged, so it is dropped (and cut off the file by the caller).
+    logger.warn('play log: skipped a torn last line', {
+      path,
+      line: tornTail ? lineNo + 1 : lastBadLine,
+      bytes: fileBytes - goodBytes,
+    });
+  }
+  return { entries, goodBytes, fileBytes };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const keyBytes = (text: string) => Buffer.from(text, 'latin1');
+const KEYS = {
+  id: keyBytes('{"id":'),
+  userId: keyBytes(',"userId":'),
+  trackId: keyBytes(',"trackId":'),
+  albumId: keyBytes(',"albumId":'),
+  artistIds: keyBytes(',"artistIds":'),
+  genres: keyBytes(',"genres":'),
+  durationMs: keyBytes(',"durationMs":'),
+  device: keyBytes(',"device":'),
+  type: keyBytes(',"type":'),
+  at: keyBytes(',"at":'),
+  explicitAt: keyBytes(',"explicitAt":'),
+  trackName: keyBytes(',"trackName":'),
+  albumName: keyBytes(',"albumName":'),
+  artistNames: keyBytes(',"artistNames":'),
+};
+
+interface Cached {
+  bytes: Buffer;
+  value: string;
+  next: Cached | undefined;
+}
+
+/** Thrown inside LineDecoder when a line is not in the exact shape `serialize` writes. */
+const NOT_CANONICAL = new Error('not a canonical line');
+
+/**
+ * Decodes the exact line shape `serialize` writes, straight from the bytes: at a million lines,
+ * JSON.parse plus hashing every fresh string costs several seconds of start-up here. Repeated
+ * strings (users, tracks, names, genres, devices) come back as one shared string each, which also
+ * makes the index's lookups cheap. Any other shape (escapes, other key order, spaces) returns
+ * undefined and the caller falls back to JSON.parse, so correctness never depends on this.
+ */
+class LineDecoder {
+  private buf: Buffer = Buffer.alloc(0);
+  private p = 0;
+  private end = 0;
+  private readonly cache = new Map<number, Cached>();
+
+  decode(buf: Buffer, start: number, end: number): PlayLogEntry | undefined {
+    this.buf = buf;
+    this.p = start;
+    this.end = end;
+    try {
+      this.key(KEYS.id);
+      const id = this.string(false);
+      this.key(KEYS.userId);
+      const userId = this.string(true);
+      this.key(KEYS.trackId);
+      const trackId = this.string(true);
+      this.key(KEYS.albumId);
+      const albumId = this.nullableString();
+      this.key(KEYS.artistIds);
+      const artistIds = this.strings();
+      this.key(KEYS.genres);
+      const genres = this.strings();
+      this.key(KEYS.durationMs);
+      const durationMs = this.number();
+      this.key(KEYS.device);
+      const device = this.nullableString();
+      this.key(KEYS.type);
+      const type = this.string(true);
+      if (type !== 'play' && type !== 'skip') return undefined;
+      this.key(KEYS.at);
+      const at = this.number();
+      this.key(KEYS.explicitAt);
+      const explicitAt = this.boolean();
+      this.key(KEYS.trackName);
+      const trackName = this.nullableString();
+      this.key(KEYS.albumName);
+      const albumName = this.nullableString();
+      this.key(KEYS.artistNames);
+      const artistNames = this.strings();
+      if (this.p + 1 !== end || buf[this.p] !== 0x7d /* } */) return undefined;
+      return {
+        id,
+        userId,
+        trackId,
+        albumId,
+        artistIds,
+        genres,
+        durationMs,
+        device,
+        type,
+        at,
+        explicitAt,
+        trackName,
+        albumName,
+        artistNames,
+      };
+    } catch (error) {
+      if (error === NOT_CANONICAL) return undefined;
+      throw error;
+    }
+  }
+
+  private key(expected: Buffer): void {
+    const { buf, p } = this;
+    if (p + expected.length > this.end) throw NOT_CANONICAL;
+    for (let i = 0; i < expected.length; i += 1) if (buf[p + i] !== expected[i]) throw NOT_CANONICAL;
+    this.p = p + expected.length;
+  }
+
+  private string(shared: boolean): string {
+    const { buf, end } = this;
+    let p = this.p;
+    if (buf[p] !== QUOTE) throw NOT_CANONICAL;
+    const start = p + 1;
+    let hash = 0x811c9dc5;
+    let ascii = true;
+    for (p = start; p < end; p += 1) {
+      const b = buf[p]!;
+      if (b === QUOTE) break;
+      if (b === BACKSLASH) throw NOT_CANONICAL;
+      if (b >= 0x80) ascii = false;
+      hash = Math.imul(hash ^ b, 0x01000193);
+    }
+    if (p >= end) throw NOT_CANONICAL;
+    this.p = p + 1;
+    if (!shared) return buf.toString(ascii ? 'latin1' : 'utf8', start, p);
+    const length = p - start;
+    const first = this.cache.get(hash);
+    for (let c = first; c; c = c.next) {
+      const bytes = c.bytes;
+      if (bytes.length !== length) continue;
+      let same = true;
+      for (let i = 0; i < length; i += 1) {
+        if (bytes[i] !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return c.value;
+    }
+    const value = buf.toString(ascii ? 'latin1' : 'utf8', start, p);
+    this.cache.set(hash, { bytes: Buffer.from(buf.subarray(start, p)), value, next: first });
+    return value;
+  }
+
+  private nullableString(): string | null {
+    if (this.buf[this.p] === 0x6e /* n */) {
+      this.literal('null');
+      return null;
+    }
+    return this.string(true);
+  }
+
+  private strings(): string[] {
+    const { buf } = this;
+    if (buf[this.p] !== 0x5b /* [ */) throw NOT_CANONICAL;
+    this.p += 1;
+    const out: string[] = [];
+    if (buf[this.p] === 0x5d /* ] */) {
+      this.p += 1;
+      return out;
+    }
+    for (;;) {
+      out.push(this.string(true));
+      const b = buf[this.p];
+      this.p += 1;
+      if (b === 0x5d) return out;
+      if (b !== 0x2c /* , */) throw NOT_CANONICAL;
+    }
+  }
+
+  private number(): number {
+    const { buf, end } = this;
+    const start = this.p;
+    let p = start;
+    let value = 0;
+    let plain = true;
+    let digits = 0;
+    if (buf[p] === 0x2d /* - */) p += 1;
+    for (; p < end; p += 1) {
+      const b = buf[p]!;
+      if (b >= 0x30 && b <= 0x39) {
+        value = value * 10 + (b - 0x30);
+        digits += 1;
+      } else if (b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === 0x2d) {
+        plain = false;
+      } else {
+        break;
+      }
+    }
+    // Up to 15 digits the sum above is exact; anything else goes through Number().
+    if (digits === 0 || digits > 15) plain = false;
+    this.p = p;
+    if (plain) return buf[start] === 0x2d ? -value : value;
+    const parsed = Number(buf.toString('latin1', start, p));
+    if (!Number.isFinite(parsed)) throw NOT_CANONICAL;
+    return parsed;
+  }
+
+  private boolean(): boolean {
+    if (this.buf[this.p] === 0x74 /* t */) {
+      this.literal('true');
+      return true;
+    }
+    this.literal('false');
+    return false;
+  }
+
+  private literal(text: string): void {
+    for (let i = 0; i < text.length; i += 1) {
+      if (this.buf[this.p + i] !== text.charCodeAt(i)) throw NOT_CANONICAL;
+    }
+    this.p += text.length;
+  }
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+
+/** Checks a parsed line's shape; anything else is treated as an unreadable line. */
+function toEntry(value: unknown): PlayLogEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const e = value as Record<string, unknown>;
+  if (
+    !isString(e.id) ||
+    !isString(e.userId) ||
+    !isString(e.trackId) ||
+    !(e.albumId === null || isString(e.albumId)) ||
+    !isStringArray(e.artistIds) ||
+    !isStringArray(e.genres) ||
+    typeof e.durationMs !== 'number' ||
+    !(e.device === null || isString(e.device)) ||
+    (e.type !== 'play' && e.type !== 'skip') ||
+    typeof e.at !== 'number' ||
+    !Number.isFinite(e.at)
+  ) {
+    return undefined;
+  }
+  const names = e.artistNames;
+  return {
+    id: e.id,
+    userId: e.userId,
+    trackId: e.trackId,
+    albumId: e.albumId,
+    artistIds: e.artistIds,
+    genres: e.genres,
+    durationMs: e.durationMs,
+    device: e.device,
+    type: e.type,
+    at: e.at,
+    explicitAt: e.explicitAt === true,
+    trackName: isString(e.trackName) ? e.trackName : null,
+    albumName: isString(e.albumName) ? e.albumName : null,
+    artistNames: isStringArray(names) ? names : [],
+  };
+}

@@ -1,0 +1,154 @@
+import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryLogger } from '../../../server/logger.js';
+import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+
+const fresh = async () => join(await mkdtemp(join(tmpdir(), 'melon-plays-')), 'plays.jsonl');
+
+function entry(i: number, overrides: Partial<PlayLogEntry> = {}): PlayLogEntry {
+  return {
+    id: `log${i}`,
+    userId: 'u1',
+    trackId: `t${i % 7}`,
+    albumId: i % 3 === 0 ? null : 'al1',
+    artistIds: ['ar1'],
+    genres: ['Rock', 'Ünïcödé ♫'],
+    durationMs: 1000 + i,
+    device: i % 2 ? 'Phone' : null,
+    type: i % 5 === 0 ? 'skip' : 'play',
+    at: Date.UTC(2024, 0, 1) + i,
+    explicitAt: i % 4 === 0,
+    trackName: `Track ${i}`,
+    albumName: i % 3 === 0 ? null : 'Album',
+    artistNames: ['Artist'],
+    ...overrides,
+  };
+}
+
+async function load(path: string) {
+  const logger = createMemoryLogger();
+  const entries: PlayLogEntry[] = [];
+  const log = await PlayLog.open(path, { logger, onEntry: (e) => entries.push(e) });
+  return { log, entries, logger };
+}
+
+describe('PlayLog', () => {
+  it('creates the file owner-only with a schema header', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    await log.close();
+    expect(await readFile(path, 'utf8')).toBe('{"schemaVersion":1}\n');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('gives back every appended entry on reopen, in order', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    const written = Array.from({ length: 50 }, (_, i) => entry(i));
+    for (const e of written.slice(0, 10)) await log.append(e);
+    await log.appendMany(written.slice(10));
+    expect(log.size).toBe(50);
+    await log.close();
+    const again = await load(path);
+    expect(again.entries).toEqual(written);
+    expect(again.log.size).toBe(50);
+    expect(again.logger.lines.filter((l) => l.includes('WARN'))).toEqual([]);
+    await again.log.close();
+  });
+
+  it('groups concurrent appends into fewer fsyncs, and loses none', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    const written = Array.from({ length: 200 }, (_, i) => entry(i));
+    await Promise.all(written.map((e) => log.append(e)));
+    expect(log.batches).toBeLessThan(200);
+    expect(log.batches).toBeGreaterThanOrEqual(1);
+    await log.close();
+    const again = await load(path);
+    expect(again.entries.map((e) => e.id).sort()).toEqual(written.map((e) => e.id).sort());
+    await again.log.close();
+  });
+
+  it('reads a log larger than one read chunk', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    const big = 'x'.repeat(5000);
+    const written = Array.from({ length: 4000 }, (_, i) => entry(i, { trackName: `${big}${i}` }));
+    await log.appendMany(written);
+    await log.close();
+    const again = await load(path);
+    expect(again.entries).toHaveLength(4000);
+    expect(again.entries[3999]).toEqual(written[3999]);
+    await again.log.close();
+  });
+
+  for (const [name, garbage] of [
+    ['half a JSON line', JSON.stringify(entry(99)).slice(0, 40)],
+    ['garbage without a newline', '%%%not json'],
+    ['a whole entry without its newline', JSON.stringify(entry(99))],
+    ['an unparseable terminated line', '{"id":\n'],
+  ] as const) {
+    it(`skips a torn last line (${name}) with a warning, and appends after it cleanly`, async () => {
+      const path = await fresh();
+      const first = await load(path);
+      await first.log.appendMany([entry(1), entry(2)]);
+      await first.log.close();
+      await appendFile(path, garbage);
+
+      const second = await load(path);
+      expect(second.entries.map((e) => e.id)).toEqual(['log1', 'log2']);
+      expect(second.logger.lines.some((l) => l.includes('WARN play log: skipped a torn last line'))).toBe(
+        true,
+      );
+      await second.log.append(entry(3));
+      await second.log.close();
+
+      const third = await load(path);
+      expect(third.entries.map((e) => e.id)).toEqual(['log1', 'log2', 'log3']);
+      expect(third.logger.lines.filter((l) => l.includes('WARN'))).toEqual([]);
+      await third.log.close();
+    });
+  }
+
+  it('skips an unreadable line in the middle with a warning and keeps the rest', async () => {
+    const path = await fresh();
+    const lines = [
+      '{"schemaVersion":1}',
+      JSON.stringify(entry(1)),
+      'garbage',
+      JSON.stringify({ ...entry(2), type: 'bogus' }),
+      JSON.stringify(entry(3)),
+    ];
+    await writeFile(path, lines.join('\n') + '\n');
+    const { log, entries, logger } = await load(path);
+    expect(entries.map((e) => e.id)).toEqual(['log1', 'log3']);
+    expect(log.size).toBe(2);
+    expect(logger.lines.filter((l) => l.includes('skipped an unreadable line'))).toHaveLength(2);
+    expect(logger.lines.some((l) => l.includes('torn'))).toBe(false);
+    await log.close();
+  });
+
+  it('refuses a log written in a newer format', async () => {
+    const path = await fresh();
+    await writeFile(path, '{"schemaVersion":2}\n');
+    await expect(load(path)).rejects.toThrow(/schema/);
+  });
+
+  it('rejects every append of a failed write and stays usable', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    await log.append(entry(1));
+    const handle = (log as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+    const spy = vi.spyOn(handle, 'datasync').mockRejectedValueOnce(new Error('disk full'));
+    const failed = await Promise.allSettled([log.append(entry(2)), log.append(entry(3))]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    spy.mockRestore();
+    await log.append(entry(4));
+    await log.close();
+    const again = await load(path);
+    expect(again.entries.map((e) => e.id)).toEqual(['log1', 'log4']);
+    await again.log.close();
+  });
+});
