@@ -1,0 +1,205 @@
+import semver from 'semver';
+import type { Clock } from '../../clock.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { ReleaseSource, type Release, type ReleaseSourceOptions } from './release-source.js';
+
+export type { Release, ReleaseAsset } from './release-source.js';
+
+/** What an installer reports while it fetches an update. */
+export interface InstallProgress {
+  state: 'downloading' | 'verifying';
+  transferred: number;
+  /** Bytes expected; 0 while unknown. */
+  total: number;
+  bytesPerSecond: number;
+}
+
+/** A downloaded and verified update, ready to replace the running app. */
+export interface PreparedUpdate {
+  version: string;
+  /** Flushes the app's state, starts the installer and ends this process. */
+  launch(): Promise<void>;
+}
+
+/**
+ * Downloads and verifies one release, then hands back something that installs it.
+ * Headless: `HeadlessInstaller`; desktop: `ElectronUpdaterInstaller` (app/updater.ts).
+ * A failed download or a checksum mismatch must reject and leave nothing runnable behind.
+ */
+export interface Installer {
+  prepare(release: Release, onProgress: (progress: InstallProgress) => void): Promise<PreparedUpdate>;
+}
+
+export interface UpdateCheck {
+  UpdateAvailable: boolean;
+  CurrentVersion: string;
+  LatestVersion: string;
+  ReleaseNotes?: string;
+}
+
+export type UpdateState = 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
+
+export interface UpdateStatus {
+  state: UpdateState;
+  percent: number;
+  bytesPerSecond: number;
+  transferred: number;
+  total: number;
+  version: string | null;
+  error: string | null;
+}
+
+export type InstallResult =
+  { status: 'up_to_date' } | { status: 'installing'; version: string; launch: () => Promise<void> };
+
+export interface UpdateServiceOptions {
+  currentVersion: string;
+  /** Options for the GitHub release source, or a ready source (tests share one between services). */
+  source: ReleaseSourceOptions | ReleaseSource;
+  clock: Clock;
+  logger: Logger;
+  installer: Installer;
+  /** Resolves once no scan or artwork edit is writing; the installer never starts before that. */
+  waitForIdle: () => Promise<void>;
+}
+
+const IDLE: UpdateStatus = {
+  state: 'idle',
+  percent: 0,
+  bytesPerSecond: 0,
+  transferred: 0,
+  total: 0,
+  version: null,
+  error: null,
+};
+
+/** check-for-updates and update-melon (contract §8). */
+export class UpdateService {
+  private readonly source: ReleaseSource;
+  private readonly currentVersion: string;
+  private busy = false;
+  private current: UpdateStatus = { ...IDLE };
+
+  constructor(private readonly options: UpdateServiceOptions) {
+    this.source =
+      options.source instanceof ReleaseSource
+        ? options.source
+        : new ReleaseSource(
+            { userAgent: `Melon/${options.currentVersion}`, ...options.source },
+            options.clock,
+            options.logger,
+          );
+    this.currentVersion = semver.valid(options.currentVersion.replace(/^v/i, '')) ?? options.currentVersion;
+  }
+
+  async check(): Promise<UpdateCheck> {
+    const release = await this.source.latest();
+    if (!release) {
+      // No release published yet: nothing to update to, and the running version is the newest known.
+      return {
+        UpdateAvailable: false,
+        CurrentVersion: this.currentVersion,
+        LatestVersion: this.currentVersion,
+      };
+    }
+    const available = this.isNewer(release.version);
+    return {
+      UpdateAvailable: available,
+      CurrentVersion: this.currentVersion,
+      LatestVersion: release.version,
+      ...(available ? { ReleaseNotes: release.notes } : {}),
+    };
+  }
+
+  status(): UpdateStatus {
+    return { ...this.current };
+  }
+
+  async install(): Promise<InstallResult> {
+    // Claimed before the first await, so two requests arriving together cannot both pass.
+    if (this.busy) throw conflict('update_in_progress', 'An update is already in progress.');
+    this.busy = true;
+    let handedOff = false;
+    try {
+      this.set({ ...IDLE, state: 'checking' });
+      const release = await this.source.latest();
+      if (!release) throw notFound('no_release', 'No release is available from the release source.');
+      if (!this.isNewer(release.version)) {
+        this.set({ ...IDLE });
+        return { status: 'up_to_date' };
+      }
+      this.set({ ...IDLE, state: 'downloading', version: release.version });
+      const startedAt = this.options.clock.now();
+      let prepared: PreparedUpdate;
+      try {
+        prepared = await this.options.installer.prepare(release, (progress) => {
+          const elapsed = (this.options.clock.now() - startedAt) / 1000;
+          this.set({
+            ...this.current,
+            state: progress.state,
+            transferred: progress.transferred,
+            total: progress.total,
+            percent: progress.total > 0 ? Math.min(100, (progress.transferred / progress.total) * 100) : 0,
+            bytesPerSecond:
+              progress.bytesPerSecond > 0
+                ? progress.bytesPerSecond
+                : elapsed > 0
+                  ? progress.transferred / elapsed
+                  : 0,
+          });
+        });
+      } catch (error) {
+        const failure =
+          error instanceof AppError && error.status < 500
+            ? error
+            : badRequest('update_failed', 'The update could not be downloaded or verified.');
+        this.options.logger.error('update failed', {
+          version: release.version,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw failure;
+      }
+      this.set({ ...this.current, state: 'installing', percent: 100 });
+      handedOff = true;
+      return { status: 'installing', version: prepared.version, launch: () => this.launch(prepared) };
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'no_release') {
+        this.set({ ...this.current, state: 'failed', error: error.detail });
+      } else if (!(error instanceof AppError)) {
+        this.set({ ...this.current, state: 'failed', error: 'The update failed.' });
+      } else {
+        this.set({ ...IDLE });
+      }
+      throw error;
+    } finally {
+      if (!handedOff) this.busy = false;
+    }
+  }
+
+  /** Runs after the 200 went out: wait for writers, then let the installer replace the app. */
+  private async launch(prepared: PreparedUpdate): Promise<void> {
+    try {
+      await this.options.waitForIdle();
+      this.options.logger.info('installing update', { version: prepared.version });
+      await prepared.launch();
+    } catch (error) {
+      this.options.logger.error('could not start the installer', {
+        version: prepared.version,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      this.set({ ...this.current, state: 'failed', error: 'The installer could not be started.' });
+      this.busy = false;
+    }
+  }
+
+  private isNewer(version: string): boolean {
+    const current = semver.valid(this.currentVersion);
+    // An unparsable running version (a dev build) is treated as older than any release.
+    return current === null || semver.gt(version, current);
+  }
+
+  private set(status: UpdateStatus): void {
+    this.current = status;
+  }
+}

@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, MINUTE_MS } from '../../../server/clock.js';
+import { AppError } from '../../../server/errors.js';
+import { createMemoryLogger } from '../../../server/logger.js';
+import {
+  UpdateService,
+  type Installer,
+  type InstallProgress,
+  type PreparedUpdate,
+  type Release,
+} from '../../../server/services/updates/update-service.js';
+import { FakeReleaseServer, OWNER, REPO } from '../../support/fake-release-server.js';
+
+let fake: FakeReleaseServer;
+beforeAll(async () => {
+  fake = await FakeReleaseServer.start();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+/** An installer that records what it was asked to do and never touches the disk. */
+class RecordingInstaller implements Installer {
+  prepared: Release[] = [];
+  launched = 0;
+  gate: Promise<void> = Promise.resolve();
+  fail: Error | null = null;
+  async prepare(release: Release, onProgress: (p: InstallProgress) => void): Promise<PreparedUpdate> {
+    this.prepared.push(release);
+    onProgress({ state: 'downloading', transferred: 50, total: 100, bytesPerSecond: 10 });
+    await this.gate;
+    if (this.fail) throw this.fail;
+    return {
+      version: release.version,
+      launch: () => {
+        this.launched++;
+        return Promise.resolve();
+      },
+    };
+  }
+}
+
+function service(
+  options: {
+    currentVersion?: string;
+    channel?: 'stable' | 'prerelease';
+    installer?: Installer;
+    timeoutMs?: number;
+    clock?: ManualClock;
+    token?: string;
+    waitForIdle?: () => Promise<void>;
+  } = {},
+) {
+  const logger = createMemoryLogger();
+  const installer = options.installer ?? new RecordingInstaller();
+  const updates = new UpdateService({
+    currentVersion: options.currentVersion ?? '1.2.0',
+    source: {
+      releasesUrl: fake.url,
+      repo: `${OWNER}/${REPO}`,
+      token: options.token,
+      channel: options.channel ?? 'stable',
+      timeoutMs: options.timeoutMs ?? 300,
+    },
+    clock: options.clock ?? new ManualClock(),
+    logger,
+    installer,
+    waitForIdle: options.waitForIdle ?? (() => Promise.resolve()),
+  });
+  return { updates, logger, installer };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('check-for-updates', () => {
+  it('reports a newer release with its notes', async () => {
+    fake.releases = [{ tag: 'v1.3.0', body: "## What's new\n- faster scans" }];
+    const { updates } = service();
+    expect(await updates.check()).toEqual({
+      UpdateAvailable: true,
+      CurrentVersion: '1.2.0',
+      LatestVersion: '1.3.0',
+      ReleaseNotes: "## What's new\n- faster scans",
+    });
+  });
+
+  it('reports no update, and no notes, for the same version', async () => {
+    fake.releases = [{ tag: 'v1.2.0', body: 'notes' }];
+    const result = await service().updates.check();
+    expect(result).toEqual({ UpdateAvailable: false, CurrentVersion: '1.2.0', LatestVersion: '1.2.0' });
+    expect(result).not.toHaveProperty('ReleaseNotes');
+  });
+
+  it('reports no update when the release is older than the running version', async () => {
+    fake.releases = [{ tag: '1.1.9', body: 'old' }];
+    expect(await service().updates.check()).toEqual({
+      UpdateAvailable: false,
+      CurrentVersion: '1.2.0',
+      LatestVersion: '1.1.9',
+    });
+  });
+
+  it('ignores pre-releases on the stable channel', async () => {
+    fake.releases = [
+      { tag: 'v1.4.0-beta.1', prerelease: true, body: 'beta' },
+      { tag: 'v1.3.0', body: 'stable' },
+    ];
+    const result = await service().updates.check();
+    expect(result.LatestVersion).toBe('1.3.0');
+    expect(result.ReleaseNotes).toBe('stable');
+  });
+
+  it('ignores a pre-release even when the source calls it latest', async () => {
+    // A look-alike source that does not filter: the tag alone marks it as a pre-release.
+    fake.releases = [
+      { tag: 'v1.4.0-rc.1', body: 'rc' },
+      { tag: 'v1.3.0', body: 'stable' },
+    ];
+    expect((await service().updates.check()).LatestVersion).toBe('1.3.0');
+  });
+
+  it('offers the highest pre-release on the prerelease channel', async () => {
+    fake.releases = [
+      { tag: 'v1.3.0', body: 'stable' },
+      { tag: 'v1.4.0-beta.2', prerelease: true, body: 'beta 2' },
+      { tag: 'v1.4.0-beta.1', prerelease: true, body: 'beta 1' },
+      { tag: 'not-a-version', body: 'skipped' },
+      { tag: 'v9.0.0', draft: true },
+    ];
+    const result = await service({ channel: 'prerelease' }).updates.check();
+    expect(result).toMatchObject({
+      UpdateAvailable: true,
+      LatestVersion: '1.4.0-beta.2',
+      ReleaseNotes: 'beta 2',
+    });
+    expect(fake.count(`/repos/${OWNER}/${REPO}/releases?`)).toBe(1);
+  });
+
+  it.each([
+    ['the source answers 500', 'error500'],
+    ['the source does not answer in time', 'hang'],
+    ['the source answers garbage', 'garbage'],
+    ['the source answers the wrong shape', 'badShape'],
+  ] as const)('is 400 update_check_failed when %s', async (_label, mode) => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    fake.mode = mode;
+    const error = await rejection(service({ timeoutMs: 200 }).updates.check());
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('update_check_failed');
+  });
+
+  it('is 400 update_check_failed when the source is not reachable', async () => {
+    const updates = new UpdateService({
+      currentVersion: '1.2.0',
+      source: { releasesUrl: 'http://127.0.0.1:1', repo: 'a/b', channel: 'stable', timeoutMs: 500 },
+      clock: new ManualClock(),
+      logger: createMemoryLogger(),
+      installer: new RecordingInstaller(),
+      waitForIdle: () => Promise.resolve(),
+    });
+    expect((await rejection(updates.check())).code).toBe('update_check_failed');
+  });
+
+  it('reports no update when the repository has no release (404)', async () => {
+    expect(await service().updates.check()).toEqual({
+      UpdateAvailable: false,
+      CurrentVersion: '1.2.0',
+      LatestVersion: '1.2.0',
+    });
+  });
+
+  it('caches the answer for 10 minutes by the injected clock', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const clock = new ManualClock();
+    const { updates } = service({ clock });
+    await updates.check();
+    fake.releases = [{ tag: 'v1.4.0' }, { tag: 'v1.3.0' }];
+    clock.advance(10 * MINUTE_MS - 1);
+    expect((await updates.check()).LatestVersion).toBe('1.3.0');
+    expect(fake.apiCount()).toBe(1);
+    clock.advance(1);
+    expect((await updates.check()).LatestVersion).toBe('1.4.0');
+    expect(fake.apiCount()).toBe(2);
+  });
+
+  it('shares one request between concurrent checks and does not cache failures', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const { updates } = service();
+    await Promise.all([updates.check(), updates.check(), updates.check()]);
+    expect(fake.apiCount()).toBe(1);
+
+    fake.reset();
+    fake.mode = 'error500';
+    const fresh = service();
+    await rejection(fresh.updates.check());
+    fake.mode = 'ok';
+    fake.releases = [{ tag: 'v1.3.0' }];
+    expect((await fresh.updates.check()).UpdateAvailable).toBe(true);
+  });
+
+  it('sends a User-Agent and the token, and never logs the token', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    fake.mode = 'error500';
+    const { updates, logger } = service({ token: 'ghp_secret123' });
+    await rejection(updates.check());
+    const request = fake.requests[0]!;
+    expect(request.headers['user-agent']).toMatch(/^Melon\/1\.2\.0/);
+    expect(request.headers.authorization).toBe('Bearer ghp_secret123');
+    expect(logger.lines.join('\n')).not.toContain('ghp_secret123');
+    expect(logger.lines.length).toBeGreaterThan(0);
+  });
+});
+
+describe('update-melon (service)', () => {
+  it('is 404 no_release when there is no release', async () => {
+    const error = await rejection(service().updates.install());
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('no_release');
+  });
+
+  it('is up_to_date when the running version is the latest', async () => {
+    fake.releases = [{ tag: 'v1.2.0' }];
+    const { updates, installer } = service();
+    expect(await updates.install()).toEqual({ status: 'up_to_date' });
+    expect((installer as RecordingInstaller).prepared).toHaveLength(0);
+  });
+
+  it('prepares the release, then launches only after waitForIdle', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const order: string[] = [];
+    let releaseIdle!: () => void;
+    const idle = new Promise<void>((resolve) => (releaseIdle = resolve));
+    const installer = new RecordingInstaller();
+    const { updates } = service({
+      installer,
+      waitForIdle: async () => {
+        order.push('wait');
+        await idle;
+        order.push('idle');
+      },
+    });
+    const result = await updates.install();
+    expect(result).toMatchObject({ status: 'installing', version: '1.3.0' });
+    expect(updates.status()).toMatchObject({ state: 'installing', version: '1.3.0', percent: 100 });
+    if (result.status !== 'installing') throw new Error('unreachable');
+    const launching = result.launch();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(installer.launched).toBe(0);
+    releaseIdle();
+    await launching;
+    expect(installer.launched).toBe(1);
+    expect(order).toEqual(['wait', 'idle']);
+  });
+
+  it('answers 409 update_in_progress to a second request while one runs', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const installer = new RecordingInstaller();
+    let open!: () => void;
+    installer.gate = new Promise<void>((resolve) => (open = resolve));
+    const { updates } = service({ installer });
+    const first = updates.install();
+    const second = await rejection(updates.install());
+    expect(second.status).toBe(409);
+    expect(second.code).toBe('update_in_progress');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(updates.status()).toMatchObject({
+      state: 'downloading',
+      transferred: 50,
+      total: 100,
+      percent: 50,
+    });
+    open();
+    expect(await first).toMatchObject({ status: 'installing' });
+    // Once handed off to launch, the update still owns the process.
+    expect((await rejection(updates.install())).code).toBe('update_in_progress');
+    expect(installer.prepared).toHaveLength(1);
+  });
+
+  it('turns an installer crash into 400 update_failed and allows a retry', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const installer = new RecordingInstaller();
+    installer.fail = new Error('disk exploded');
+    const { updates } = service({ installer });
+    const error = await rejection(updates.install());
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('update_failed');
+    expect(updates.status()).toMatchObject({ state: 'failed' });
+    installer.fail = null;
+    expect(await updates.install()).toMatchObject({ status: 'installing' });
+  });
+
+  it('is 400 update_check_failed when the source fails during an update', async () => {
+    fake.mode = 'garbage';
+    const error = await rejection(service().updates.install());
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('update_check_failed');
+  });
+});
