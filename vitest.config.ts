@@ -7,6 +7,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each test file starts its own servers on port 0, so files can run in parallel workers.
     pool: 'forks',
+    // Dates without an offset and activity steps use the server's local zone; pin it so results
+    // do not depend on the machine's zone.
+    env: { TZ: 'UTC' },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

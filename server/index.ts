@@ -8,6 +8,9 @@ import { routeTable } from './http/routes.js';
 import type { RouteDef } from './http/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
+import type { Scanner } from './services/library-service.js';
+import { StatsIndex } from './services/stats/stats-index.js';
+import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -15,6 +18,14 @@ export interface ServerDeps {
   config: Config;
   clock?: Clock;
   logger?: Logger;
+  /** The desktop app's electron-updater installer; headless uses the built-in one. */
+  installer?: Installer;
+  /** Replaces the library scanner (tests). */
+  scanner?: Scanner;
+  /** Ends the process after an installer has started (default: process.exit). */
+  exit?: (code: number) => void;
+  /** Scan the library on start (default true; in the background). */
+  scanOnStart?: boolean;
 }
 
 export interface MelonServer {
@@ -35,12 +46,44 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger();
-  const store = await openStore(config.dataDir);
-  const services = createServices(config, store, clock, logger);
+  // The stats index is built from the play log while the store opens, then kept current on append.
+  const statsIndex = new StatsIndex();
+  const store = await openStore(config.dataDir, { logger, onPlay: (entry) => statsIndex.add(entry) });
+  let port: number | null = null;
+  const services = createServices(config, store, clock, logger, {
+    statsIndex,
+    installer: deps.installer,
+    scanner: deps.scanner,
+    exit: deps.exit,
+    beforeExit: () => close(),
+    serverInfo: () => ({
+      version: config.version,
+      addresses: port === null ? [] : serverAddresses(config.host, port),
+    }),
+  });
   const firstAdmin = await services.users.ensureFirstAdmin(config.adminUser, config.adminPassword);
   const routes = routeTable(services);
   const app = buildApp(routes, services.auth, logger);
   let http: Server | null = null;
+  let closing: Promise<void> | null = null;
+
+  const close = (graceMs = 4_000): Promise<void> => {
+    closing ??= (async () => {
+      if (http) {
+        const server = http;
+        http = null;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        await closed;
+        clearTimeout(timer);
+      }
+      // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
+      services.library.stopScanning();
+      await store.close();
+    })();
+    return closing;
+  };
 
   return {
     config,
@@ -57,28 +100,25 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
           http = server;
-          const { port } = server.address() as AddressInfo;
+          port = (server.address() as AddressInfo).port;
+          if (deps.scanOnStart ?? true) services.library.startScan();
           resolve(`http://${urlHost(config.host)}:${port}`);
         });
       }),
-    close: async (graceMs = 4_000) => {
-      if (http) {
-        const server = http;
-        http = null;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
-        clearTimeout(timer);
-      }
-      await store.close();
-    },
+    close,
   };
 }
 
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Base URLs household devices can use: the LAN addresses when bound to every interface. */
+function serverAddresses(host: string, port: number): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [`http://${urlHost(host)}:${port}`];
+  const lan = lanAddresses().map((address) => `http://${address}:${port}`);
+  return lan.length > 0 ? lan : [`http://127.0.0.1:${port}`];
 }
 
 /** Addresses other household devices can use to reach a server bound to every interface. */

@@ -80,6 +80,7 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     principal: (ctx.state as { principal?: Request['principal'] }).principal ?? null,
     clientAddress: ctx.ip,
     files,
+    ifNoneMatch: ctx.get('If-None-Match') || null,
     signal: abort.signal,
   };
   try {

@@ -41,8 +41,10 @@ export function sendProblem(ctx: Koa.Context, error: AppError, extra: Record<str
  * Errors thrown by the body parser and the router (http-errors with a status) are client errors;
  * they become problems with stable codes. Their messages are not passed on as they are.
  */
-function fromHttpError(error: { status?: unknown }): AppError | null {
-  const status = typeof error.status === 'number' ? error.status : 0;
+function fromHttpError(error: { status?: unknown; httpCode?: unknown }): AppError | null {
+  // koa-body's own errors carry `status`; formidable's (multipart limits) carry `httpCode`.
+  const code = typeof error.status === 'number' ? error.status : error.httpCode;
+  const status = typeof code === 'number' ? code : 0;
   if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
   if (status === 415)
     return new AppError(415, 'unsupported_media_type', 'The request body has an unsupported type');

@@ -1,9 +1,15 @@
 import type { Services } from '../services/index.js';
+import { AdminPage } from './admin-page.js';
+import { artworkHandlers } from './handlers/artwork.js';
 import { authHandlers, userHandlers } from './handlers/auth.js';
+import { collectionHandlers, libraryHandlers } from './handlers/library.js';
+import { settingsHandlers } from './handlers/settings.js';
+import { ratingHandlers, statsHandlers } from './handlers/stats.js';
 import { ok, type Access, type Handler, type RouteDef } from './types.js';
 
 const PUBLIC: Access = 'public';
 const ADMIN: Access = ['Admin'];
+const MEMBERS: Access = ['Admin', 'User'];
 const READERS: Access = ['Admin', 'User', 'Pass'];
 const ADMIN_OR_INVITED: Access = ['Admin', 'Server'];
 
@@ -28,8 +34,22 @@ const post = (path: string, access: Access, handler: Handler, body: RouteDef['bo
 export function routeTable(services: Services): RouteDef[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users);
+  const stats = statsHandlers(services.stats);
+  const ratings = ratingHandlers(services.ratings);
+  const library = libraryHandlers(services.library);
+  const playlists = collectionHandlers(services.collections, 'playlist');
+  const collections = collectionHandlers(services.collections, 'collection');
+  const art = artworkHandlers(services.artwork);
+  const settings = settingsHandlers(services.updates);
+  const page = new AdminPage();
   return [
     get('/api/health', PUBLIC, () => ok({ status: 'ok', version: services.version })),
+    get('/api/server-info', ADMIN, () => ok(services.serverInfo())),
+
+    // The settings page; it signs in through the API like any client.
+    get('/admin', PUBLIC, () => page.html()),
+    get('/admin/style.css', PUBLIC, () => page.css()),
+    get('/admin/app.js', PUBLIC, () => page.js()),
 
     // Authentication (interface §4.2, contract §2)
     get('/auth/login', PUBLIC, auth.login),
@@ -45,5 +65,61 @@ export function routeTable(services: Services): RouteDef[] {
     post('/api/users/settings', READERS, users.settings),
     post('/api/users/change-password', READERS, users.changePassword),
     post('/api/users/delete', ADMIN, users.delete),
+
+    // Statistics (interface §4.1, contract §4) and ratings (contract §5)
+    post('/api/stats/log-play', MEMBERS, stats.logPlay),
+    post('/api/stats/log-skip', MEMBERS, stats.logSkip),
+    get('/api/stats/listening-time', READERS, stats.listeningTime),
+    get('/api/stats/top-tracks', READERS, stats.topTracks),
+    get('/api/stats/top-albums', READERS, stats.topAlbums),
+    get('/api/stats/top-artists', READERS, stats.topArtists),
+    get('/api/stats/top-genres', READERS, stats.topGenres),
+    get('/api/stats/recent-tracks', READERS, stats.recentTracks),
+    get('/api/stats/recent-albums', READERS, stats.recentAlbums),
+    get('/api/stats/recent-artists', READERS, stats.recentArtists),
+    get('/api/stats/activity', READERS, stats.activity),
+    post('/api/stats/rate-track', MEMBERS, ratings.rateTrack),
+    post('/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
+    post('/api/stats/rate-artist', MEMBERS, ratings.rateArtist),
+
+    // Library (contract §7)
+    post('/api/library/scan', ADMIN, library.startScan),
+    get('/api/library/scan', ADMIN, library.scanStatus),
+    get('/api/tracks', READERS, library.tracks),
+    get('/api/tracks/:id', READERS, library.track),
+    get('/api/albums', READERS, library.albums),
+    get('/api/albums/:id', READERS, library.album),
+    get('/api/artists', READERS, library.artists),
+    get('/api/artists/:id', READERS, library.artist),
+    get('/api/playlists', READERS, playlists.list),
+    get('/api/playlists/:id', READERS, playlists.get),
+    post('/api/playlists/create', MEMBERS, playlists.create),
+    get('/api/collections', READERS, collections.list),
+    get('/api/collections/:id', READERS, collections.get),
+    post('/api/collections/create', MEMBERS, collections.create),
+
+    // Artwork (interface §4.3, contract §6)
+    post('/api/art/delete/track-art', ADMIN, art.deleteTrackArt),
+    post('/api/art/delete/artist-pfp', ADMIN, art.deleteArtistPfp),
+    post('/api/art/delete/artist-banner', ADMIN, art.deleteArtistBanner),
+    post('/api/art/delete/playlist-art', ADMIN, art.deletePlaylistArt),
+    post('/api/art/delete/collection-art', ADMIN, art.deleteCollectionArt),
+    post('/api/art/delete/default-art', ADMIN, art.deleteDefaultArt),
+    post('/api/art/upload/artist-pfp', ADMIN, art.uploadArtistPfp, 'multipart'),
+    post('/api/art/upload/artist-banner', ADMIN, art.uploadArtistBanner, 'multipart'),
+    post('/api/art/upload/playlist-art', ADMIN, art.uploadPlaylistArt, 'multipart'),
+    post('/api/art/upload/collection-art', ADMIN, art.uploadCollectionArt, 'multipart'),
+    post('/api/art/upload/default-art', ADMIN, art.uploadDefaultArt, 'multipart'),
+    get('/api/art/track/:id/:pos', READERS, art.trackImage),
+    get('/api/art/artist-pfp/:id/:pos', READERS, art.artistPfp),
+    get('/api/art/artist-banner/:id/:pos', READERS, art.artistBanner),
+    get('/api/art/playlist/:id', READERS, art.playlistImage),
+    get('/api/art/collection/:id', READERS, art.collectionImage),
+    get('/api/art/default', READERS, art.defaultImage),
+
+    // Updates (interface §4.4, contract §8)
+    get('/api/settings/check-for-updates', MEMBERS, settings.checkForUpdates),
+    post('/api/settings/update-melon', ADMIN, settings.updateMelon),
+    get('/api/settings/update-status', ADMIN, settings.updateStatus),
   ];
 }

@@ -11,6 +11,8 @@ export interface Request {
   clientAddress: string;
   /** Uploaded files of multipart routes. */
   files: Record<string, UploadedFile>;
+  /** The client's cache validator for conditional GETs. */
+  ifNoneMatch: string | null;
   /** Resolves when the client goes away; long work may stop early. */
   signal: AbortSignal;
 }

@@ -1,10 +1,20 @@
+import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { scanLibrary } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
+import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
+import { CollectionService } from './collection-service.js';
 import { InviteService } from './invite-service.js';
+import { LibraryService, type Scanner } from './library-service.js';
+import { RatingService } from './rating-service.js';
+import type { StatsIndex } from './stats/stats-index.js';
+import { StatsService } from './stats/stats-service.js';
 import { TokenSigner } from './tokens.js';
+import { HeadlessInstaller } from './updates/headless-installer.js';
+import { UpdateService, type Installer } from './updates/update-service.js';
 import { UserService } from './user-service.js';
 
 /** Every service, wired to the store once. Routes get this; services never see Koa. */
@@ -13,14 +23,82 @@ export interface Services {
   auth: AuthService;
   invites: InviteService;
   users: UserService;
+  library: LibraryService;
+  ratings: RatingService;
+  collections: CollectionService;
+  stats: StatsService;
+  artwork: ArtworkService;
+  updates: UpdateService;
+  /** The version and the addresses household devices can use (set once the server listens). */
+  serverInfo: () => { version: string; addresses: string[] };
 }
 
-export function createServices(config: Config, store: Store, clock: Clock, logger: Logger): Services {
+export interface ServiceOptions {
+  /** Built from the play log as the store opened. */
+  statsIndex: StatsIndex;
+  /** The desktop app passes its electron-updater installer; headless uses the built-in one. */
+  installer?: Installer;
+  scanner?: Scanner;
+  /** Flushes and closes the store before an installer replaces the app. */
+  beforeExit: () => Promise<void>;
+  exit?: (code: number) => void;
+  serverInfo: () => { version: string; addresses: string[] };
+}
+
+export function createServices(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  options: ServiceOptions,
+): Services {
   const signer = new TokenSigner(store.jwtSecret, clock);
+  const library = new LibraryService(
+    store.library,
+    store.ratings,
+    store.artwork,
+    config.libraryDirs,
+    options.scanner ?? scanLibrary,
+    logger,
+    clock,
+  );
+  const collections = new CollectionService(store.collections, store.artwork, library, clock);
+  const artwork = new ArtworkService(store.artwork, library, collections);
+  const installer =
+    options.installer ??
+    new HeadlessInstaller({
+      downloadDir: join(config.dataDir, 'updates'),
+      installCommand: config.installCommand ?? undefined,
+      beforeExit: options.beforeExit,
+      exit: options.exit,
+      logger,
+    });
   return {
     version: config.version,
+    serverInfo: options.serverInfo,
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds),
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, clock),
+    library,
+    ratings: new RatingService(store.ratings, library),
+    collections,
+    stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
+    artwork,
+    updates: new UpdateService({
+      currentVersion: config.version,
+      source: {
+        releasesUrl: config.releasesUrl,
+        repo: config.releasesRepo,
+        token: config.githubToken ?? undefined,
+        channel: config.updateChannel,
+      },
+      clock,
+      logger,
+      installer,
+      // Never replace the app while a scan or an artwork edit is writing.
+      waitForIdle: async () => {
+        await Promise.all([library.waitForIdle(), artwork.waitForIdle()]);
+      },
+    }),
   };
 }

@@ -5,6 +5,7 @@ import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createServer, type MelonServer } from '../../server/index.js';
 import { createMemoryLogger } from '../../server/logger.js';
+import type { Scanner } from '../../server/services/library-service.js';
 
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -31,6 +32,8 @@ export interface TestServerOptions {
   clock?: ManualClock;
   config?: Partial<Config>;
   env?: NodeJS.ProcessEnv;
+  /** Replaces the real scanner (see test/factories/library.ts). */
+  scanner?: Scanner;
 }
 
 /** Starts the real server on 127.0.0.1, port 0, over a fresh data folder. */
@@ -47,8 +50,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     { dataDir, port: 0, host: '127.0.0.1', libraryDirs: [], ...options.config },
   );
-  const server = await createServer({ config, clock, logger });
+  const server = await createServer({
+    config,
+    clock,
+    logger,
+    scanner: options.scanner,
+    exit: () => undefined,
+  });
   const url = await server.listen();
+  // The start-up scan runs in the background; tests begin once it has finished.
+  await server.services.library.waitForIdle();
   const call = (path: string, init: RequestInit & { token?: string } = {}) => {
     const { token, ...rest } = init;
     const headers = new Headers(rest.headers);

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Reply } from './types.js';
+
+const RENDERER = new URL('../../renderer/', import.meta.url);
+
+/** Strict headers for the settings page: only our own script, styles and the API. */
+export const PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+};
+
+/**
+ * The settings page (renderer/), served at /admin for browsers and the desktop window. The script
+ * is bundled once, on first request, with esbuild; a packaged app ships the bundle prebuilt in
+ * dist/renderer/app.js, which is used when present.
+ */
+export class AdminPage {
+  private script: Promise<string> | undefined;
+
+  async html(): Promise<Reply> {
+    return this.file('index.html', 'text/html; charset=utf-8');
+  }
+
+  async css(): Promise<Reply> {
+    return this.file('style.css', 'text/css; charset=utf-8');
+  }
+
+  async js(): Promise<Reply> {
+    this.script ??= this.bundle().catch((error: unknown) => {
+      this.script = undefined;
+      throw error;
+    });
+    return {
+      status: 200,
+      body: await this.script,
+      type: 'text/javascript; charset=utf-8',
+      headers: PAGE_HEADERS,
+    };
+  }
+
+  private async file(name: string, type: string): Promise<Reply> {
+    return {
+      status: 200,
+      body: await readFile(new URL(name, RENDERER), 'utf8'),
+      type,
+      headers: PAGE_HEADERS,
+    };
+  }
+
+  private async bundle(): Promise<string> {
+    try {
+      return await readFile(new URL('../../dist/renderer/app.js', import.meta.url), 'utf8');
+    } catch {
+      // Not packaged: bundle from source.
+    }
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('main.ts', RENDERER))],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+    });
+    return result.outputFiles[0]!.text;
+  }
+}

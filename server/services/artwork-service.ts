@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { AppError, badRequest, notFound } from '../errors.js';
+import { sniffImage } from '../library/image-info.js';
+import { PictureEditError, removePicture } from '../library/picture-editor.js';
+import { readPicture } from '../library/tags.js';
+import { rereadTrack } from '../library/scanner.js';
+import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
+import type { CollectionService } from './collection-service.js';
+import type { LibraryService } from './library-service.js';
+
+export interface Image {
+  bytes: Buffer;
+  mime: string;
+  etag: string;
+}
+
+const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp']);
+const BUILT_IN_DEFAULT = new URL('../assets/default-art.png', import.meta.url);
+
+const invalidPosition = (detail: string) => badRequest('invalid_position', detail, { parameter: 'pos' });
+
+/**
+ * Artwork (contract §6): pictures embedded in audio files, and stored images of artists,
+ * playlists, collections and the custom default.
+ */
+export class ArtworkService {
+  private builtIn: Promise<Buffer> | undefined;
+  /** Track edits in progress; an update waits for them. */
+  private readonly edits = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly artwork: ArtworkRepo,
+    private readonly library: LibraryService,
+    private readonly collections: CollectionService,
+  ) {}
+
+  // --- deletion ----------------------------------------------------------------------------------
+
+  async deleteTrackArt(trackId: string, pos: number) {
+    const track = this.library.track(trackId);
+    const edit = this.editTrackFile(track.path, pos);
+    this.edits.add(edit);
+    try {
+      await edit;
+    } finally {
+      this.edits.delete(edit);
+    }
+    // The file is the truth: list its pictures again.
+    await this.library.replaceTrack(await rereadTrack(track));
+    return { deleted: true, id: trackId, pos };
+  }
+
+  private async editTrackFile(path: string, pos: number): Promise<void> {
+    try {
+      await removePicture(path, pos);
+    } catch (error) {
+      if (error instanceof PictureEditError) {
+        if (error.reason === 'position_out_of_range')
+          throw invalidPosition(`The track has no picture at position ${pos}`);
+        if (error.reason === 'unsupported_format')
+          throw badRequest('unsupported_format', 'Pictures of this audio format cannot be edited');
+        throw new AppError(
+          409,
+          'file_not_writable',
+          'The audio file could not be rewritten; it was left unchanged',
+        );
+      }
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
+      }
+      throw error;
+    }
+  }
+
+  async deleteArtistImage(kind: ArtistImageKind, artistId: string, pos: number) {
+    this.library.requireArtist(artistId);
+    const count = this.artwork.artistImages(artistId, kind).length;
+    if (pos >= count)
+      throw invalidPosition(
+        `The artist has no ${kind === 'pfp' ? 'profile picture' : 'banner'} at position ${pos}`,
+      );
+    if (!(await this.artwork.removeArtistImage(artistId, kind, pos)))
+      throw invalidPosition(`No image at position ${pos}`);
+    return { deleted: true, id: artistId, pos };
+  }
+
+  async deleteSingle(kind: SingleArtKind, ownerId: string) {
+    this.collections.require(kind, ownerId);
+    if (!(await this.artwork.removeSingle(kind, ownerId))) {
+      throw notFound('artwork_not_found', `This ${kind} has no artwork`);
+    }
+    return { deleted: true, id: ownerId };
+  }
+
+  async deleteDefault() {
+    if (!(await this.artwork.removeSingle('default', null))) {
+      throw notFound('artwork_not_found', 'There is no custom default artwork');
+    }
+    return { deleted: true };
+  }
+
+  /** Resolves once no track file is being rewritten. */
+  async waitForIdle(): Promise<void> {
+    while (this.edits.size > 0) await Promise.allSettled([...this.edits]);
+  }
+
+  // --- upload ------------------------------------------------------------------------------------
+
+  async upload(target: UploadTarget, ownerId: string | null, tempPath: string) {
+    if (target === 'artist-pfp' || target === 'artist-banner') this.library.requireArtist(ownerId ?? '');
+    else if (target === 'playlist-art') this.collections.require('playlist', ownerId ?? '');
+    else if (target === 'collection-art') this.collections.require('collection', ownerId ?? '');
+    const bytes = await readFile(tempPath);
+    const sniffed = sniffImage(bytes);
+    if (!sniffed || !ACCEPTED.has(sniffed.mime)) {
+      throw new AppError(415, 'unsupported_media_type', 'Artwork must be a JPEG, PNG or WebP image');
+    }
+    switch (target) {
+      case 'artist-pfp':
+      case 'artist-banner': {
+        const kind = target === 'artist-pfp' ? 'pfp' : 'banner';
+        return { id: ownerId, pos: await this.artwork.addArtistImage(ownerId!, kind, bytes, sniffed.mime) };
+      }
+      case 'playlist-art':
+      case 'collection-art':
+        await this.artwork.setSingle(
+          target === 'playlist-art' ? 'playlist' : 'collection',
+          ownerId,
+          bytes,
+          sniffed.mime,
+        );
+        return { id: ownerId, pos: 0 };
+      case 'default-art':
+        await this.artwork.setSingle('default', null, bytes, sniffed.mime);
+        return { id: null, pos: 0 };
+    }
+  }
+
+  // --- fetch -------------------------------------------------------------------------------------
+
+  async trackImage(trackId: string, pos: number): Promise<Image> {
+    const track = this.library.track(trackId);
+    if (pos >= track.artwork.length) return this.defaultImage();
+    let picture: { mime: string; data: Uint8Array } | undefined;
+    try {
+      picture = await readPicture(track.path, pos);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
+      throw error;
+    }
+    return picture ? image(Buffer.from(picture.data), picture.mime) : this.defaultImage();
+  }
+
+  async artistImage(kind: ArtistImageKind, artistId: string, pos: number): Promise<Image> {
+    this.library.requireArtist(artistId);
+    const stored = this.artwork.artistImages(artistId, kind)[pos];
+    return stored ? image(await this.artwork.read(stored), stored.mime) : this.defaultImage();
+  }
+
+  async singleImage(kind: SingleArtKind, ownerId: string): Promise<Image> {
+    this.collections.require(kind, ownerId);
+    const stored = this.artwork.single(kind, ownerId);
+    return stored ? image(await this.artwork.read(stored), stored.mime) : this.defaultImage();
+  }
+
+  async defaultImage(): Promise<Image> {
+    const custom = this.artwork.defaultImage();
+    if (custom) return image(await this.artwork.read(custom), custom.mime);
+    this.builtIn ??= readFile(BUILT_IN_DEFAULT);
+    return image(await this.builtIn, 'image/png');
+  }
+}
+
+export type UploadTarget = 'artist-pfp' | 'artist-banner' | 'playlist-art' | 'collection-art' | 'default-art';
+
+function image(bytes: Buffer, mime: string): Image {
+  return { bytes, mime, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+}

@@ -1,0 +1,83 @@
+import { newId, isValidId } from '../domain/ids.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../domain/user.js';
+import { invalidParameter, notFound } from '../errors.js';
+import type { ArtworkRepo } from '../store/artwork-repo.js';
+import type { CollectionKind, CollectionRecord, CollectionsRepo } from '../store/collections-repo.js';
+import type { LibraryService, ListQuery, Page } from './library-service.js';
+import { pageOf } from './library-service.js';
+
+export interface CollectionView {
+  id: string;
+  name: string;
+  description: string | null;
+  trackIds: string[];
+  owner: string;
+  hasArtwork: boolean;
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Playlists and collections: made by Admins and Users, readable by every signed-in role. */
+export class CollectionService {
+  constructor(
+    private readonly collections: CollectionsRepo,
+    private readonly artwork: ArtworkRepo,
+    private readonly library: LibraryService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    kind: CollectionKind,
+    caller: Principal,
+    request: { name: string; description?: string | undefined; trackIds?: string[] | undefined },
+  ): Promise<CollectionView> {
+    const trackIds = request.trackIds ?? [];
+    const unknown = trackIds.find((trackId) => !this.library.hasTrack(trackId));
+    if (unknown !== undefined) throw invalidParameter('trackIds', `Track '${unknown}' not found`);
+    const record: CollectionRecord = {
+      id: newId(),
+      name: request.name,
+      description: request.description ?? null,
+      trackIds,
+      owner: caller.userId ?? '',
+      createdAt: this.clock.now(),
+    };
+    await this.collections.add(kind, record);
+    return this.view(kind, record);
+  }
+
+  list(kind: CollectionKind, query: ListQuery): Page<CollectionView> {
+    const needle = query.q?.toLocaleLowerCase('en');
+    const all = this.collections
+      .list(kind)
+      .filter((record) => !needle || record.name.toLocaleLowerCase('en').includes(needle))
+      .sort((a, b) => collator.compare(a.name, b.name) || a.id.localeCompare(b.id));
+    return pageOf(all, query, (record) => this.view(kind, record));
+  }
+
+  get(kind: CollectionKind, id: string): CollectionView {
+    return this.view(kind, this.require(kind, id));
+  }
+
+  require(kind: CollectionKind, id: string): CollectionRecord {
+    const record = isValidId(id) ? this.collections.find(kind, id) : undefined;
+    if (!record)
+      throw notFound(
+        `${kind}_not_found`,
+        `${kind === 'playlist' ? 'Playlist' : 'Collection'} '${id}' not found`,
+      );
+    return record;
+  }
+
+  private view(kind: CollectionKind, record: CollectionRecord): CollectionView {
+    return {
+      id: record.id,
+      name: record.name,
+      description: record.description,
+      trackIds: record.trackIds,
+      owner: record.owner,
+      hasArtwork: this.artwork.single(kind, record.id) !== undefined,
+    };
+  }
+}

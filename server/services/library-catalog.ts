@@ -1,0 +1,104 @@
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../library/scanner.js';
+
+export interface NamedRef {
+  id: string;
+  name: string;
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+const byName = <T extends { name: string; id: string }>(a: T, b: T) =>
+  collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * Derived, read-only indexes over one library snapshot: name-sorted lists and per-album/per-artist
+ * figures. Built once per library change so list requests do no sorting or grouping.
+ */
+export class LibraryCatalog {
+  private readonly tracks: TrackRecord[];
+  private readonly albums: AlbumRecord[];
+  private readonly artists: ArtistRecord[];
+  private readonly albumNames = new Map<string, string>();
+  private readonly artistNames = new Map<string, string>();
+  private readonly tracksOfAlbum = new Map<string, TrackRecord[]>();
+  private readonly tracksOfArtist = new Map<string, number>();
+  private readonly albumsOfArtist = new Map<string, Set<string>>();
+
+  constructor(index: Readonly<LibraryIndex>) {
+    this.tracks = [...index.tracks].sort(byName);
+    this.albums = [...index.albums].sort(byName);
+    this.artists = [...index.artists].sort(byName);
+    for (const album of index.albums) {
+      this.albumNames.set(album.id, album.name);
+      for (const artistId of album.artistIds) this.addAlbumOfArtist(artistId, album.id);
+    }
+    for (const artist of index.artists) this.artistNames.set(artist.id, artist.name);
+    for (const track of index.tracks) {
+      if (track.albumId) {
+        const list = this.tracksOfAlbum.get(track.albumId) ?? [];
+        list.push(track);
+        this.tracksOfAlbum.set(track.albumId, list);
+      }
+      for (const artistId of track.artistIds) {
+        this.tracksOfArtist.set(artistId, (this.tracksOfArtist.get(artistId) ?? 0) + 1);
+        if (track.albumId) this.addAlbumOfArtist(artistId, track.albumId);
+      }
+    }
+  }
+
+  private addAlbumOfArtist(artistId: string, albumId: string): void {
+    const set = this.albumsOfArtist.get(artistId) ?? new Set<string>();
+    set.add(albumId);
+    this.albumsOfArtist.set(artistId, set);
+  }
+
+  tracksByName(q?: string): readonly TrackRecord[] {
+    return search(this.tracks, q);
+  }
+
+  albumsByName(q?: string): readonly AlbumRecord[] {
+    return search(this.albums, q);
+  }
+
+  artistsByName(q?: string): readonly ArtistRecord[] {
+    return search(this.artists, q);
+  }
+
+  albumRef(id: string | null): NamedRef | null {
+    if (id === null) return null;
+    const name = this.albumNames.get(id);
+    return name === undefined ? null : { id, name };
+  }
+
+  artistRefs(ids: readonly string[]): NamedRef[] {
+    return ids.flatMap((id) => {
+      const name = this.artistNames.get(id);
+      return name === undefined ? [] : [{ id, name }];
+    });
+  }
+
+  albumStats(id: string): { trackCount: number; durationMs: number; genres: string[] } {
+    const tracks = this.tracksOfAlbum.get(id) ?? [];
+    const genres = new Map<string, string>();
+    for (const track of tracks)
+      for (const genre of track.genres)
+        if (!genres.has(genre.toLowerCase())) genres.set(genre.toLowerCase(), genre);
+    return {
+      trackCount: tracks.length,
+      durationMs: tracks.reduce((total, track) => total + track.durationMs, 0),
+      genres: [...genres.values()],
+    };
+  }
+
+  artistStats(id: string): { albumCount: number; trackCount: number } {
+    return {
+      albumCount: this.albumsOfArtist.get(id)?.size ?? 0,
+      trackCount: this.tracksOfArtist.get(id) ?? 0,
+    };
+  }
+}
+
+function search<T extends { name: string }>(sorted: readonly T[], q?: string): readonly T[] {
+  if (!q) return sorted;
+  const needle = q.toLocaleLowerCase('en');
+  return sorted.filter((item) => item.name.toLocaleLowerCase('en').includes(needle));
+}

@@ -1,0 +1,26 @@
+import type { Principal } from '../domain/user.js';
+import { unauthorized } from '../errors.js';
+import type { RatingKind, RatingsRepo } from '../store/ratings-repo.js';
+import type { LibraryService } from './library-service.js';
+
+/** Ratings: 0–10 per user (half-stars on a five-star scale); 0 removes the caller's rating. */
+export class RatingService {
+  constructor(
+    private readonly ratings: RatingsRepo,
+    private readonly library: LibraryService,
+  ) {}
+
+  async rate(
+    caller: Principal,
+    kind: RatingKind,
+    id: string,
+    rating: number,
+  ): Promise<{ id: string; rating: number }> {
+    if (kind === 'track') this.library.track(id);
+    else if (kind === 'album') this.library.requireAlbum(id);
+    else this.library.requireArtist(id);
+    if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
+    await this.ratings.set(kind, id, caller.userId, rating);
+    return { id, rating };
+  }
+}

@@ -1,0 +1,279 @@
+import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
+import { isValidId, newId } from '../../domain/ids.js';
+import type { Principal } from '../../domain/user.js';
+import { AppError, badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
+import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
+import type { UsersRepo } from '../../store/users-repo.js';
+import type { LibraryService } from '../library-service.js';
+import type { StatsFilter, StatsIndex } from './stats-index.js';
+
+/** A log-play or log-skip request, validated. */
+export interface LogRequest {
+  id: string;
+  device?: string | undefined;
+  dateTime?: number | undefined;
+}
+
+export interface ReadRequest {
+  userId?: string | undefined;
+  device?: string | undefined;
+  gtDateTime?: number | undefined;
+  ltDateTime?: number | undefined;
+  page: number;
+  count: number;
+}
+
+interface Named {
+  id: string;
+  name: string | null;
+}
+
+/** How far in the future a client's clock may run before its dateTime is refused. */
+const FUTURE_TOLERANCE_MS = 5 * MINUTE_MS;
+/** The most steps an activity chart may have. */
+const MAX_ACTIVITY_STEPS = 1000;
+
+/**
+ * Play statistics (contract §4). Writes go to the append-only play log and, once durable, into the
+ * in-memory index that answers every read.
+ */
+export class StatsService {
+  /** Logs being written, by retry key, so a retry racing its original is still recorded once. */
+  private readonly inFlight = new Map<string, Promise<PlayLogEntry>>();
+
+  constructor(
+    private readonly playLog: PlayLog,
+    private readonly index: StatsIndex,
+    private readonly library: LibraryService,
+    private readonly users: UsersRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  async log(caller: Principal, type: 'play' | 'skip', request: LogRequest) {
+    const userId = accountOf(caller);
+    const now = this.clock.now();
+    if (request.dateTime !== undefined && request.dateTime > now + FUTURE_TOLERANCE_MS) {
+      throw invalidParameter('dateTime', "Parameter 'dateTime' is more than 5 minutes in the future");
+    }
+    const track = this.library.track(request.id);
+    const at = request.dateTime ?? now;
+    const explicit = request.dateTime !== undefined;
+    const key = `${userId}\u0000${track.id}\u0000${type}\u0000${at}`;
+    const existing = explicit
+      ? (this.index.findRetry(userId, track.id, type, at) ?? (await this.inFlight.get(key)))
+      : undefined;
+    if (existing) return logged(existing);
+
+    const album = track.albumId ? this.library.albumName(track.albumId) : null;
+    const artistIds = [...new Set(track.artistIds)];
+    const entry: PlayLogEntry = {
+      id: newId(),
+      userId,
+      trackId: track.id,
+      albumId: track.albumId,
+      artistIds,
+      genres: track.genres,
+      durationMs: track.durationMs,
+      device: request.device ?? null,
+      type,
+      at,
+      explicitAt: explicit,
+      trackName: track.name,
+      albumName: album,
+      artistNames: artistIds.map((id) => this.library.artistName(id) ?? ''),
+    };
+    const write = this.playLog.append(entry).then(() => {
+      this.index.add(entry);
+      return entry;
+    });
+    if (explicit) this.inFlight.set(key, write);
+    try {
+      return logged(await write);
+    } finally {
+      if (explicit) this.inFlight.delete(key);
+    }
+  }
+
+  listeningTime(caller: Principal, request: ReadRequest) {
+    const filter = this.filterFor(caller, request, true);
+    const { totalMs, plays } = this.index.listeningTime(filter);
+    return {
+      userId: filter.userId,
+      totalMs,
+      plays,
+      from: request.gtDateTime === undefined ? null : isoUtc(request.gtDateTime),
+      to: request.ltDateTime === undefined ? null : isoUtc(request.ltDateTime),
+    };
+  }
+
+  top(caller: Principal, kind: 'tracks' | 'albums' | 'artists' | 'genres', request: ReadRequest) {
+    const filter = this.filterFor(caller, request, true);
+    const offset = request.page * request.count;
+    const rank = (i: number) => offset + i + 1;
+    switch (kind) {
+      case 'tracks':
+        return this.index.topTracks(filter, offset, request.count).map((item, i) => {
+          const track = this.trackRef(item.id);
+          return {
+            rank: rank(i),
+            id: item.id,
+            name: track.name,
+            album: track.album,
+            artists: track.artists,
+            plays: item.plays,
+            skips: item.skips,
+            listeningMs: item.listeningMs,
+            lastPlayedAt: isoUtc(item.lastPlayedAt),
+          };
+        });
+      case 'albums':
+        return this.index.topAlbums(filter, offset, request.count).map((item, i) => ({
+          rank: rank(i),
+          id: item.id,
+          name: this.albumRef(item.id).name,
+          artists: this.library.albumArtists(item.id),
+          plays: item.plays,
+          listeningMs: item.listeningMs,
+          lastPlayedAt: isoUtc(item.lastPlayedAt),
+        }));
+      case 'artists':
+        return this.index.topArtists(filter, offset, request.count).map((item, i) => ({
+          rank: rank(i),
+          id: item.id,
+          name: this.artistRef(item.id).name,
+          plays: item.plays,
+          listeningMs: item.listeningMs,
+          lastPlayedAt: isoUtc(item.lastPlayedAt),
+        }));
+      case 'genres':
+        return this.index.topGenres(filter, offset, request.count).map((item, i) => ({
+          rank: rank(i),
+          genre: item.genre,
+          plays: item.plays,
+          listeningMs: item.listeningMs,
+          lastPlayedAt: isoUtc(item.lastPlayedAt),
+        }));
+    }
+  }
+
+  recent(caller: Principal, kind: 'tracks' | 'albums' | 'artists', request: ReadRequest) {
+    // Recent lists take no date filters (interface §4.1).
+    const filter = this.filterFor(
+      caller,
+      { ...request, gtDateTime: undefined, ltDateTime: undefined },
+      false,
+    );
+    const offset = request.page * request.count;
+    if (kind === 'tracks') {
+      return this.index.recentPlays(filter, offset, request.count).map((entry) => ({
+        id: entry.id,
+        playedAt: isoUtc(entry.at),
+        device: entry.device,
+        track: this.trackRef(entry.trackId, entry),
+      }));
+    }
+    const items =
+      kind === 'albums'
+        ? this.index.recentAlbums(filter, offset, request.count)
+        : this.index.recentArtists(filter, offset, request.count);
+    return items.map((item) => ({
+      id: item.id,
+      name: (kind === 'albums' ? this.albumRef(item.id) : this.artistRef(item.id)).name,
+      lastPlayedAt: isoUtc(item.lastPlayedAt),
+      plays: item.plays,
+    }));
+  }
+
+  activity(caller: Principal, request: ReadRequest & { step: 'day' | 'week' | 'month' }) {
+    const filter = this.filterFor(caller, request, true);
+    const to = request.ltDateTime ?? this.clock.now();
+    const from = request.gtDateTime ?? to - 30 * 24 * 60 * MINUTE_MS;
+    const steps = this.index.activity({ ...filter, from, to }, request.step, MAX_ACTIVITY_STEPS + 1);
+    if (steps.length > MAX_ACTIVITY_STEPS) {
+      throw badRequest(
+        'too_many_steps',
+        `At most ${MAX_ACTIVITY_STEPS} steps; choose a shorter range or a longer step`,
+      );
+    }
+    return steps.map((step) => ({
+      start: isoUtc(step.start),
+      plays: step.plays,
+      skips: step.skips,
+      listeningMs: step.listeningMs,
+    }));
+  }
+
+  /**
+   * Whose statistics, checked against the privacy rule: one's own, anyone's for an Admin, or a user
+   * who made theirs public. A caller who may not see a user gets the same 401 whether or not it exists.
+   */
+  private filterFor(caller: Principal, request: ReadRequest, ranged: boolean): StatsFilter {
+    const self = accountOf(caller);
+    const userId = request.userId ?? self;
+    if (userId !== self) {
+      const user = isValidId(userId) ? this.users.findById(userId) : undefined;
+      if (caller.role !== 'Admin' && !user?.publicStats) {
+        throw new AppError(
+          401,
+          'stats_private',
+          "This user's statistics are private",
+          {},
+          { 'WWW-Authenticate': 'Bearer' },
+        );
+      }
+      if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
+    } else if (!this.users.findById(self)) {
+      throw notFound('user_not_found', `User '${self}' not found`);
+    }
+    if (
+      ranged &&
+      request.gtDateTime !== undefined &&
+      request.ltDateTime !== undefined &&
+      request.gtDateTime > request.ltDateTime
+    ) {
+      throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
+    }
+    return {
+      userId,
+      from: ranged ? request.gtDateTime : undefined,
+      to: ranged ? request.ltDateTime : undefined,
+      device: request.device,
+    };
+  }
+
+  private trackRef(trackId: string, snapshot?: PlayLogEntry) {
+    const current = this.library.hasTrack(trackId) ? this.library.track(trackId) : undefined;
+    if (current) {
+      return {
+        id: trackId,
+        name: current.name,
+        album: current.albumId ? this.albumRef(current.albumId) : null,
+        artists: current.artistIds.map((id) => this.artistRef(id)),
+      };
+    }
+    const entry = snapshot ?? this.index.latestEntryOfTrack(trackId);
+    return {
+      id: trackId,
+      name: entry?.trackName ?? null,
+      album: entry?.albumId ? { id: entry.albumId, name: entry.albumName } : null,
+      artists: (entry?.artistIds ?? []).map((id, i) => ({ id, name: entry?.artistNames[i] || null })),
+    };
+  }
+
+  private albumRef(id: string): Named {
+    return { id, name: this.library.albumName(id) ?? this.index.snapshotName('album', id) };
+  }
+
+  private artistRef(id: string): Named {
+    return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
+  }
+}
+
+function accountOf(caller: Principal): string {
+  if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
+  return caller.userId;
+}
+
+function logged(entry: PlayLogEntry) {
+  return { logged: true, id: entry.id, at: isoUtc(entry.at) };
+}

@@ -1,0 +1,50 @@
+import { JsonDocument, type Versioned } from './json-document.js';
+
+export type CollectionKind = 'playlist' | 'collection';
+
+export interface CollectionRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  trackIds: string[];
+  /** The user id of the creator. */
+  owner: string;
+  createdAt: number;
+}
+
+interface CollectionsFile extends Versioned {
+  playlists: CollectionRecord[];
+  collections: CollectionRecord[];
+}
+
+const listOf = (data: CollectionsFile, kind: CollectionKind) =>
+  kind === 'playlist' ? data.playlists : data.collections;
+
+/** Playlists and collections (playlists.json). */
+export class CollectionsRepo {
+  private constructor(private readonly doc: JsonDocument<CollectionsFile>) {}
+
+  static async open(path: string): Promise<CollectionsRepo> {
+    return new CollectionsRepo(
+      await JsonDocument.open<CollectionsFile>(path, { schemaVersion: 1, playlists: [], collections: [] }),
+    );
+  }
+
+  list(kind: CollectionKind): readonly CollectionRecord[] {
+    return listOf(this.doc.data, kind);
+  }
+
+  find(kind: CollectionKind, id: string): CollectionRecord | undefined {
+    return listOf(this.doc.data, kind).find((record) => record.id === id);
+  }
+
+  add(kind: CollectionKind, record: CollectionRecord): Promise<void> {
+    return this.doc.mutate((data) => {
+      listOf(data, kind).push(record);
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.doc.flush();
+  }
+}

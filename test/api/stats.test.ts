@@ -1,0 +1,458 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.js';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * Every stats endpoint of contract §4 over real HTTP, on a synthetic library whose ids read well:
+ * tracks t1–t4, albums al1–al2, artists ar1–ar2.
+ */
+const library = makeLibrary({
+  artists: [
+    { id: 'ar1', name: 'Aurora Lane' },
+    { id: 'ar2', name: 'The Static' },
+  ],
+  albums: [
+    { id: 'al1', name: 'Northern', artistIds: ['ar1'] },
+    { id: 'al2', name: 'Southern', artistIds: ['ar2'] },
+  ],
+  tracks: [
+    { id: 't1', name: 'First', albumId: 'al1', artistIds: ['ar1'], genres: ['Rock'], durationMs: 200_000 },
+    {
+      id: 't2',
+      name: 'Second',
+      albumId: 'al1',
+      artistIds: ['ar1', 'ar2'],
+      genres: ['rock', 'Pop'],
+      durationMs: 100_000,
+    },
+    { id: 't3', name: 'Third', albumId: 'al2', artistIds: ['ar2'], genres: ['ROCK'], durationMs: 300_000 },
+    { id: 't4', name: 'Fourth', albumId: 'al2', artistIds: ['ar2'], genres: ['Jazz'], durationMs: 60_000 },
+  ],
+});
+
+const NOW = Date.parse('2026-06-15T12:00:00Z');
+
+let t: TestServer;
+let scanner: ReturnType<typeof fakeScanner>;
+
+beforeAll(async () => {
+  scanner = fakeScanner(library);
+  t = await startTestServer({ scanner, clock: new ManualClock(NOW) });
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+/** The interface's style: parameters in the query string, Content-Type application/json. */
+function logPlay(user: TestUser, params: Record<string, string>, type: 'play' | 'skip' = 'play') {
+  return t.call(`/api/stats/log-${type}?${new URLSearchParams(params).toString()}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    token: user.token,
+  });
+}
+
+async function read<T = unknown>(user: TestUser, endpoint: string, params: Record<string, string> = {}) {
+  const response = await t.call(`/api/stats/${endpoint}?${new URLSearchParams(params).toString()}`, {
+    token: user.token,
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as T;
+}
+
+async function logAll(
+  user: TestUser,
+  plays: Array<[track: string, iso: string, device?: string]>,
+  type: 'play' | 'skip' = 'play',
+) {
+  for (const [id, dateTime, device] of plays) {
+    const params: Record<string, string> = { id, dateTime };
+    if (device) params.device = device;
+    const response = await logPlay(user, params, type);
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+}
+
+interface TopItem {
+  rank: number;
+  id: string;
+  name: string | null;
+  plays: number;
+  skips?: number;
+  listeningMs: number;
+  lastPlayedAt: string;
+}
+
+describe('log-play and log-skip', () => {
+  let user: TestUser;
+  beforeEach(async () => {
+    user = await makeUser(t);
+  });
+
+  it('answers 200 with the log id and UTC time, and the play counts', async () => {
+    const response = await logPlay(user, { id: 't1', device: 'Kitchen', dateTime: '2026-06-15T10:00:00Z' });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { logged: boolean; id: string; at: string };
+    expect(body).toEqual({
+      logged: true,
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+      at: '2026-06-15T10:00:00.000Z',
+    });
+    expect(await read(user, 'listening-time')).toEqual({
+      userId: user.id,
+      totalMs: 200_000,
+      plays: 1,
+      from: null,
+      to: null,
+    });
+  });
+
+  it('defaults dateTime to now, and accepts the parameters from a form body', async () => {
+    const response = await postForm(t, '/api/stats/log-play', { id: 't2' }, user.token);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { at: string }).at).toBe(new Date(t.clock.now()).toISOString());
+  });
+
+  it('refuses bad input with a 400 naming the parameter, and writes nothing', async () => {
+    const before = await readFile(join(t.dataDir, 'plays.jsonl'));
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'id'],
+      [{ id: 't1', dateTime: 'yesterday' }, 'dateTime'],
+      [{ id: 't1', dateTime: '2026-13-01' }, 'dateTime'],
+      [{ id: 't1', device: 'x'.repeat(129) }, 'device'],
+      // More than 5 minutes in the future of the server's clock.
+      [{ id: 't1', dateTime: new Date(NOW + 5 * 60_000 + 1_000).toISOString() }, 'dateTime'],
+    ];
+    for (const [params, parameter] of cases) {
+      const response = await logPlay(user, params);
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      expect(await problem(response)).toMatchObject({ code: 'invalid_parameter', parameter });
+    }
+    expect(await readFile(join(t.dataDir, 'plays.jsonl'))).toEqual(before);
+  });
+
+  it('accepts a client clock up to 5 minutes ahead', async () => {
+    const response = await logPlay(user, { id: 't1', dateTime: new Date(NOW + 4 * 60_000).toISOString() });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 404 track_not_found for an unknown track, and for an id of the wrong shape', async () => {
+    for (const id of ['nope', '../etc/passwd', 'x'.repeat(65)]) {
+      const response = await logPlay(user, { id });
+      expect(response.status).toBe(404);
+      expect((await problem(response)).code).toBe('track_not_found');
+    }
+  });
+
+  it('refuses a Pass account with 401 forbidden_role (Pass may only read)', async () => {
+    const pass = await makeUser(t, { role: 'Pass' });
+    const response = await logPlay(pass, { id: 't1' });
+    expect(response.status).toBe(401);
+    expect((await problem(response)).code).toBe('forbidden_role');
+  });
+
+  it('records a retried log (same user, track, type and dateTime) once and answers 200 again', async () => {
+    const params = { id: 't3', dateTime: '2026-06-14T08:00:00Z' };
+    const first = (await (await logPlay(user, params)).json()) as { id: string };
+    const again = await logPlay(user, params);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { id: string }).id).toBe(first.id);
+    // Racing retries are one log too.
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => logPlay(user, { id: 't4', dateTime: '2026-06-14T09:00:00Z' })),
+    );
+    expect(racing.map((r) => r.status)).toEqual([200, 200, 200]);
+    // A skip at the same moment is a different log.
+    expect((await logPlay(user, params, 'skip')).status).toBe(200);
+    expect((await read<{ plays: number }>(user, 'listening-time')).plays).toBe(2);
+    // Without an explicit dateTime two logs are two plays.
+    await logPlay(user, { id: 't1' });
+    await logPlay(user, { id: 't1' });
+    expect((await read<{ plays: number }>(user, 'listening-time')).plays).toBe(4);
+  });
+
+  it('counts all of 200 concurrent log-plays', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => logPlay(user, { id: `t${(i % 4) + 1}`, device: 'burst' })),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect((await read<{ plays: number }>(user, 'listening-time', { device: 'burst' })).plays).toBe(200);
+    const lines = (await readFile(join(t.dataDir, 'plays.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes(user.id));
+    expect(lines).toHaveLength(200);
+  });
+
+  it('stores skips and shows them as skips, never as plays', async () => {
+    await logAll(user, [['t1', '2026-06-10T10:00:00Z']]);
+    await logAll(
+      user,
+      [
+        ['t1', '2026-06-10T11:00:00Z'],
+        ['t2', '2026-06-10T12:00:00Z'],
+      ],
+      'skip',
+    );
+    expect(await read(user, 'listening-time')).toMatchObject({ plays: 1, totalMs: 200_000 });
+    const top = await read<TopItem[]>(user, 'top-tracks');
+    expect(top).toEqual([expect.objectContaining({ id: 't1', plays: 1, skips: 1, listeningMs: 200_000 })]);
+    expect(await read<unknown[]>(user, 'recent-tracks')).toHaveLength(1);
+  });
+});
+
+describe('reading statistics', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await makeUser(t);
+    await logAll(user, [
+      ['t1', '2026-06-01T10:00:00Z', 'Kitchen'],
+      ['t1', '2026-06-02T10:00:00Z', 'Car'],
+      ['t2', '2026-06-01T11:00:00Z', 'kitchen'],
+      ['t2', '2026-06-03T10:00:00Z', 'Kitchen Speaker'],
+      ['t3', '2026-05-20T10:00:00Z'],
+      ['t4', '2026-05-20T10:00:00Z'],
+    ]);
+    await logAll(user, [['t3', '2026-06-04T10:00:00Z']], 'skip');
+  });
+
+  it('ranks by plays, then the latest play, then id, with the contract fields', async () => {
+    const top = await read<TopItem[]>(user, 'top-tracks');
+    // t1 and t2 have 2 plays; t2 was played last. t3 and t4 tie completely: id decides.
+    expect(top.map((i) => [i.rank, i.id, i.plays])).toEqual([
+      [1, 't2', 2],
+      [2, 't1', 2],
+      [3, 't3', 1],
+      [4, 't4', 1],
+    ]);
+    expect(top[0]).toEqual({
+      rank: 1,
+      id: 't2',
+      name: 'Second',
+      album: { id: 'al1', name: 'Northern' },
+      artists: [
+        { id: 'ar1', name: 'Aurora Lane' },
+        { id: 'ar2', name: 'The Static' },
+      ],
+      plays: 2,
+      skips: 0,
+      listeningMs: 200_000,
+      lastPlayedAt: '2026-06-03T10:00:00.000Z',
+    });
+    expect(top[2]).toMatchObject({ id: 't3', skips: 1 });
+  });
+
+  it('pages through the ranking; a page past the end is empty; bad paging is 400', async () => {
+    const second = await read<TopItem[]>(user, 'top-tracks', { count: '1', page: '1' });
+    expect(second.map((i) => [i.rank, i.id])).toEqual([[2, 't1']]);
+    expect(await read(user, 'top-tracks', { page: '9' })).toEqual([]);
+    for (const [name, value] of [
+      ['count', '0'],
+      ['count', '1001'],
+      ['page', '-1'],
+      ['count', '2.5'],
+      ['page', 'first'],
+    ] as const) {
+      const response = await t.call(`/api/stats/top-tracks?${name}=${value}`, { token: user.token });
+      expect(response.status).toBe(400);
+      expect(await problem(response)).toMatchObject({ code: 'invalid_parameter', parameter: name });
+    }
+  });
+
+  it('counts a play once per distinct artist, and groups genres case-insensitively', async () => {
+    const artists = await read<TopItem[]>(user, 'top-artists');
+    // ar1: t1 ×2 + t2 ×2 = 4; ar2: t2 ×2 + t3 + t4 = 4; ar1 was played last (06-03 via t2 is both) → id.
+    expect(artists.map((a) => [a.id, a.name, a.plays])).toEqual([
+      ['ar1', 'Aurora Lane', 4],
+      ['ar2', 'The Static', 4],
+    ]);
+    const genres = await read<Array<{ genre: string; plays: number; listeningMs: number }>>(
+      user,
+      'top-genres',
+    );
+    // Rock (t1), rock (t2), ROCK (t3): 5 plays, most frequent spelling… each once per track, t1 and t2 twice.
+    expect(genres[0]).toMatchObject({ plays: 5, listeningMs: 400_000 + 200_000 + 300_000 });
+    expect(['Rock', 'rock']).toContain(genres[0]!.genre);
+    expect(genres.map((g) => g.genre.toLowerCase())).toEqual(['rock', 'pop', 'jazz']);
+    const albums = await read<TopItem[]>(user, 'top-albums');
+    expect(albums.map((a) => [a.id, a.plays, a.listeningMs])).toEqual([
+      ['al1', 4, 600_000],
+      ['al2', 2, 360_000],
+    ]);
+  });
+
+  it('treats both ends of a range as inclusive', async () => {
+    const edge = { gtDateTime: '2026-06-01T10:00:00Z', ltDateTime: '2026-06-02T10:00:00Z' };
+    expect(await read(user, 'listening-time', edge)).toEqual({
+      userId: user.id,
+      totalMs: 200_000 * 2 + 100_000,
+      plays: 3,
+      from: '2026-06-01T10:00:00.000Z',
+      to: '2026-06-02T10:00:00.000Z',
+    });
+    const inside = { gtDateTime: '2026-06-01T10:00:01Z', ltDateTime: '2026-06-02T09:59:59Z' };
+    expect(await read(user, 'listening-time', inside)).toMatchObject({ plays: 1, totalMs: 100_000 });
+    const top = await read<TopItem[]>(user, 'top-tracks', edge);
+    expect(top.map((i) => [i.id, i.plays])).toEqual([
+      ['t1', 2],
+      ['t2', 1],
+    ]);
+  });
+
+  it('refuses gtDateTime later than ltDateTime, and unparseable dates', async () => {
+    const response = await t.call('/api/stats/top-albums?gtDateTime=2026-06-02&ltDateTime=2026-06-01', {
+      token: user.token,
+    });
+    expect(response.status).toBe(400);
+    expect((await problem(response)).code).toBe('invalid_parameter');
+    const bad = await t.call('/api/stats/listening-time?ltDateTime=soon', { token: user.token });
+    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'ltDateTime' });
+  });
+
+  it('filters by device exactly, ignoring case', async () => {
+    expect(await read(user, 'listening-time', { device: 'KITCHEN' })).toMatchObject({
+      plays: 2,
+      totalMs: 300_000,
+    });
+    expect(await read(user, 'listening-time', { device: 'Kitch' })).toMatchObject({ plays: 0, totalMs: 0 });
+    const top = await read<TopItem[]>(user, 'top-tracks', { device: 'kitchen' });
+    expect(top.map((i) => i.id)).toEqual(['t2', 't1']);
+  });
+
+  it('lists recent plays newest first, and distinct albums and artists by their latest play', async () => {
+    const recent = await read<
+      Array<{ id: string; playedAt: string; device: string | null; track: { id: string } }>
+    >(user, 'recent-tracks');
+    expect(recent.slice(0, 4).map((r) => [r.track.id, r.playedAt, r.device])).toEqual([
+      ['t2', '2026-06-03T10:00:00.000Z', 'Kitchen Speaker'],
+      ['t1', '2026-06-02T10:00:00.000Z', 'Car'],
+      ['t2', '2026-06-01T11:00:00.000Z', 'kitchen'],
+      ['t1', '2026-06-01T10:00:00.000Z', 'Kitchen'],
+    ]);
+    // Two plays at the same moment both appear (the skip of t3 does not).
+    expect(recent).toHaveLength(6);
+    expect(
+      recent
+        .slice(4)
+        .map((r) => r.track.id)
+        .sort(),
+    ).toEqual(['t3', 't4']);
+    expect(await read(user, 'recent-albums')).toEqual([
+      { id: 'al1', name: 'Northern', lastPlayedAt: '2026-06-03T10:00:00.000Z', plays: 4 },
+      { id: 'al2', name: 'Southern', lastPlayedAt: '2026-05-20T10:00:00.000Z', plays: 2 },
+    ]);
+    const artists = await read<Array<{ id: string }>>(user, 'recent-artists', { count: '1' });
+    expect(artists).toHaveLength(1);
+  });
+
+  it('charts activity per day over the range, empty days included', async () => {
+    const days = await read<Array<{ start: string; plays: number; skips: number; listeningMs: number }>>(
+      user,
+      'activity',
+      { gtDateTime: '2026-06-01', ltDateTime: '2026-06-05' },
+    );
+    expect(days.map((d) => d.plays)).toEqual([2, 1, 1, 0, 0]);
+    expect(days.map((d) => d.skips)).toEqual([0, 0, 0, 1, 0]);
+    expect(days[0]).toMatchObject({ listeningMs: 300_000 });
+    const tooMany = await t.call('/api/stats/activity?gtDateTime=2000-01-01&ltDateTime=2026-01-01&step=day', {
+      token: user.token,
+    });
+    expect(tooMany.status).toBe(400);
+    expect((await problem(tooMany)).code).toBe('too_many_steps');
+    const badStep = await t.call('/api/stats/activity?step=hour', { token: user.token });
+    expect(await problem(badStep)).toMatchObject({ status: 400, parameter: 'step' });
+  });
+
+  it('keeps a track deleted from the library in the statistics, with the name it had', async () => {
+    const other = await makeUser(t);
+    await logAll(other, [['t4', '2026-06-01T10:00:00Z']]);
+    scanner.set(makeLibrary({ ...specWithout('t4') }));
+    const scan = await t.call('/api/library/scan', { method: 'POST', token: t.adminToken });
+    expect(scan.status).toBe(202);
+    await t.server.services.library.waitForIdle();
+    expect((await t.call('/api/tracks/t4', { token: other.token })).status).toBe(404);
+    const top = await read<Array<TopItem & { album: unknown }>>(other, 'top-tracks');
+    expect(top).toEqual([
+      expect.objectContaining({ id: 't4', name: 'Fourth', album: { id: 'al2', name: 'Southern' }, plays: 1 }),
+    ]);
+    scanner.set(library);
+    await t.call('/api/library/scan', { method: 'POST', token: t.adminToken });
+    await t.server.services.library.waitForIdle();
+  });
+});
+
+function specWithout(trackId: string) {
+  return {
+    artists: library.artists,
+    albums: library.albums,
+    tracks: library.tracks.filter((track) => track.id !== trackId),
+  };
+}
+
+describe('privacy of statistics', () => {
+  let alice: TestUser;
+  let bob: TestUser;
+  let pass: TestUser;
+  beforeAll(async () => {
+    alice = await makeUser(t);
+    bob = await makeUser(t);
+    pass = await makeUser(t, { role: 'Pass' });
+    await logAll(alice, [['t1', '2026-06-01T10:00:00Z']]);
+  });
+
+  it("refuses another user's private statistics with the same 401 whether or not the user exists", async () => {
+    for (const userId of [alice.id, 'no-such-user']) {
+      const response = await t.call(`/api/stats/top-tracks?userId=${userId}`, { token: bob.token });
+      expect(response.status).toBe(401);
+      expect((await problem(response)).code).toBe('stats_private');
+    }
+  });
+
+  it('lets an Admin read anyone, and tells an Admin about unknown users', async () => {
+    const response = await t.call(`/api/stats/listening-time?userId=${alice.id}`, { token: t.adminToken });
+    expect(((await response.json()) as { plays: number }).plays).toBe(1);
+    const unknown = await t.call('/api/stats/listening-time?userId=no-such-user', { token: t.adminToken });
+    expect(unknown.status).toBe(404);
+    expect((await problem(unknown)).code).toBe('user_not_found');
+  });
+
+  it('opens statistics to every account once the user makes them public, and closes them again', async () => {
+    const set = await postForm(t, '/api/users/settings', { publicStats: 'true' }, alice.token);
+    expect(set.status).toBe(200);
+    expect(((await set.json()) as { publicStats: boolean }).publicStats).toBe(true);
+    for (const reader of [bob, pass]) {
+      const response = await t.call(`/api/stats/recent-tracks?userId=${alice.id}`, { token: reader.token });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toHaveLength(1);
+    }
+    const bad = await postForm(t, '/api/users/settings', { publicStats: 'maybe' }, alice.token);
+    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'publicStats' });
+    await postForm(t, '/api/users/settings', { publicStats: 'false' }, alice.token);
+    expect((await t.call(`/api/stats/recent-tracks?userId=${alice.id}`, { token: bob.token })).status).toBe(
+      401,
+    );
+  });
+});
+
+describe('durability', () => {
+  it('keeps every acknowledged play across a restart', async () => {
+    const user = await makeUser(t);
+    await logAll(user, [
+      ['t1', '2026-06-01T10:00:00Z'],
+      ['t3', '2026-06-01T11:00:00Z'],
+    ]);
+    t = await t.restart();
+    const token = (await (
+      await t.call('/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.username, password: user.password }),
+      })
+    ).json()) as { token: string };
+    const response = await t.call('/api/stats/listening-time', { token: token.token });
+    expect(await response.json()).toMatchObject({ plays: 2, totalMs: 500_000 });
+  });
+});

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { parseFile } from 'music-metadata';
+
+const run = promisify(execFile);
+
+/** sha256 of the decoded PCM samples: equal hashes mean the audio data is unchanged. */
+export async function decodedAudioHash(path: string): Promise<string> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', path, '-map', '0:a', '-f', 's16le', '-'], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return createHash('sha256').update(stdout).digest('hex');
+}
+
+export async function fileHash(path: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}
+
+/** The tags a picture edit must not touch, and the pictures themselves (as hashes). */
+export async function tagsAndPictures(path: string) {
+  const { common, format } = await parseFile(path);
+  return {
+    tags: {
+      title: common.title,
+      artists: common.artists,
+      album: common.album,
+      albumartist: common.albumartist,
+      genre: common.genre,
+      track: common.track,
+      disk: common.disk,
+      year: common.year,
+    },
+    tagTypes: format.tagTypes,
+    pictures: (common.picture ?? []).map((p) => ({
+      format: p.format,
+      type: p.type,
+      sha256: createHash('sha256').update(p.data).digest('hex'),
+    })),
+  };
+}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
