@@ -1,0 +1,252 @@
+/**
+ * Builds a realistic data folder for the stats bench: the first Admin, 5 users made through the real
+ * server, a synthetic library (20,000 tracks, 2,000 albums, 1,500 artists) and N plays spread over
+ * 10 years, written straight into the play log.
+ *
+ *   tsx scripts/bench-data.ts --out DIR [--plays N]
+ *
+ * The last line printed is a JSON description of the folder (see BenchData).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../server/config.js';
+import { createServer } from '../server/index.js';
+import { createLogger, type Logger } from '../server/logger.js';
+import type { LibraryIndex } from '../server/library/scanner.js';
+import { PlayLog, type PlayLogEntry } from '../server/store/play-log.js';
+import { fakeScanner, makeLibrary, type TrackSpec } from '../test/factories/library.js';
+
+export const ADMIN_USER = 'admin';
+export const ADMIN_PASSWORD = 'bench admin password 1';
+export const USER_COUNT = 5;
+export const YEAR_MS = 365.25 * 24 * 60 * 60 * 1000;
+export const SPAN_MS = 10 * YEAR_MS;
+
+export interface BenchUser {
+  id: string;
+  username: string;
+  password: string;
+}
+
+export interface BenchData {
+  dataDir: string;
+  plays: number;
+  users: BenchUser[];
+  /** Play times run from `firstAt` to `lastAt`. */
+  firstAt: number;
+  lastAt: number;
+  trackIds: string[];
+}
+
+/** A small fast seeded generator (mulberry32), so every run builds the same data. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const GENRES = [
+  ['Rock', 'rock', 'ROCK'],
+  ['Pop', 'pop'],
+  ['Jazz'],
+  ['Hip-Hop', 'Hip-hop', 'hip-hop'],
+  ['Electronic', 'electronic'],
+  ['Classical'],
+  ['Folk', 'folk '],
+  ['Metal'],
+  ['Blues'],
+  ['Soul'],
+  ['Reggae'],
+  ['Country'],
+  ['Ambient'],
+  ['Punk'],
+  ['Indie', 'indie'],
+  ['R&B'],
+];
+
+/** The bench library; ids look like the server's own (opaque, url-safe). */
+export function benchLibrary(seed = 1): LibraryIndex {
+  const rnd = random(seed);
+  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)]!;
+  const artists = Array.from({ length: 1500 }, (_, i) => ({ id: `ar${i}`, name: `Artist ${i}` }));
+  const albums = Array.from({ length: 2000 }, (_, i) => ({
+    id: `al${i}`,
+    name: `Album ${i}`,
+    artistIds: [pick(artists).id],
+  }));
+  const tracks: TrackSpec[] = Array.from({ length: 20_000 }, (_, i) => {
+    const album = albums[i % albums.length]!;
+    const artistIds = rnd() < 0.2 ? [...album.artistIds, pick(artists).id] : [...album.artistIds];
+    const genre = pick(GENRES);
+    return {
+      id: `tr${i}`,
+      name: `Track ${i}`,
+      albumId: album.id,
+      artistIds: [...new Set(artistIds)],
+      genres: rnd() < 0.3 ? [pick(genre), pick(pick(GENRES))] : [pick(genre)],
+      durationMs: 120_000 + Math.floor(rnd() * 300_000),
+    };
+  });
+  return makeLibrary({ artists, albums, tracks });
+}
+
+/**
+ * N plays over `SPAN_MS` ending at `endAt`, in time order, for the given users: track popularity
+ * roughly Zipf (log-uniform rank), 2–3 devices per user, ~3% skips.
+ */
+export function* benchPlays(
+  library: LibraryIndex,
+  userIds: string[],
+  plays: number,
+  endAt: number,
+  seed = 2,
+): Generator<PlayLogEntry> {
+  const rnd = random(seed);
+  const tracks = library.tracks;
+  const albumName = new Map(library.albums.map((a) => [a.id, a.name]));
+  const artistName = new Map(library.artists.map((a) => [a.id, a.name]));
+  // Each user likes the catalogue in a different order, so their tops differ.
+  const offsets = userIds.map(() => Math.floor(rnd() * tracks.length));
+  const devices = userIds.map((_, u) =>
+    ['Phone', 'Desktop', 'Car'].slice(0, 2 + (u % 2)).map((d) => `${d} ${u}`),
+  );
+  const startAt = endAt - SPAN_MS;
+  const step = SPAN_MS / plays;
+  const idBytes = Buffer.alloc(16);
+  for (let i = 0; i < plays; i += 1) {
+    const u = Math.floor(rnd() * userIds.length);
+    const rank = Math.floor(Math.exp(rnd() * Math.log(tracks.length + 1))) - 1;
+    const track = tracks[(rank + offsets[u]!) % tracks.length]!;
+    for (let b = 0; b < 16; b += 4) idBytes.writeUInt32LE(Math.floor(rnd() * 4294967296), b);
+    const userDevices = devices[u]!;
+    const device = rnd() < 0.1 ? null : userDevices[Math.floor(rnd() * userDevices.length)]!;
+    yield {
+      id: idBytes.toString('base64url'),
+      userId: userIds[u]!,
+      trackId: track.id,
+      albumId: track.albumId,
+      artistIds: track.artistIds,
+      genres: track.genres,
+      durationMs: track.durationMs,
+      device,
+      type: rnd() < 0.03 ? 'skip' : 'play',
+      at: Math.floor(startAt + i * step + rnd() * step * 0.9),
+      explicitAt: false,
+      trackName: track.name,
+      albumName: track.albumId ? (albumName.get(track.albumId) ?? null) : null,
+      artistNames: track.artistIds.map((id) => artistName.get(id) ?? ''),
+    };
+  }
+}
+
+export function benchConfig(dataDir: string) {
+  return loadConfig(
+    {
+      MELON_ADMIN_USER: ADMIN_USER,
+      MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      MELON_RELEASES_URL: 'http://127.0.0.1:9',
+    },
+    { dataDir, port: 0, host: '127.0.0.1', libraryDirs: [] },
+  );
+}
+
+/** A logger that drops request lines, so a bench run's output stays readable. */
+export function quietLogger(): Logger {
+  const base = createLogger((line) => process.stderr.write(line + '\n'));
+  return {
+    info: () => undefined,
+    warn: (message, fields) => base.warn(message, fields),
+    error: (message, fields) => base.error(message, fields),
+  };
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export async function login(url: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return (await json<{ token: string }>(response)).token;
+}
+
+export async function buildBenchData(dataDir: string, plays: number): Promise<BenchData> {
+  await mkdir(dataDir, { recursive: true });
+  const library = benchLibrary();
+
+  // Users and the library go through the real server, like a household setting it up.
+  const server = await createServer({
+    config: benchConfig(dataDir),
+    logger: quietLogger(),
+    scanner: fakeScanner(library),
+    exit: () => undefined,
+  });
+  const url = await server.listen();
+  await server.services.library.waitForIdle();
+  const admin = await login(url, ADMIN_USER, ADMIN_PASSWORD);
+  const users: BenchUser[] = [];
+  for (let i = 0; i < USER_COUNT; i += 1) {
+    const user = { username: `listener${i}`, password: `bench password ${i}!` };
+    const response = await fetch(`${url}/api/users/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ ...user, role: 'User' }),
+    });
+    users.push({ ...user, id: (await json<{ id: string }>(response)).id });
+  }
+  await server.close(100);
+
+  // The plays go straight into the log: ten years through HTTP would take hours.
+  const endAt = Date.now() - 60 * 60 * 1000;
+  const log = await PlayLog.open(join(dataDir, 'plays.jsonl'), {
+    logger: quietLogger(),
+    onEntry: () => undefined,
+  });
+  let batch: PlayLogEntry[] = [];
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  for (const entry of benchPlays(
+    library,
+    users.map((u) => u.id),
+    plays,
+    endAt,
+  )) {
+    firstAt = Math.min(firstAt, entry.at);
+    lastAt = Math.max(lastAt, entry.at);
+    batch.push(entry);
+    if (batch.length === 20_000) {
+      await log.appendMany(batch);
+      batch = [];
+    }
+  }
+  await log.appendMany(batch);
+  await log.close();
+  return { dataDir, plays, users, firstAt, lastAt, trackIds: library.tracks.slice(0, 2000).map((t) => t.id) };
+}
+
+export function argValue(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const out = argValue(args, '--out');
+  if (!out) {
+    console.error('usage: tsx scripts/bench-data.ts --out DIR [--plays N]');
+    process.exit(2);
+  }
+  const plays = Number(argValue(args, '--plays') ?? 1_000_000);
+  const data = await buildBenchData(out, plays);
+  console.log(JSON.stringify(data));
+}

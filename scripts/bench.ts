@@ -1,0 +1,203 @@
+/**
+ * Play-statistics bench (issue: ~1M play logs must stay fast). Builds a data folder with N plays
+ * (scripts/bench-data.ts, in a child process so its garbage does not count against the server),
+ * starts the real server on it and measures over real HTTP. Beside it, the cost of the naive
+ * design: one whole-file rewrite of a lowdb JSON document holding the same N plays.
+ *
+ *   npm run bench -- [--plays N]
+ *
+ * Prints a table, then as its last line one JSON object with the figures.
+ */
+import { spawnSync } from 'node:child_process';
+import { open, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { JSONFile } from 'lowdb/node';
+import { Low } from 'lowdb';
+import { createServer } from '../server/index.js';
+import type { PlayLogEntry } from '../server/store/play-log.js';
+import { fakeScanner } from '../test/factories/library.js';
+import {
+  argValue,
+  benchConfig,
+  benchLibrary,
+  benchPlays,
+  login,
+  quietLogger,
+  USER_COUNT,
+  type BenchData,
+} from './bench-data.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Timing {
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function time(runs: number, warmup: number, fn: (i: number) => Promise<void>): Promise<Timing> {
+  for (let i = 0; i < warmup; i += 1) await fn(i);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await fn(warmup + i);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+/** Runs this script (or another) in a child Node with tsx; returns the last stdout line as JSON. */
+function child<T>(script: string, args: string[], nodeArgs: string[] = []): T {
+  const result = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed with status ${result.status}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as T;
+}
+
+/** The naive design's cost: one lowdb write (whole document, pretty-printed) of N plays, plus fsync. */
+async function naiveRewrite(plays: number): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'melon-naive-'));
+  try {
+    const library = benchLibrary();
+    const entries: PlayLogEntry[] = [];
+    const users = Array.from({ length: USER_COUNT }, (_, i) => `user${i}`);
+    for (const entry of benchPlays(library, users, plays, Date.now())) entries.push(entry);
+    const path = join(dir, 'stats.json');
+    const db = new Low(new JSONFile<{ plays: PlayLogEntry[] }>(path), { plays: [] });
+    db.data.plays = entries;
+    const start = performance.now();
+    await db.write();
+    const handle = await open(path, 'r');
+    await handle.sync();
+    await handle.close();
+    return performance.now() - start;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const plays = Number(argValue(args, '--plays') ?? 1_000_000);
+  if (args.includes('--naive')) {
+    console.log(JSON.stringify({ naiveRewriteMs: await naiveRewrite(plays) }));
+    return;
+  }
+  const self = new URL(import.meta.url).pathname;
+  const dataScript = new URL('./bench-data.ts', import.meta.url).pathname;
+  const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-'));
+  try {
+    console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
+    const genStart = performance.now();
+    const data = child<BenchData>(dataScript, ['--out', dataDir, '--plays', String(plays)]);
+    console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+
+    const scanner = fakeScanner(benchLibrary());
+    const coldStart = performance.now();
+    const server = await createServer({
+      config: benchConfig(dataDir),
+      logger: quietLogger(),
+      scanner,
+      scanOnStart: false,
+      exit: () => undefined,
+    });
+    const url = await server.listen();
+    const coldStartMs = performance.now() - coldStart;
+
+    const user = data.users[0]!;
+    const token = await login(url, user.username, user.password);
+    const auth = { authorization: `Bearer ${token}` };
+    const get = async (path: string) => {
+      const response = await fetch(url + path, { headers: auth });
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    const logPlay = async (i: number) => {
+      const response = await fetch(`${url}/api/stats/log-play`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: data.trackIds[i % data.trackIds.length], device: 'Bench' }),
+      });
+      if (response.status !== 200) throw new Error(`log-play: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    const middle = Math.floor((data.firstAt + data.lastAt) / 2);
+    const month = `gtDateTime=${new Date(middle).toISOString()}&ltDateTime=${new Date(middle + 30 * DAY_MS).toISOString()}`;
+
+    const logPlayT = await time(500, 20, logPlay);
+    const topFull = await time(200, 10, () => get('/api/stats/top-tracks?count=50'));
+    const topMonth = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${month}`));
+    const listeningFull = await time(200, 10, () => get('/api/stats/listening-time'));
+    const listeningMonth = await time(200, 10, () => get(`/api/stats/listening-time?${month}`));
+    const artistsFull = await time(200, 10, () => get('/api/stats/top-artists?count=50'));
+    const genresFull = await time(200, 10, () => get('/api/stats/top-genres?count=50'));
+    const deviceFull = await time(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
+    const recent = await time(200, 10, () => get('/api/stats/recent-tracks?count=50'));
+    const activity = await time(100, 5, () => get('/api/stats/activity?step=month&' + month));
+    const rssMb = process.memoryUsage().rss / (1024 * 1024);
+    await server.close(500);
+
+    console.error('timing one lowdb rewrite of the same plays (the naive design) ...');
+    const { naiveRewriteMs } = child<{ naiveRewriteMs: number }>(
+      self,
+      ['--naive', '--plays', String(plays)],
+      ['--max-old-space-size=8192'],
+    );
+
+    const rows: Array<[string, Timing | number, string?]> = [
+      ['cold start (open store + build index)', coldStartMs],
+      ['log-play (durable)', logPlayT],
+      ['top-tracks, full range', topFull],
+      ['top-tracks, one month', topMonth],
+      ['top-tracks, full range, device', deviceFull],
+      ['top-artists, full range', artistsFull],
+      ['top-genres, full range', genresFull],
+      ['listening-time, full range', listeningFull],
+      ['listening-time, one month', listeningMonth],
+      ['recent-tracks', recent],
+      ['activity, one month by month', activity],
+      ['naive lowdb rewrite (one write)', naiveRewriteMs],
+    ];
+    console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
+    console.log(`${'measure'.padEnd(40)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}`);
+    for (const [name, value] of rows) {
+      const cells =
+        typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
+      console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
+    }
+    console.log(`${'RSS after the run (MB)'.padEnd(40)}${''.padStart(10)}${rssMb.toFixed(1).padStart(10)}\n`);
+
+    const round = (n: number) => Math.round(n * 100) / 100;
+    console.log(
+      JSON.stringify({
+        plays,
+        logPlayP50Ms: round(logPlayT.p50),
+        logPlayP99Ms: round(logPlayT.p99),
+        topFullP50Ms: round(topFull.p50),
+        topFullP99Ms: round(topFull.p99),
+        topMonthP99Ms: round(topMonth.p99),
+        listeningFullP99Ms: round(listeningFull.p99),
+        recentP99Ms: round(recent.p99),
+        coldStartMs: round(coldStartMs),
+        rssMb: round(rssMb),
+        naiveRewriteMs: round(naiveRewriteMs),
+        speedupVsNaive: round(naiveRewriteMs / logPlayT.p50),
+      }),
+    );
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
