@@ -156,7 +156,8 @@ async function main(): Promise<void> {
     );
 
     const rows: Array<[string, Timing | number, string?]> = [
-      ['cold start (open store + build index)', coldStartMs],
+      ['first start (index built from the log)', data.indexBuildMs],
+      ['cold start (saved index + log tail)', coldStartMs],
       ['log-play (durable)', logPlayT],
       ['top-tracks, full range', topFull],
       ['top-tracks, one month', topMonth],

@@ -48,7 +48,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const logger = deps.logger ?? createLogger();
   // The stats index is built from the play log while the store opens, then kept current on append.
   const statsIndex = new StatsIndex();
-  const store = await openStore(config.dataDir, { logger, onPlay: (entry) => statsIndex.add(entry) });
+  const store = await openStore(config.dataDir, { logger, playIndex: statsIndex });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
     statsIndex,

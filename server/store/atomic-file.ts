@@ -16,12 +16,17 @@ export async function fsyncDir(dir: string): Promise<void> {
  * Replace `path` with `data` so that a crash leaves either the old or the new content, never a mix:
  * write a temporary file in the same folder, fsync it, rename it over the original, fsync the folder.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array | Uint8Array[],
+  mode = 0o644,
+): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
-    await handle.writeFile(data);
+    // Parts are written one after the other, so a big file need not be joined in memory first.
+    for (const part of Array.isArray(data) ? data : [data]) await handle.writeFile(part);
     await handle.sync();
   } catch (error) {
     await handle.close();

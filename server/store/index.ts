@@ -4,6 +4,7 @@ import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
+import { readPlayIndexSnapshot, writePlayIndexSnapshot } from './play-index-snapshot.js';
 import { PlayLog, type PlayLogEntry } from './play-log.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
@@ -27,10 +28,41 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The in-memory index the play log is read into (the stats index); the store can save and load it. */
+export interface PlayIndex {
+  /** Receives every play-log entry already on disk, in file order, while the store opens. */
+  add(entry: PlayLogEntry): void;
+  save(): Uint8Array;
+  /** False when the bytes are not a usable saved index (the store then rebuilds it from the log). */
+  load(bytes: Uint8Array): boolean;
+}
+
 export interface StoreOptions {
   logger: Logger;
-  /** Receives every play-log entry already on disk, in file order, while the store opens. */
-  onPlay: (entry: PlayLogEntry) => void;
+  playIndex: PlayIndex;
+}
+
+/**
+ * After reading this many log lines at start, save the index at once instead of only at shutdown,
+ * so a crash does not make the next start read them all again.
+ */
+const SAVE_INDEX_AFTER_REPLAYING = 10_000;
+
+const LOG_FILE = 'plays.jsonl';
+const INDEX_FILE = 'plays.index';
+
+/** Opens the play log, reading only the lines after the saved index when that index still fits the log. */
+async function openPlayLog(dataDir: string, { logger, playIndex }: StoreOptions): Promise<PlayLog> {
+  const logPath = join(dataDir, LOG_FILE);
+  const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
+  const usable =
+    saved !== undefined && (await PlayLog.reaches(logPath, saved.position)) && playIndex.load(saved.data);
+  if (saved && !usable) logger.warn('the saved play index does not fit the play log; rebuilding it');
+  return PlayLog.open(logPath, {
+    logger,
+    onEntry: (entry) => playIndex.add(entry),
+    from: usable ? saved.position : undefined,
+  });
 }
 
 export async function openStore(dataDir: string, options: StoreOptions): Promise<Store> {
@@ -41,10 +73,13 @@ export async function openStore(dataDir: string, options: StoreOptions): Promise
   const collections = await CollectionsRepo.open(join(dataDir, 'playlists.json'));
   const artwork = await ArtworkRepo.open(dataDir);
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
-  const plays = await PlayLog.open(join(dataDir, 'plays.jsonl'), {
-    logger: options.logger,
-    onEntry: options.onPlay,
-  });
+  const plays = await openPlayLog(dataDir, options);
+  const saveIndex = async () => {
+    // Taken together, synchronously: the index holds exactly the entries before the position.
+    const snapshot = { position: plays.position(), data: options.playIndex.save() };
+    await writePlayIndexSnapshot(join(dataDir, INDEX_FILE), snapshot);
+  };
+  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) await saveIndex();
   const flush = async () => {
     await Promise.all([
       users.flush(),
@@ -57,6 +92,12 @@ export async function openStore(dataDir: string, options: StoreOptions): Promise
   };
   const close = async () => {
     await flush();
+    try {
+      await saveIndex();
+    } catch (error) {
+      // Only a cache: the next start rebuilds the index from the log.
+      options.logger.warn('could not save the play index', { error: String(error) });
+    }
     await plays.close();
   };
   return { dataDir, users, library, ratings, collections, artwork, plays, jwtSecret, flush, close };

@@ -28,9 +28,29 @@ export interface PlayLogEntry {
 
 export interface PlayLogOptions {
   logger: Logger;
-  /** Called once for every entry already in the file, in file order, before `open` resolves. */
+  /**
+   * Called once for every entry in the file (after `from`, when given), in file order, before
+   * `open` resolves; then for every appended entry the moment it is durable, before its append
+   * resolves. So whoever indexes the log always holds exactly its durable entries.
+   */
   onEntry: (entry: PlayLogEntry) => void;
+  /** Read only the entries after this point; check it first with `PlayLog.reaches`. */
+  from?: LogPosition | undefined;
 }
+
+/**
+ * A point in the log: the bytes before it, how many entries they hold, and their last bytes (so a
+ * log that was replaced or cut shorter since is recognised as not holding this point any more).
+ */
+export interface LogPosition {
+  bytes: number;
+  entries: number;
+  /** The last bytes before the point, base64. */
+  tail: string;
+}
+
+/** How many bytes before a position identify it: the last few lines. */
+const POSITION_TAIL_BYTES = 1024;
 
 /**
  * The first line of the file. Every other line is one compact JSON entry. A future change of the
@@ -45,7 +65,7 @@ const NEWLINE = 0x0a;
 
 interface Pending {
   data: string;
-  count: number;
+  entries: PlayLogEntry[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -62,6 +82,8 @@ export class PlayLog {
   private closed = false;
   private entries: number;
   private batchCount = 0;
+  /** Entries read from the file at open (all of them, or those after `from`). */
+  readonly replayed: number;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -69,9 +91,30 @@ export class PlayLog {
     private readonly logger: Logger,
     /** Bytes known to be whole lines; a failed write is cut back to this. */
     private bytes: number,
+    /** The last bytes of those, to mark a position (see LogPosition). */
+    private tail: Buffer,
+    private readonly onEntry: (entry: PlayLogEntry) => void,
     loaded: number,
+    replayed: number,
   ) {
     this.entries = loaded;
+    this.replayed = replayed;
+  }
+
+  /** Whether the file at `path` still holds `position`, as the same bytes. */
+  static async reaches(path: string, position: LogPosition): Promise<boolean> {
+    const handle = await open(path, 'r').catch(() => undefined);
+    if (!handle) return false;
+    try {
+      const expected = Buffer.from(position.tail, 'base64');
+      const { size } = await handle.stat();
+      if (position.bytes > size || expected.length > position.bytes || expected.length === 0) return false;
+      const actual = Buffer.alloc(expected.length);
+      await handle.read(actual, 0, actual.length, position.bytes - actual.length);
+      return actual.equals(expected);
+    } finally {
+      await handle.close();
+    }
   }
 
   static async open(path: string, options: PlayLogOptions): Promise<PlayLog> {
@@ -84,6 +127,7 @@ export class PlayLog {
     try {
       let bytes: number;
       let loaded = 0;
+      let replayed = 0;
       if (!existing || existing.size === 0) {
         // A new log (or one created just before a crash): write the header and make the file's
         // name durable too.
@@ -93,16 +137,20 @@ export class PlayLog {
         if (!existing) await fsyncDir(dirname(path));
         bytes = Buffer.byteLength(HEADER);
       } else {
-        const result = await readLines(handle, path, options);
+        const from = options.from;
+        const result = await readLines(handle, path, options, from?.bytes ?? 0);
         bytes = result.goodBytes;
-        loaded = result.entries;
+        replayed = result.entries;
+        loaded = (from?.entries ?? 0) + result.entries;
         if (result.goodBytes < result.fileBytes) {
           // A torn last line: cut it off so the next append does not glue onto it.
           await handle.truncate(result.goodBytes);
           await handle.sync();
         }
       }
-      return new PlayLog(handle, path, options.logger, bytes, loaded);
+      const tail = Buffer.alloc(Math.min(POSITION_TAIL_BYTES, bytes));
+      await handle.read(tail, 0, tail.length, bytes - tail.length);
+      return new PlayLog(handle, path, options.logger, bytes, tail, options.onEntry, loaded, replayed);
     } catch (error) {
       await handle.close();
       throw error;
@@ -121,7 +169,7 @@ export class PlayLog {
 
   /** Resolves once the entry's line is written and fsynced. */
   append(entry: PlayLogEntry): Promise<void> {
-    return this.enqueue(serialize(entry), 1);
+    return this.enqueue(serialize(entry), [entry]);
   }
 
   /** Appends many entries in one write; for imports and the bench's generator. */
@@ -129,7 +177,12 @@ export class PlayLog {
     if (entries.length === 0) return this.flush();
     let data = '';
     for (const entry of entries) data += serialize(entry);
-    return this.enqueue(data, entries.length);
+    return this.enqueue(data, entries);
+  }
+
+  /** The point after the durable entries: exactly those `onEntry` has been given. */
+  position(): LogPosition {
+    return { bytes: this.bytes, entries: this.entries, tail: this.tail.toString('base64') };
   }
 
   /** Waits until everything appended so far is durable (or has failed). */
@@ -144,10 +197,10 @@ export class PlayLog {
     await this.handle.close();
   }
 
-  private enqueue(data: string, count: number): Promise<void> {
+  private enqueue(data: string, entries: PlayLogEntry[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`play log ${this.path} is closed`));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ data, count, resolve, reject });
+      this.queue.push({ data, entries, resolve, reject });
       if (!this.writing) this.writing = this.drain();
     });
   }
@@ -166,6 +219,7 @@ export class PlayLog {
           await writeAll(this.handle, buffer);
           await this.handle.datasync();
           this.bytes += buffer.length;
+          this.tail = lastBytes(this.tail, buffer);
         } catch (error) {
           this.logger.error('play log: write failed', { path: this.path, error: String(error) });
           await this.cutBack();
@@ -173,7 +227,8 @@ export class PlayLog {
           continue;
         }
         for (const pending of batch) {
-          this.entries += pending.count;
+          for (const entry of pending.entries) this.onEntry(entry);
+          this.entries += pending.entries.length;
           pending.resolve();
         }
       }
@@ -193,6 +248,14 @@ export class PlayLog {
       });
     }
   }
+}
+
+/** The last POSITION_TAIL_BYTES of `before` followed by `added`. */
+function lastBytes(before: Buffer, added: Buffer): Buffer {
+  if (added.length >= POSITION_TAIL_BYTES)
+    return Buffer.from(added.subarray(added.length - POSITION_TAIL_BYTES));
+  const joined = Buffer.concat([before, added]);
+  return joined.subarray(Math.max(0, joined.length - POSITION_TAIL_BYTES));
 }
 
 async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
@@ -235,19 +298,24 @@ interface ReadResult {
  * Streams the file in big chunks and hands every entry to `onEntry`. Lines are found on the newline
  * byte and decoded straight from the bytes (see LineDecoder), so no chunk-sized string is built.
  */
-async function readLines(handle: FileHandle, path: string, options: PlayLogOptions): Promise<ReadResult> {
+async function readLines(
+  handle: FileHandle,
+  path: string,
+  options: PlayLogOptions,
+  startAt: number,
+): Promise<ReadResult> {
   const { logger, onEntry } = options;
   const decoder = new LineDecoder();
   let entries = 0;
   let lineNo = 0;
-  let goodBytes = 0;
+  let goodBytes = startAt;
   let lastLineBad = false;
   let lastBadLine = 0;
   const warnMiddle = (line: number) => logger.warn('play log: skipped an unreadable line', { path, line });
 
   const take = (buf: Buffer, start: number, end: number, endOffset: number) => {
     lineNo += 1;
-    if (lineNo === 1 && buf[start] === 0x7b && buf[start + 2] === 0x73 /* {"s */) {
+    if (lineNo === 1 && startAt === 0 && buf[start] === 0x7b && buf[start + 2] === 0x73 /* {"s */) {
       const header = tryParse(buf.toString('utf8', start, end)) as { schemaVersion?: unknown } | undefined;
       if (header && 'schemaVersion' in header) {
         if (header.schemaVersion !== SCHEMA_VERSION) {
@@ -276,7 +344,7 @@ async function readLines(handle: FileHandle, path: string, options: PlayLogOptio
 
   let buf = Buffer.allocUnsafe(READ_CHUNK);
   let filled = 0; // bytes of buf holding file data
-  let base = 0; // file offset of buf[0]
+  let base = startAt; // file offset of buf[0]
   for (;;) {
     if (filled === buf.length) {
       // One line longer than the buffer: make room for it.

@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8';
 import type { PlayLogEntry } from '../../store/play-log.js';
 
 /** Which logs a read looks at. `from`/`to` are inclusive epoch ms; `device` matches exactly, ignoring case. */
@@ -41,6 +42,11 @@ export interface ActivityStep {
 
 export type ActivityStepKind = 'day' | 'week' | 'month';
 
+/**
+ * Version of the saved form (`save`). Bump it whenever a field of StatsIndex, UserColumns, Tally or
+ * Interner changes meaning or type; an added or removed field is caught without it.
+ */
+const SAVED_FORMAT = 1;
 const SKIP = 1;
 const EXPLICIT = 2;
 /** Bytes of a packed log id (22 base64url characters). */
@@ -188,6 +194,11 @@ interface Tallies {
   spellings: Tally;
   plays: number;
   ms: number;
+}
+
+function reviveTallies(tallies: Tallies): void {
+  for (const tally of [tallies.tracks, tallies.albums, tallies.artists, tallies.genres, tallies.spellings])
+    Object.setPrototypeOf(tally, Tally.prototype);
 }
 
 function newTallies(): Tallies {
@@ -476,6 +487,44 @@ export class StatsIndex {
 
   get size(): number {
     return this.total;
+  }
+
+  /** The whole index as bytes, to be loaded by `load` at the next start (see play-index-snapshot). */
+  save(): Uint8Array {
+    return serialize({ format: SAVED_FORMAT, index: this });
+  }
+
+  /**
+   * Replaces this (empty) index with a saved one. False, leaving this index as it was, when the
+   * bytes are not an index this code saved: then the caller rebuilds it from the log.
+   */
+  load(bytes: Uint8Array): boolean {
+    let saved: Record<string, unknown>;
+    try {
+      const data = deserialize(bytes) as { format?: unknown; index?: Record<string, unknown> };
+      if (data.format !== SAVED_FORMAT || typeof data.index !== 'object') return false;
+      saved = data.index;
+    } catch {
+      return false;
+    }
+    // The live instance is the template: the saved fields must be exactly its fields. The
+    // serializer keeps data but not classes, so each part gets its class back here.
+    const live = this as unknown as Record<string, unknown>;
+    const keys = Object.keys(live);
+    if (keys.length !== Object.keys(saved).length || !keys.every((key) => key in saved)) return false;
+    for (const key of keys) {
+      const value = saved[key];
+      if (live[key] instanceof Interner) Object.setPrototypeOf(value, Interner.prototype);
+    }
+    for (const columns of saved['columns'] as UserColumns[]) {
+      if (!columns) continue;
+      Object.setPrototypeOf(columns, UserColumns.prototype);
+      reviveTallies(columns.all);
+      for (const tallies of columns.byDevice.values()) reviveTallies(tallies);
+    }
+    reviveTallies(saved['scratch'] as Tallies);
+    Object.assign(this, saved);
+    return true;
   }
 
   add(entry: PlayLogEntry): void {

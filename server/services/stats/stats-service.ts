@@ -82,10 +82,8 @@ export class StatsService {
       albumName: album,
       artistNames: artistIds.map((id) => this.library.artistName(id) ?? ''),
     };
-    const write = this.playLog.append(entry).then(() => {
-      this.index.add(entry);
-      return entry;
-    });
+    // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
+    const write = this.playLog.append(entry).then(() => entry);
     if (explicit) this.inFlight.set(key, write);
     try {
       return logged(await write);

@@ -1,0 +1,167 @@
+import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../../server/logger.js';
+import { StatsIndex, type StatsFilter } from '../../../server/services/stats/stats-index.js';
+import { openStore, type Store } from '../../../server/store/index.js';
+import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+
+/**
+ * The saved play index (plays.index) is a cache of the play log: a start loads it and reads only
+ * the log lines after it; whenever it does not fit the log, the index is rebuilt from the log.
+ */
+function entry(i: number): PlayLogEntry {
+  return {
+    // Server-made ids are 22 base64url characters (packed in the index); others are kept as text.
+    id: i % 2 ? `${String(i).padStart(21, 'A')}A` : `other-${i}`,
+    userId: i % 3 ? 'u1' : 'u2',
+    trackId: `t${i % 7}`,
+    albumId: `al${i % 2}`,
+    artistIds: [`ar${i % 4}`],
+    genres: ['Rock'],
+    durationMs: 1000 + i,
+    device: i % 2 ? 'Phone' : null,
+    type: i % 5 === 0 ? 'skip' : 'play',
+    // Mostly in time order, with some logs back in the past (offline clients).
+    at: Date.UTC(2024, 0, 1) + (i % 10 === 9 ? -i : i) * 60_000,
+    explicitAt: false,
+    trackName: `Track ${i % 7}`,
+    albumName: 'Album',
+    artistNames: [`Artist ${i % 4}`],
+  };
+}
+
+/** Every read the stats API makes, for both users. */
+function answers(index: StatsIndex) {
+  return ['u1', 'u2'].map((userId) => {
+    const all: StatsFilter = { userId };
+    const ranged: StatsFilter = {
+      userId,
+      from: Date.UTC(2024, 0, 1),
+      to: Date.UTC(2024, 0, 1, 1),
+      device: 'phone',
+    };
+    return [all, ranged].map((f) => ({
+      time: index.listeningTime(f),
+      tracks: index.topTracks(f, 0, 50),
+      albums: index.topAlbums(f, 0, 50),
+      artists: index.topArtists(f, 0, 50),
+      genres: index.topGenres(f, 0, 50),
+      recent: index.recentPlays(f, 0, 50).map((e) => e.id),
+      activity: index.activity({ ...f, from: Date.UTC(2023, 11, 31), to: Date.UTC(2024, 0, 2) }, 'day', 10),
+    }));
+  });
+}
+
+async function open(dataDir: string) {
+  const index = new StatsIndex();
+  const logger = createMemoryLogger();
+  const store = await openStore(dataDir, { logger, playIndex: index });
+  return { index, store, logger };
+}
+
+/** What an index built from the whole log answers. */
+async function rebuilt(dataDir: string) {
+  const index = new StatsIndex();
+  const log = await PlayLog.open(join(dataDir, 'plays.jsonl'), {
+    logger: createMemoryLogger(),
+    onEntry: (e) => index.add(e),
+  });
+  await log.close();
+  return answers(index);
+}
+
+const appendAll = async (store: Store, from: number, to: number) => {
+  for (let i = from; i < to; i += 1) await store.plays.append(entry(i));
+};
+
+describe('saved play index', () => {
+  it('is saved on close and loaded at the next start, reading no log line again', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 120);
+    const before = answers(first.index);
+    await first.store.close();
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(0);
+    expect(second.store.plays.size).toBe(120);
+    expect(second.index.size).toBe(120);
+    expect(answers(second.index)).toEqual(before);
+    // It keeps working after the load: new logs land in the loaded index.
+    await appendAll(second.store, 120, 130);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
+  });
+
+  it('reads only the lines written after it when the server stopped without saving (a crash)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 60);
+    await first.store.close();
+    const second = await open(dataDir);
+    await appendAll(second.store, 60, 75);
+    await second.store.plays.close(); // no index save: as if killed
+
+    const third = await open(dataDir);
+    expect(third.store.plays.replayed).toBe(15);
+    expect(third.index.size).toBe(75);
+    expect(answers(third.index)).toEqual(await rebuilt(dataDir));
+    await third.store.close();
+  });
+
+  it('is ignored, and the index rebuilt from the log, when it does not fit the log', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 40);
+    await first.store.close();
+    const log = join(dataDir, 'plays.jsonl');
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    // A log restored from an older backup: shorter than the saved position.
+    await writeFile(log, lines.slice(0, 21).join('\n') + '\n');
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(20);
+    expect(second.index.size).toBe(20);
+    expect(second.logger.lines.join('\n')).toMatch(/does not fit/);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
+
+    // A log of the same length whose last line differs (the saved index marks its position by the
+    // bytes before it; a hand edit further back needs plays.index deleted, see docs/API.md).
+    const third = await open(dataDir);
+    await third.store.plays.close();
+    const other = (await readFile(log, 'utf8')).replace(/"durationMs":1019/, '"durationMs":9019');
+    await writeFile(log, other);
+    const fourth = await open(dataDir);
+    expect(fourth.store.plays.replayed).toBe(20);
+    expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
+    await fourth.store.close();
+  });
+
+  it('is ignored when its bytes are damaged', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 30);
+    await first.store.close();
+    const saved = join(dataDir, 'plays.index');
+    const bytes = await readFile(saved);
+    // The header still fits the log, the index data does not decode.
+    const newline = bytes.indexOf(0x0a);
+    await writeFile(
+      saved,
+      Buffer.concat([bytes.subarray(0, newline + 1), Buffer.alloc(bytes.length - newline - 1, 7)]),
+    );
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(30);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
+
+    await appendFile(saved, 'x'); // a length that does not match the header
+    const third = await open(dataDir);
+    expect(third.store.plays.replayed).toBe(30);
+    await third.store.close();
+  });
+});
