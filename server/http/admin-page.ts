@@ -16,9 +16,9 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 /**
- * The settings page (renderer/), served at /admin for browsers and the desktop window. The script
- * is bundled once, on first request, with esbuild; a packaged app ships the bundle prebuilt in
- * dist/renderer/app.js, which is used when present.
+ * The settings page (renderer/), served at /admin for browsers and the desktop window. From source
+ * the script is bundled once, on first request, with esbuild; the built app (`npm run build:app`)
+ * ships it prebuilt as dist/renderer/app.js next to the page, and never runs esbuild.
  */
 export class AdminPage {
   private script: Promise<string> | undefined;
@@ -54,10 +54,12 @@ export class AdminPage {
   }
 
   private async bundle(): Promise<string> {
+    // Built (dist/server/http/ beside dist/renderer/app.js): serve the prebuilt bundle. From source
+    // there is no renderer/app.js, so a stale dist/ build is never served in place of the source.
     try {
-      return await readFile(new URL('../../dist/renderer/app.js', import.meta.url), 'utf8');
+      return await readFile(new URL('app.js', RENDERER), 'utf8');
     } catch {
-      // Not packaged: bundle from source.
+      // Running from source: bundle it.
     }
     const { build } = await import('esbuild');
     const result = await build({

@@ -1,0 +1,59 @@
+import { formatCountdown } from '../renderer/format.js';
+
+export { formatCountdown };
+
+/** The tray's "Create invite code": make one, copy it, and count it down in the menu. */
+export interface Invite {
+  code: string;
+  expiresAt: string;
+}
+
+export interface ActiveInvite extends Invite {
+  remainingMs: number;
+}
+
+/** The codes the tray made that are still valid, soonest expiry last (newest first). */
+export class InviteTracker {
+  private invites: Invite[] = [];
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  add(invite: Invite): void {
+    this.invites = [invite, ...this.invites.filter((other) => other.code !== invite.code)];
+  }
+
+  active(): ActiveInvite[] {
+    const now = this.now();
+    this.invites = this.invites.filter((invite) => Date.parse(invite.expiresAt) > now);
+    return this.invites.map((invite) => ({ ...invite, remainingMs: Date.parse(invite.expiresAt) - now }));
+  }
+}
+
+export interface InviteActionDeps {
+  create: () => Promise<Invite>;
+  copy: (text: string) => void;
+  notify: (title: string, body: string) => void;
+  tracker: InviteTracker;
+  now?: () => number;
+}
+
+/**
+ * Makes a code, puts it on the clipboard and tells the user; a refusal (five codes already active,
+ * server not running) becomes a notification rather than an unhandled rejection.
+ */
+export async function createInviteAction(deps: InviteActionDeps): Promise<Invite | null> {
+  try {
+    const invite = await deps.create();
+    deps.tracker.add(invite);
+    deps.copy(invite.code);
+    const remaining = Date.parse(invite.expiresAt) - (deps.now ?? Date.now)();
+    deps.notify(
+      `Invite code ${invite.code}`,
+      `Copied to the clipboard. Valid for ${formatCountdown(remaining)} and usable once.`,
+    );
+    return invite;
+  } catch (error) {
+    deps.notify('Could not create an invite code', error instanceof Error ? error.message : String(error));
+    return null;
+  }
+}

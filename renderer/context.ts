@@ -1,0 +1,24 @@
+import type { MelonDesktop } from '../app/desktop-api.js';
+import type { Api } from './api.js';
+import type { Messages } from './messages.js';
+import type { Session } from './session.js';
+
+/** What every view gets. */
+export interface ViewContext {
+  api: Api;
+  session: Session;
+  messages: Messages;
+  /** The desktop app's bridge (preload.ts); null in a browser. */
+  desktop: MelonDesktop | null;
+  /** Replaces the session after the password changed (the old token is revoked). */
+  renewSession(session: Session): void;
+}
+
+/** A view draws itself into `root` and returns a cleanup for its timers and object URLs. */
+export type View = (ctx: ViewContext, root: HTMLElement) => () => void;
+
+/** Copies through the desktop bridge when there is one (no permission prompt), else the browser. */
+export async function copyText(ctx: ViewContext, text: string): Promise<void> {
+  if (ctx.desktop) await ctx.desktop.copyText(text);
+  else await navigator.clipboard.writeText(text);
+}

@@ -1,0 +1,91 @@
+/** Tiny DOM helpers: the page builds every element with these, never with innerHTML (CSP and XSS). */
+export type Child = Node | string | number | null | undefined | false;
+
+export interface Props {
+  class?: string;
+  /** Stable hook for tests: becomes `data-testid`. */
+  testid?: string;
+  text?: string;
+  attrs?: Record<string, string | number | boolean | null | undefined>;
+  on?: { [K in keyof HTMLElementEventMap]?: (event: HTMLElementEventMap[K]) => void };
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (props.class) element.className = props.class;
+  if (props.testid) element.dataset.testid = props.testid;
+  if (props.text !== undefined) element.textContent = props.text;
+  setAttrs(element, props.attrs);
+  for (const [type, listener] of Object.entries(props.on ?? {})) {
+    element.addEventListener(type, listener as EventListener);
+  }
+  append(element, children);
+  return element;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | null | undefined> = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG_NS, tag);
+  setAttrs(element, attrs);
+  append(element, children);
+  return element;
+}
+
+function setAttrs(element: Element, attrs: Props['attrs']): void {
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces every child of `parent`. */
+export function replace(parent: Node, ...children: Child[]): void {
+  while (parent.firstChild) parent.removeChild(parent.firstChild);
+  append(parent, children);
+}
+
+/** A button that disables itself while its action runs, so a double click does not run it twice. */
+export function actionButton(
+  label: string,
+  testid: string,
+  run: () => Promise<unknown>,
+  className = 'button',
+): HTMLButtonElement {
+  const button = h('button', { class: className, testid, text: label, attrs: { type: 'button' } });
+  button.addEventListener('click', () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    void run().finally(() => {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    });
+  });
+  return button;
+}
+
+export function field(label: string, control: HTMLElement, hint?: string): HTMLLabelElement {
+  return h(
+    'label',
+    { class: 'field' },
+    h('span', { class: 'field-label', text: label }),
+    control,
+    hint ? h('small', { text: hint }) : null,
+  );
+}

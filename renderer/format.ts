@@ -1,0 +1,94 @@
+/** Pure formatting and date-range helpers (no DOM), shared by the page and the tray. */
+
+/** `9:41`; `0:00` once expired. Rounds up so a fresh 10-minute code shows 10:00. */
+export function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** `3 h 25 min`, `12 min`, `45 s`. */
+export function formatDuration(ms: number): string {
+  const totalSeconds = Math.round(ms / 1000);
+  if (totalSeconds < 60) return `${totalSeconds} s`;
+  const totalMinutes = Math.floor(totalSeconds / 60);
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  if (hours === 0) return `${minutes} min`;
+  if (hours < 24 * 2) return minutes ? `${hours} h ${minutes} min` : `${hours} h`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return 'never';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** `YYYY-MM-DD` in local time: the server reads a date alone as its local midnight. */
+export function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export type RangeKind = 'week' | 'month' | 'year' | 'all' | 'custom';
+export type Step = 'day' | 'week' | 'month';
+
+export interface RangeQuery {
+  gtDateTime?: string;
+  ltDateTime?: string;
+  /** The activity chart's step: per day where the server's 1000-step limit allows it. */
+  step: Step;
+}
+
+/**
+ * The stats query for a range. "This week" starts on Monday, "this month" on the 1st and "this
+ * year" on 1 January, all in local time; a custom range includes both of its days.
+ */
+export function rangeQuery(
+  kind: RangeKind,
+  now: Date,
+  custom: { from?: string; to?: string } = {},
+): RangeQuery {
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  switch (kind) {
+    case 'week': {
+      const sinceMonday = (today.getDay() + 6) % 7;
+      return {
+        gtDateTime: localDate(new Date(today.getFullYear(), today.getMonth(), today.getDate() - sinceMonday)),
+        step: 'day',
+      };
+    }
+    case 'month':
+      return { gtDateTime: localDate(new Date(today.getFullYear(), today.getMonth(), 1)), step: 'day' };
+    case 'year':
+      return { gtDateTime: localDate(new Date(today.getFullYear(), 0, 1)), step: 'day' };
+    case 'all':
+      return { step: 'month' };
+    case 'custom': {
+      const query: RangeQuery = { step: 'day' };
+      if (custom.from) query.gtDateTime = custom.from;
+      if (custom.to) query.ltDateTime = `${custom.to}T23:59:59.999`;
+      const from = custom.from ? Date.parse(custom.from) : NaN;
+      const to = custom.to ? Date.parse(custom.to) : now.getTime();
+      if (Number.isNaN(from) || (to - from) / 86_400_000 > 900) query.step = 'month';
+      return query;
+    }
+  }
+}
+
+/** `192.168.1.20:14524` from `http://192.168.1.20:14524`. */
+export function hostOf(address: string): string {
+  try {
+    return new URL(address).host;
+  } catch {
+    return address.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+  }
+}
+
+/**
+ * What the invite QR code encodes: `melon://<host:port>?code=XXXX`. A phone app scanning it learns
+ * where the server is and which code to exchange (GET /auth/code-authenticate?code=XXXX) in one go.
+ */
+export function inviteLink(serverAddress: string, code: string): string {
+  return `melon://${hostOf(serverAddress)}?code=${encodeURIComponent(code)}`;
+}

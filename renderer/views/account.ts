@@ -1,0 +1,107 @@
+import { errorText } from '../api.js';
+import type { View } from '../context.js';
+import { field, h, replace } from '../dom.js';
+import { signIn } from './signin.js';
+import type { UserRecord } from './users.js';
+
+/** Account (everyone): share one's statistics with the household, change one's password. */
+export const accountView: View = (ctx, root) => {
+  const publicStats = h('input', { testid: 'public-stats', attrs: { type: 'checkbox' } });
+  const state = h('span', { class: 'muted', testid: 'public-stats-state' });
+  publicStats.addEventListener('change', () => {
+    const wanted = publicStats.checked;
+    publicStats.disabled = true;
+    ctx.api
+      .json<UserRecord>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
+      .then((user) => {
+        show(user.publicStats);
+        ctx.messages.info(
+          user.publicStats ? 'Your statistics are now public.' : 'Your statistics are now private.',
+        );
+      })
+      .catch((error: unknown) => {
+        publicStats.checked = !wanted;
+        ctx.messages.error(errorText(error));
+      })
+      .finally(() => {
+        publicStats.disabled = false;
+      });
+  });
+
+  const current = h('input', {
+    testid: 'password-current',
+    attrs: { type: 'password', required: true, autocomplete: 'current-password' },
+  });
+  const next = h('input', {
+    testid: 'password-new',
+    attrs: { type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password' },
+  });
+  const submit = h('button', {
+    class: 'button',
+    testid: 'password-change',
+    text: 'Change password',
+    attrs: { type: 'submit' },
+  });
+  const form = h(
+    'form',
+    { class: 'inline-form' },
+    field('Current password', current),
+    field('New password', next, 'At least 8 characters.'),
+    submit,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    const newPassword = next.value;
+    ctx.api
+      .json('/api/users/change-password', {
+        method: 'POST',
+        json: { currentPassword: current.value, newPassword },
+      })
+      // Changing the password revokes every token, this one too: sign in again with the new one.
+      .then(() => signIn(ctx.api, ctx.session.username, newPassword))
+      .then((session) => {
+        form.reset();
+        ctx.renewSession(session);
+        ctx.messages.info('Password changed. Other devices must sign in again.');
+      })
+      .catch((error: unknown) => ctx.messages.error(errorText(error)))
+      .finally(() => {
+        submit.disabled = false;
+      });
+  });
+
+  replace(
+    root,
+    h(
+      'section',
+      { class: 'card' },
+      h('h2', { text: `Account: ${ctx.session.username}` }),
+      h('p', { class: 'muted', text: `Role: ${ctx.session.role}` }),
+      h(
+        'label',
+        { class: 'check' },
+        publicStats,
+        h('span', { text: 'Let the household see my listening statistics' }),
+        state,
+      ),
+    ),
+    h('section', { class: 'card' }, h('h2', { text: 'Change password' }), form),
+  );
+
+  function show(value: boolean | null): void {
+    publicStats.indeterminate = value === null;
+    publicStats.checked = value === true;
+    state.textContent = value === null ? '' : value ? '(public)' : '(private)';
+  }
+
+  // Only an admin can list users; for others the setting is shown once they change it.
+  show(null);
+  if (ctx.session.role === 'Admin') {
+    ctx.api
+      .json<UserRecord[]>('/api/users')
+      .then((users) => show(users.find((user) => user.id === ctx.session.userId)?.publicStats ?? null))
+      .catch((error: unknown) => ctx.messages.error(errorText(error)));
+  }
+  return () => undefined;
+};

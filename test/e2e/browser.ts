@@ -1,0 +1,114 @@
+/**
+ * Browser helpers for the end-to-end tests: playwright-core drives Debian's Chromium
+ * (`apt-get install -y chromium`), headless, with a fresh profile; no browser is ever downloaded.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env.MELON_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join('test-results', 'screenshots');
+/** How long a UI change may take to appear; generous because the machine may be busy. */
+export const UI_TIMEOUT = 15_000;
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions in the page (nothing may fail silently, not even in a script). */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** One browser per test file: a fresh profile in a temp folder, removed on close. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'melon-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1200, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return {
+    context,
+    page,
+    pageErrors,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the settings page and signs in through its form. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/admin`);
+  await page.getByTestId('signin-username').fill(username);
+  await page.getByTestId('signin-password').fill(password);
+  await page.getByTestId('signin-submit').click();
+  await page.getByTestId('whoami').waitFor();
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByTestId('signout').click();
+  await page.getByTestId('signin-form').waitFor();
+}
+
+/** Switches to a section by its tab, as a user would, and waits for its view. */
+export async function openSection(page: Page, id: string): Promise<Locator> {
+  await page.getByTestId(`tab-${id}`).click();
+  const view = page.getByTestId(`view-${id}`);
+  await view.waitFor();
+  return view;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until `read` gives the expected value (vitest's poll, with a timeout for a busy machine). */
+export async function eventually<T>(read: () => Promise<T> | T, expected: T): Promise<void> {
+  await expect.poll(read, { timeout: UI_TIMEOUT, interval: 100 }).toEqual(expected);
+}
+
+/** The texts of every element matching `locator`, trimmed. */
+export async function texts(locator: Locator): Promise<string[]> {
+  return (await locator.allTextContents()).map((text) => text.trim());
+}
+
+/**
+ * Runs `action`, which must make the page send a request to `path` that fails, and checks that
+ * the page shows that response's problem `detail` as an error message. Returns the problem.
+ */
+export async function expectDetailShown(
+  page: Page,
+  path: string | RegExp,
+  action: () => Promise<void>,
+): Promise<{ status: number; code: string; detail: string }> {
+  const failed = page.waitForResponse(
+    (response: Response) =>
+      (typeof path === 'string' ? new URL(response.url()).pathname === path : path.test(response.url())) &&
+      response.status() >= 400,
+  );
+  await action();
+  const response = await failed;
+  expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
+  const problem = (await response.json()) as { status: number; code: string; detail: string };
+  expect(problem.detail.length).toBeGreaterThan(0);
+  const shown = page.getByTestId('error-message').filter({ hasText: problem.detail });
+  await shown.first().waitFor();
+  return problem;
+}
