@@ -7,9 +7,11 @@ import type { Logger } from '../logger.js';
 import type { AuthService } from '../services/auth-service.js';
 import { badRequest } from '../errors.js';
 import { authorize } from './authenticate.js';
+import { crossOriginGuard } from './cross-origin.js';
 import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
+import { securityHeaders } from './security-headers.js';
 import type { Request, RouteDef, UploadedFile } from './types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,7 +45,10 @@ const multipartBody = koaBody({
 
 type Ctx = RouterContext<AppState>;
 
-/** Builds the Koa application: request log, problem mapping, then the route table. */
+/**
+ * Builds the Koa application: request log, problem mapping, security headers, the cross-origin
+ * guard, then the route table.
+ */
 export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
@@ -63,8 +68,19 @@ export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger):
   }
   app.use(requestLog(logger));
   app.use(problemMiddleware(logger));
+  app.use(securityHeaders());
+  app.use(crossOriginGuard());
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // What still reaches Koa's error event is a broken connection (a client that went away, a body
+  // the HTTP parser refused): a warning in our log, not a stack trace on stderr.
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    logger.warn('connection error', {
+      method: ctx?.method,
+      path: ctx?.path,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  });
   return app;
 }
 

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeUser } from '../factories/users.js';
+import { send, type HostileResponse } from '../support/attacker.js';
+import { createInvite } from '../support/invites.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * Guessing passwords and invite codes (contract §2), as an attacker on the household network would:
+ * from many source addresses (127.0.0.x on the loopback network) and with forged proxy headers.
+ * Each test gets its own server so that the failure windows start empty.
+ */
+let t: TestServer;
+beforeEach(async () => {
+  t = await startTestServer();
+});
+afterEach(() => t.stop());
+
+const addresses = (count: number, first = 10) =>
+  Array.from({ length: count }, (_, i) => `127.0.0.${first + i}`);
+
+function login(username: string, password: string, from?: string, headers: Record<string, string> = {}) {
+  return send(t.url, {
+    method: 'POST',
+    path: '/auth/login',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ username, password }),
+    from,
+  });
+}
+
+function exchange(code: string, from?: string, headers: Record<string, string> = {}) {
+  return send(t.url, { path: `/auth/code-authenticate?code=${code}`, headers, from });
+}
+
+const codeOf = (response: HostileResponse) => (response.json() as { code?: string }).code;
+
+// Every failed login costs a real scrypt: a generous budget for a busy two-core machine, no timing asserted.
+describe('login guessing', { timeout: 120_000 }, () => {
+  it('locks a username even when every guess comes from a different address', async () => {
+    const victim = await makeUser(t, { username: 'victim' });
+    for (const from of addresses(10))
+      expect((await login('victim', `guess from ${from}`, from)).status).toBe(401);
+    const blocked = await login('victim', victim.password, '127.0.0.99');
+    expect(blocked.status).toBe(429);
+    expect(codeOf(blocked)).toBe('too_many_attempts');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Other accounts are not locked out by it.
+    const other = await makeUser(t);
+    expect((await login(other.username, other.password, '127.0.0.99')).status).toBe(200);
+  });
+
+  it('locks an address that forges X-Forwarded-For and X-Real-IP on every guess', async () => {
+    for (let i = 0; i < 10; i++) {
+      const spoof = `10.0.0.${i}`;
+      const response = await login(`name-${i}`, 'xxxxxxxx', '127.0.0.20', {
+        'X-Forwarded-For': spoof,
+        'X-Real-IP': spoof,
+        Forwarded: `for=${spoof}`,
+      });
+      expect(response.status).toBe(401);
+    }
+    const blocked = await login('admin', 'correct horse battery staple', '127.0.0.20', {
+      'X-Forwarded-For': '10.9.9.9',
+    });
+    expect(blocked.status).toBe(429);
+    // A different real address is not affected.
+    expect((await login('admin', 'correct horse battery staple', '127.0.0.21')).status).toBe(200);
+  });
+
+  it('answers a locked unknown name exactly like a locked real one, so names cannot be probed', async () => {
+    await makeUser(t, { username: 'real-person' });
+    const lock = async (name: string, from: string) => {
+      for (let i = 0; i < 10; i++) await login(name, `wrong-${i}`, from);
+      return login(name, 'one more try', from);
+    };
+    const real = await lock('real-person', '127.0.0.30');
+    const ghost = await lock('ghost-person', '127.0.0.31');
+    expect([real.status, ghost.status]).toEqual([429, 429]);
+    expect(real.json()).toEqual(ghost.json());
+    expect(real.headers['retry-after']).toBe(ghost.headers['retry-after']);
+  });
+});
+
+describe('invite code guessing', () => {
+  it('limits each address to 10 wrong codes a minute, forged proxy headers or not', async () => {
+    const { code } = await createInvite(t);
+    for (let i = 0; i < 10; i++) {
+      const response = await exchange('ZZZZ', '127.0.0.40', { 'X-Forwarded-For': `10.0.1.${i}` });
+      expect(response.status).toBe(401);
+    }
+    const blocked = await exchange(code, '127.0.0.40', { 'X-Forwarded-For': '10.0.2.1' });
+    expect(blocked.status).toBe(429);
+    expect(codeOf(blocked)).toBe('too_many_attempts');
+    // The device that owns the code, elsewhere on the network, can still use it.
+    expect((await exchange(code, '127.0.0.41')).status).toBe(200);
+  });
+
+  it('revokes every active code once 50 wrong codes arrive from many addresses, and logs no code', async () => {
+    const invites = [await createInvite(t), await createInvite(t)];
+    let failures = 0;
+    for (const from of addresses(5, 50)) {
+      for (let i = 0; i < 10; i++) {
+        const response = await exchange('YYYY', from);
+        expect(response.status).toBe(401);
+        failures += 1;
+      }
+    }
+    expect(failures).toBe(50);
+    const warning = t.logs.find(
+      (line) => line.includes('WARN') && line.includes('revoked every active invite code'),
+    );
+    expect(warning).toContain('revoked=2');
+    for (const { code } of invites) {
+      const response = await exchange(code, '127.0.0.60');
+      expect(response.status).toBe(401);
+      expect(codeOf(response)).toBe('invalid_invite');
+      expect(t.logs.join('\n')).not.toContain(code);
+    }
+    expect(await (await t.call('/auth/invites', { token: t.adminToken })).json()).toEqual([]);
+    // The household can carry on with a new code.
+    const fresh = await createInvite(t);
+    expect((await exchange(fresh.code, '127.0.0.61')).status).toBe(200);
+  });
+
+  it('does not count well-formed guesses differently from malformed ones', async () => {
+    // Malformed codes (wrong length, characters outside the alphabet) are failures too: they cannot
+    // be used to probe the limit for free.
+    for (const guess of [
+      'A',
+      'AAAAA',
+      '0O1I',
+      '%00AA',
+      'ab%20c',
+      'ÄÖÜß',
+      'AAA',
+      'AAAAAAAA',
+      '....',
+      '9999',
+    ]) {
+      expect((await exchange(encodeURIComponent(guess), '127.0.0.70')).status).toBe(401);
+    }
+    expect((await exchange('ZZZZ', '127.0.0.70')).status).toBe(429);
+  });
+});
