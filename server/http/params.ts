@@ -60,33 +60,44 @@ export const boolean = () =>
 
 /** An ISO 8601 date or date-time (contract §0), as epoch milliseconds. */
 export const isoDate = () =>
-  z.preprocess(
-    (value) => {
-      if (typeof value !== 'string' || value.length > 64) return Number.NaN;
-      return parseIsoDate(value) ?? Number.NaN;
-    },
-    z.number({ error: 'must be an ISO 8601 date such as 2026-11-01 or 2026-11-01T20:15:00Z' }),
-  );
+  z
+    .preprocess(
+      (value) => {
+        if (typeof value !== 'string' || value.length > 64) return Number.NaN;
+        return parseIsoDate(value) ?? Number.NaN;
+      },
+      z.number({ error: 'must be an ISO 8601 date such as 2026-11-01 or 2026-11-01T20:15:00Z' }),
+    )
+    .meta({
+      // What clients send; the schema above describes the parsed value.
+      type: 'string',
+      maxLength: 64,
+      description:
+        "ISO 8601 date (the server's local midnight), date-time without offset (server's local time) or with Z/±HH:MM",
+      examples: ['2026-11-01', '2026-11-01T20:15:00Z'],
+    });
 
 /** A list of strings: JSON array, repeated parameter, or comma-separated. */
 export const stringList = (maxItems: number, maxLength: number) =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean)
-        : value,
-    z
-      .array(z.string().min(1).max(maxLength), { error: 'must be a list of strings' })
-      .max(maxItems, `must have at most ${maxItems} items`),
-  );
+  z
+    .preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((item) => item.trim())
+              .filter(Boolean)
+          : value,
+      z
+        .array(z.string().min(1).max(maxLength), { error: 'must be a list of strings' })
+        .max(maxItems, `must have at most ${maxItems} items`),
+    )
+    .meta({ description: 'A JSON array, a repeated parameter or a comma-separated list' });
 
 /** `page` and `count` of every list endpoint (contract §0). */
 export const paging = {
-  page: integer(0, 1_000_000).default(0),
-  count: integer(1, 1000).default(100),
+  page: integer(0, 1_000_000).default(0).meta({ description: 'Page number, from 0; past the end is empty' }),
+  count: integer(1, 1000).default(100).meta({ description: 'Items per page' }),
 };
 
 /** Validates `raw` against `shape`; the first problem becomes a 400 naming the parameter. */

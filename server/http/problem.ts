@@ -41,10 +41,13 @@ export function sendProblem(ctx: Koa.Context, error: AppError, extra: Record<str
  * Errors thrown by the body parser and the router (http-errors with a status) are client errors;
  * they become problems with stable codes. Their messages are not passed on as they are.
  */
-function fromHttpError(error: { status?: unknown; httpCode?: unknown }): AppError | null {
+function fromHttpError(error: { status?: unknown; httpCode?: unknown; code?: unknown }): AppError | null {
   // koa-body's own errors carry `status`; formidable's (multipart limits) carry `httpCode`.
   const code = typeof error.status === 'number' ? error.status : error.httpCode;
-  const status = typeof code === 'number' ? code : 0;
+  // A body whose Content-Encoding (gzip, deflate) does not match its bytes fails in zlib, which
+  // gives no status: it is the client's malformed body all the same.
+  const zlib = typeof error.code === 'string' && error.code.startsWith('Z_');
+  const status = typeof code === 'number' ? code : zlib ? 400 : 0;
   if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
   if (status === 415)
     return new AppError(415, 'unsupported_media_type', 'The request body has an unsupported type');

@@ -5,7 +5,9 @@ import { authHandlers, userHandlers } from './handlers/auth.js';
 import { collectionHandlers, libraryHandlers } from './handlers/library.js';
 import { settingsHandlers } from './handlers/settings.js';
 import { ratingHandlers, statsHandlers } from './handlers/stats.js';
-import { ok, type Access, type Handler, type RouteDef } from './types.js';
+import { z } from 'zod';
+import { openApiEndpoint } from './openapi.js';
+import { endpoint, rawEndpoint, type Access, type DocumentedRoute, type Endpoint } from './types.js';
 
 const PUBLIC: Access = 'public';
 const ADMIN: Access = ['Admin'];
@@ -13,25 +15,36 @@ const MEMBERS: Access = ['Admin', 'User'];
 const READERS: Access = ['Admin', 'User', 'Pass'];
 const ADMIN_OR_INVITED: Access = ['Admin', 'Server'];
 
-const get = (path: string, access: Access, handler: Handler): RouteDef => ({
+const get = (path: string, access: Access, { handler, doc }: Endpoint): DocumentedRoute => ({
   method: 'GET',
   path,
   access,
   handler,
+  doc,
 });
-const post = (path: string, access: Access, handler: Handler, body: RouteDef['body'] = 'form'): RouteDef => ({
+const post = (
+  path: string,
+  access: Access,
+  { handler, doc }: Endpoint,
+  body: DocumentedRoute['body'] = 'form',
+): DocumentedRoute => ({
   method: 'POST',
   path,
   access,
   handler,
+  doc,
   body,
 });
 
+const page = (summary: string, mediaType: string, reply: () => ReturnType<Endpoint['handler']>) =>
+  rawEndpoint({ summary, responses: { 200: { description: summary, mediaType } }, handle: reply });
+
 /**
  * Every endpoint, its method and who may call it, in one list. The auth middleware enforces the
- * access column; test/api/route-access.test.ts walks this table.
+ * access column; test/api/route-access.test.ts walks this table. Each endpoint carries the schemas
+ * it validates with and answers with; `GET /api/openapi.json` is made from them.
  */
-export function routeTable(services: Services): RouteDef[] {
+export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users);
   const stats = statsHandlers(services.stats);
@@ -41,15 +54,48 @@ export function routeTable(services: Services): RouteDef[] {
   const collections = collectionHandlers(services.collections, 'collection');
   const art = artworkHandlers(services.artwork);
   const settings = settingsHandlers(services.updates);
-  const page = new AdminPage();
-  return [
-    get('/api/health', PUBLIC, () => ok({ status: 'ok', version: services.version })),
-    get('/api/server-info', ADMIN, () => ok(services.serverInfo())),
+  const admin = new AdminPage();
+  const routes: DocumentedRoute[] = [
+    get(
+      '/api/health',
+      PUBLIC,
+      endpoint({
+        summary: 'Whether the server is up, and its version',
+        response: z.object({ status: z.literal('ok'), version: z.string() }),
+        handle: () => ({ status: 'ok' as const, version: services.version }),
+      }),
+    ),
+    get(
+      '/api/server-info',
+      ADMIN,
+      endpoint({
+        summary: 'The version and the addresses household devices can use',
+        response: z.object({ version: z.string(), addresses: z.array(z.string()) }),
+        handle: () => services.serverInfo(),
+      }),
+    ),
+    get(
+      '/api/openapi.json',
+      PUBLIC,
+      openApiEndpoint(() => routes, services.version),
+    ),
 
     // The settings page; it signs in through the API like any client.
-    get('/admin', PUBLIC, () => page.html()),
-    get('/admin/style.css', PUBLIC, () => page.css()),
-    get('/admin/app.js', PUBLIC, () => page.js()),
+    get(
+      '/admin',
+      PUBLIC,
+      page('The settings page', 'text/html', () => admin.html()),
+    ),
+    get(
+      '/admin/style.css',
+      PUBLIC,
+      page("The settings page's style sheet", 'text/css', () => admin.css()),
+    ),
+    get(
+      '/admin/app.js',
+      PUBLIC,
+      page("The settings page's script", 'text/javascript', () => admin.js()),
+    ),
 
     // Authentication (interface §4.2, contract §2)
     get('/auth/login', PUBLIC, auth.login),
@@ -122,4 +168,5 @@ export function routeTable(services: Services): RouteDef[] {
     post('/api/settings/update-melon', ADMIN, settings.updateMelon),
     get('/api/settings/update-status', ADMIN, settings.updateStatus),
   ];
+  return routes;
 }

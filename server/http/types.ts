@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import type { Principal, Role } from '../domain/user.js';
-import type { RawParams } from './params.js';
+import { AppError } from '../errors.js';
+import { parseParams, type RawParams } from './params.js';
 
 /** What a handler gets: parsed-but-unvalidated parameters and the verified caller. No Koa. */
 export interface Request {
@@ -45,9 +47,130 @@ export interface RouteDef {
   /** How the body is read: small JSON/form bodies (default) or multipart uploads. */
   body?: 'form' | 'multipart';
   handler: Handler;
+  /** What the route takes and answers; the OpenAPI document is made from it (http/openapi.ts). */
+  doc?: EndpointDoc;
 }
 
-export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+/** A route of the route table: every one is documented. */
+export type DocumentedRoute = RouteDef & { doc: EndpointDoc };
+
+export type Shape = z.ZodRawShape;
+
+/** A success (or other non-problem) response of an endpoint. */
+export interface ResponseDoc {
+  description: string;
+  /** The JSON body. */
+  json?: z.ZodType;
+  /** A body that is not JSON: its media type (`image/*`, `text/html`, ...). */
+  mediaType?: string;
+  /** Response headers worth knowing, by name, with their descriptions. */
+  headers?: Record<string, string>;
+}
+
+/** Problem statuses an endpoint's own rules give, each with the `code`s it may carry. */
+export type ErrorCodes = Partial<Record<400 | 401 | 404 | 408 | 409 | 413 | 415 | 429, readonly string[]>>;
+
+/**
+ * Everything the OpenAPI document says about an endpoint. `params` and `path` are the very shapes
+ * the endpoint validates its request with, so the document cannot drift from the validation. The
+ * problems every route of a kind gives (401 of protected routes, 400/413 of bodies, 400 of
+ * parameters, 500) are added from the route itself.
+ */
+export interface EndpointDoc {
+  summary: string;
+  description?: string;
+  /** Query parameters (GET), or parameters of the query string and the body (POST). */
+  params: Shape;
+  /** `:name` segments of the path. */
+  path: Shape;
+  /** Uploaded files of multipart routes (field name → description); all required. */
+  files: Record<string, string>;
+  responses: Record<number, ResponseDoc>;
+  errors: ErrorCodes;
+}
+
+/** A handler together with its description; the route table lists these. */
+export interface Endpoint {
+  handler: Handler;
+  doc: EndpointDoc;
+}
+
+type Parsed<S extends Shape> = z.output<z.ZodObject<S>>;
+
+interface EndpointInput<P extends Shape, A extends Shape> {
+  /** The validated parameters (query string and body). */
+  params: Parsed<P>;
+  /** The validated path segments. */
+  path: Parsed<A>;
+  request: Request;
+}
+
+interface CommonSpec<P extends Shape, A extends Shape> {
+  summary: string;
+  description?: string;
+  params?: P;
+  path?: A;
+  files?: Record<string, string>;
+  errors?: ErrorCodes;
+}
+
+/** An endpoint answering JSON: `handle` returns the body, which must fit `response`. */
+export function endpoint<
+  S extends z.ZodType,
+  P extends Shape = Record<never, never>,
+  A extends Shape = Record<never, never>,
+>(
+  spec: CommonSpec<P, A> & {
+    /** The success status (200 unless told). */
+    status?: 200 | 201 | 202;
+    response: S;
+    /** What the success response means; the summary when not given. */
+    responseDescription?: string;
+    handle: (input: EndpointInput<P, A>) => Promise<z.output<S>> | z.output<S>;
+  },
+): Endpoint {
+  const status = spec.status ?? 200;
+  return rawEndpoint({
+    ...spec,
+    responses: { [status]: { description: spec.responseDescription ?? spec.summary, json: spec.response } },
+    handle: async (input) => ({ status, body: await spec.handle(input) }),
+  });
+}
+
+/** An endpoint that makes its own replies (images, pages, replies with an after-send step). */
+export function rawEndpoint<P extends Shape = Record<never, never>, A extends Shape = Record<never, never>>(
+  spec: CommonSpec<P, A> & {
+    responses: Record<number, ResponseDoc>;
+    handle: (input: EndpointInput<P, A>) => Promise<Reply> | Reply;
+  },
+): Endpoint {
+  const params = spec.params ?? ({} as P);
+  const path = spec.path ?? ({} as A);
+  const files = spec.files ?? {};
+  const doc: EndpointDoc = {
+    summary: spec.summary,
+    ...(spec.description === undefined ? {} : { description: spec.description }),
+    params,
+    path,
+    files,
+    responses: spec.responses,
+    errors: spec.errors ?? {},
+  };
+  const handler: Handler = (request) => {
+    for (const field of Object.keys(files)) {
+      if (!request.files[field])
+        throw new AppError(400, 'invalid_parameter', `The multipart field '${field}' is required`, {
+          parameter: field,
+        });
+    }
+    return spec.handle({
+      path: parseParams(path, request.path),
+      params: parseParams(params, request.params),
+      request,
+    });
+  };
+  return { handler, doc };
+}
 
 /** The caller of a protected route. */
 export function callerOf(request: Request): Principal {

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createServer, type MelonServer } from '../../server/index.js';
+import { openApiDocument } from '../../server/http/openapi.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import type { Scanner } from '../../server/services/library-service.js';
+import { checkResponse, type OpenApiDocument } from './openapi.js';
 
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -19,7 +21,11 @@ export interface TestServer {
   logs: string[];
   /** An Admin token for the configured first Admin. */
   adminToken: string;
-  /** fetch against the server; `token` adds the bearer header. */
+  /**
+   * fetch against the server; `token` adds the bearer header. Every response is checked against
+   * the OpenAPI document (status, content type, JSON body); a mismatch rejects with a
+   * ResponseMismatchError that names it.
+   */
   call: (path: string, init?: RequestInit & { token?: string }) => Promise<Response>;
   /** Stops the server; `keepData` leaves the folder for a restart. */
   stop: (keepData?: boolean) => Promise<void>;
@@ -34,6 +40,23 @@ export interface TestServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Replaces the real scanner (see test/factories/library.ts). */
   scanner?: Scanner;
+  /** Check every response against the OpenAPI document (default true). */
+  checkResponses?: boolean;
+}
+
+/**
+ * The OpenAPI document of a server's route table (what `GET /api/openapi.json` serves). Every server
+ * of a test run has the same routes, so the document is made once per version.
+ */
+const documents = new Map<string, OpenApiDocument>();
+export function documentOf(server: MelonServer): OpenApiDocument {
+  const version = server.config.version;
+  let doc = documents.get(version);
+  if (!doc) {
+    doc = openApiDocument(server.routes, version) as unknown as OpenApiDocument;
+    documents.set(version, doc);
+  }
+  return doc;
 }
 
 /** Starts the real server on 127.0.0.1, port 0, over a fresh data folder. */
@@ -60,11 +83,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const url = await server.listen();
   // The start-up scan runs in the background; tests begin once it has finished.
   await server.services.library.waitForIdle();
-  const call = (path: string, init: RequestInit & { token?: string } = {}) => {
+  const doc = options.checkResponses === false ? null : documentOf(server);
+  const call = async (path: string, init: RequestInit & { token?: string } = {}) => {
     const { token, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (token) headers.set('Authorization', `Bearer ${token}`);
-    return fetch(url + path, { ...rest, headers });
+    const response = await fetch(url + path, { ...rest, headers });
+    if (doc) await checkResponse(doc, rest.method ?? 'GET', path, response);
+    return response;
   };
   const adminToken = await loginToken(call, ADMIN_USER, ADMIN_PASSWORD);
   const stop = async (keepData = false) => {

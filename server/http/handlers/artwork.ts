@@ -1,10 +1,36 @@
+import { z } from 'zod';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
-import { AppError } from '../../errors.js';
-import { integer, parseParams, text } from '../params.js';
-import { ok, type Reply, type Request } from '../types.js';
+import { alwaysTrue } from '../openapi-schemas.js';
+import { integer, text } from '../params.js';
+import {
+  endpoint,
+  rawEndpoint,
+  type ErrorCodes,
+  type Reply,
+  type Request,
+  type ResponseDoc,
+} from '../types.js';
 
 const owner = { id: text(1024) };
-const position = { id: text(1024), pos: integer(0, 1_000_000) };
+const position = {
+  id: text(1024),
+  pos: integer(0, 1_000_000).meta({ description: 'The position of the picture, from 0' }),
+};
+const idPath = { id: z.string().min(1) };
+const positionPath = { id: z.string().min(1), pos: position.pos };
+
+const cacheHeaders = {
+  ETag: 'The validator for If-None-Match',
+  'Cache-Control': 'private, no-cache',
+};
+const imageResponses: Record<number, ResponseDoc> = {
+  200: {
+    description: 'The image in its own type (JPEG, PNG, WebP, ...); the default artwork when there is none',
+    mediaType: 'image/*',
+    headers: cacheHeaders,
+  },
+  304: { description: "The client's copy (If-None-Match) is current", headers: cacheHeaders },
+};
 
 /** Image bytes with their real type and an ETag; 304 when the client's copy is current. */
 function imageReply(request: Request, image: Image): Reply {
@@ -13,56 +39,115 @@ function imageReply(request: Request, image: Image): Reply {
   return { status: 200, body: image.bytes, type: image.mime, headers };
 }
 
-/** A path segment position: the same rule as the `pos` parameter. */
-function pathPosition(request: Request): number {
-  return parseParams({ pos: integer(0, 1_000_000) }, { pos: request.path.pos }).pos;
-}
+const deleted = z.object({ deleted: alwaysTrue(), id: z.string(), pos: z.int().min(0) });
+const deletedSingle = z.object({ deleted: alwaysTrue(), id: z.string() });
+const uploaded = z
+  .object({
+    id: z.string().nullable().meta({ description: 'The owner; null for the default artwork' }),
+    pos: z.int().min(0),
+  })
+  .meta({ id: 'UploadedArtwork' });
+
+const UPLOAD_FILE = {
+  file: 'A JPEG, PNG or WebP image (recognised by its bytes), at most 20 MiB',
+};
+const UPLOAD_ERRORS: ErrorCodes = { 415: ['unsupported_media_type'] };
 
 export function artworkHandlers(artwork: ArtworkService) {
-  const upload = (target: UploadTarget) => async (request: Request) => {
-    const file = request.files.file;
-    if (!file)
-      throw new AppError(400, 'invalid_parameter', "The multipart field 'file' is required", {
-        parameter: 'file',
-      });
-    const ownerId = target === 'default-art' ? null : parseParams(owner, request.params).id;
-    return ok(await artwork.upload(target, ownerId, file.tempPath), 201);
-  };
+  const upload = (target: Exclude<UploadTarget, 'default-art'>, summary: string, notFound: string) =>
+    endpoint({
+      summary,
+      params: owner,
+      files: UPLOAD_FILE,
+      status: 201,
+      response: uploaded,
+      errors: { ...UPLOAD_ERRORS, 404: [notFound] },
+      handle: ({ params, request }) => artwork.upload(target, params.id, request.files.file!.tempPath),
+    });
+  const artistImage = (kind: 'pfp' | 'banner') =>
+    rawEndpoint({
+      summary: `An artist's ${kind === 'pfp' ? 'profile picture' : 'banner'}`,
+      path: positionPath,
+      responses: imageResponses,
+      errors: { 404: ['artist_not_found'] },
+      handle: async ({ path, request }) =>
+        imageReply(request, await artwork.artistImage(kind, path.id, path.pos)),
+    });
+  const singleImage = (kind: 'playlist' | 'collection') =>
+    rawEndpoint({
+      summary: `A ${kind}'s artwork`,
+      path: idPath,
+      responses: imageResponses,
+      errors: { 404: [`${kind}_not_found`] },
+      handle: async ({ path, request }) => imageReply(request, await artwork.singleImage(kind, path.id)),
+    });
+  const deleteArtist = (kind: 'pfp' | 'banner') =>
+    endpoint({
+      summary: `Delete an artist's ${kind === 'pfp' ? 'profile picture' : 'banner'}`,
+      params: position,
+      response: deleted,
+      errors: { 400: ['invalid_position'], 404: ['artist_not_found'] },
+      handle: ({ params }) => artwork.deleteArtistImage(kind, params.id, params.pos),
+    });
+  const deleteSingle = (kind: 'playlist' | 'collection') =>
+    endpoint({
+      summary: `Delete a ${kind}'s artwork`,
+      params: owner,
+      response: deletedSingle,
+      errors: { 404: [`${kind}_not_found`, 'artwork_not_found'] },
+      handle: ({ params }) => artwork.deleteSingle(kind, params.id),
+    });
   return {
-    deleteTrackArt: async (request: Request) => {
-      const { id, pos } = parseParams(position, request.params);
-      return ok(await artwork.deleteTrackArt(id, pos));
-    },
-    deleteArtistPfp: async (request: Request) => {
-      const { id, pos } = parseParams(position, request.params);
-      return ok(await artwork.deleteArtistImage('pfp', id, pos));
-    },
-    deleteArtistBanner: async (request: Request) => {
-      const { id, pos } = parseParams(position, request.params);
-      return ok(await artwork.deleteArtistImage('banner', id, pos));
-    },
-    deletePlaylistArt: async (request: Request) =>
-      ok(await artwork.deleteSingle('playlist', parseParams(owner, request.params).id)),
-    deleteCollectionArt: async (request: Request) =>
-      ok(await artwork.deleteSingle('collection', parseParams(owner, request.params).id)),
-    deleteDefaultArt: async () => ok(await artwork.deleteDefault()),
+    deleteTrackArt: endpoint({
+      summary: 'Delete a picture embedded in a track, rewriting the file (the audio is untouched)',
+      params: position,
+      response: deleted,
+      errors: {
+        400: ['invalid_position', 'unsupported_format'],
+        404: ['track_not_found', 'track_file_not_found'],
+        409: ['file_not_writable'],
+      },
+      handle: ({ params }) => artwork.deleteTrackArt(params.id, params.pos),
+    }),
+    deleteArtistPfp: deleteArtist('pfp'),
+    deleteArtistBanner: deleteArtist('banner'),
+    deletePlaylistArt: deleteSingle('playlist'),
+    deleteCollectionArt: deleteSingle('collection'),
+    deleteDefaultArt: endpoint({
+      summary: 'Delete the custom default artwork (the built-in one is used again)',
+      response: z.object({ deleted: alwaysTrue() }),
+      errors: { 404: ['artwork_not_found'] },
+      handle: () => artwork.deleteDefault(),
+    }),
 
-    uploadArtistPfp: upload('artist-pfp'),
-    uploadArtistBanner: upload('artist-banner'),
-    uploadPlaylistArt: upload('playlist-art'),
-    uploadCollectionArt: upload('collection-art'),
-    uploadDefaultArt: upload('default-art'),
+    uploadArtistPfp: upload('artist-pfp', 'Add an artist profile picture', 'artist_not_found'),
+    uploadArtistBanner: upload('artist-banner', 'Add an artist banner', 'artist_not_found'),
+    uploadPlaylistArt: upload('playlist-art', "Set a playlist's artwork", 'playlist_not_found'),
+    uploadCollectionArt: upload('collection-art', "Set a collection's artwork", 'collection_not_found'),
+    uploadDefaultArt: endpoint({
+      summary: 'Set the custom default artwork',
+      files: UPLOAD_FILE,
+      status: 201,
+      response: uploaded,
+      errors: UPLOAD_ERRORS,
+      handle: ({ request }) => artwork.upload('default-art', null, request.files.file!.tempPath),
+    }),
 
-    trackImage: async (request: Request) =>
-      imageReply(request, await artwork.trackImage(request.path.id ?? '', pathPosition(request))),
-    artistPfp: async (request: Request) =>
-      imageReply(request, await artwork.artistImage('pfp', request.path.id ?? '', pathPosition(request))),
-    artistBanner: async (request: Request) =>
-      imageReply(request, await artwork.artistImage('banner', request.path.id ?? '', pathPosition(request))),
-    playlistImage: async (request: Request) =>
-      imageReply(request, await artwork.singleImage('playlist', request.path.id ?? '')),
-    collectionImage: async (request: Request) =>
-      imageReply(request, await artwork.singleImage('collection', request.path.id ?? '')),
-    defaultImage: async (request: Request) => imageReply(request, await artwork.defaultImage()),
+    trackImage: rawEndpoint({
+      summary: 'A picture embedded in a track',
+      path: positionPath,
+      responses: imageResponses,
+      errors: { 404: ['track_not_found', 'track_file_not_found'] },
+      handle: async ({ path, request }) => imageReply(request, await artwork.trackImage(path.id, path.pos)),
+    }),
+    artistPfp: artistImage('pfp'),
+    artistBanner: artistImage('banner'),
+    playlistImage: singleImage('playlist'),
+    collectionImage: singleImage('collection'),
+    defaultImage: rawEndpoint({
+      summary: 'The default artwork (the custom one, else the built-in one)',
+      responses: imageResponses,
+      handle: async ({ request }) => imageReply(request, await artwork.defaultImage()),
+    }),
   };
 }

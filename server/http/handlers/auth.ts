@@ -1,76 +1,134 @@
-import { ACCOUNT_ROLES } from '../../domain/user.js';
+import { z } from 'zod';
+import { isoUtc } from '../../clock.js';
+import { ACCOUNT_ROLES, ROLES } from '../../domain/user.js';
 import type { AuthService } from '../../services/auth-service.js';
 import type { InviteService } from '../../services/invite-service.js';
 import type { UserService } from '../../services/user-service.js';
-import { boolean, parseParams, text } from '../params.js';
-import { callerOf, ok, type Request } from '../types.js';
-import { isoUtc } from '../../clock.js';
-import { z } from 'zod';
+import { inviteSchema, tokenSchema, userSchema, utc } from '../openapi-schemas.js';
+import { boolean, text } from '../params.js';
+import { callerOf, endpoint } from '../types.js';
 
 const credentials = { username: text(256), password: text(1024) };
 
 export function authHandlers(auth: AuthService, invites: InviteService) {
   return {
-    login: async (request: Request) => {
-      const { username, password } = parseParams(credentials, request.params);
-      return ok(await auth.login(username, password, request.clientAddress));
-    },
-    invite: async (request: Request) => ok(await invites.create(callerOf(request))),
-    listInvites: () => ok(invites.listActive()),
-    codeAuthenticate: async (request: Request) => {
-      const { code } = parseParams({ code: text(64) }, request.params);
-      return ok(await invites.exchange(code, request.clientAddress));
-    },
-    check: (request: Request) => {
-      const caller = callerOf(request);
-      return ok({
-        valid: true,
-        userId: caller.userId,
-        username: caller.username,
-        role: caller.role,
-        expiresAt: isoUtc(caller.expiresAt),
-      });
-    },
+    login: endpoint({
+      summary: 'Sign in with a username and password',
+      description: 'POST keeps the password out of URLs and logs.',
+      params: credentials,
+      response: tokenSchema,
+      responseDescription: 'A login token',
+      errors: { 401: ['invalid_credentials'], 429: ['too_many_attempts'] },
+      handle: ({ params, request }) => auth.login(params.username, params.password, request.clientAddress),
+    }),
+    invite: endpoint({
+      summary: 'Make an invite code (valid 10 minutes, single use)',
+      response: inviteSchema,
+      errors: { 408: ['too_many_invites'] },
+      handle: ({ request }) => invites.create(callerOf(request)),
+    }),
+    listInvites: endpoint({
+      summary: 'The active invite codes',
+      response: z.array(inviteSchema),
+      handle: () => invites.listActive(),
+    }),
+    codeAuthenticate: endpoint({
+      summary: 'Exchange an invite code for a Server token (valid 10 minutes)',
+      params: { code: text(64).meta({ description: 'The 4-character invite code, any case' }) },
+      response: tokenSchema,
+      responseDescription: 'A Server token',
+      errors: { 401: ['invalid_invite'], 429: ['too_many_attempts'] },
+      handle: ({ params, request }) => invites.exchange(params.code, request.clientAddress),
+    }),
+    check: endpoint({
+      summary: "The caller's token, checked",
+      response: z.object({
+        valid: z.literal(true),
+        userId: z.string().nullable(),
+        username: z.string().nullable(),
+        role: z.enum(ROLES),
+        expiresAt: utc(),
+      }),
+      handle: ({ request }) => {
+        const caller = callerOf(request);
+        return {
+          valid: true as const,
+          userId: caller.userId,
+          username: caller.username,
+          role: caller.role,
+          expiresAt: isoUtc(caller.expiresAt),
+        };
+      },
+    }),
   };
 }
 
 /** Usernames: 1–64 characters, no control characters or surrounding spaces. */
-const username = text(64).refine((name) => name === name.trim() && !/\p{Cc}/u.test(name), {
-  message: 'must not start or end with spaces or contain control characters',
-});
-const password = text(256).refine((value) => value.length >= 8, {
-  message: 'must have at least 8 characters',
-});
+const username = text(64)
+  .refine((name) => name === name.trim() && !/\p{Cc}/u.test(name), {
+    message: 'must not start or end with spaces or contain control characters',
+  })
+  .meta({ description: 'Unique ignoring case; no surrounding spaces or control characters' });
+const password = text(256)
+  .refine((value) => value.length >= 8, {
+    message: 'must have at least 8 characters',
+  })
+  .meta({ minLength: 8 });
 
 export function userHandlers(users: UserService) {
   return {
-    create: async (request: Request) => {
-      const params = parseParams(
-        {
-          username,
-          password,
-          role: z.enum(ACCOUNT_ROLES, { error: 'must be Admin, User or Pass' }).optional(),
-        },
-        request.params,
-      );
-      return ok(await users.create(callerOf(request), params), 201);
-    },
-    list: () => ok(users.list()),
-    settings: async (request: Request) => {
-      const { publicStats } = parseParams({ publicStats: boolean() }, request.params);
-      return ok(await users.setPublicStats(callerOf(request), publicStats));
-    },
-    changePassword: async (request: Request) => {
-      const params = parseParams(
-        { userId: text(64).optional(), currentPassword: text(1024).optional(), newPassword: password },
-        request.params,
-      );
-      return ok(await users.changePassword(callerOf(request), params));
-    },
-    delete: async (request: Request) => {
-      const { id } = parseParams({ id: text(256) }, request.params);
-      await users.delete(id);
-      return ok({ deleted: true, id });
-    },
+    create: endpoint({
+      summary: 'Create a user',
+      description:
+        'A Server token (from an invite code) makes exactly one User, whatever role it asks for; a refused attempt does not spend it.',
+      params: {
+        username,
+        password,
+        role: z
+          .enum(ACCOUNT_ROLES, { error: 'must be Admin, User or Pass' })
+          .optional()
+          .meta({ description: 'User when not given' }),
+      },
+      status: 201,
+      response: userSchema,
+      responseDescription: 'The new user',
+      errors: { 409: ['username_taken'] },
+      handle: ({ params, request }) => users.create(callerOf(request), params),
+    }),
+    list: endpoint({
+      summary: 'Every user',
+      response: z.array(userSchema),
+      handle: () => users.list(),
+    }),
+    settings: endpoint({
+      summary: "Change the caller's settings",
+      params: { publicStats: boolean().meta({ description: 'Whether others may read my statistics' }) },
+      response: userSchema,
+      responseDescription: "The caller's user",
+      handle: ({ params, request }) => users.setPublicStats(callerOf(request), params.publicStats),
+    }),
+    changePassword: endpoint({
+      summary: 'Change a password (revokes every token of the account)',
+      params: {
+        userId: text(64)
+          .optional()
+          .meta({ description: "Admins only: reset another account's password without it" }),
+        currentPassword: text(1024).optional().meta({ description: "Required for one's own account" }),
+        newPassword: password,
+      },
+      response: userSchema,
+      errors: { 401: ['invalid_credentials'], 404: ['user_not_found'] },
+      handle: ({ params, request }) => users.changePassword(callerOf(request), params),
+    }),
+    delete: endpoint({
+      summary: 'Delete a user (revokes every token of the account)',
+      params: { id: text(256) },
+      response: z.object({ deleted: z.literal(true), id: z.string() }),
+      errors: { 404: ['user_not_found'], 409: ['last_admin'] },
+      handle: async ({ params }) => {
+        await users.delete(params.id);
+        return { deleted: true as const, id: params.id };
+      },
+    }),
   };
 }

@@ -2,57 +2,165 @@ import { z } from 'zod';
 import type { RatingService } from '../../services/rating-service.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import type { RatingKind } from '../../store/ratings-repo.js';
-import { integer, isoDate, paging, parseParams, text } from '../params.js';
-import { callerOf, ok, type Request } from '../types.js';
+import { alwaysTrue, namedRef, statsRef, utc } from '../openapi-schemas.js';
+import { integer, isoDate, paging, text } from '../params.js';
+import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
 // Ids longer than 64 characters are not 400s but 404s of the resource (contract §0), so they are
 // read as text here and judged by the service.
 const anyId = text(1024);
-const device = text(128).optional();
+const device = text(128).optional().meta({ description: 'The playing device, 1–128 characters' });
 
-const logParams = { id: anyId, device, dateTime: isoDate().optional() };
-const subject = { userId: anyId.optional(), device, ...paging };
-const ranged = { ...subject, ltDateTime: isoDate().optional(), gtDateTime: isoDate().optional() };
+const logParams = {
+  id: anyId.meta({ description: 'The track' }),
+  device,
+  dateTime: isoDate()
+    .optional()
+    .meta({ description: 'When it was played (default: now); at most 5 minutes ahead of the server' }),
+};
+const subject = {
+  userId: anyId.optional().meta({ description: 'Whose statistics (default: the caller)' }),
+  device,
+  ...paging,
+};
+const ranged = {
+  ...subject,
+  ltDateTime: isoDate().optional().meta({ description: 'Latest play counted (inclusive)' }),
+  gtDateTime: isoDate().optional().meta({ description: 'Earliest play counted (inclusive)' }),
+};
+
+/** Problems every statistics read may give. */
+const readErrors: ErrorCodes = { 401: ['stats_private'], 404: ['user_not_found'] };
+
+const count = () => z.int().min(0);
+const measures = { plays: count(), listeningMs: count(), lastPlayedAt: utc() };
+
+const logResult = z.object({ logged: alwaysTrue(), id: z.string(), at: utc() }).meta({ id: 'LogResult' });
+const listeningTime = z.object({
+  userId: z.string(),
+  totalMs: count(),
+  plays: count(),
+  from: utc().nullable(),
+  to: utc().nullable(),
+});
+const topTrack = z.object({
+  rank: z.int().min(1),
+  id: z.string(),
+  name: z.string().nullable(),
+  album: statsRef.nullable(),
+  artists: z.array(statsRef),
+  skips: count(),
+  ...measures,
+});
+const topAlbum = z.object({
+  rank: z.int().min(1),
+  id: z.string(),
+  name: z.string().nullable(),
+  artists: z.array(namedRef),
+  ...measures,
+});
+const topArtist = z.object({
+  rank: z.int().min(1),
+  id: z.string(),
+  name: z.string().nullable(),
+  ...measures,
+});
+const topGenre = z.object({ rank: z.int().min(1), genre: z.string(), ...measures });
+const recentPlay = z.object({
+  id: z.string().meta({ description: 'The play log entry' }),
+  playedAt: utc(),
+  device: z.string().nullable(),
+  track: z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    album: statsRef.nullable(),
+    artists: z.array(statsRef),
+  }),
+});
+const recentItem = z
+  .object({ id: z.string(), name: z.string().nullable(), lastPlayedAt: utc(), plays: count() })
+  .meta({ id: 'RecentItem' });
+const activityStep = z.object({ start: utc(), plays: count(), skips: count(), listeningMs: count() });
 
 export function statsHandlers(stats: StatsService) {
-  const top = (kind: 'tracks' | 'albums' | 'artists' | 'genres') => (request: Request) =>
-    ok(stats.top(callerOf(request), kind, parseParams(ranged, request.params)));
-  const recent = (kind: 'tracks' | 'albums' | 'artists') => (request: Request) =>
-    ok(stats.recent(callerOf(request), kind, parseParams(subject, request.params)));
+  const log = (type: 'play' | 'skip') =>
+    endpoint({
+      summary: type === 'play' ? 'Log a play' : 'Log a skip',
+      description:
+        'Answered once the entry is on disk. A retry (same user, track, type and explicit dateTime) is recorded once and answered with the first entry.',
+      params: logParams,
+      response: logResult,
+      errors: { 404: ['track_not_found'] },
+      handle: ({ params, request }) => stats.log(callerOf(request), type, params),
+    });
+  const top = <S extends z.ZodType>(kind: 'tracks' | 'albums' | 'artists' | 'genres', item: S) =>
+    endpoint({
+      summary: `The most played ${kind} in a range`,
+      description: 'Ranked by plays, then the latest play, then id.',
+      params: ranged,
+      response: z.array(item),
+      errors: readErrors,
+      handle: ({ params, request }) => stats.top(callerOf(request), kind, params) as z.output<S>[],
+    });
+  const recent = (kind: 'albums' | 'artists') =>
+    endpoint({
+      summary: `The ${kind} played last`,
+      params: subject,
+      response: z.array(recentItem),
+      errors: readErrors,
+      handle: ({ params, request }) => stats.recent(callerOf(request), kind, params) as RecentItem[],
+    });
   return {
-    logPlay: async (request: Request) =>
-      ok(await stats.log(callerOf(request), 'play', parseParams(logParams, request.params))),
-    logSkip: async (request: Request) =>
-      ok(await stats.log(callerOf(request), 'skip', parseParams(logParams, request.params))),
-    listeningTime: (request: Request) =>
-      ok(stats.listeningTime(callerOf(request), parseParams(ranged, request.params))),
-    topTracks: top('tracks'),
-    topAlbums: top('albums'),
-    topArtists: top('artists'),
-    topGenres: top('genres'),
-    recentTracks: recent('tracks'),
+    logPlay: log('play'),
+    logSkip: log('skip'),
+    listeningTime: endpoint({
+      summary: 'Listening time and plays in a range',
+      params: ranged,
+      response: listeningTime,
+      errors: readErrors,
+      handle: ({ params, request }) => stats.listeningTime(callerOf(request), params),
+    }),
+    topTracks: top('tracks', topTrack),
+    topAlbums: top('albums', topAlbum),
+    topArtists: top('artists', topArtist),
+    topGenres: top('genres', topGenre),
+    recentTracks: endpoint({
+      summary: 'The latest plays, newest first',
+      params: subject,
+      response: z.array(recentPlay),
+      errors: readErrors,
+      handle: ({ params, request }) =>
+        stats.recent(callerOf(request), 'tracks', params) as z.output<typeof recentPlay>[],
+    }),
     recentAlbums: recent('albums'),
     recentArtists: recent('artists'),
-    activity: (request: Request) =>
-      ok(
-        stats.activity(
-          callerOf(request),
-          parseParams(
-            {
-              ...ranged,
-              step: z.enum(['day', 'week', 'month'], { error: 'must be day, week or month' }).default('day'),
-            },
-            request.params,
-          ),
-        ),
-      ),
+    activity: endpoint({
+      summary: 'Plays, skips and listening time per day, week or month',
+      description: 'Every step of the range, empty ones included; the range defaults to the last 30 days.',
+      params: {
+        ...ranged,
+        step: z.enum(['day', 'week', 'month'], { error: 'must be day, week or month' }).default('day'),
+      },
+      response: z.array(activityStep),
+      errors: { ...readErrors, 400: ['too_many_steps'] },
+      handle: ({ params, request }) => stats.activity(callerOf(request), params),
+    }),
   };
 }
 
+type RecentItem = z.output<typeof recentItem>;
+
 export function ratingHandlers(ratings: RatingService) {
-  const rate = (kind: RatingKind) => async (request: Request) => {
-    const { id, rating } = parseParams({ id: anyId, rating: integer(0, 10) }, request.params);
-    return ok(await ratings.rate(callerOf(request), kind, id, rating));
-  };
+  const rate = (kind: RatingKind) =>
+    endpoint({
+      summary: `Rate ${kind === 'track' ? 'a track' : kind === 'album' ? 'an album' : 'an artist'}`,
+      params: {
+        id: anyId,
+        rating: integer(0, 10).meta({ description: "0–10 (half stars); 0 removes the caller's rating" }),
+      },
+      response: z.object({ id: z.string(), rating: z.int().min(0).max(10) }),
+      errors: { 404: [`${kind}_not_found`] },
+      handle: ({ params, request }) => ratings.rate(callerOf(request), kind, params.id, params.rating),
+    });
   return { rateTrack: rate('track'), rateAlbum: rate('album'), rateArtist: rate('artist') };
 }
