@@ -296,7 +296,8 @@ interface ReadResult {
 
 /**
  * Streams the file in big chunks and hands every entry to `onEntry`. Lines are found on the newline
- * byte and decoded straight from the bytes (see LineDecoder), so no chunk-sized string is built.
+ * byte and each is decoded on its own, so no chunk-sized string is built. (At 1M lines this costs
+ * ~5 s here; a normal start skips it by loading the saved index, see play-index-snapshot.ts.)
  */
 async function readLines(
   handle: FileHandle,
@@ -305,7 +306,6 @@ async function readLines(
   startAt: number,
 ): Promise<ReadResult> {
   const { logger, onEntry } = options;
-  const decoder = new LineDecoder();
   let entries = 0;
   let lineNo = 0;
   let goodBytes = startAt;
@@ -327,9 +327,7 @@ async function readLines(
         return;
       }
     }
-    const entry =
-      decoder.decode(buf, start, end) ??
-      (end > start ? toEntry(tryParse(buf.toString('utf8', start, end))) : undefined);
+    const entry = end > start ? toEntry(tryParse(buf.toString('utf8', start, end))) : undefined;
     if (lastLineBad) warnMiddle(lastBadLine);
     if (!entry) {
       lastLineBad = true;
@@ -377,219 +375,6 @@ async function readLines(
     });
   }
   return { entries, goodBytes, fileBytes };
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const keyBytes = (text: string) => Buffer.from(text, 'latin1');
-const KEYS = {
-  id: keyBytes('{"id":'),
-  userId: keyBytes(',"userId":'),
-  trackId: keyBytes(',"trackId":'),
-  albumId: keyBytes(',"albumId":'),
-  artistIds: keyBytes(',"artistIds":'),
-  genres: keyBytes(',"genres":'),
-  durationMs: keyBytes(',"durationMs":'),
-  device: keyBytes(',"device":'),
-  type: keyBytes(',"type":'),
-  at: keyBytes(',"at":'),
-  explicitAt: keyBytes(',"explicitAt":'),
-  trackName: keyBytes(',"trackName":'),
-  albumName: keyBytes(',"albumName":'),
-  artistNames: keyBytes(',"artistNames":'),
-};
-
-interface Cached {
-  bytes: Buffer;
-  value: string;
-  next: Cached | undefined;
-}
-
-/** Thrown inside LineDecoder when a line is not in the exact shape `serialize` writes. */
-const NOT_CANONICAL = new Error('not a canonical line');
-
-/**
- * Decodes the exact line shape `serialize` writes, straight from the bytes: at a million lines,
- * JSON.parse plus hashing every fresh string costs several seconds of start-up here. Repeated
- * strings (users, tracks, names, genres, devices) come back as one shared string each, which also
- * makes the index's lookups cheap. Any other shape (escapes, other key order, spaces) returns
- * undefined and the caller falls back to JSON.parse, so correctness never depends on this.
- */
-class LineDecoder {
-  private buf: Buffer = Buffer.alloc(0);
-  private p = 0;
-  private end = 0;
-  private readonly cache = new Map<number, Cached>();
-
-  decode(buf: Buffer, start: number, end: number): PlayLogEntry | undefined {
-    this.buf = buf;
-    this.p = start;
-    this.end = end;
-    try {
-      this.key(KEYS.id);
-      const id = this.string(false);
-      this.key(KEYS.userId);
-      const userId = this.string(true);
-      this.key(KEYS.trackId);
-      const trackId = this.string(true);
-      this.key(KEYS.albumId);
-      const albumId = this.nullableString();
-      this.key(KEYS.artistIds);
-      const artistIds = this.strings();
-      this.key(KEYS.genres);
-      const genres = this.strings();
-      this.key(KEYS.durationMs);
-      const durationMs = this.number();
-      this.key(KEYS.device);
-      const device = this.nullableString();
-      this.key(KEYS.type);
-      const type = this.string(true);
-      if (type !== 'play' && type !== 'skip') return undefined;
-      this.key(KEYS.at);
-      const at = this.number();
-      this.key(KEYS.explicitAt);
-      const explicitAt = this.boolean();
-      this.key(KEYS.trackName);
-      const trackName = this.nullableString();
-      this.key(KEYS.albumName);
-      const albumName = this.nullableString();
-      this.key(KEYS.artistNames);
-      const artistNames = this.strings();
-      if (this.p + 1 !== end || buf[this.p] !== 0x7d /* } */) return undefined;
-      return {
-        id,
-        userId,
-        trackId,
-        albumId,
-        artistIds,
-        genres,
-        durationMs,
-        device,
-        type,
-        at,
-        explicitAt,
-        trackName,
-        albumName,
-        artistNames,
-      };
-    } catch (error) {
-      if (error === NOT_CANONICAL) return undefined;
-      throw error;
-    }
-  }
-
-  private key(expected: Buffer): void {
-    const { buf, p } = this;
-    if (p + expected.length > this.end) throw NOT_CANONICAL;
-    for (let i = 0; i < expected.length; i += 1) if (buf[p + i] !== expected[i]) throw NOT_CANONICAL;
-    this.p = p + expected.length;
-  }
-
-  private string(shared: boolean): string {
-    const { buf, end } = this;
-    let p = this.p;
-    if (buf[p] !== QUOTE) throw NOT_CANONICAL;
-    const start = p + 1;
-    let hash = 0x811c9dc5;
-    let ascii = true;
-    for (p = start; p < end; p += 1) {
-      const b = buf[p]!;
-      if (b === QUOTE) break;
-      if (b === BACKSLASH) throw NOT_CANONICAL;
-      if (b >= 0x80) ascii = false;
-      hash = Math.imul(hash ^ b, 0x01000193);
-    }
-    if (p >= end) throw NOT_CANONICAL;
-    this.p = p + 1;
-    if (!shared) return buf.toString(ascii ? 'latin1' : 'utf8', start, p);
-    const length = p - start;
-    const first = this.cache.get(hash);
-    for (let c = first; c; c = c.next) {
-      const bytes = c.bytes;
-      if (bytes.length !== length) continue;
-      let same = true;
-      for (let i = 0; i < length; i += 1) {
-        if (bytes[i] !== buf[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return c.value;
-    }
-    const value = buf.toString(ascii ? 'latin1' : 'utf8', start, p);
-    this.cache.set(hash, { bytes: Buffer.from(buf.subarray(start, p)), value, next: first });
-    return value;
-  }
-
-  private nullableString(): string | null {
-    if (this.buf[this.p] === 0x6e /* n */) {
-      this.literal('null');
-      return null;
-    }
-    return this.string(true);
-  }
-
-  private strings(): string[] {
-    const { buf } = this;
-    if (buf[this.p] !== 0x5b /* [ */) throw NOT_CANONICAL;
-    this.p += 1;
-    const out: string[] = [];
-    if (buf[this.p] === 0x5d /* ] */) {
-      this.p += 1;
-      return out;
-    }
-    for (;;) {
-      out.push(this.string(true));
-      const b = buf[this.p];
-      this.p += 1;
-      if (b === 0x5d) return out;
-      if (b !== 0x2c /* , */) throw NOT_CANONICAL;
-    }
-  }
-
-  private number(): number {
-    const { buf, end } = this;
-    const start = this.p;
-    let p = start;
-    let value = 0;
-    let plain = true;
-    let digits = 0;
-    if (buf[p] === 0x2d /* - */) p += 1;
-    for (; p < end; p += 1) {
-      const b = buf[p]!;
-      if (b >= 0x30 && b <= 0x39) {
-        value = value * 10 + (b - 0x30);
-        digits += 1;
-      } else if (b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === 0x2d) {
-        plain = false;
-      } else {
-        break;
-      }
-    }
-    // Up to 15 digits the sum above is exact; anything else goes through Number().
-    if (digits === 0 || digits > 15) plain = false;
-    this.p = p;
-    if (plain) return buf[start] === 0x2d ? -value : value;
-    const parsed = Number(buf.toString('latin1', start, p));
-    if (!Number.isFinite(parsed)) throw NOT_CANONICAL;
-    return parsed;
-  }
-
-  private boolean(): boolean {
-    if (this.buf[this.p] === 0x74 /* t */) {
-      this.literal('true');
-      return true;
-    }
-    this.literal('false');
-    return false;
-  }
-
-  private literal(text: string): void {
-    for (let i = 0; i < text.length; i += 1) {
-      if (this.buf[this.p + i] !== text.charCodeAt(i)) throw NOT_CANONICAL;
-    }
-    this.p += text.length;
-  }
 }
 
 function tryParse(text: string): unknown {
