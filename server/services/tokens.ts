@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ROLES, type Role } from '../domain/user.js';
 
@@ -22,22 +22,30 @@ export interface IssuedToken {
 
 /** Signs and verifies HS256 JWTs with the data folder's secret; every other algorithm is refused. */
 export class TokenSigner {
+  /**
+   * The secret as a KeyObject: given a Buffer, jsonwebtoken first tries (and fails) to parse it as a
+   * public or private key on every call, ~0.8 ms of CPU per request against ~0.03 ms with this.
+   */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: Buffer,
+    secret: Buffer,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.key = createSecretKey(secret);
+  }
 
   sign(subject: Omit<TokenClaims, 'iat' | 'exp' | 'jti'>, lifetimeSeconds: number): IssuedToken {
     const iat = Math.floor(this.clock.now() / 1000);
     const claims: TokenClaims = { ...subject, iat, exp: iat + lifetimeSeconds, jti: randomUUID() };
-    return { token: jwt.sign(claims, this.secret, { algorithm: 'HS256' }), claims };
+    return { token: jwt.sign(claims, this.key, { algorithm: 'HS256' }), claims };
   }
 
   /** The claims of a valid token, or null for anything else (bad signature, expired, malformed). */
   verify(token: string): TokenClaims | null {
     let payload: unknown;
     try {
-      payload = jwt.verify(token, this.secret, {
+      payload = jwt.verify(token, this.key, {
         algorithms: ['HS256'],
         clockTimestamp: Math.floor(this.clock.now() / 1000),
       });
