@@ -1,0 +1,109 @@
+import type { RouteSpec } from './generators.js';
+
+const ranged = {
+  userId: 'id:user',
+  device: 'device',
+  gtDateTime: 'date',
+  ltDateTime: 'date',
+  page: 'page',
+  count: 'count',
+} as const;
+const recent = { userId: 'id:user', device: 'device', page: 'page', count: 'count' } as const;
+const list = { q: 'q', page: 'page', count: 'count' } as const;
+
+/**
+ * The parameters of every route in server/http/routes.ts, keyed `METHOD path`. The fuzz test fails
+ * when the route table has a route that is missing here, so a new endpoint cannot go unfuzzed.
+ * Routes that cost a scrypt per valid call (login, user creation, password change) get less weight.
+ */
+export const ROUTE_SPECS: Record<string, RouteSpec> = {
+  'GET /api/health': { params: {} },
+  'GET /api/server-info': { params: {} },
+  'GET /admin': { params: {} },
+  'GET /admin/style.css': { params: {} },
+  'GET /admin/app.js': { params: {} },
+
+  'GET /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
+  'POST /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
+  'GET /auth/invite': { params: {} },
+  'GET /auth/invites': { params: {} },
+  'GET /auth/code-authenticate': { params: { code: 'code' } },
+  'GET /auth/check': { params: {} },
+
+  'POST /api/users/create': {
+    params: { username: 'newUsername', password: 'password', role: 'role' },
+    weight: 0.4,
+  },
+  'GET /api/users': { params: {} },
+  'POST /api/users/settings': { params: { publicStats: 'bool' } },
+  'POST /api/users/change-password': {
+    params: { userId: 'id:victim', currentPassword: 'password', newPassword: 'password' },
+    weight: 0.3,
+  },
+  'POST /api/users/delete': { params: { id: 'id:victim' } },
+
+  'POST /api/stats/log-play': {
+    params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
+    weight: 2,
+  },
+  'POST /api/stats/log-skip': {
+    params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
+    weight: 2,
+  },
+  'GET /api/stats/listening-time': { params: ranged },
+  'GET /api/stats/top-tracks': { params: ranged },
+  'GET /api/stats/top-albums': { params: ranged },
+  'GET /api/stats/top-artists': { params: ranged },
+  'GET /api/stats/top-genres': { params: ranged },
+  'GET /api/stats/recent-tracks': { params: recent },
+  'GET /api/stats/recent-albums': { params: recent },
+  'GET /api/stats/recent-artists': { params: recent },
+  'GET /api/stats/activity': { params: { ...ranged, step: 'step' }, weight: 1.5 },
+  'POST /api/stats/rate-track': { params: { id: 'id:track', rating: 'rating' }, weight: 1.5 },
+  'POST /api/stats/rate-album': { params: { id: 'id:album', rating: 'rating' }, weight: 1.5 },
+  'POST /api/stats/rate-artist': { params: { id: 'id:artist', rating: 'rating' }, weight: 1.5 },
+
+  'POST /api/library/scan': { params: {}, weight: 0.3 },
+  'GET /api/library/scan': { params: {} },
+  'GET /api/tracks': { params: list },
+  'GET /api/tracks/:id': { params: { id: 'id:track' } },
+  'GET /api/albums': { params: list },
+  'GET /api/albums/:id': { params: { id: 'id:album' } },
+  'GET /api/artists': { params: list },
+  'GET /api/artists/:id': { params: { id: 'id:artist' } },
+  'GET /api/playlists': { params: list },
+  'GET /api/playlists/:id': { params: { id: 'id:playlist' } },
+  'POST /api/playlists/create': {
+    params: { name: 'name', description: 'description', trackIds: 'trackIds' },
+  },
+  'GET /api/collections': { params: list },
+  'GET /api/collections/:id': { params: { id: 'id:collection' } },
+  'POST /api/collections/create': {
+    params: { name: 'name', description: 'description', trackIds: 'trackIds' },
+  },
+
+  'POST /api/art/delete/track-art': { params: { id: 'id:track', pos: 'pos' }, weight: 1.5 },
+  'POST /api/art/delete/artist-pfp': { params: { id: 'id:artist', pos: 'pos' } },
+  'POST /api/art/delete/artist-banner': { params: { id: 'id:artist', pos: 'pos' } },
+  'POST /api/art/delete/playlist-art': { params: { id: 'id:playlist' } },
+  'POST /api/art/delete/collection-art': { params: { id: 'id:collection' } },
+  'POST /api/art/delete/default-art': { params: {} },
+  'POST /api/art/upload/artist-pfp': { params: { id: 'id:artist' } },
+  'POST /api/art/upload/artist-banner': { params: { id: 'id:artist' } },
+  'POST /api/art/upload/playlist-art': { params: { id: 'id:playlist' } },
+  'POST /api/art/upload/collection-art': { params: { id: 'id:collection' } },
+  'POST /api/art/upload/default-art': { params: {} },
+  'GET /api/art/track/:id/:pos': { params: { id: 'id:track', pos: 'pos' } },
+  'GET /api/art/artist-pfp/:id/:pos': { params: { id: 'id:artist', pos: 'pos' } },
+  'GET /api/art/artist-banner/:id/:pos': { params: { id: 'id:artist', pos: 'pos' } },
+  'GET /api/art/playlist/:id': { params: { id: 'id:playlist' } },
+  'GET /api/art/collection/:id': { params: { id: 'id:collection' } },
+  'GET /api/art/default': { params: {} },
+
+  'GET /api/settings/check-for-updates': { params: {} },
+  'POST /api/settings/update-melon': { params: {} },
+  'GET /api/settings/update-status': { params: {} },
+
+  // Planned by issue 7 (the OpenAPI document); listed so the fuzzer covers it once it lands.
+  'GET /api/openapi.json': { params: {} },
+};

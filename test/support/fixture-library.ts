@@ -1,0 +1,19 @@
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureFixtures } from '../../scripts/make-fixtures.js';
+
+export interface FixtureCopy {
+  /** A private copy of the fixture library (tests may rewrite its files). */
+  library: string;
+  /** The fixture images (cover.png, back.jpg, photo.webp, not-an-image.png), read-only. */
+  images: string;
+}
+
+/** Generates the fixtures if needed and copies the library into a fresh temp folder. */
+export async function copyFixtureLibrary(prefix = 'melon-lib-'): Promise<FixtureCopy> {
+  const root = await ensureFixtures();
+  const library = join(await mkdtemp(join(tmpdir(), prefix)), 'library');
+  await cp(join(root, 'library'), library, { recursive: true });
+  return { library, images: join(root, 'images') };
+}
