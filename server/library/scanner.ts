@@ -175,14 +175,32 @@ async function entryKind(entry: Dirent, full: string): Promise<'dir' | 'file' | 
   }
 }
 
-async function findAudioFiles(dirs: string[]): Promise<FoundFile[]> {
+async function findAudioFiles(dirs: string[]): Promise<{ files: FoundFile[]; missingRoots: string[] }> {
   const found: FoundFile[] = [];
   const visited = new Set<string>();
-  for (const dir of dirs) await walk(path.resolve(dir), visited, found);
+  const missingRoots: string[] = [];
+  for (const dir of dirs) {
+    const root = path.resolve(dir);
+    if (!(await isReadableDir(root))) missingRoots.push(root);
+    else await walk(root, visited, found);
+  }
   // Path order makes "first spelling wins" and the output order independent of the file system.
   const unique = new Map(found.map((f) => [f.path, f]));
-  return [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, missingRoots };
 }
+
+async function isReadableDir(dir: string): Promise<boolean> {
+  try {
+    await readdir(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isUnder = (file: string, root: string) =>
+  file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 // ---------------------------------------------------------------------------------- track building
 
@@ -343,7 +361,7 @@ export async function scanLibrary(
   previous: LibraryIndex,
   onProgress?: (p: ScanProgress) => void,
 ): Promise<{ index: LibraryIndex; progress: ScanProgress }> {
-  const files = await findAudioFiles(dirs);
+  const { files, missingRoots } = await findAudioFiles(dirs);
   const progress: ScanProgress = {
     running: true,
     filesSeen: 0,
@@ -378,6 +396,17 @@ export async function scanLibrary(
   };
 
   const entries = (await mapLimited(files, CONCURRENCY, scanOne)).filter((e): e is Entry => e !== null);
+  // A music folder that is not there (an unmounted disk or share) is an error, not an empty folder:
+  // its tracks stay in the library until a scan can read it again.
+  for (const root of missingRoots) {
+    progress.errors.push({
+      path: root,
+      reason: 'The music folder is missing or unreadable; its tracks were kept',
+    });
+    for (const track of previous.tracks)
+      if (isUnder(track.path, root)) entries.push(entryFromPrevious(track, previousNames));
+  }
+  if (missingRoots.length > 0) entries.sort((a, b) => (a.track.path < b.track.path ? -1 : 1));
   const kept = new Set(entries.map((e) => e.track.path));
   // A previously indexed file that vanished, or now fails to parse, leaves the index.
   progress.removed = previous.tracks.filter((t) => !kept.has(t.path)).length;

@@ -239,6 +239,19 @@ describe('folder walk', () => {
     // Directly below the music folder there is no grandparent folder to name the artist after.
     expect(index.artists.map((a) => a.name)).toEqual(['Unknown Artist']);
   });
+
+  it('keeps the tracks of a music folder that has gone missing (an unmounted disk), and says so', async () => {
+    const disk = path.join(work, 'Aurora Lane');
+    const dirs = [path.join(work, 'untagged'), disk];
+    const first = await scanLibrary(dirs, EMPTY);
+    expect(first.index.tracks).toHaveLength(7);
+    await rm(disk, { recursive: true });
+
+    const second = await scanLibrary(dirs, first.index);
+    expect(second.index).toEqual(first.index);
+    expect(second.progress).toMatchObject({ removed: 0, added: 0, updated: 0 });
+    expect(second.progress.errors).toEqual([{ path: disk, reason: expect.stringMatching(/missing/) }]);
+  });
 });
 
 describe('rereadTrack', () => {
