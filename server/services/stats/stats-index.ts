@@ -213,6 +213,23 @@ function newTallies(): Tallies {
   };
 }
 
+/** The per-row columns of UserColumns (one element per log). */
+const ROW_COLUMNS = [
+  'at',
+  'track',
+  'album',
+  'duration',
+  'device',
+  'flags',
+  'artStart',
+  'artCount',
+  'genStart',
+  'genCount',
+  'trackName',
+  'albumName',
+  'idRef',
+] as const;
+
 /**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
  * binary search and a scan over numbers. Artists and genres sit in flat append-only arrays that the
@@ -282,24 +299,21 @@ class UserColumns {
   /** Opens a gap at row `pos` by moving rows [pos, n) one place on. */
   shift(pos: number): void {
     const { n } = this;
-    for (const column of [
-      this.at,
-      this.track,
-      this.album,
-      this.duration,
-      this.device,
-      this.flags,
-      this.artStart,
-      this.artCount,
-      this.genStart,
-      this.genCount,
-      this.trackName,
-      this.albumName,
-      this.idRef,
-    ]) {
-      column.copyWithin(pos + 1, pos, n);
-    }
+    for (const key of ROW_COLUMNS) this[key].copyWithin(pos + 1, pos, n);
     this.idBytes.copyWithin((pos + 1) * ID_BYTES, pos * ID_BYTES, n * ID_BYTES);
+  }
+
+  /** A copy whose arrays hold just the rows and artists/genres in use (no spare capacity), to save. */
+  trimmed(): UserColumns {
+    const copy = Object.assign(Object.create(UserColumns.prototype) as UserColumns, this);
+    // Each key copies its own column; TypeScript cannot pair the key's array type across the two.
+    const columns = copy as unknown as Record<(typeof ROW_COLUMNS)[number], Uint8Array>;
+    for (const key of ROW_COLUMNS) columns[key] = (this[key] as Uint8Array).slice(0, this.n);
+    copy.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
+    copy.artFlat = this.artFlat.slice(0, this.artLen);
+    copy.artNameFlat = this.artNameFlat.slice(0, this.artLen);
+    copy.genFlat = this.genFlat.slice(0, this.genLen);
+    return copy;
   }
 
   /** First row with at ≥ value (within the sorted rows). */
@@ -491,7 +505,9 @@ export class StatsIndex {
 
   /** The whole index as bytes, to be loaded by `load` at the next start (see play-index-snapshot). */
   save(): Uint8Array {
-    return serialize({ format: SAVED_FORMAT, index: this });
+    // Spare capacity is not saved: the first add after loading grows the arrays again.
+    const columns = this.columns.map((c) => c.trimmed());
+    return serialize({ format: SAVED_FORMAT, index: { ...this, columns } });
   }
 
   /**
