@@ -16,19 +16,9 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
-import { createServer } from '../server/index.js';
 import type { PlayLogEntry } from '../server/store/play-log.js';
-import { fakeScanner } from '../test/factories/library.js';
-import {
-  argValue,
-  benchConfig,
-  benchLibrary,
-  benchPlays,
-  login,
-  quietLogger,
-  USER_COUNT,
-  type BenchData,
-} from './bench-data.js';
+import { argValue, benchLibrary, benchPlays, login, USER_COUNT, type BenchData } from './bench-data.js';
+import { startServerProcess } from './server-process.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -103,17 +93,10 @@ async function main(): Promise<void> {
     const data = child<BenchData>(dataScript, ['--out', dataDir, '--plays', String(plays)]);
     console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
 
-    const scanner = fakeScanner(benchLibrary());
-    const coldStart = performance.now();
-    const server = await createServer({
-      config: benchConfig(dataDir),
-      logger: quietLogger(),
-      scanner,
-      scanOnStart: false,
-      exit: () => undefined,
-    });
-    const url = await server.listen();
-    const coldStartMs = performance.now() - coldStart;
+    // The server in its own process: the client's work and garbage do not land in its timings or
+    // its memory. Cold start is measured inside it (open the store, load the index, listen).
+    const server = await startServerProcess(dataDir);
+    const { url, startMs: coldStartMs } = server;
 
     const user = data.users[0]!;
     const token = await login(url, user.username, user.password);
@@ -145,8 +128,8 @@ async function main(): Promise<void> {
     const deviceFull = await time(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
     const recent = await time(200, 10, () => get('/api/stats/recent-tracks?count=50'));
     const activity = await time(100, 5, () => get('/api/stats/activity?step=month&' + month));
-    const rssMb = process.memoryUsage().rss / (1024 * 1024);
-    await server.close(500);
+    const rssMb = server.rssMb();
+    await server.stop();
 
     console.error('timing one lowdb rewrite of the same plays (the naive design) ...');
     const { naiveRewriteMs } = child<{ naiveRewriteMs: number }>(
@@ -177,7 +160,9 @@ async function main(): Promise<void> {
         typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
       console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
     }
-    console.log(`${'RSS after the run (MB)'.padEnd(40)}${''.padStart(10)}${rssMb.toFixed(1).padStart(10)}\n`);
+    console.log(
+      `${'server RSS after the run (MB)'.padEnd(40)}${''.padStart(10)}${rssMb.toFixed(1).padStart(10)}\n`,
+    );
 
     const round = (n: number) => Math.round(n * 100) / 100;
     console.log(

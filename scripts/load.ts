@@ -8,24 +8,18 @@
  *   npm run load -- [--duration S] [--plays N] [--connections C] [--warmup S]
  *   LOAD_DURATION=5 LOAD_PLAYS=100000 npm run load        (a quick run)
  *
- * The server runs in its own process (this script with --serve), so the load generator's CPU and
- * memory do not count against it. It is the server `npm start` runs (createServer + listen, the
- * real logger), except that it does not scan a music folder at start: the synthetic 20,000-track
- * library the plays refer to lives only in library.json, and a scan of a real folder would replace
- * it. Exit code 1 when any request failed or was not answered 2xx.
+ * The server runs in its own process (scripts/server-process.ts), so the load generator's CPU and
+ * memory do not count against it. Exit code 1 when any request failed or was not answered 2xx.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createServer } from '../server/index.js';
-import { createLogger } from '../server/logger.js';
-import { argValue, benchConfig, login, type BenchData } from './bench-data.js';
+import { argValue, login, type BenchData } from './bench-data.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
 
-const SELF = fileURLToPath(import.meta.url);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function setting(args: string[], flag: string, env: string, fallback: number): number {
@@ -33,45 +27,6 @@ function setting(args: string[], flag: string, env: string, fallback: number): n
   const value = raw === undefined ? fallback : Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${flag} / ${env} must be a positive number`);
   return value;
-}
-
-/** `--serve DIR`: the server process. Sends its URL to the parent over IPC. */
-async function serve(dataDir: string): Promise<void> {
-  const server = await createServer({
-    config: benchConfig(dataDir),
-    logger: createLogger(),
-    scanOnStart: false,
-    exit: () => undefined,
-  });
-  const url = await server.listen();
-  process.send?.({ url });
-  process.on('SIGTERM', () => {
-    void server.close(2_000).then(() => process.exit(0));
-  });
-}
-
-/** Resident memory of a process in MB (Linux /proc; `ps` elsewhere). */
-function rssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    if (Number.isFinite(kb)) return kb / 1024;
-  } catch {
-    // not Linux
-  }
-  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
-  return Number(ps.stdout.trim()) / 1024;
-}
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', dataDir], {
-    // Request lines go to stdout like `npm start`'s; nobody reads them here.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ child, url: message.url }));
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
-  });
 }
 
 interface Burst {
@@ -126,15 +81,13 @@ function burst(options: Burst): Promise<autocannon.Result> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const served = argValue(args, '--serve');
-  if (served) return serve(served);
 
   const duration = setting(args, '--duration', 'LOAD_DURATION', 30);
   const plays = setting(args, '--plays', 'LOAD_PLAYS', 1_000_000);
   const connections = setting(args, '--connections', 'LOAD_CONNECTIONS', 50);
   const warmup = setting(args, '--warmup', 'LOAD_WARMUP', 5);
   const dataDir = await mkdtemp(join(tmpdir(), 'melon-load-'));
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   try {
     console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
     const built = spawnSync(
@@ -153,23 +106,22 @@ async function main(): Promise<void> {
     if (built.status !== 0) throw new Error(`bench-data failed with status ${built.status}`);
     const data = JSON.parse(built.stdout.trim().split('\n').pop()!) as BenchData;
 
-    const started = await startServer(dataDir);
-    server = started.child;
-    const pid = server.pid!;
-    const rssIdle = rssMb(pid);
-    const tokens = await Promise.all(data.users.map((u) => login(started.url, u.username, u.password)));
+    server = await startServerProcess(dataDir);
+    const { url } = server;
+    const rssIdle = server.rssMb();
+    const tokens = await Promise.all(data.users.map((u) => login(url, u.username, u.password)));
     const middle = Math.floor((data.firstAt + data.lastAt) / 2);
     const monthRange = `gtDateTime=${new Date(middle).toISOString()}&ltDateTime=${new Date(middle + 30 * DAY_MS).toISOString()}`;
-    const options = { url: started.url, tokens, trackIds: data.trackIds, monthRange, connections };
+    const options = { url, tokens, trackIds: data.trackIds, monthRange, connections };
 
     console.error(`warming up for ${warmup} s ...`);
     const warm = await burst({ ...options, duration: warmup });
-    const rssBefore = rssMb(pid);
+    const rssBefore = server.rssMb();
     console.error(`household burst: ${connections} clients for ${duration} s ...`);
     const result = await burst({ ...options, duration });
-    const rssAfter = rssMb(pid);
+    const rssAfter = server.rssMb();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const rssSettled = rssMb(pid);
+    const rssSettled = server.rssMb();
 
     const growth = (rssAfter - rssBefore) / rssBefore;
     const failed = result.errors + result.timeouts + result.non2xx + warm.errors + warm.non2xx;
@@ -217,11 +169,7 @@ async function main(): Promise<void> {
     );
     if (failed > 0) process.exitCode = 1;
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * The real server in a process of its own, for `npm run bench` and `npm run load`: the HTTP client's
+ * CPU, garbage and memory then do not count against the server, and its resident memory is its own.
+ * It is what `npm start` runs (createServer + listen, the real logger), except that it does not scan
+ * a music folder at start: the synthetic library the bench plays refer to lives only in
+ * library.json, and a scan of a real folder would replace it.
+ *
+ *   tsx scripts/server-process.ts DATA_DIR      (started by startServerProcess)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createServer } from '../server/index.js';
+import { createLogger } from '../server/logger.js';
+import { benchConfig } from './bench-data.js';
+
+const SELF = fileURLToPath(import.meta.url);
+
+interface Started {
+  url: string;
+  /** createServer + listen: opening the store (and the play index) until the port answers. */
+  startMs: number;
+}
+
+async function serve(dataDir: string): Promise<void> {
+  const begin = performance.now();
+  const server = await createServer({
+    config: benchConfig(dataDir),
+    logger: createLogger(),
+    scanOnStart: false,
+    exit: () => undefined,
+  });
+  const url = await server.listen();
+  const started: Started = { url, startMs: performance.now() - begin };
+  process.send?.(started);
+  process.on('SIGTERM', () => {
+    void server.close(2_000).then(() => process.exit(0));
+  });
+}
+
+export interface ServerProcess extends Started {
+  child: ChildProcess;
+  /** Resident memory of the server process now, in MB. */
+  rssMb(): number;
+  /** SIGTERM, then wait for the exit (the store is flushed and the play index saved). */
+  stop(): Promise<void>;
+}
+
+export function startServerProcess(dataDir: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, dataDir], {
+    // Request lines go to stdout like `npm start`'s; nobody reads them here.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: Started) =>
+      resolve({ ...message, child, rssMb: () => rssMb(child.pid!), stop }),
+    );
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+  });
+}
+
+/** Resident memory of a process in MB (Linux /proc; `ps` elsewhere). */
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    if (Number.isFinite(kb)) return kb / 1024;
+  } catch {
+    // not Linux
+  }
+  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
+  return Number(ps.stdout.trim()) / 1024;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const dataDir = process.argv[2];
+  if (!dataDir) {
+    console.error('usage: tsx scripts/server-process.ts DATA_DIR');
+    process.exit(2);
+  }
+  await serve(dataDir);
+}
