@@ -12,6 +12,7 @@ import type { Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
+import { answerClientError } from './http/client-error.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface ServerDeps {
@@ -96,6 +97,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         const handle = app.callback();
         const server = createHttpServer((req, res) => void handle(req, res));
         server.keepAliveTimeout = 5_000;
+        server.on('clientError', answerClientError);
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);

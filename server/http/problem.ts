@@ -16,25 +16,30 @@ const TITLES: Record<number, string> = {
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
-export function sendProblem(ctx: Koa.Context, error: AppError, extra: Record<string, unknown> = {}): void {
-  ctx.status = error.status;
-  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-  ctx.type = 'application/problem+json';
-  ctx.body = {
+/** The RFC 9457 document for an error (without the per-request fields). */
+export function problemDocument(error: AppError): Record<string, unknown> {
+  return {
     type: 'about:blank',
     title: TITLES[error.status] ?? 'Error',
     status: error.status,
     detail: error.detail,
     code: error.code,
     ...error.extra,
-    ...extra,
   };
+}
+
+export function sendProblem(ctx: Koa.Context, error: AppError, extra: Record<string, unknown> = {}): void {
+  ctx.status = error.status;
+  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+  ctx.type = 'application/problem+json';
+  ctx.body = { ...problemDocument(error), ...extra };
 }
 
 /**

@@ -117,11 +117,22 @@ describe('oversized bodies', () => {
     }
   });
 
-  it('headers or a URL over 16 KiB are refused with 431 by the HTTP parser', async () => {
+  it('headers or a URL over 16 KiB are refused with a 431 problem by the HTTP parser', async () => {
     const header = await send(t.url, { path: '/api/health', headers: { 'X-Padding': 'h'.repeat(20_000) } });
     expect(header.status).toBe(431);
+    expect(header.headers['content-type']).toBe('application/problem+json');
+    expect(header.json()).toMatchObject({ status: 431, code: 'headers_too_large' });
     const url = await send(t.url, { path: `/api/health?pad=${'q'.repeat(20_000)}` });
     expect(url.status).toBe(431);
+    expect(url.json()).toMatchObject({ status: 431, code: 'headers_too_large' });
+  });
+
+  it('a request that is not HTTP gets a 400 problem, not a bare status line', async () => {
+    const answer = await sendBytes(t.url, 'HELLO THERE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('Content-Type: application/problem+json');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 400, code: 'malformed_request' });
   });
 });
 

@@ -16,6 +16,9 @@ export const KNOWN_PROBLEM_CODES: ReadonlySet<string> = new Set([
   'unsupported_media_type',
   'internal_error',
   'cross_origin_refused',
+  'headers_too_large',
+  'malformed_request',
+  'request_timeout',
   // auth
   'missing_token',
   'invalid_token',
