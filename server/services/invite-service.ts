@@ -99,8 +99,8 @@ export class InviteService {
     this.failuresByAddress.record(clientAddress);
     if (this.failuresEverywhere.record(GLOBAL_KEY) < GLOBAL_MAX_FAILURES) return;
     this.failuresEverywhere.clear(GLOBAL_KEY);
-    const revoked = await this.users.revokeActiveInvites(this.clock.now());
-    this.logger.warn('invite code guessing detected; revoked every active invite code', {
+    const revoked = await this.users.revokeUnredeemedInvites(this.clock.now());
+    this.logger.warn('invite code guessing detected; revoked every invite that has not made a user yet', {
       failures: GLOBAL_MAX_FAILURES,
       windowMinutes: GLOBAL_WINDOW_MS / MINUTE_MS,
       revoked,

@@ -113,11 +113,15 @@ export class UsersRepo {
   }
 
   /** Revokes every active invite; returns how many. */
-  revokeActiveInvites(now: number): Promise<number> {
+  /**
+   * Revokes every invite that has not made a user yet: codes not exchanged, and codes exchanged
+   * whose Server token could still make one (a guessed code must not survive the revocation).
+   */
+  revokeUnredeemedInvites(now: number): Promise<number> {
     return this.doc.mutate((data) => {
-      const active = data.invites.filter((invite) => isActive(invite, now));
-      for (const invite of active) invite.revokedAt = now;
-      return active.length;
+      const open = data.invites.filter((invite) => invite.redeemedAt === null && invite.revokedAt === null);
+      for (const invite of open) invite.revokedAt = now;
+      return open.length;
     });
   }
 

@@ -130,7 +130,7 @@ describe('guessing from many addresses', () => {
       expect((await own.call('/auth/code-authenticate?code=YYYY')).status).toBe(401);
     }
     expect(
-      own.logs.some((line) => line.includes('WARN') && line.includes('revoked every active invite code')),
+      own.logs.some((line) => line.includes('WARN') && line.includes('invite code guessing detected')),
     ).toBe(true);
     own.clock.advance(60_000);
     expect((await own.call(`/auth/code-authenticate?code=${code}`)).status).toBe(401);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
 import { send, type HostileResponse } from '../support/attacker.js';
-import { createInvite } from '../support/invites.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createInvite, serverToken } from '../support/invites.js';
+import { postJson, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Guessing passwords and invite codes (contract §2), as an attacker on the household network would:
@@ -95,8 +95,10 @@ describe('invite code guessing', () => {
     expect((await exchange(code, '127.0.0.41')).status).toBe(200);
   });
 
-  it('revokes every active code once 50 wrong codes arrive from many addresses, and logs no code', async () => {
+  it('revokes every unredeemed code once 50 wrong codes arrive from many addresses, and logs no code', async () => {
     const invites = [await createInvite(t), await createInvite(t)];
+    // A code exchanged before the alarm (perhaps guessed): its Server token must stop working too.
+    const exchanged = await serverToken(t);
     let failures = 0;
     for (const from of addresses(5, 50)) {
       for (let i = 0; i < 10; i++) {
@@ -107,9 +109,16 @@ describe('invite code guessing', () => {
     }
     expect(failures).toBe(50);
     const warning = t.logs.find(
-      (line) => line.includes('WARN') && line.includes('revoked every active invite code'),
+      (line) => line.includes('WARN') && line.includes('invite code guessing detected'),
     );
-    expect(warning).toContain('revoked=2');
+    expect(warning).toContain('revoked=3');
+    const withOldToken = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'late', password: 'a long password 1' },
+      exchanged,
+    );
+    expect(withOldToken.status).toBe(401);
     for (const { code } of invites) {
       const response = await exchange(code, '127.0.0.60');
       expect(response.status).toBe(401);
