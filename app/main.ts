@@ -110,6 +110,12 @@ function notify(title: string, body: string): void {
   else logger.info(title, { detail: body });
 }
 
+/** A notice that holds a secret (an invite code): shown, but never written to the log instead. */
+function notifySecret(title: string, body: string): void {
+  if (Notification.isSupported()) new Notification({ title, body, icon: files.windowIcon }).show();
+  else logger.info('a notification holding a secret was not shown (notifications are unavailable)');
+}
+
 function trayState(): TrayState {
   return { server: lifecycle.state, update: updates.state, openAtLogin, invites: invites.active() };
 }
@@ -163,7 +169,7 @@ async function runAction(action: MenuAction): Promise<void> {
               ? server.services.invites.create(desktopAdmin)
               : Promise.reject(new Error('The server is not running.')),
           copy: (text) => clipboard.writeText(text),
-          notify,
+          notify: notifySecret,
           tracker: invites,
         });
         return refreshTray();

@@ -106,8 +106,17 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     if (reply.type) ctx.type = reply.type;
     ctx.body = reply.body ?? null;
     if (reply.afterSend) {
+      // Once the response is out, or the client has gone: the request was accepted either way,
+      // and a step that never ran (e.g. an update's install) would leave its service busy.
       const afterSend = reply.afterSend;
-      ctx.res.once('finish', () => void Promise.resolve().then(afterSend));
+      let ran = false;
+      const runOnce = () => {
+        if (ran) return;
+        ran = true;
+        void Promise.resolve().then(afterSend);
+      };
+      ctx.res.once('finish', runOnce);
+      ctx.res.once('close', runOnce);
     }
   } finally {
     await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));

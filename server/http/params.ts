@@ -10,7 +10,8 @@ import { invalidParameter } from '../errors.js';
 export type RawParams = Record<string, unknown>;
 
 export function mergeParams(query: Record<string, unknown>, body: unknown): RawParams {
-  const merged: RawParams = {};
+  // No prototype: a parameter named `__proto__` is then just an unknown key, not the object's parent.
+  const merged = Object.create(null) as RawParams;
   const take = (source: Record<string, unknown>) => {
     for (const [key, value] of Object.entries(source)) {
       const first = Array.isArray(value) && !LIST_KEYS.has(key) ? (value as unknown[])[0] : value;
@@ -100,7 +101,6 @@ export const paging = {
   count: integer(1, 1000).default(100).meta({ description: 'Items per page' }),
 };
 
-/** Validates `raw` against `shape`; the first problem becomes a 400 naming the parameter. */
 /**
  * One object schema per shape, made on first use: zod 4 compiles an object schema into a fast
  * parser, which costs ~1-2 ms, so building it per request was most of a log-play's server time.
@@ -115,6 +115,7 @@ function objectOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<S> {
   return object;
 }
 
+/** Validates `raw` against `shape`; the first problem becomes a 400 naming the parameter. */
 export function parseParams<S extends z.ZodRawShape>(shape: S, raw: RawParams): z.output<z.ZodObject<S>> {
   const result = objectOf(shape).safeParse(raw);
   if (result.success) return result.data;

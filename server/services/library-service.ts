@@ -75,6 +75,8 @@ export class LibraryService {
   private progress: ScanProgress = idleProgress();
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
+  private changedDuringScan = new Map<string, TrackRecord>();
 
   constructor(
     private readonly library: LibraryRepo,
@@ -120,6 +122,10 @@ export class LibraryService {
         this.progress = { ...update, running: true };
       });
       if (this.stopped) return;
+      // The scan may have read a file before an edit landed; the record re-read after it wins.
+      const changed = this.changedDuringScan;
+      this.changedDuringScan = new Map();
+      if (changed.size > 0) index.tracks = index.tracks.map((track) => changed.get(track.id) ?? track);
       await this.library.replace(index);
       this.catalog = new LibraryCatalog(index);
       this.progress = { ...progress, running: false };
@@ -145,6 +151,7 @@ export class LibraryService {
 
   /** Called after a track's file changed outside a scan (artwork edits). */
   async replaceTrack(track: TrackRecord): Promise<void> {
+    if (this.running) this.changedDuringScan.set(track.id, track);
     await this.library.updateTrack(track);
     this.catalog = new LibraryCatalog(this.library.index());
   }

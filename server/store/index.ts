@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
@@ -11,7 +11,8 @@ import { loadOrCreateSecret } from './secret.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
- * The data folder. Everything Melon keeps lives here, and only code under store/ touches it.
+ * The data folder. Everything Melon keeps lives here, and only code under store/ touches it, except
+ * `updates/`, where the update service downloads an installer (services/updates/download.ts).
  */
 export interface Store {
   readonly dataDir: string;
@@ -75,6 +76,11 @@ export async function openStore(dataDir: string, options: StoreOptions): Promise
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const plays = await openPlayLog(dataDir, options);
   const saveIndex = async () => {
+    if (plays.indexMissedEntries) {
+      // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
+      await rm(join(dataDir, INDEX_FILE), { force: true });
+      return;
+    }
     // Taken together, synchronously: the index holds exactly the entries before the position.
     const snapshot = { position: plays.position(), data: options.playIndex.save() };
     await writePlayIndexSnapshot(join(dataDir, INDEX_FILE), snapshot);

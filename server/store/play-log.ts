@@ -84,6 +84,8 @@ export class PlayLog {
   private batchCount = 0;
   /** Entries read from the file at open (all of them, or those after `from`). */
   readonly replayed: number;
+  /** Set when `onEntry` threw for an appended entry: whoever indexes the log missed one. */
+  indexMissedEntries = false;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -227,13 +229,30 @@ export class PlayLog {
           continue;
         }
         for (const pending of batch) {
-          for (const entry of pending.entries) this.onEntry(entry);
+          for (const entry of pending.entries) this.deliver(entry);
           this.entries += pending.entries.length;
           pending.resolve();
         }
       }
     } finally {
       this.writing = null;
+    }
+  }
+
+  /**
+   * Hands a durable entry to the index. The entry is on disk whatever happens here, so its append
+   * still resolves; a failing index is logged and marked incomplete, so it is rebuilt from the log
+   * at the next start instead of being saved.
+   */
+  private deliver(entry: PlayLogEntry): void {
+    try {
+      this.onEntry(entry);
+    } catch (error) {
+      this.indexMissedEntries = true;
+      this.logger.error('play log: indexing a durable entry failed', {
+        path: this.path,
+        error: String(error),
+      });
     }
   }
 

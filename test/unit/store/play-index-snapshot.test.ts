@@ -140,6 +140,27 @@ describe('saved play index', () => {
     await fourth.store.close();
   });
 
+  it('is not kept when the index failed to take an entry: the log still has it, the next start rebuilds', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 10);
+    const add = first.index.add.bind(first.index);
+    first.index.add = (e) => {
+      if (e.id === entry(10).id) throw new Error('index bug');
+      add(e);
+    };
+    await expect(first.store.plays.append(entry(10))).resolves.toBeUndefined(); // durable all the same
+    await appendAll(first.store, 11, 12);
+    await first.store.close();
+    expect(first.logger.lines.join('\n')).toMatch(/indexing a durable entry failed/);
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(12);
+    expect(second.index.size).toBe(12);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
+  });
+
   it('is ignored when its bytes are damaged', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
