@@ -37,6 +37,12 @@ export const text = (max: number) =>
     z.string({ error: 'must be a string' }).min(1).max(max, `must have at most ${max} characters`),
   );
 
+/**
+ * An id parameter. Contract §0: an id of the wrong shape, whatever its length, is a 404 of the
+ * resource (the service judges it), so only "a non-empty string" is checked here.
+ */
+export const id = () => z.preprocess(scalarText, z.string({ error: 'must be a string' }).min(1));
+
 /** An integer in [min, max]; `"7"`, `7` are fine, `"7.5"`, `"7a"`, `"1e3"` are not. */
 export const integer = (min: number, max: number) =>
   z.preprocess(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
 import { alwaysTrue } from '../openapi-schemas.js';
-import { integer, text } from '../params.js';
+import { id, integer } from '../params.js';
 import {
   endpoint,
   rawEndpoint,
@@ -11,9 +11,9 @@ import {
   type ResponseDoc,
 } from '../types.js';
 
-const owner = { id: text(1024) };
+const owner = { id: id() };
 const position = {
-  id: text(1024),
+  id: id(),
   pos: integer(0, 1_000_000).meta({ description: 'The position of the picture, from 0' }),
 };
 const idPath = { id: z.string().min(1) };

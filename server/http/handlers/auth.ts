@@ -5,7 +5,7 @@ import type { AuthService } from '../../services/auth-service.js';
 import type { InviteService } from '../../services/invite-service.js';
 import type { UserService } from '../../services/user-service.js';
 import { inviteSchema, tokenSchema, userSchema, utc } from '../openapi-schemas.js';
-import { boolean, text } from '../params.js';
+import { boolean, id, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
 const credentials = { username: text(256), password: text(1024) };
@@ -110,7 +110,7 @@ export function userHandlers(users: UserService) {
     changePassword: endpoint({
       summary: 'Change a password (revokes every token of the account)',
       params: {
-        userId: text(64)
+        userId: id()
           .optional()
           .meta({ description: "Admins only: reset another account's password without it" }),
         currentPassword: text(1024).optional().meta({ description: "Required for one's own account" }),
@@ -122,7 +122,7 @@ export function userHandlers(users: UserService) {
     }),
     delete: endpoint({
       summary: 'Delete a user (revokes every token of the account)',
-      params: { id: text(256) },
+      params: { id: id() },
       response: z.object({ deleted: z.literal(true), id: z.string() }),
       errors: { 404: ['user_not_found'], 409: ['last_admin'] },
       handle: async ({ params }) => {

@@ -3,12 +3,11 @@ import type { RatingService } from '../../services/rating-service.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import type { RatingKind } from '../../store/ratings-repo.js';
 import { alwaysTrue, namedRef, statsRef, utc } from '../openapi-schemas.js';
-import { integer, isoDate, paging, text } from '../params.js';
+import { id, integer, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
-// Ids longer than 64 characters are not 400s but 404s of the resource (contract §0), so they are
-// read as text here and judged by the service.
-const anyId = text(1024);
+// An id of the wrong shape (any length) is a 404 of the resource (contract §0), judged by the service.
+const anyId = id();
 const device = text(128).optional().meta({ description: 'The playing device, 1–128 characters' });
 
 const logParams = {
