@@ -25,8 +25,8 @@ export function tokenResponse(issued: IssuedToken): TokenResponse {
   };
 }
 
-const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
-const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
+export const LOGIN_MAX_FAILURES = 10;
 
 /** Login and token verification. */
 export class AuthService {
@@ -52,14 +52,14 @@ export class AuthService {
     if (wait > 0) {
       throw tooManyRequests('too_many_attempts', 'Too many failed logins; try again later', wait / 1000);
     }
+    // Counted as a failure before the password check, so that guesses sent at once cannot all pass
+    // the check above while the others are still hashing; withdrawn if this one turns out right.
+    const withdraw = [this.failuresByName.reserve(nameKey), this.failuresByAddress.reserve(clientAddress)];
     const user = this.users.findByUsername(username);
     // An unknown name costs one scrypt too, so timing does not reveal which names exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-    if (!user || !matches) {
-      this.failuresByName.record(nameKey);
-      this.failuresByAddress.record(clientAddress);
-      throw unauthorized('invalid_credentials', 'Username or password is wrong');
-    }
+    if (!user || !matches) throw unauthorized('invalid_credentials', 'Username or password is wrong');
+    for (const undo of withdraw) undo();
     const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
     return tokenResponse(this.issueFor(current));
   }

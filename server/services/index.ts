@@ -78,7 +78,7 @@ export function createServices(
     serverInfo: options.serverInfo,
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds),
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, clock),
+    users: new UserService(store.users, store.ratings, clock),
     library,
     ratings: new RatingService(store.ratings, library),
     collections,

@@ -80,14 +80,18 @@ export class InviteService {
     const wait = this.failuresByAddress.retryAfterMs(clientAddress);
     if (wait > 0)
       throw tooManyRequests('too_many_attempts', 'Too many wrong invite codes; try again later', wait / 1000);
+    // Counted before the lookup, so that guesses sent at once cannot all pass the check above;
+    // withdrawn if the code is right.
+    const withdraw = this.failuresByAddress.reserve(clientAddress);
     const normalised = code.trim().toUpperCase();
     const invite = isWellFormed(normalised)
       ? await this.users.consumeInvite(normalised, this.clock.now())
       : undefined;
     if (!invite) {
-      await this.recordFailure(clientAddress);
+      await this.recordFailure();
       throw unauthorized('invalid_invite', 'The invite code is wrong, used or expired');
     }
+    withdraw();
     const issued = this.signer.sign(
       { sub: null, role: 'Server', name: null, tv: 0, invite: invite.id },
       SERVER_TOKEN_SECONDS,
@@ -95,8 +99,8 @@ export class InviteService {
     return tokenResponse(issued);
   }
 
-  private async recordFailure(clientAddress: string): Promise<void> {
-    this.failuresByAddress.record(clientAddress);
+  /** Counts a failure towards the alarm (the per-address one is already counted). */
+  private async recordFailure(): Promise<void> {
     if (this.failuresEverywhere.record(GLOBAL_KEY) < GLOBAL_MAX_FAILURES) return;
     this.failuresEverywhere.clear(GLOBAL_KEY);
     const revoked = await this.users.revokeUnredeemedInvites(this.clock.now());

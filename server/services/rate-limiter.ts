@@ -30,9 +30,32 @@ export class FailureWindow {
 
   /** Records a failure and returns how many sit in the window now. */
   record(key: string): number {
+    return this.add(key, this.clock.now());
+  }
+
+  /**
+   * Records a failure for an attempt whose outcome is not known yet, so that attempts checked while
+   * others are still in flight (e.g. hashing a password) count against the limit too. Returns a
+   * function that withdraws it: call it when the attempt succeeds.
+   */
+  reserve(key: string): () => void {
+    const at = this.clock.now();
+    this.add(key, at);
+    let withdrawn = false;
+    return () => {
+      if (withdrawn) return;
+      withdrawn = true;
+      const recent = this.failures.get(key);
+      const index = recent?.lastIndexOf(at) ?? -1;
+      if (index >= 0) recent!.splice(index, 1);
+      if (recent?.length === 0) this.failures.delete(key);
+    };
+  }
+
+  private add(key: string, at: number): number {
     if (this.failures.size > 10_000) this.sweep();
     const recent = this.recent(key);
-    recent.push(this.clock.now());
+    recent.push(at);
     this.failures.set(key, recent);
     // Bounded memory: a key never holds more entries than it needs to decide.
     if (recent.length > this.max) recent.splice(0, recent.length - this.max);

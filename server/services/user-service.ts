@@ -1,9 +1,12 @@
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import type { AccountRole, Principal, UserRecord } from '../domain/user.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../errors.js';
+import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { UsersRepo } from '../store/users-repo.js';
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './auth-service.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import { FailureWindow } from './rate-limiter.js';
 
 /** What clients see of a user: never the hash or the token version. */
 export interface UserView {
@@ -39,10 +42,16 @@ export interface FirstAdmin {
 }
 
 export class UserService {
+  /** Wrong current passwords per user id: the same limit as login, so a stolen token cannot guess more. */
+  private readonly passwordFailures: FailureWindow;
+
   constructor(
     private readonly users: UsersRepo,
+    private readonly ratings: RatingsRepo,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.passwordFailures = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
+  }
 
   /** On first start with no users, makes the Admin account (contract §3). */
   async ensureFirstAdmin(username: string, configuredPassword: string | null): Promise<FirstAdmin | null> {
@@ -97,9 +106,16 @@ export class UserService {
           parameter: 'currentPassword',
         });
       }
+      const wait = this.passwordFailures.retryAfterMs(targetId);
+      if (wait > 0) {
+        throw tooManyRequests('too_many_attempts', 'Too many wrong passwords; try again later', wait / 1000);
+      }
+      // Counted before the check so that guesses sent at once all count (see AuthService.login).
+      const withdraw = this.passwordFailures.reserve(targetId);
       if (!(await verifyPassword(request.currentPassword, target.passwordHash))) {
         throw unauthorized('invalid_credentials', 'The current password is wrong');
       }
+      withdraw();
     }
     const passwordHash = await hashPassword(request.newPassword);
     const updated = await this.users.update(targetId, {
@@ -112,11 +128,11 @@ export class UserService {
 
   /** Deletes an account (Admin). The last Admin cannot be deleted: nobody could manage Melon then. */
   async delete(userId: string): Promise<void> {
-    const target = this.get(userId);
-    if (target.role === 'Admin' && this.users.list().filter((user) => user.role === 'Admin').length === 1) {
-      throw conflict('last_admin', 'The last Admin account cannot be deleted');
-    }
-    if (!(await this.users.remove(userId))) throw notFound('user_not_found', `User '${userId}' not found`);
+    const outcome = await this.users.remove(userId);
+    if (outcome === 'last_admin') throw conflict('last_admin', 'The last Admin account cannot be deleted');
+    if (outcome === 'not_found') throw notFound('user_not_found', `User '${userId}' not found`);
+    // A deleted account no longer counts in anyone's averages.
+    await this.ratings.removeUser(userId);
   }
 
   private self(caller: Principal): string {

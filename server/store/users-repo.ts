@@ -70,11 +70,18 @@ export class UsersRepo {
     });
   }
 
-  remove(id: string): Promise<boolean> {
+  /**
+   * Removes the user unless it is the last Admin (checked inside the write queue, so deleting the
+   * Admins at the same time cannot remove them all).
+   */
+  remove(id: string): Promise<'removed' | 'not_found' | 'last_admin'> {
     return this.doc.mutate((data) => {
       const index = data.users.findIndex((record) => record.id === id);
-      if (index >= 0) data.users.splice(index, 1);
-      return index >= 0;
+      if (index < 0) return 'not_found';
+      const admins = data.users.filter((user) => user.role === 'Admin').length;
+      if (data.users[index]!.role === 'Admin' && admins === 1) return 'last_admin';
+      data.users.splice(index, 1);
+      return 'removed';
     });
   }
 
@@ -105,6 +112,9 @@ export class UsersRepo {
 
   /** Marks the active invite with this code used and returns it; exactly one caller can win a code. */
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
+    // A wrong code changes nothing, so it costs no write: guesses must not make the disk work.
+    // A code that matches here is checked again inside the write queue.
+    if (!this.activeInvites(now).some((invite) => invite.code === code)) return Promise.resolve(undefined);
     return this.doc.mutate((data) => {
       const invite = data.invites.find((record) => record.code === code && isActive(record, now));
       if (invite) invite.usedAt = now;
@@ -112,7 +122,6 @@ export class UsersRepo {
     });
   }
 
-  /** Revokes every active invite; returns how many. */
   /**
    * Revokes every invite that has not made a user yet: codes not exchanged, and codes exchanged
    * whose Server token could still make one (a guessed code must not survive the revocation).

@@ -124,6 +124,21 @@ describe('failed-login limits', () => {
     expect(again.status).toBe(200);
   });
 
+  it('counts logins in flight, and a right one among them does not count as a failure', async () => {
+    const user = await makeUser(t, { username: 'busy' });
+    const attempts = [
+      ...Array.from({ length: 9 }, (_, i) => ({ username: 'busy', password: `guess-${i}` })),
+      { username: 'busy', password: user.password },
+    ].map((body) => postJson(t, '/auth/login', body));
+    const statuses = (await Promise.all(attempts)).map((response) => response.status);
+    expect(statuses.sort()).toEqual([200, ...Array<number>(9).fill(401)]);
+    // Nine failures: the tenth still answers 401, and only then is the name locked.
+    expect((await postJson(t, '/auth/login', { username: 'busy', password: 'guess-9' })).status).toBe(401);
+    expect((await postJson(t, '/auth/login', { username: 'busy', password: user.password })).status).toBe(
+      429,
+    );
+  });
+
   it('locks a client address that tries many usernames', async () => {
     const own = await startTestServer();
     try {

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { makeUser } from '../factories/users.js';
@@ -112,6 +114,25 @@ describe('GET /auth/code-authenticate', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     t.clock.advance(60_000);
     expect((await t.call(`/auth/code-authenticate?code=${code}`)).status).toBe(200);
+  });
+
+  it('counts wrong codes sent all at once against the per-address limit', async () => {
+    await createInvite(t);
+    const guesses = Array.from({ length: 40 }, () => t.call('/auth/code-authenticate?code=ZZZZ'));
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+  });
+
+  it('does not rewrite the users file for a wrong code', async () => {
+    await createInvite(t);
+    const file = join(t.dataDir, 'users.json');
+    const before = await stat(file);
+    for (const guess of ['ZZZZ', 'zzzz', 'A', '0O1I'])
+      expect((await t.call(`/auth/code-authenticate?code=${guess}`)).status).toBe(401);
+    const after = await stat(file);
+    // The store replaces the file (a new inode) on every write.
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 });
 

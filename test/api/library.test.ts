@@ -254,6 +254,12 @@ describe('ratings on the library', () => {
       averageRating: 4,
       ratingCount: 1,
     });
+    // A deleted account no longer counts.
+    expect((await postForm(t, '/api/users/delete', { id: other.id }, t.adminToken)).status).toBe(200);
+    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).toMatchObject({
+      averageRating: null,
+      ratingCount: 0,
+    });
   });
 
   it('rates albums and artists, and refuses bad ratings, unknown targets and Pass accounts', async () => {

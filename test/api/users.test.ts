@@ -187,6 +187,30 @@ describe('token revocation', () => {
       await own.stop();
     }
   });
+
+  it('keeps one Admin when every Admin deletes itself at once', async () => {
+    const own = await startTestServer();
+    try {
+      const first = (
+        (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{ id: string }>
+      )[0]!;
+      const admins = [{ id: first.id, token: own.adminToken }];
+      for (let i = 0; i < 4; i++) admins.push(await makeUser(own, { role: 'Admin' }));
+      // Each deletes its own account, so no request is refused for a token already revoked.
+      const responses = await Promise.all(
+        admins.map(({ id, token }) => postForm(own, '/api/users/delete', { id }, token)),
+      );
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 409]);
+      const refused = responses.find((response) => response.status === 409)!;
+      expect((await problem(refused)).code).toBe('last_admin');
+      const stored = JSON.parse(await readFile(join(own.dataDir, 'users.json'), 'utf8')) as {
+        users: Array<{ role: string }>;
+      };
+      expect(stored.users.filter((user) => user.role === 'Admin')).toHaveLength(1);
+    } finally {
+      await own.stop();
+    }
+  });
 });
 
 describe('GET /auth/check', () => {

@@ -79,6 +79,57 @@ describe('login guessing', { timeout: 120_000 }, () => {
     expect(real.json()).toEqual(ghost.json());
     expect(real.headers['retry-after']).toBe(ghost.headers['retry-after']);
   });
+
+  it('counts guesses sent all at once: 60 at one name from many addresses get ten 401s, the rest 429', async () => {
+    const victim = await makeUser(t, { username: 'rushed' });
+    const guesses = addresses(60, 100).map((from, i) => login('rushed', `guess-${i}`, from));
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+    expect((await login('rushed', victim.password, '127.0.0.200')).status).toBe(429);
+  });
+
+  it('counts guesses sent all at once from one address at many names', async () => {
+    const guesses = Array.from({ length: 60 }, (_, i) => login(`name-${i}`, 'xxxxxxxx', '127.0.0.22'));
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+  });
+});
+
+describe('current-password guessing', { timeout: 120_000 }, () => {
+  function changePassword(token: string, currentPassword: string, from?: string) {
+    return send(t.url, {
+      method: 'POST',
+      path: '/api/users/change-password',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ currentPassword, newPassword: 'a brand new password' }),
+      from,
+    });
+  }
+
+  it('locks changing a password after 10 wrong current passwords, even the right one, like login', async () => {
+    const victim = await makeUser(t);
+    for (const from of addresses(10, 130))
+      expect((await changePassword(victim.token, `guess from ${from}`, from)).status).toBe(401);
+    const blocked = await changePassword(victim.token, victim.password, '127.0.0.140');
+    expect(blocked.status).toBe(429);
+    expect(codeOf(blocked)).toBe('too_many_attempts');
+    expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
+    // Other accounts are not affected.
+    const other = await makeUser(t);
+    expect((await changePassword(other.token, other.password)).status).toBe(200);
+    t.clock.advance(15 * 60_000);
+    expect((await changePassword(victim.token, victim.password)).status).toBe(200);
+  });
+
+  it('counts current-password guesses sent all at once', async () => {
+    const victim = await makeUser(t);
+    const guesses = Array.from({ length: 40 }, (_, i) => changePassword(victim.token, `guess-${i}`));
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+  });
 });
 
 describe('invite code guessing', () => {

@@ -117,7 +117,7 @@ export function userHandlers(users: UserService) {
         newPassword: password,
       },
       response: userSchema,
-      errors: { 401: ['invalid_credentials'], 404: ['user_not_found'] },
+      errors: { 401: ['invalid_credentials'], 404: ['user_not_found'], 429: ['too_many_attempts'] },
       handle: ({ params, request }) => users.changePassword(callerOf(request), params),
     }),
     delete: endpoint({

@@ -26,3 +26,22 @@ describe('FailureWindow', () => {
     expect(window.record('k')).toBe(1);
   });
 });
+
+describe('FailureWindow.reserve', () => {
+  it('counts an attempt before its outcome is known, and withdraws it on success', () => {
+    const clock = new ManualClock(0);
+    const window = new FailureWindow(clock, 1000, 3);
+    window.record('a');
+    const pending = [window.reserve('a'), window.reserve('a')];
+    expect(window.retryAfterMs('a')).toBe(1000);
+    pending[1]!();
+    expect(window.retryAfterMs('a')).toBe(0);
+    // Withdrawing twice changes nothing more.
+    pending[1]!();
+    expect(window.record('a')).toBe(3);
+    clock.advance(500);
+    pending[0]!();
+    expect(window.retryAfterMs('a')).toBe(0);
+    expect(window.record('a')).toBe(3);
+  });
+});
