@@ -62,7 +62,13 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       addresses: port === null ? [] : serverAddresses(config.host, port),
     }),
   });
-  const firstAdmin = await services.users.ensureFirstAdmin(config.adminUser, config.adminPassword);
+  const firstAdmin = await services.users
+    .ensureFirstAdmin(config.adminUser, config.adminPassword)
+    .catch(async (error: unknown) => {
+      // Not started, so nobody else will close the store: let go of the data folder for a retry.
+      await store.close().catch(() => undefined);
+      throw error;
+    });
   const routes = routeTable(services);
   const app = buildApp(routes, services.auth, logger);
   let http: Server | null = null;

@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createServer, lanAddresses } from './index.js';
 import { createLogger } from './logger.js';
+import { DataFolderInUseError } from './store/folder-lock.js';
 
 const logger = createLogger();
 
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof DataFolderInUseError) console.error(error.message);
   else
     logger.error('failed to start', {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),

@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
+import { FolderLock } from './folder-lock.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import { readPlayIndexSnapshot, writePlayIndexSnapshot } from './play-index-snapshot.js';
@@ -68,6 +69,16 @@ async function openPlayLog(dataDir: string, { logger, playIndex }: StoreOptions)
 
 export async function openStore(dataDir: string, options: StoreOptions): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const lock = await FolderLock.acquire(dataDir);
+  try {
+    return await openLocked(dataDir, options, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLock): Promise<Store> {
   const users = await UsersRepo.open(join(dataDir, 'users.json'));
   const library = await LibraryRepo.open(join(dataDir, 'library.json'));
   const ratings = await RatingsRepo.open(join(dataDir, 'ratings.json'));
@@ -105,6 +116,7 @@ export async function openStore(dataDir: string, options: StoreOptions): Promise
       options.logger.warn('could not save the play index', { error: String(error) });
     }
     await plays.close();
+    await lock.release();
   };
   return { dataDir, users, library, ratings, collections, artwork, plays, jwtSecret, flush, close };
 }

@@ -73,6 +73,30 @@ describe('npm start (headless server)', () => {
     expect(server.output()).not.toContain('configured-pw');
   });
 
+  it('refuses a second server on the same data folder, and starts after the first is killed -9', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'melon-lock-'));
+    const env = { MELON_DATA_DIR: dataDir, MELON_ADMIN_PASSWORD: 'folder lock password 1' };
+    const first = startHeadless(env);
+    const firstExit = exited(first.child);
+    await first.url;
+    // Another port (MELON_PORT=0), so only the data folder is shared.
+    const second = startHeadless(env);
+    await expect(second.url).rejects.toThrow(
+      `The data folder ${dataDir} is in use by another Melon (process ${first.child.pid})`,
+    );
+    expect(second.child.exitCode).toBe(1);
+    expect(second.output()).not.toMatch(/\n\s+at /);
+
+    first.child.kill('SIGKILL');
+    await firstExit;
+    const third = startHeadless(env);
+    const thirdExit = exited(third.child);
+    await third.url;
+    third.child.kill('SIGTERM');
+    expect(await thirdExit).toBe(0);
+    await expect(readFile(join(dataDir, 'melon.lock'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses an invalid configuration with a clear message', async () => {
     const server = startHeadless({ MELON_DATA_DIR: join(tmpdir(), 'unused'), MELON_TOKEN_TTL: 'forever' });
     await expect(server.url).rejects.toThrow(/MELON_TOKEN_TTL/);

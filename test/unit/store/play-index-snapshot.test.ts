@@ -6,6 +6,7 @@ import { createMemoryLogger } from '../../../server/logger.js';
 import { StatsIndex, type StatsFilter } from '../../../server/services/stats/stats-index.js';
 import { openStore, type Store } from '../../../server/store/index.js';
 import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { orphanFolderLock } from '../../support/dead-process.js';
 
 /**
  * The saved play index (plays.index) is a cache of the play log: a start loads it and reads only
@@ -102,7 +103,9 @@ describe('saved play index', () => {
     await first.store.close();
     const second = await open(dataDir);
     await appendAll(second.store, 60, 75);
-    await second.store.plays.close(); // no index save: as if killed
+    // As if killed: no index save, and the lock left behind.
+    await second.store.plays.close();
+    await orphanFolderLock(dataDir);
 
     const third = await open(dataDir);
     expect(third.store.plays.replayed).toBe(15);
@@ -132,6 +135,7 @@ describe('saved play index', () => {
     // bytes before it; a hand edit further back needs plays.index deleted, see docs/API.md).
     const third = await open(dataDir);
     await third.store.plays.close();
+    await orphanFolderLock(dataDir);
     const other = (await readFile(log, 'utf8')).replace(/"durationMs":1019/, '"durationMs":9019');
     await writeFile(log, other);
     const fourth = await open(dataDir);
