@@ -84,12 +84,38 @@ export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger):
   return app;
 }
 
+/**
+ * Runs a reply's after-send step once the response is out, or once the client has gone (the request
+ * was accepted either way, and a step that never ran, e.g. an update's install, would leave its
+ * service busy). Listens from the start of the request: a client that goes away while the handler
+ * still works (a long download) has closed the response before the step is known.
+ */
+function afterResponse(ctx: Ctx): (step: () => Promise<void> | void) => void {
+  let over = false;
+  let pending: (() => Promise<void> | void) | null = null;
+  const run = () => {
+    const step = pending;
+    pending = null;
+    if (step) void Promise.resolve().then(step);
+  };
+  ctx.res.once('finish', run);
+  ctx.res.once('close', () => {
+    over = true;
+    run();
+  });
+  return (step) => {
+    pending = step;
+    if (over) run();
+  };
+}
+
 async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
   const body: unknown = ctx.request.body;
   if (Array.isArray(body)) throw badRequest('invalid_body', 'The JSON body must be an object');
   const files = collectFiles(ctx);
   const abort = new AbortController();
   ctx.req.on('close', () => abort.abort());
+  const afterSend = afterResponse(ctx);
   const request: Request = {
     params: mergeParams(ctx.query, body),
     path: { ...ctx.params },
@@ -105,19 +131,7 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     if (reply.type) ctx.type = reply.type;
     ctx.body = reply.body ?? null;
-    if (reply.afterSend) {
-      // Once the response is out, or the client has gone: the request was accepted either way,
-      // and a step that never ran (e.g. an update's install) would leave its service busy.
-      const afterSend = reply.afterSend;
-      let ran = false;
-      const runOnce = () => {
-        if (ran) return;
-        ran = true;
-        void Promise.resolve().then(afterSend);
-      };
-      ctx.res.once('finish', runOnce);
-      ctx.res.once('close', runOnce);
-    }
+    if (reply.afterSend) afterSend(reply.afterSend);
   } finally {
     await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));
   }
