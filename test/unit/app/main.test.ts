@@ -38,6 +38,8 @@ const fake = vi.hoisted(() => {
     windows: [] as FakeWindow[],
     trays: [] as FakeTray[],
     notifications: [] as { title: string; body: string }[],
+    /** Every line any logger of the app wrote. */
+    logLines: [] as string[],
   };
 
   class App extends Emitter {
@@ -101,7 +103,7 @@ const fake = vi.hoisted(() => {
   }
 
   class FakeNotification {
-    static isSupported = () => true;
+    static isSupported = vi.fn(() => true);
     constructor(private readonly options: { title: string; body: string }) {}
     show() {
       state.notifications.push({ title: this.options.title, body: this.options.body });
@@ -132,7 +134,7 @@ vi.mock('electron', () => fake.electron);
 vi.mock('electron-updater', () => ({ default: { autoUpdater: fake.updater } }));
 vi.mock('../../../server/logger.js', async (importOriginal) => {
   const original = await importOriginal<typeof LoggerModule>();
-  return { ...original, createLogger: () => original.createMemoryLogger() };
+  return { ...original, createLogger: () => original.createLogger((line) => fake.state.logLines.push(line)) };
 });
 
 const { state, electron } = fake;
@@ -146,6 +148,8 @@ beforeEach(async () => {
   state.windows.length = 0;
   state.trays.length = 0;
   state.notifications.length = 0;
+  state.logLines.length = 0;
+  electron.Notification.isSupported.mockReturnValue(true);
   // The same app object for every import of main.ts: forget the previous run's listeners.
   electron.app.listeners.clear();
   for (const mock of [electron.app.quit, electron.app.exit, electron.app.setPath]) mock.mockClear();
@@ -285,6 +289,17 @@ describe('the desktop main process', () => {
       }),
     );
     expect(await readFile(join(home, 'config', 'autostart', 'melon.desktop'), 'utf8')).toContain('--hidden');
+  });
+
+  it('never writes an invite code to the log, even where notifications are unavailable', async () => {
+    electron.Notification.isSupported.mockReturnValue(false);
+    await launch();
+    click('Create invite code');
+    await vi.waitFor(() => expect(electron.clipboard.writeText).toHaveBeenCalledOnce());
+    const code = electron.clipboard.writeText.mock.calls[0]![0] as string;
+    expect(state.notifications).toEqual([]);
+    await vi.waitFor(() => expect(state.logLines.join('\n')).toMatch(/notification holding a secret/));
+    expect(state.logLines.join('\n')).not.toContain(code);
   });
 
   it('says so in a notification and the tray when the port is taken, instead of crashing', async () => {
