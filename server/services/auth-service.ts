@@ -1,9 +1,9 @@
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
 import type { Principal, UserRecord } from '../domain/user.js';
-import { tooManyRequests, unauthorized } from '../errors.js';
+import { unauthorized } from '../errors.js';
 import type { UsersRepo } from '../store/users-repo.js';
 import { decoyHash, verifyPassword } from './passwords.js';
-import { FailureWindow } from './rate-limiter.js';
+import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 /** The body of a successful login or code exchange (contract §1). */
@@ -45,21 +45,18 @@ export class AuthService {
 
   async login(username: string, password: string, clientAddress: string): Promise<TokenResponse> {
     const nameKey = username.toLocaleLowerCase('en');
-    const wait = Math.max(
-      this.failuresByName.retryAfterMs(nameKey),
-      this.failuresByAddress.retryAfterMs(clientAddress),
+    const withdraw = reserveAttempt(
+      [
+        [this.failuresByName, nameKey],
+        [this.failuresByAddress, clientAddress],
+      ],
+      'Too many failed logins; try again later',
     );
-    if (wait > 0) {
-      throw tooManyRequests('too_many_attempts', 'Too many failed logins; try again later', wait / 1000);
-    }
-    // Counted as a failure before the password check, so that guesses sent at once cannot all pass
-    // the check above while the others are still hashing; withdrawn if this one turns out right.
-    const withdraw = [this.failuresByName.reserve(nameKey), this.failuresByAddress.reserve(clientAddress)];
     const user = this.users.findByUsername(username);
     // An unknown name costs one scrypt too, so timing does not reveal which names exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !matches) throw unauthorized('invalid_credentials', 'Username or password is wrong');
-    for (const undo of withdraw) undo();
+    withdraw();
     const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
     return tokenResponse(this.issueFor(current));
   }

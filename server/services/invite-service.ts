@@ -2,11 +2,11 @@ import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
-import { AppError, tooManyRequests, unauthorized } from '../errors.js';
+import { AppError, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UsersRepo } from '../store/users-repo.js';
 import { tokenResponse, type TokenResponse } from './auth-service.js';
-import { FailureWindow } from './rate-limiter.js';
+import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 
 /** No 0/O and 1/I: codes are read aloud and typed on TV remotes. */
@@ -77,12 +77,10 @@ export class InviteService {
 
   /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
   async exchange(code: string, clientAddress: string): Promise<TokenResponse> {
-    const wait = this.failuresByAddress.retryAfterMs(clientAddress);
-    if (wait > 0)
-      throw tooManyRequests('too_many_attempts', 'Too many wrong invite codes; try again later', wait / 1000);
-    // Counted before the lookup, so that guesses sent at once cannot all pass the check above;
-    // withdrawn if the code is right.
-    const withdraw = this.failuresByAddress.reserve(clientAddress);
+    const withdraw = reserveAttempt(
+      [[this.failuresByAddress, clientAddress]],
+      'Too many wrong invite codes; try again later',
+    );
     const normalised = code.trim().toUpperCase();
     const invite = isWellFormed(normalised)
       ? await this.users.consumeInvite(normalised, this.clock.now())

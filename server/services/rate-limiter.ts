@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { tooManyRequests } from '../errors.js';
 
 /**
  * Counts failures per key in a sliding window. Once `max` failures sit inside the window, the key is
@@ -70,4 +71,24 @@ export class FailureWindow {
   sweep(): void {
     for (const key of [...this.failures.keys()]) this.recent(key);
   }
+}
+
+/**
+ * Starts one guessing attempt (a password, an invite code) limited by each of `entries`, a window and
+ * the key it counts under. Throws 429 `too_many_attempts` with `detail` while any of them blocks, with
+ * Retry-After from the longest wait. Otherwise the attempt is counted as a failure in every window
+ * before its guess is checked, so that guesses sent at once cannot all pass this check while the
+ * others are still being checked (e.g. hashing a password). Returns a function that withdraws those
+ * failures: call it when the guess turns out right.
+ */
+export function reserveAttempt(
+  entries: ReadonlyArray<readonly [FailureWindow, string]>,
+  detail: string,
+): () => void {
+  const wait = Math.max(0, ...entries.map(([window, key]) => window.retryAfterMs(key)));
+  if (wait > 0) throw tooManyRequests('too_many_attempts', detail, wait / 1000);
+  const withdraws = entries.map(([window, key]) => window.reserve(key));
+  return () => {
+    for (const withdraw of withdraws) withdraw();
+  };
 }

@@ -1,12 +1,12 @@
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import type { AccountRole, Principal, UserRecord } from '../domain/user.js';
-import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { UsersRepo } from '../store/users-repo.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './auth-service.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import { FailureWindow } from './rate-limiter.js';
+import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 /** What clients see of a user: never the hash or the token version. */
 export interface UserView {
@@ -106,12 +106,10 @@ export class UserService {
           parameter: 'currentPassword',
         });
       }
-      const wait = this.passwordFailures.retryAfterMs(targetId);
-      if (wait > 0) {
-        throw tooManyRequests('too_many_attempts', 'Too many wrong passwords; try again later', wait / 1000);
-      }
-      // Counted before the check so that guesses sent at once all count (see AuthService.login).
-      const withdraw = this.passwordFailures.reserve(targetId);
+      const withdraw = reserveAttempt(
+        [[this.passwordFailures, targetId]],
+        'Too many wrong passwords; try again later',
+      );
       if (!(await verifyPassword(request.currentPassword, target.passwordHash))) {
         throw unauthorized('invalid_credentials', 'The current password is wrong');
       }
