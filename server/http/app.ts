@@ -87,26 +87,25 @@ export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger):
 /**
  * Runs a reply's after-send step once the response is out, or once the client has gone (the request
  * was accepted either way, and a step that never ran, e.g. an update's install, would leave its
- * service busy). Listens from the start of the request: a client that goes away while the handler
- * still works (a long download) has closed the response before the step is known.
+ * service busy). A client that went away while the handler still worked (a long download) has
+ * already closed the response, and 'close' will not come again: the step runs now then.
  */
-function afterResponse(ctx: Ctx): (step: () => Promise<void> | void) => void {
-  let over = false;
-  let pending: (() => Promise<void> | void) | null = null;
-  const run = () => {
-    const step = pending;
-    pending = null;
-    if (step) void Promise.resolve().then(step);
-  };
-  ctx.res.once('finish', run);
-  ctx.res.once('close', () => {
-    over = true;
+function runAfterResponse(ctx: Ctx, step: () => Promise<void> | void): void {
+  const run = () => void Promise.resolve().then(step);
+  if (ctx.res.destroyed || ctx.res.closed) {
     run();
-  });
-  return (step) => {
-    pending = step;
-    if (over) run();
+    return;
+  }
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    ctx.res.off('finish', once);
+    ctx.res.off('close', once);
+    run();
   };
+  ctx.res.once('finish', once);
+  ctx.res.once('close', once);
 }
 
 async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
@@ -115,7 +114,6 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
   const files = collectFiles(ctx);
   const abort = new AbortController();
   ctx.req.on('close', () => abort.abort());
-  const afterSend = afterResponse(ctx);
   const request: Request = {
     params: mergeParams(ctx.query, body),
     path: { ...ctx.params },
@@ -131,7 +129,7 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     if (reply.type) ctx.type = reply.type;
     ctx.body = reply.body ?? null;
-    if (reply.afterSend) afterSend(reply.afterSend);
+    if (reply.afterSend) runAfterResponse(ctx, reply.afterSend);
   } finally {
     await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));
   }
