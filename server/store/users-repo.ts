@@ -114,9 +114,9 @@ export class UsersRepo {
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
     // A wrong code changes nothing, so it costs no write: guesses must not make the disk work.
     // A code that matches here is checked again inside the write queue.
-    if (!this.activeInvites(now).some((invite) => invite.code === code)) return Promise.resolve(undefined);
+    if (!findActive(this.doc.data.invites, code, now)) return Promise.resolve(undefined);
     return this.doc.mutate((data) => {
-      const invite = data.invites.find((record) => record.code === code && isActive(record, now));
+      const invite = findActive(data.invites, code, now);
       if (invite) invite.usedAt = now;
       return invite ? { ...invite } : undefined;
     });
@@ -141,4 +141,9 @@ export class UsersRepo {
 
 function isActive(invite: InviteRecord, now: number): boolean {
   return invite.usedAt === null && invite.revokedAt === null && now < invite.expiresAt;
+}
+
+/** The active invite with this code, if any. */
+function findActive(invites: readonly InviteRecord[], code: string, now: number): InviteRecord | undefined {
+  return invites.find((invite) => invite.code === code && isActive(invite, now));
 }
