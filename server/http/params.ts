@@ -107,23 +107,12 @@ export const paging = {
   count: integer(1, 1000).default(100).meta({ description: 'Items per page' }),
 };
 
-/**
- * One object schema per shape, made on first use: zod 4 compiles an object schema into a fast
- * parser, which costs ~1-2 ms, so building it per request was most of a log-play's server time.
- */
-const objects = new WeakMap<z.ZodRawShape, z.ZodObject>();
-function objectOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<S> {
-  let object = objects.get(shape) as z.ZodObject<S> | undefined;
-  if (!object) {
-    object = z.object(shape);
-    objects.set(shape, object);
-  }
-  return object;
-}
-
-/** Validates `raw` against `shape`; the first problem becomes a 400 naming the parameter. */
-export function parseParams<S extends z.ZodRawShape>(shape: S, raw: RawParams): z.output<z.ZodObject<S>> {
-  const result = objectOf(shape).safeParse(raw);
+/** Validates `raw` against `schema`; the first problem becomes a 400 naming the parameter. */
+export function parseParams<S extends z.ZodRawShape>(
+  schema: z.ZodObject<S>,
+  raw: RawParams,
+): z.output<z.ZodObject<S>> {
+  const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const parameter = String(issue.path[0] ?? 'body');
