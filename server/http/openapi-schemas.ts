@@ -14,7 +14,8 @@ export const utc = () =>
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/)
     .meta({ format: 'date-time', description: 'UTC, ISO 8601 with Z' });
 
-const count = () => z.int().min(0);
+/** A count or size in a response: an integer, 0 or more. */
+export const count = () => z.int().min(0);
 
 /**
  * `true` in every response (`deleted`, `logged`); the services type it as a boolean, so the

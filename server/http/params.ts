@@ -43,6 +43,13 @@ export const text = (max: number) =>
  */
 export const id = () => z.preprocess(scalarText, z.string({ error: 'must be a string' }).min(1));
 
+/**
+ * An item's id in the route path; a malformed id is a 404 of that item (contract §0). A plain string
+ * schema: path segments are always strings, and the OpenAPI document counts a path of plain strings
+ * as one that cannot fail validation (no 400).
+ */
+export const idPath = { id: z.string().min(1) };
+
 /** An integer in [min, max]; `"7"`, `7` are fine, `"7.5"`, `"7a"`, `"1e3"` are not. */
 export const integer = (min: number, max: number) =>
   z.preprocess(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
 import { alwaysTrue } from '../openapi-schemas.js';
-import { id, integer } from '../params.js';
+import { id, idPath, integer } from '../params.js';
 import {
   endpoint,
   rawEndpoint,
@@ -16,8 +16,7 @@ const position = {
   id: id(),
   pos: integer(0, 1_000_000).meta({ description: 'The position of the picture, from 0' }),
 };
-const idPath = { id: z.string().min(1) };
-const positionPath = { id: z.string().min(1), pos: position.pos };
+const positionPath = { ...idPath, pos: position.pos };
 
 const cacheHeaders = {
   ETag: 'The validator for If-None-Match',

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { CollectionService } from '../../services/collection-service.js';
 import type { LibraryService } from '../../services/library-service.js';
 import type { CollectionKind } from '../../store/collections-repo.js';
@@ -10,15 +9,13 @@ import {
   scanProgressSchema,
   trackSchema,
 } from '../openapi-schemas.js';
-import { paging, stringList, text } from '../params.js';
+import { idPath, paging, stringList, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
 const listQuery = {
   q: text(256).optional().meta({ description: 'A case-insensitive part of the name' }),
   ...paging,
 };
-/** An item's id in the path; a malformed id is a 404 of that item (contract §0). */
-const idPath = { id: z.string().min(1) };
 
 const trackPage = pageOf(trackSchema, 'TrackPage');
 const albumPage = pageOf(albumSchema, 'AlbumPage');

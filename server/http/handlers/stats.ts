@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RatingService } from '../../services/rating-service.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import type { RatingKind } from '../../store/ratings-repo.js';
-import { alwaysTrue, namedRef, statsRef, utc } from '../openapi-schemas.js';
+import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.js';
 import { id, integer, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
@@ -31,7 +31,6 @@ const ranged = {
 /** Problems every statistics read may give. */
 const readErrors: ErrorCodes = { 401: ['stats_private'], 404: ['user_not_found'] };
 
-const count = () => z.int().min(0);
 const measures = { plays: count(), listeningMs: count(), lastPlayedAt: utc() };
 
 const logResult = z.object({ logged: alwaysTrue(), id: z.string(), at: utc() }).meta({ id: 'LogResult' });
