@@ -102,10 +102,6 @@ export class ReleaseSource {
     this.cacheMs = options.cacheMs ?? RELEASE_CACHE_MS;
   }
 
-  get channel(): UpdateChannel {
-    return this.options.channel;
-  }
-
   /** The newest release of the configured channel, or null when there is none. */
   async latest(): Promise<Release | null> {
     const cached = this.cached;
@@ -122,11 +118,6 @@ export class ReleaseSource {
         });
     }
     return this.inFlight;
-  }
-
-  /** Forgets the cached answer (e.g. after the desktop app switched channel). */
-  invalidate(): void {
-    this.cached = null;
   }
 
   private async fetchLatest(): Promise<Release | null> {
