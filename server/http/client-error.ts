@@ -14,9 +14,10 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const problem = toProblem(error.code);
-  const body = JSON.stringify(problemDocument(problem));
+  const doc = problemDocument(problem);
+  const body = JSON.stringify(doc);
   socket.end(
-    `HTTP/1.1 ${problem.status} ${String(problemDocument(problem).title)}\r\n` +
+    `HTTP/1.1 ${problem.status} ${String(doc.title)}\r\n` +
       'Content-Type: application/problem+json\r\n' +
       'X-Content-Type-Options: nosniff\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
