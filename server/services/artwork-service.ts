@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { sniffImage } from '../library/image-info.js';
-import { PictureEditError, removePicture } from '../library/picture-editor.js';
+import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
 import { rereadTrack } from '../library/scanner.js';
 import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
@@ -26,8 +26,6 @@ const invalidPosition = (detail: string) => badRequest('invalid_position', detai
  */
 export class ArtworkService {
   private builtIn: Promise<Buffer> | undefined;
-  /** Track edits in progress; an update waits for them. */
-  private readonly edits = new Set<Promise<unknown>>();
 
   constructor(
     private readonly artwork: ArtworkRepo,
@@ -39,13 +37,7 @@ export class ArtworkService {
 
   async deleteTrackArt(trackId: string, pos: number) {
     const track = this.library.track(trackId);
-    const edit = this.editTrackFile(track.path, pos);
-    this.edits.add(edit);
-    try {
-      await edit;
-    } finally {
-      this.edits.delete(edit);
-    }
+    await this.editTrackFile(track.path, pos);
     // The file is the truth: list its pictures again.
     await this.library.replaceTrack(await rereadTrack(track));
     return { deleted: true, id: trackId, pos };
@@ -100,9 +92,9 @@ export class ArtworkService {
     return { deleted: true };
   }
 
-  /** Resolves once no track file is being rewritten. */
+  /** Resolves once no track file is being rewritten (picture-editor tracks every edit). */
   async waitForIdle(): Promise<void> {
-    while (this.edits.size > 0) await Promise.allSettled([...this.edits]);
+    await waitForEdits();
   }
 
   // --- upload ------------------------------------------------------------------------------------
