@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   OWNER,
   REPO,
 } from '../support/fake-release-server.js';
+import { spawnServer } from '../support/child-server.js';
 
 /**
  * The whole update in a real `npm start` process: check, download, verify, answer 200, flush,
@@ -29,26 +30,6 @@ afterAll(async () => {
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-function start(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, MELON_HOST: '127.0.0.1', MELON_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`exited early with ${code}: ${text}`)));
-  });
-  return { child, url, exited, output: () => text };
-}
 
 async function waitForFile(path: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -83,7 +64,7 @@ describe('update-melon in a headless server process', () => {
       `import { writeFileSync } from 'node:fs';\n` +
         `writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));\n`,
     );
-    const server = start({
+    const server = spawnServer({
       MELON_DATA_DIR: dataDir,
       MELON_LIBRARY: library,
       MELON_ADMIN_PASSWORD: PASSWORD,
@@ -136,7 +117,7 @@ describe('update-melon in a headless server process', () => {
       script,
       `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(argvFile)}, 'ran');\n`,
     );
-    const server = start({
+    const server = spawnServer({
       MELON_DATA_DIR: dataDir,
       MELON_LIBRARY: library,
       MELON_ADMIN_PASSWORD: PASSWORD,

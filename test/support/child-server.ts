@@ -3,6 +3,44 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+export interface SpawnedServer {
+  child: ChildProcess;
+  /** Resolves to the address once printed; rejects (with the output) if the process exits first. */
+  url: Promise<string>;
+  /** Resolves to the exit code once the process is gone. */
+  exited: Promise<number | null>;
+  /** Everything the process printed so far. */
+  output: () => string;
+}
+
+/**
+ * Spawns the real `npm start` entry point (`tsx server/main.ts`) on 127.0.0.1 and a free port,
+ * configured only through PATH, HOME and the given (MELON_*) variables. With `trimOutput`, a long
+ * output keeps its start and the last few KB only.
+ */
+export function spawnServer(env: NodeJS.ProcessEnv, { trimOutput = false } = {}): SpawnedServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, MELON_HOST: '127.0.0.1', MELON_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      // Request lines are many; keep the start of the output and the last few KB only.
+      if (trimOutput && text.length > 64_000) text = text.slice(0, 8_000) + text.slice(-16_000);
+      text += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`exited early with ${code}: ${text}`)));
+  });
+  return { child, url, exited, output: () => text };
+}
+
 export interface ChildServer {
   url: string;
   child: ChildProcess;
@@ -15,57 +53,43 @@ export interface ChildServer {
 }
 
 /**
- * Starts the real `npm start` entry point (`tsx server/main.ts`) as a child process on 127.0.0.1
- * and a free port, configured only through MELON_* variables; resolves once it prints its address.
+ * Starts the server with `spawnServer` (a pinned zone, no reachable release server, trimmed
+ * output); resolves once it prints its address.
  */
 export function startChildServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TZ: process.env.TZ ?? 'UTC',
-      MELON_HOST: '127.0.0.1',
-      MELON_PORT: '0',
-      MELON_RELEASES_URL: 'http://127.0.0.1:9',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server = spawnServer(
+    { TZ: process.env.TZ ?? 'UTC', MELON_RELEASES_URL: 'http://127.0.0.1:9', ...env },
+    { trimOutput: true },
+  );
+  const { child, exited, output } = server;
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   return new Promise<ChildServer>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${timeoutMs} ms: ${text}`));
+      reject(new Error(`server did not start within ${timeoutMs} ms: ${output()}`));
     }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      // Request lines are many; keep the start of the output and the last few KB only.
-      text = text.length > 64_000 ? text.slice(0, 8_000) + text.slice(-16_000) : text;
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[1]!,
-        child,
-        output: () => text,
-        kill9: async () => {
-          if (!gone()) child.kill('SIGKILL');
-          await exited;
-        },
-        stop: async () => {
-          if (!gone()) child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    server.url.then(
+      (url) => {
+        clearTimeout(timer);
+        resolve({
+          url,
+          child,
+          output,
+          kill9: async () => {
+            if (!gone()) child.kill('SIGKILL');
+            await exited;
+          },
+          stop: async () => {
+            if (!gone()) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      },
+      () => undefined,
+    );
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening: ${text}`));
+      reject(new Error(`server exited with ${code} before listening: ${output()}`));
     });
   });
 }
