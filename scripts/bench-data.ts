@@ -7,6 +7,7 @@
  *
  * The last line printed is a JSON description of the folder (see BenchData).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +22,8 @@ import { fakeScanner, makeLibrary, type TrackSpec } from '../test/factories/libr
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'bench admin password 1';
 export const USER_COUNT = 5;
-export const YEAR_MS = 365.25 * 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const YEAR_MS = 365.25 * DAY_MS;
 export const SPAN_MS = 10 * YEAR_MS;
 
 export interface BenchUser {
@@ -257,6 +259,30 @@ export async function buildBenchData(dataDir: string, plays: number): Promise<Be
     trackIds: library.tracks.slice(0, 2000).map((t) => t.id),
     indexBuildMs,
   };
+}
+
+/** Runs a script in a child Node with tsx; returns the last stdout line as JSON. */
+export function runTsxScript<T>(script: string, args: string[], nodeArgs: string[] = []): T {
+  const result = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed with status ${result.status}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as T;
+}
+
+/** `buildBenchData` in a child process, so its garbage does not count against the caller. */
+export function buildBenchDataInChild(dataDir: string, plays: number): BenchData {
+  const script = new URL('./bench-data.ts', import.meta.url).pathname;
+  return runTsxScript<BenchData>(script, ['--out', dataDir, '--plays', String(plays)]);
+}
+
+/** A 30-day range in the middle of the plays, as gtDateTime/ltDateTime query parameters. */
+export function monthRange(data: BenchData): string {
+  const middle = Math.floor((data.firstAt + data.lastAt) / 2);
+  return `gtDateTime=${new Date(middle).toISOString()}&ltDateTime=${new Date(middle + 30 * DAY_MS).toISOString()}`;
 }
 
 export function argValue(args: string[], name: string): string | undefined {

@@ -8,7 +8,6 @@
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
-import { spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { open, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,10 +17,17 @@ import { pathToFileURL } from 'node:url';
 import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
 import type { PlayLogEntry } from '../server/store/play-log.js';
-import { argValue, benchLibrary, benchPlays, login, USER_COUNT, type BenchData } from './bench-data.js';
+import {
+  argValue,
+  benchLibrary,
+  benchPlays,
+  buildBenchDataInChild,
+  login,
+  monthRange,
+  runTsxScript,
+  USER_COUNT,
+} from './bench-data.js';
 import { startServerProcess } from './server-process.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Timing {
   p50: number;
@@ -71,18 +77,6 @@ function request(
   });
 }
 
-/** Runs this script (or another) in a child Node with tsx; returns the last stdout line as JSON. */
-function child<T>(script: string, args: string[], nodeArgs: string[] = []): T {
-  const result = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed with status ${result.status}`);
-  const lines = result.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]!) as T;
-}
-
 /** The naive design's cost: one lowdb write (whole document, pretty-printed) of N plays, plus fsync. */
 async function naiveRewrite(plays: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'melon-naive-'));
@@ -113,12 +107,11 @@ async function main(): Promise<void> {
     return;
   }
   const self = new URL(import.meta.url).pathname;
-  const dataScript = new URL('./bench-data.ts', import.meta.url).pathname;
   const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-'));
   try {
     console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
     const genStart = performance.now();
-    const data = child<BenchData>(dataScript, ['--out', dataDir, '--plays', String(plays)]);
+    const data = buildBenchDataInChild(dataDir, plays);
     console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
 
     // The server in its own process: the client's work and garbage do not land in its timings or
@@ -142,8 +135,7 @@ async function main(): Promise<void> {
       });
       if (response.status !== 200) throw new Error(`log-play: ${response.status} ${response.body}`);
     };
-    const middle = Math.floor((data.firstAt + data.lastAt) / 2);
-    const month = `gtDateTime=${new Date(middle).toISOString()}&ltDateTime=${new Date(middle + 30 * DAY_MS).toISOString()}`;
+    const month = monthRange(data);
 
     const logPlayT = await time(500, 20, logPlay);
     const topFull = await time(200, 10, () => get('/api/stats/top-tracks?count=50'));
@@ -160,7 +152,7 @@ async function main(): Promise<void> {
     await server.stop();
 
     console.error('timing one lowdb rewrite of the same plays (the naive design) ...');
-    const { naiveRewriteMs } = child<{ naiveRewriteMs: number }>(
+    const { naiveRewriteMs } = runTsxScript<{ naiveRewriteMs: number }>(
       self,
       ['--naive', '--plays', String(plays)],
       ['--max-old-space-size=8192'],

@@ -11,16 +11,13 @@
  * The server runs in its own process (scripts/server-process.ts), so the load generator's CPU and
  * memory do not count against it. Exit code 1 when any request failed or was not answered 2xx.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { argValue, login, type BenchData } from './bench-data.js';
+import { argValue, buildBenchDataInChild, login, monthRange } from './bench-data.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 function setting(args: string[], flag: string, env: string, fallback: number): number {
   const raw = argValue(args, flag) ?? process.env[env];
@@ -90,29 +87,13 @@ async function main(): Promise<void> {
   let server: ServerProcess | undefined;
   try {
     console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
-    const built = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        new URL('./bench-data.ts', import.meta.url).pathname,
-        '--out',
-        dataDir,
-        '--plays',
-        String(plays),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    );
-    if (built.status !== 0) throw new Error(`bench-data failed with status ${built.status}`);
-    const data = JSON.parse(built.stdout.trim().split('\n').pop()!) as BenchData;
+    const data = buildBenchDataInChild(dataDir, plays);
 
     server = await startServerProcess(dataDir);
     const { url } = server;
     const rssIdle = server.rssMb();
     const tokens = await Promise.all(data.users.map((u) => login(url, u.username, u.password)));
-    const middle = Math.floor((data.firstAt + data.lastAt) / 2);
-    const monthRange = `gtDateTime=${new Date(middle).toISOString()}&ltDateTime=${new Date(middle + 30 * DAY_MS).toISOString()}`;
-    const options = { url, tokens, trackIds: data.trackIds, monthRange, connections };
+    const options = { url, tokens, trackIds: data.trackIds, monthRange: monthRange(data), connections };
 
     console.error(`warming up for ${warmup} s ...`);
     const warm = await burst({ ...options, duration: warmup });
