@@ -135,6 +135,24 @@ function grown<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(a
 }
 
 /**
+ * A latest-wins pair of columns (the time of the newest log per index, and what that log recorded)
+ * grown to hold index `idx`; new slots read "none yet" (-Infinity and -1).
+ */
+function grownLatest<T extends Float64Array, V extends Int32Array>(times: T, values: V, idx: number): [T, V] {
+  const old = times.length;
+  const cap = capacityFor(idx + 1, old);
+  return [grown(times, cap).fill(-Infinity, old), grown(values, cap).fill(-1, old)];
+}
+
+/** Stores `value` at `idx` of a latest-wins pair unless a later log is there already. */
+function keepLatest(times: Float64Array, values: Int32Array, idx: number, at: number, value: number): void {
+  if (at >= times[idx]!) {
+    times[idx] = at;
+    values[idx] = value;
+  }
+}
+
+/**
  * Per-item sums for one kind (tracks, albums, artists or genres), in dense arrays indexed by the
  * interned id. Used both for all-time sums kept current on every add, and as scratch for a range.
  */
@@ -272,20 +290,9 @@ class UserColumns {
   reserve(rows: number, artists: number, genres: number): void {
     if (rows > this.at.length) {
       const cap = capacityFor(rows, this.at.length);
-      this.at = grown(this.at, cap);
-      this.track = grown(this.track, cap);
-      this.album = grown(this.album, cap);
-      this.duration = grown(this.duration, cap);
-      this.device = grown(this.device, cap);
-      this.flags = grown(this.flags, cap);
-      this.artStart = grown(this.artStart, cap);
-      this.artCount = grown(this.artCount, cap);
-      this.genStart = grown(this.genStart, cap);
-      this.genCount = grown(this.genCount, cap);
-      this.trackName = grown(this.trackName, cap);
-      this.albumName = grown(this.albumName, cap);
+      const columns = this.rowColumns();
+      for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
       this.idBytes = grown(this.idBytes, cap * ID_BYTES);
-      this.idRef = grown(this.idRef, cap);
     }
     if (artists > this.artFlat.length) {
       const cap = capacityFor(artists, this.artFlat.length);
@@ -294,6 +301,14 @@ class UserColumns {
     }
     if (genres > this.genFlat.length)
       this.genFlat = grown(this.genFlat, capacityFor(genres, this.genFlat.length));
+  }
+
+  /**
+   * This object seen as its row columns by name. Each key reads and writes its own column; TypeScript
+   * cannot pair a key's array type across a read and a write, hence the one cast.
+   */
+  private rowColumns(): Record<(typeof ROW_COLUMNS)[number], Uint8Array> {
+    return this as unknown as Record<(typeof ROW_COLUMNS)[number], Uint8Array>;
   }
 
   /** Opens a gap at row `pos` by moving rows [pos, n) one place on. */
@@ -306,9 +321,9 @@ class UserColumns {
   /** A copy whose arrays hold just the rows and artists/genres in use (no spare capacity), to save. */
   trimmed(): UserColumns {
     const copy = Object.assign(Object.create(UserColumns.prototype) as UserColumns, this);
-    // Each key copies its own column; TypeScript cannot pair the key's array type across the two.
-    const columns = copy as unknown as Record<(typeof ROW_COLUMNS)[number], Uint8Array>;
-    for (const key of ROW_COLUMNS) columns[key] = (this[key] as Uint8Array).slice(0, this.n);
+    const columns = copy.rowColumns();
+    const own = this.rowColumns();
+    for (const key of ROW_COLUMNS) columns[key] = own[key].slice(0, this.n);
     copy.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
     copy.artFlat = this.artFlat.slice(0, this.artLen);
     copy.artNameFlat = this.artNameFlat.slice(0, this.artLen);
@@ -370,19 +385,8 @@ class UserColumns {
       for (let r = 0; r < n; r += 1) next[r] = column[order[r]!]!;
       return next;
     };
-    this.at = gather(this.at);
-    this.track = gather(this.track);
-    this.album = gather(this.album);
-    this.duration = gather(this.duration);
-    this.device = gather(this.device);
-    this.flags = gather(this.flags);
-    this.artStart = gather(this.artStart);
-    this.artCount = gather(this.artCount);
-    this.genStart = gather(this.genStart);
-    this.genCount = gather(this.genCount);
-    this.trackName = gather(this.trackName);
-    this.albumName = gather(this.albumName);
-    this.idRef = gather(this.idRef);
+    const columns = this.rowColumns();
+    for (const key of ROW_COLUMNS) columns[key] = gather(columns[key]);
     const bytes = new Uint8Array(this.idBytes.length);
     for (let r = 0; r < n; r += 1) {
       bytes.set(this.idBytes.subarray(order[r]! * ID_BYTES, order[r]! * ID_BYTES + ID_BYTES), r * ID_BYTES);
@@ -796,42 +800,29 @@ export class StatsIndex {
     artistNames: number[],
     at: number,
   ): void {
-    if (trackIdx >= this.trackLatestAt.length) {
-      const old = this.trackLatestAt.length;
-      const cap = capacityFor(trackIdx + 1, old);
-      this.trackLatestAt = grown(this.trackLatestAt, cap).fill(-Infinity, old);
-      this.trackLatestUser = grown(this.trackLatestUser, cap).fill(-1, old);
-    }
-    if (at >= this.trackLatestAt[trackIdx]!) {
-      this.trackLatestAt[trackIdx] = at;
-      this.trackLatestUser[trackIdx] = userIdx;
-    }
+    if (trackIdx >= this.trackLatestAt.length)
+      [this.trackLatestAt, this.trackLatestUser] = grownLatest(
+        this.trackLatestAt,
+        this.trackLatestUser,
+        trackIdx,
+      );
+    keepLatest(this.trackLatestAt, this.trackLatestUser, trackIdx, at, userIdx);
     if (albumIdx >= 0 && albumName >= 0 && this.names.values[albumName] !== '') {
-      if (albumIdx >= this.albumNameAt.length) {
-        const old = this.albumNameAt.length;
-        const cap = capacityFor(albumIdx + 1, old);
-        this.albumNameAt = grown(this.albumNameAt, cap).fill(-Infinity, old);
-        this.albumNameIdx = grown(this.albumNameIdx, cap).fill(-1, old);
-      }
-      if (at >= this.albumNameAt[albumIdx]!) {
-        this.albumNameAt[albumIdx] = at;
-        this.albumNameIdx[albumIdx] = albumName;
-      }
+      if (albumIdx >= this.albumNameAt.length)
+        [this.albumNameAt, this.albumNameIdx] = grownLatest(this.albumNameAt, this.albumNameIdx, albumIdx);
+      keepLatest(this.albumNameAt, this.albumNameIdx, albumIdx, at, albumName);
     }
     for (let i = 0; i < artistIdxs.length; i += 1) {
       const artistIdx = artistIdxs[i]!;
       const name = artistNames[i]!;
       if (this.names.values[name] === '') continue;
-      if (artistIdx >= this.artistNameAt.length) {
-        const old = this.artistNameAt.length;
-        const cap = capacityFor(artistIdx + 1, old);
-        this.artistNameAt = grown(this.artistNameAt, cap).fill(-Infinity, old);
-        this.artistNameIdx = grown(this.artistNameIdx, cap).fill(-1, old);
-      }
-      if (at >= this.artistNameAt[artistIdx]!) {
-        this.artistNameAt[artistIdx] = at;
-        this.artistNameIdx[artistIdx] = name;
-      }
+      if (artistIdx >= this.artistNameAt.length)
+        [this.artistNameAt, this.artistNameIdx] = grownLatest(
+          this.artistNameAt,
+          this.artistNameIdx,
+          artistIdx,
+        );
+      keepLatest(this.artistNameAt, this.artistNameIdx, artistIdx, at, name);
     }
   }
 
