@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SETTINGS_PAGE_BUILD } from '../server/http/admin-page.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -47,17 +48,7 @@ async function main(): Promise<void> {
   });
 
   // The settings page, prebuilt so the packaged app never runs esbuild.
-  await build({
-    entryPoints: [join(root, 'renderer', 'main.ts')],
-    outfile: join(dist, 'renderer', 'app.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await build({ ...SETTINGS_PAGE_BUILD, outfile: join(dist, 'renderer', 'app.js'), logLevel: 'warning' });
   for (const file of ['index.html', 'style.css'])
     copyFileSync(join(root, 'renderer', file), join(dist, 'renderer', file));
 

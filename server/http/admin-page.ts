@@ -1,8 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
 import type { Reply } from './types.js';
 
 const RENDERER = new URL('../../renderer/', import.meta.url);
+
+/** esbuild options for the settings-page script, here and in the app build (app/build.ts). */
+export const SETTINGS_PAGE_BUILD: BuildOptions = {
+  entryPoints: [fileURLToPath(new URL('main.ts', RENDERER))],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+};
 
 /** Strict headers for the settings page: only our own script, styles and the API. */
 export const PAGE_HEADERS: Record<string, string> = {
@@ -62,16 +74,7 @@ export class AdminPage {
       // Running from source: bundle it.
     }
     const { build } = await import('esbuild');
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('main.ts', RENDERER))],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      minify: true,
-      legalComments: 'none',
-    });
+    const result = await build({ ...SETTINGS_PAGE_BUILD, write: false });
     return result.outputFiles[0]!.text;
   }
 }
