@@ -1,3 +1,5 @@
+import { unauthorized } from '../errors.js';
+
 /** Roles of the interface (§5). Server is a device that redeemed an invite code. */
 export const ROLES = ['Admin', 'User', 'Pass', 'Server'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,4 +58,10 @@ export interface Principal {
   expiresAt: number;
   /** Server tokens: the invite they came from. */
   inviteId: string | null;
+}
+
+/** The caller's account id; a token without an account (a Server token) gets a 401 `forbidden_role`. */
+export function accountOf(caller: Principal): string {
+  if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
+  return caller.userId;
 }

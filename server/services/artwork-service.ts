@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { AppError, badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { sniffImage } from '../library/image-info.js';
 import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
@@ -52,11 +52,7 @@ export class ArtworkService {
           throw invalidPosition(`The track has no picture at position ${pos}`);
         if (error.reason === 'unsupported_format')
           throw badRequest('unsupported_format', 'Pictures of this audio format cannot be edited');
-        throw new AppError(
-          409,
-          'file_not_writable',
-          'The audio file could not be rewritten; it was left unchanged',
-        );
+        throw conflict('file_not_writable', 'The audio file could not be rewritten; it was left unchanged');
       }
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');

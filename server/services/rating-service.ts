@@ -1,5 +1,4 @@
-import type { Principal } from '../domain/user.js';
-import { unauthorized } from '../errors.js';
+import { accountOf, type Principal } from '../domain/user.js';
 import type { RatingKind, RatingsRepo } from '../store/ratings-repo.js';
 import type { LibraryService } from './library-service.js';
 
@@ -19,8 +18,7 @@ export class RatingService {
     if (kind === 'track') this.library.track(id);
     else if (kind === 'album') this.library.requireAlbum(id);
     else this.library.requireArtist(id);
-    if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
-    await this.ratings.set(kind, id, caller.userId, rating);
+    await this.ratings.set(kind, id, accountOf(caller), rating);
     return { id, rating };
   }
 }

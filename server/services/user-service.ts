@@ -1,6 +1,6 @@
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
-import type { AccountRole, Principal, UserRecord } from '../domain/user.js';
+import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { UsersRepo } from '../store/users-repo.js';
@@ -134,8 +134,7 @@ export class UserService {
   }
 
   private self(caller: Principal): string {
-    if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
-    return caller.userId;
+    return accountOf(caller);
   }
 
   private async insert(request: NewUser, redeemInviteId: string | null): Promise<UserView> {

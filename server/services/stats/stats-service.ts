@@ -1,7 +1,7 @@
 import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
 import { isValidId, newId } from '../../domain/ids.js';
-import type { Principal } from '../../domain/user.js';
-import { AppError, badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
+import { accountOf, type Principal } from '../../domain/user.js';
+import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
 import type { UsersRepo } from '../../store/users-repo.js';
 import type { LibraryService } from '../library-service.js';
@@ -211,13 +211,7 @@ export class StatsService {
     if (userId !== self) {
       const user = isValidId(userId) ? this.users.findById(userId) : undefined;
       if (caller.role !== 'Admin' && !user?.publicStats) {
-        throw new AppError(
-          401,
-          'stats_private',
-          "This user's statistics are private",
-          {},
-          { 'WWW-Authenticate': 'Bearer' },
-        );
+        throw unauthorized('stats_private', "This user's statistics are private");
       }
       if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
     } else if (!this.users.findById(self)) {
@@ -265,11 +259,6 @@ export class StatsService {
   private artistRef(id: string): Named {
     return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
   }
-}
-
-function accountOf(caller: Principal): string {
-  if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');
-  return caller.userId;
 }
 
 function logged(entry: PlayLogEntry) {
