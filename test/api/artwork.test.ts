@@ -1,10 +1,9 @@
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFixtures } from '../../scripts/make-fixtures.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { decodedAudioHash, fileHash, sha256, tagsAndPictures } from '../support/audio.js';
+import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { postForm, postJson, problem, startTestServer, type TestServer } from '../support/server.js';
 import { makeUnwritable } from '../support/unwritable.js';
 
@@ -28,10 +27,7 @@ let user: TestUser;
 let pass: TestUser;
 
 beforeAll(async () => {
-  const fixtures = await ensureFixtures();
-  images = join(fixtures, 'images');
-  music = await mkdtemp(join(tmpdir(), 'melon-art-'));
-  await cp(join(fixtures, 'library'), music, { recursive: true });
+  ({ library: music, images } = await copyFixtureLibrary('melon-art-'));
   // Copies for the tests that must not spend the pictures of the per-format files.
   const album = join(music, 'Aurora Lane', 'Fixture Album');
   for (const folder of ['locked', 'twin', 'gone'])
@@ -45,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.stop();
-  await rm(music, { recursive: true, force: true });
+  await rm(dirname(music), { recursive: true, force: true });
 });
 
 async function allTracks(): Promise<Track[]> {

@@ -1,9 +1,8 @@
-import { cp, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cp, rm, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFixtures } from '../../scripts/make-fixtures.js';
 import { makeUser, type TestUser } from '../factories/users.js';
+import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { postForm, postJson, problem, startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -46,15 +45,13 @@ let music: string;
 let user: TestUser;
 
 beforeAll(async () => {
-  const fixtures = await ensureFixtures();
-  music = await mkdtemp(join(tmpdir(), 'melon-music-'));
-  await cp(join(fixtures, 'library'), music, { recursive: true });
+  music = (await copyFixtureLibrary('melon-music-')).library;
   t = await startTestServer({ config: { libraryDirs: [music] } });
   user = await makeUser(t);
 });
 afterAll(async () => {
   await t.stop();
-  await rm(music, { recursive: true, force: true });
+  await rm(dirname(music), { recursive: true, force: true });
 });
 
 async function get<T>(path: string, token = user.token): Promise<T> {

@@ -1,9 +1,8 @@
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFixtures } from '../../scripts/make-fixtures.js';
 import { makeUser, type TestUser } from '../factories/users.js';
+import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
 import {
   eventually,
@@ -35,11 +34,8 @@ let member: TestUser;
 let tracks: Track[];
 
 beforeAll(async () => {
-  const fixtures = await ensureFixtures();
-  images = join(fixtures, 'images');
   // A copy: deleting a picture rewrites the audio file.
-  music = await mkdtemp(join(tmpdir(), 'melon-e2e-music-'));
-  await cp(join(fixtures, 'library'), music, { recursive: true });
+  ({ library: music, images } = await copyFixtureLibrary('melon-e2e-music-'));
   // An untagged file takes its artist from the folder above its album folder: "Night Owls".
   await mkdir(join(music, 'Night Owls', 'Late Album'), { recursive: true });
   await cp(
@@ -54,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([browser?.close(), t?.stop()]);
-  await rm(music, { recursive: true, force: true });
+  await rm(dirname(music), { recursive: true, force: true });
 });
 
 afterEach(() => {
