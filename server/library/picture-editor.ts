@@ -7,9 +7,10 @@
  * the old or the new file. Edits of one path run one after another.
  */
 import { randomBytes } from 'node:crypto';
-import fs, { type FileHandle } from 'node:fs/promises';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
+import { fsyncDir } from '../store/atomic-file.js';
 
 export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
 
@@ -72,7 +73,8 @@ async function removeNow(file: string, pos: number): Promise<void> {
     editPictures(temp, `taglib/${ext}`, pos);
     await flushFile(temp);
     await fs.rename(temp, file);
-    await flushDirectory(path.dirname(file));
+    // Makes the rename itself durable. Some file systems refuse to fsync a directory: not fatal.
+    await fsyncDir(path.dirname(file)).catch(() => undefined);
   } catch (err) {
     await fs.rm(temp, { force: true });
     throw translate(err);
@@ -114,19 +116,6 @@ async function flushFile(file: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-/** Makes the rename itself durable. Some file systems refuse to fsync a directory: that is not fatal. */
-async function flushDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // best effort
-  } finally {
-    await handle?.close();
   }
 }
 
