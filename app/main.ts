@@ -105,6 +105,12 @@ function serverUrl(): string | null {
   return lifecycle.state.kind === 'running' ? lifecycle.state.url : null;
 }
 
+/** The running server's origin (where the window may navigate and call IPC from); null when stopped. */
+function serverOrigin(): string | null {
+  const url = serverUrl();
+  return url ? new URL(url).origin : null;
+}
+
 function notify(title: string, body: string): void {
   if (Notification.isSupported()) new Notification({ title, body, icon: files.windowIcon }).show();
   else logger.info(title, { detail: body });
@@ -246,16 +252,12 @@ async function createWindow(): Promise<BrowserWindow> {
       preload: files.preload,
     },
   });
-  const origin = () => {
-    const url = serverUrl();
-    return url ? new URL(url).origin : null;
-  };
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (navigationTarget(url, null) === 'external') void shell.openExternal(url);
     return { action: 'deny' };
   });
   win.webContents.on('will-navigate', (event, url) => {
-    const target = navigationTarget(url, origin());
+    const target = navigationTarget(url, serverOrigin());
     if (target === 'inside') return;
     event.preventDefault();
     if (target === 'external') void shell.openExternal(url);
@@ -288,17 +290,16 @@ function registerIpc(): void {
         if (state.kind === 'running' && window) await window.loadURL(`${state.url}/admin`);
       },
     },
-    () => {
-      const url = serverUrl();
-      return url ? new URL(url).origin : null;
-    },
+    serverOrigin,
   );
   for (const [channel, handler] of Object.entries(handlers)) ipcMain.handle(channel, handler);
 }
 
 async function showFirstRun(): Promise<void> {
-  const content = firstRunDialog(lifecycle.takeFirstAdmin());
-  if (!content) return;
+  const firstAdmin = lifecycle.takeFirstAdmin();
+  const content = firstRunDialog(firstAdmin);
+  const password = firstAdmin?.generatedPassword;
+  if (!content || !password) return;
   const { response } = await dialog.showMessageBox({
     type: 'info',
     title: content.title,
@@ -307,8 +308,7 @@ async function showFirstRun(): Promise<void> {
     buttons: content.buttons,
     defaultId: content.copyButton,
   });
-  if (response === content.copyButton)
-    clipboard.writeText(content.detail.split('\n')[0]!.replace(/^Password: /, ''));
+  if (response === content.copyButton) clipboard.writeText(password);
 }
 
 async function shutdown(): Promise<void> {
