@@ -25,7 +25,8 @@ const invalidPosition = (detail: string) => badRequest('invalid_position', detai
  * playlists, collections and the custom default.
  */
 export class ArtworkService {
-  private builtIn: Promise<Buffer> | undefined;
+  /** The built-in default image, read and hashed once. */
+  private builtIn: Promise<Image> | undefined;
 
   constructor(
     private readonly artwork: ArtworkRepo,
@@ -156,8 +157,8 @@ export class ArtworkService {
   async defaultImage(): Promise<Image> {
     const custom = this.artwork.defaultImage();
     if (custom) return image(await this.artwork.read(custom), custom.mime);
-    this.builtIn ??= readFile(BUILT_IN_DEFAULT);
-    return image(await this.builtIn, 'image/png');
+    this.builtIn ??= readFile(BUILT_IN_DEFAULT).then((bytes) => image(bytes, 'image/png'));
+    return this.builtIn;
   }
 }
 

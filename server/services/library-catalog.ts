@@ -1,5 +1,11 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../library/scanner.js';
 
+export interface AlbumStats {
+  trackCount: number;
+  durationMs: number;
+  genres: string[];
+}
+
 export interface NamedRef {
   id: string;
   name: string;
@@ -19,7 +25,7 @@ export class LibraryCatalog {
   private readonly artists: ArtistRecord[];
   private readonly albumNames = new Map<string, string>();
   private readonly artistNames = new Map<string, string>();
-  private readonly tracksOfAlbum = new Map<string, TrackRecord[]>();
+  private readonly albumFigures = new Map<string, AlbumStats>();
   private readonly tracksOfArtist = new Map<string, number>();
   private readonly albumsOfArtist = new Map<string, Set<string>>();
 
@@ -32,17 +38,19 @@ export class LibraryCatalog {
       for (const artistId of album.artistIds) this.addAlbumOfArtist(artistId, album.id);
     }
     for (const artist of index.artists) this.artistNames.set(artist.id, artist.name);
+    const tracksOfAlbum = new Map<string, TrackRecord[]>();
     for (const track of index.tracks) {
       if (track.albumId) {
-        const list = this.tracksOfAlbum.get(track.albumId) ?? [];
+        const list = tracksOfAlbum.get(track.albumId) ?? [];
         list.push(track);
-        this.tracksOfAlbum.set(track.albumId, list);
+        tracksOfAlbum.set(track.albumId, list);
       }
       for (const artistId of track.artistIds) {
         this.tracksOfArtist.set(artistId, (this.tracksOfArtist.get(artistId) ?? 0) + 1);
         if (track.albumId) this.addAlbumOfArtist(artistId, track.albumId);
       }
     }
+    for (const [albumId, tracks] of tracksOfAlbum) this.albumFigures.set(albumId, albumStatsOf(tracks));
   }
 
   private addAlbumOfArtist(artistId: string, albumId: string): void {
@@ -76,17 +84,8 @@ export class LibraryCatalog {
     });
   }
 
-  albumStats(id: string): { trackCount: number; durationMs: number; genres: string[] } {
-    const tracks = this.tracksOfAlbum.get(id) ?? [];
-    const genres = new Map<string, string>();
-    for (const track of tracks)
-      for (const genre of track.genres)
-        if (!genres.has(genre.toLowerCase())) genres.set(genre.toLowerCase(), genre);
-    return {
-      trackCount: tracks.length,
-      durationMs: tracks.reduce((total, track) => total + track.durationMs, 0),
-      genres: [...genres.values()],
-    };
+  albumStats(id: string): AlbumStats {
+    return this.albumFigures.get(id) ?? albumStatsOf([]);
   }
 
   artistStats(id: string): { albumCount: number; trackCount: number } {
@@ -95,6 +94,19 @@ export class LibraryCatalog {
       trackCount: this.tracksOfArtist.get(id) ?? 0,
     };
   }
+}
+
+/** An album's track count, total duration and genres (first spelling of each, ignoring case). */
+function albumStatsOf(tracks: readonly TrackRecord[]): AlbumStats {
+  const genres = new Map<string, string>();
+  for (const track of tracks)
+    for (const genre of track.genres)
+      if (!genres.has(genre.toLowerCase())) genres.set(genre.toLowerCase(), genre);
+  return {
+    trackCount: tracks.length,
+    durationMs: tracks.reduce((total, track) => total + track.durationMs, 0),
+    genres: [...genres.values()],
+  };
 }
 
 function search<T extends { name: string }>(sorted: readonly T[], q?: string): readonly T[] {
