@@ -1,24 +1,20 @@
+import type { InviteView } from '../server/services/invite-service.js';
 import { formatCountdown } from '../renderer/format.js';
 
 export { formatCountdown };
 
 /** The tray's "Create invite code": make one, copy it, and count it down in the menu. */
-export interface Invite {
-  code: string;
-  expiresAt: string;
-}
-
-export interface ActiveInvite extends Invite {
+export interface ActiveInvite extends InviteView {
   remainingMs: number;
 }
 
 /** The codes the tray made that are still valid, soonest expiry last (newest first). */
 export class InviteTracker {
-  private invites: Invite[] = [];
+  private invites: InviteView[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(invite: Invite): void {
+  add(invite: InviteView): void {
     this.invites = [invite, ...this.invites.filter((other) => other.code !== invite.code)];
   }
 
@@ -30,7 +26,7 @@ export class InviteTracker {
 }
 
 export interface InviteActionDeps {
-  create: () => Promise<Invite>;
+  create: () => Promise<InviteView>;
   copy: (text: string) => void;
   notify: (title: string, body: string) => void;
   tracker: InviteTracker;
@@ -41,7 +37,7 @@ export interface InviteActionDeps {
  * Makes a code, puts it on the clipboard and tells the user; a refusal (five codes already active,
  * server not running) becomes a notification rather than an unhandled rejection.
  */
-export async function createInviteAction(deps: InviteActionDeps): Promise<Invite | null> {
+export async function createInviteAction(deps: InviteActionDeps): Promise<InviteView | null> {
   try {
     const invite = await deps.create();
     deps.tracker.add(invite);

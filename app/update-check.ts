@@ -1,3 +1,5 @@
+import type { UpdateCheck } from '../server/services/updates/update-service.js';
+
 /** The tray's update check, as a small state machine; installing happens in the settings window. */
 export type UpdateState =
   | { kind: 'idle' }
@@ -7,15 +9,7 @@ export type UpdateState =
   | { kind: 'failed'; message: string };
 
 export type UpdateEvent =
-  { type: 'check' } | { type: 'result'; info: UpdateInfo } | { type: 'error'; message: string };
-
-/** The check-for-updates body (contract §8). */
-export interface UpdateInfo {
-  UpdateAvailable: boolean;
-  CurrentVersion: string;
-  LatestVersion: string;
-  ReleaseNotes?: string;
-}
+  { type: 'check' } | { type: 'result'; info: UpdateCheck } | { type: 'error'; message: string };
 
 export function updateReducer(state: UpdateState, event: UpdateEvent): UpdateState {
   switch (event.type) {
@@ -54,7 +48,7 @@ export class UpdateChecker {
   private stateValue: UpdateState = { kind: 'idle' };
 
   constructor(
-    private readonly check: () => Promise<UpdateInfo>,
+    private readonly check: () => Promise<UpdateCheck>,
     private readonly onChange: (state: UpdateState) => void,
   ) {}
 

@@ -1,21 +1,17 @@
 import QRCode from 'qrcode';
+import type { InviteView } from '../../server/services/invite-service.js';
 import { errorText } from '../api.js';
 import { copyText, type View } from '../context.js';
 import { actionButton, h, replace } from '../dom.js';
 import { formatCountdown, formatDateTime, inviteLink } from '../format.js';
-
-interface Invite {
-  code: string;
-  expiresAt: string;
-}
 
 /**
  * Invites (Admin): a new code is shown large with a live countdown and a QR code of
  * `melon://<host:port>?code=XXXX`; the list of active codes drops each code as it expires.
  */
 export const invitesView: View = (ctx, root) => {
-  let invites: Invite[] = [];
-  let current: Invite | null = null;
+  let invites: InviteView[] = [];
+  let current: InviteView | null = null;
   let serverAddress = location.origin;
 
   const currentBox = h('div', { class: 'invite-current', testid: 'invite-current' });
@@ -25,7 +21,7 @@ export const invitesView: View = (ctx, root) => {
     'invite-create',
     async () => {
       try {
-        const invite = await ctx.api.json<Invite>('/auth/invite');
+        const invite = await ctx.api.json<InviteView>('/auth/invite');
         current = invite;
         invites = [invite, ...invites.filter((other) => other.code !== invite.code)];
         await drawCurrent();
@@ -125,7 +121,7 @@ export const invitesView: View = (ctx, root) => {
   const load = async () => {
     try {
       const [active, info] = await Promise.all([
-        ctx.api.json<Invite[]>('/auth/invites'),
+        ctx.api.json<InviteView[]>('/auth/invites'),
         ctx.api.json<{ addresses: string[] }>('/api/server-info'),
       ]);
       invites = active;

@@ -1,15 +1,9 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import type { UpdateCheck } from '../../server/services/updates/update-service.js';
 import { ApiError, errorText } from '../api.js';
 import type { View } from '../context.js';
 import { actionButton, h, replace } from '../dom.js';
-
-interface UpdateCheck {
-  UpdateAvailable: boolean;
-  CurrentVersion: string;
-  LatestVersion: string;
-  ReleaseNotes?: string;
-}
 
 interface UpdateStatus {
   state: 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';

@@ -1,16 +1,11 @@
+import type { UserView } from '../../server/services/user-service.js';
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
 import { field, h, replace } from '../dom.js';
 import { formatDateTime } from '../format.js';
 
-export interface UserRecord {
-  id: string;
-  username: string;
-  role: 'Admin' | 'User' | 'Pass';
-  publicStats: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-}
+/** A user as the API answers it. */
+export type UserRecord = UserView;
 
 /** Users (Admin): who has an account, their role and last sign-in; create a new one. */
 export const usersView: View = (ctx, root) => {
