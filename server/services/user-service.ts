@@ -81,7 +81,7 @@ export class UserService {
   }
 
   async setPublicStats(caller: Principal, publicStats: boolean): Promise<UserView> {
-    const user = await this.users.update(this.self(caller), { publicStats });
+    const user = await this.users.update(accountOf(caller), { publicStats });
     if (!user) throw unauthorized('invalid_token', 'The account of this token no longer exists');
     return userView(user);
   }
@@ -94,7 +94,7 @@ export class UserService {
     caller: Principal,
     request: { userId?: string; currentPassword?: string; newPassword: string },
   ): Promise<UserView> {
-    const targetId = request.userId ?? this.self(caller);
+    const targetId = request.userId ?? accountOf(caller);
     const target = this.get(targetId);
     const ownAccount = targetId === caller.userId;
     if (!ownAccount && caller.role !== 'Admin') {
@@ -131,10 +131,6 @@ export class UserService {
     if (outcome === 'not_found') throw notFound('user_not_found', `User '${userId}' not found`);
     // A deleted account no longer counts in anyone's averages.
     await this.ratings.removeUser(userId);
-  }
-
-  private self(caller: Principal): string {
-    return accountOf(caller);
   }
 
   private async insert(request: NewUser, redeemInviteId: string | null): Promise<UserView> {
