@@ -1,5 +1,6 @@
 import type { InviteView } from '../server/services/invite-service.js';
 import { formatCountdown } from '../renderer/format.js';
+import { messageOf } from '../server/errors.js';
 
 export { formatCountdown };
 
@@ -49,7 +50,7 @@ export async function createInviteAction(deps: InviteActionDeps): Promise<Invite
     );
     return invite;
   } catch (error) {
-    deps.notify('Could not create an invite code', error instanceof Error ? error.message : String(error));
+    deps.notify('Could not create an invite code', messageOf(error));
     return null;
   }
 }

@@ -45,6 +45,7 @@ import {
   QuitState,
   saveBounds,
 } from './window-state.js';
+import { messageOf } from '../server/errors.js';
 
 const logger = createLogger();
 // The data folder is the same as `npm start`'s (MELON_DATA_DIR, else the per-user app-data folder
@@ -194,7 +195,7 @@ async function runAction(action: MenuAction): Promise<void> {
         return;
     }
   } catch (error) {
-    notify('Melon', error instanceof Error ? error.message : String(error));
+    notify('Melon', messageOf(error));
   }
 }
 
@@ -356,7 +357,7 @@ if (!app.requestSingleInstanceLock()) {
     logger.error('desktop start failed', {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
-    dialog.showErrorBox('Melon could not start', error instanceof Error ? error.message : String(error));
+    dialog.showErrorBox('Melon could not start', messageOf(error));
     quit.isQuitting = true;
     app.exit(1);
   });

@@ -1,6 +1,7 @@
 import type { Config } from '../server/config.js';
 import type { MelonServer } from '../server/index.js';
 import type { FirstAdmin } from '../server/services/user-service.js';
+import { messageOf } from '../server/errors.js';
 
 /** What the tray and the window show about the embedded server. */
 export type ServerState =
@@ -122,8 +123,4 @@ export class ServerLifecycle {
     this.deps.onChange?.(state);
     return state;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import type { UpdateCheck } from '../server/services/updates/update-service.js';
+import { messageOf } from '../server/errors.js';
 
 /** The tray's update check, as a small state machine; installing happens in the settings window. */
 export type UpdateState =
@@ -62,7 +63,7 @@ export class UpdateChecker {
     try {
       this.dispatch({ type: 'result', info: await this.check() });
     } catch (error) {
-      this.dispatch({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+      this.dispatch({ type: 'error', message: messageOf(error) });
     }
     return this.stateValue;
   }

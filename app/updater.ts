@@ -4,7 +4,7 @@
  */
 import pkg from 'electron-updater';
 import type { AppUpdater, ProgressInfo } from 'electron-updater';
-import { badRequest } from '../server/errors.js';
+import { badRequest, messageOf } from '../server/errors.js';
 import type { Logger } from '../server/logger.js';
 import type { Release } from '../server/services/updates/release-source.js';
 import type {
@@ -97,6 +97,6 @@ export class ElectronUpdaterInstaller implements Installer {
   }
 
   private log(message: string, error: unknown): void {
-    this.options.logger.error(message, { error: error instanceof Error ? error.message : String(error) });
+    this.options.logger.error(message, { error: messageOf(error) });
   }
 }

@@ -32,3 +32,8 @@ export const conflict = (code: string, detail: string) => new AppError(409, code
 
 export const tooManyRequests = (code: string, detail: string, retryAfterSeconds: number) =>
   new AppError(429, code, detail, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/** The message of anything thrown, for logs and notices (a thrown non-Error becomes its string). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

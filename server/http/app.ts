@@ -5,7 +5,7 @@ import Router, { type RouterContext } from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from '../logger.js';
 import type { AuthService } from '../services/auth-service.js';
-import { badRequest } from '../errors.js';
+import { badRequest, messageOf } from '../errors.js';
 import { authorize } from './authenticate.js';
 import { crossOriginGuard } from './cross-origin.js';
 import { mergeParams } from './params.js';
@@ -78,7 +78,7 @@ export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger):
     logger.warn('connection error', {
       method: ctx?.method,
       path: ctx?.path,
-      error: error instanceof Error ? error.message : String(error),
+      error: messageOf(error),
     });
   });
   return app;

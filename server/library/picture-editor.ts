@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
 import { fsyncDir } from '../store/atomic-file.js';
+import { messageOf } from '../errors.js';
 
 export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
 
@@ -93,7 +94,7 @@ function editPictures(temp: string, mimeType: string, pos: number): void {
   try {
     tagFile = TagFile.createFromPath(temp, mimeType);
   } catch (err) {
-    throw new PictureEditError('unsupported_format', `Cannot open the file's tags: ${message(err)}`);
+    throw new PictureEditError('unsupported_format', `Cannot open the file's tags: ${messageOf(err)}`);
   }
   try {
     const pictures = tagFile.tag.pictures;
@@ -117,10 +118,6 @@ async function flushFile(file: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Permission problems become 'not_writable'; ENOENT and everything else propagate unchanged. */

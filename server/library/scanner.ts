@@ -17,6 +17,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readTrackFile, type ParsedTrack } from './tags.js';
+import { messageOf } from '../errors.js';
 
 export interface ArtworkInfo {
   pos: number;
@@ -352,10 +353,6 @@ async function mapLimited<T, R>(items: T[], limit: number, task: (item: T) => Pr
   return results;
 }
 
-function reasonOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export async function scanLibrary(
   dirs: string[],
   previous: LibraryIndex,
@@ -387,7 +384,7 @@ export async function scanLibrary(
       else progress.added++;
       return entry;
     } catch (err) {
-      progress.errors.push({ path: file.path, reason: reasonOf(err) });
+      progress.errors.push({ path: file.path, reason: messageOf(err) });
       return null;
     } finally {
       progress.filesSeen++;

@@ -5,6 +5,7 @@
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
 import { sniffImage } from './image-info.js';
+import { messageOf } from '../errors.js';
 
 export interface ParsedPicture {
   /** Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'. */
@@ -120,7 +121,7 @@ async function parseAudio(file: string): Promise<IAudioMetadata> {
     meta = await parseFile(file);
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new Error(`Unreadable audio file: ${reason}`, { cause: err });
   }
   if (!meta.format.container || !meta.format.duration || meta.format.duration <= 0) {

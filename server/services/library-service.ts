@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
 import type { Principal } from '../domain/user.js';
-import { notFound } from '../errors.js';
+import { notFound, messageOf } from '../errors.js';
 import type { LibraryIndex, ScanProgress, TrackRecord } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
 import type { ArtworkRepo } from '../store/artwork-repo.js';
@@ -144,7 +144,7 @@ export class LibraryService {
         errors: [...this.progress.errors, { path: '', reason: 'scan failed' }],
       };
       this.logger.error('library scan failed', {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
     }
   }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { badRequest } from '../../errors.js';
+import { badRequest, messageOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { downloadFile, fetchText } from './download.js';
 import { installerExtension, manifestName, parseManifest, pickFile } from './manifest.js';
@@ -204,6 +204,6 @@ export class HeadlessInstaller implements Installer {
   }
 
   private logFailure(message: string, error: unknown): void {
-    this.options.logger.error(message, { error: error instanceof Error ? error.message : String(error) });
+    this.options.logger.error(message, { error: messageOf(error) });
   }
 }

@@ -1,6 +1,6 @@
 import semver from 'semver';
 import type { Clock } from '../../clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound, messageOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ReleaseSource, type Release, type ReleaseSourceOptions } from './release-source.js';
 
@@ -156,7 +156,7 @@ export class UpdateService {
             : badRequest('update_failed', 'The update could not be downloaded or verified.');
         this.options.logger.error('update failed', {
           version: release.version,
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
         throw failure;
       }
@@ -186,7 +186,7 @@ export class UpdateService {
     } catch (error) {
       this.options.logger.error('could not start the installer', {
         version: prepared.version,
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
       this.set({ ...this.current, state: 'failed', error: 'The installer could not be started.' });
       this.busy = false;
