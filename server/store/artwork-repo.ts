@@ -81,11 +81,14 @@ export class ArtworkRepo {
 
   /** Removes the image at `pos`; later positions move down by one. False when there is none. */
   async removeArtistImage(artistId: string, kind: ArtistImageKind, pos: number): Promise<boolean> {
-    const removed = await this.doc.mutate((data) => {
-      const list = data.artists[artistId]?.[kind];
-      if (!list || pos < 0 || pos >= list.length) return null;
-      return list.splice(pos, 1)[0] ?? null;
-    });
+    const removed = await this.doc.mutate(
+      (data) => {
+        const list = data.artists[artistId]?.[kind];
+        if (!list || pos < 0 || pos >= list.length) return null;
+        return list.splice(pos, 1)[0] ?? null;
+      },
+      (removed) => removed !== null,
+    );
     if (!removed) return false;
     await this.deleteFile(removed);
     return true;
@@ -115,16 +118,19 @@ export class ArtworkRepo {
 
   /** Removes the one image of a playlist/collection or the custom default. False when there is none. */
   async removeSingle(kind: SingleArtKind | 'default', ownerId: string | null): Promise<boolean> {
-    const removed = await this.doc.mutate((data) => {
-      if (kind === 'default') {
-        const old = data.default;
-        data.default = null;
-        return old;
-      }
-      const old = data[kind][ownerId!];
-      delete data[kind][ownerId!];
-      return old ?? null;
-    });
+    const removed = await this.doc.mutate(
+      (data) => {
+        if (kind === 'default') {
+          const old = data.default;
+          data.default = null;
+          return old;
+        }
+        const old = data[kind][ownerId!];
+        delete data[kind][ownerId!];
+        return old ?? null;
+      },
+      (removed) => removed !== null,
+    );
     if (!removed) return false;
     await this.deleteFile(removed);
     return true;

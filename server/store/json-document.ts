@@ -43,6 +43,7 @@ class DurableJsonFile<T> implements Adapter<T> {
 
 interface Job<T> {
   apply: (data: T) => unknown;
+  changed: (result: unknown) => boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -98,10 +99,17 @@ export class JsonDocument<T extends Versioned> {
    * Apply `change` and persist. `change` must validate before it changes anything: if it throws, its
    * caller gets the error and the data is as before. If the disk write fails, the file is re-read so
    * memory matches what is durable, and every change in that write is rejected.
+   * `changed` tells from a result whether the change changed anything (by default it did); a batch
+   * of changes that changed nothing is not written: a refused request must not make the disk work.
    */
-  mutate<R>(change: (data: T) => R): Promise<R> {
+  mutate<R>(change: (data: T) => R, changed: (result: R) => boolean = () => true): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ apply: change, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        apply: change,
+        changed: changed as (result: unknown) => boolean,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.draining ??= this.drain();
     });
   }
@@ -125,6 +133,11 @@ export class JsonDocument<T extends Versioned> {
         }
       }
       if (applied.length === 0) continue;
+      if (!applied.some(({ job, result }) => job.changed(result))) {
+        // Nothing to write: what these changes saw is what the earlier writes made durable.
+        for (const { job, result } of applied) job.resolve(result);
+        continue;
+      }
       try {
         await this.low.write();
         for (const { job, result } of applied) job.resolve(result);

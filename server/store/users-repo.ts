@@ -63,11 +63,14 @@ export class UsersRepo {
 
   /** Applies `patch` to the user; false when the user is gone. */
   update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<UserRecord | undefined> {
-    return this.doc.mutate((data) => {
-      const user = data.users.find((record) => record.id === id);
-      if (user) Object.assign(user, patch);
-      return user;
-    });
+    return this.doc.mutate(
+      (data) => {
+        const user = data.users.find((record) => record.id === id);
+        if (user) Object.assign(user, patch);
+        return user;
+      },
+      (user) => user !== undefined,
+    );
   }
 
   /**
@@ -75,14 +78,17 @@ export class UsersRepo {
    * Admins at the same time cannot remove them all).
    */
   remove(id: string): Promise<'removed' | 'not_found' | 'last_admin'> {
-    return this.doc.mutate((data) => {
-      const index = data.users.findIndex((record) => record.id === id);
-      if (index < 0) return 'not_found';
-      const admins = data.users.filter((user) => user.role === 'Admin').length;
-      if (data.users[index]!.role === 'Admin' && admins === 1) return 'last_admin';
-      data.users.splice(index, 1);
-      return 'removed';
-    });
+    return this.doc.mutate(
+      (data) => {
+        const index = data.users.findIndex((record) => record.id === id);
+        if (index < 0) return 'not_found';
+        const admins = data.users.filter((user) => user.role === 'Admin').length;
+        if (data.users[index]!.role === 'Admin' && admins === 1) return 'last_admin';
+        data.users.splice(index, 1);
+        return 'removed';
+      },
+      (outcome) => outcome === 'removed',
+    );
   }
 
   // --- invite codes -------------------------------------------------------------------------------
@@ -100,26 +106,32 @@ export class UsersRepo {
    * The check and the insert happen in one step of the write queue.
    */
   addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'> {
-    return this.doc.mutate((data) => {
-      const active = data.invites.filter((other) => isActive(other, invite.createdAt));
-      if (active.length >= maxActive) return 'too_many';
-      if (active.some((other) => other.code === invite.code)) return 'code_clash';
-      data.invites = data.invites.filter((other) => invite.createdAt - other.expiresAt < INVITE_RETENTION_MS);
-      data.invites.push(invite);
-      return 'added';
-    });
+    return this.doc.mutate(
+      (data) => {
+        const active = data.invites.filter((other) => isActive(other, invite.createdAt));
+        if (active.length >= maxActive) return 'too_many';
+        if (active.some((other) => other.code === invite.code)) return 'code_clash';
+        data.invites = data.invites.filter(
+          (other) => invite.createdAt - other.expiresAt < INVITE_RETENTION_MS,
+        );
+        data.invites.push(invite);
+        return 'added';
+      },
+      (outcome) => outcome === 'added',
+    );
   }
 
   /** Marks the active invite with this code used and returns it; exactly one caller can win a code. */
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
     // A wrong code changes nothing, so it costs no write: guesses must not make the disk work.
-    // A code that matches here is checked again inside the write queue.
-    if (!findActive(this.doc.data.invites, code, now)) return Promise.resolve(undefined);
-    return this.doc.mutate((data) => {
-      const invite = findActive(data.invites, code, now);
-      if (invite) invite.usedAt = now;
-      return invite ? { ...invite } : undefined;
-    });
+    return this.doc.mutate(
+      (data) => {
+        const invite = findActive(data.invites, code, now);
+        if (invite) invite.usedAt = now;
+        return invite ? { ...invite } : undefined;
+      },
+      (invite) => invite !== undefined,
+    );
   }
 
   /**
@@ -127,11 +139,14 @@ export class UsersRepo {
    * whose Server token could still make one (a guessed code must not survive the revocation).
    */
   revokeUnredeemedInvites(now: number): Promise<number> {
-    return this.doc.mutate((data) => {
-      const open = data.invites.filter((invite) => invite.redeemedAt === null && invite.revokedAt === null);
-      for (const invite of open) invite.revokedAt = now;
-      return open.length;
-    });
+    return this.doc.mutate(
+      (data) => {
+        const open = data.invites.filter((invite) => invite.redeemedAt === null && invite.revokedAt === null);
+        for (const invite of open) invite.revokedAt = now;
+        return open.length;
+      },
+      (revoked) => revoked > 0,
+    );
   }
 
   flush(): Promise<void> {

@@ -41,6 +41,24 @@ describe('JsonDocument', () => {
     spy.mockRestore();
   });
 
+  it('writes nothing for changes that changed nothing, but still writes a batch one of them changed', async () => {
+    const path = await fresh();
+    const doc = await JsonDocument.open<Doc>(path, { schemaVersion: 1, items: [] });
+    const spy = vi.spyOn(atomic, 'writeFileAtomic');
+    const refuse = () =>
+      doc.mutate(
+        () => 'refused' as const,
+        (result) => result !== 'refused',
+      );
+    expect(await Promise.all([refuse(), refuse()])).toEqual(['refused', 'refused']);
+    expect(spy).not.toHaveBeenCalled();
+    const [refused, added] = await Promise.all([refuse(), doc.mutate((data) => data.items.push('a'))]);
+    expect([refused, added]).toEqual(['refused', 1]);
+    expect(spy).toHaveBeenCalledOnce();
+    expect(JSON.parse(await readFile(path, 'utf8')).items).toEqual(['a']);
+    spy.mockRestore();
+  });
+
   it('runs a change queued while the previous write finishes (no lost wake-up)', async () => {
     const path = await fresh();
     const doc = await JsonDocument.open<Doc>(path, { schemaVersion: 1, items: [] });
