@@ -80,6 +80,21 @@ export function actionButton(
   return button;
 }
 
+/** Runs `run` on submit with the form's button disabled meanwhile, so a double submit sends once. */
+export function onSubmit(
+  form: HTMLFormElement,
+  submit: HTMLButtonElement,
+  run: () => Promise<unknown>,
+): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    void run().finally(() => {
+      submit.disabled = false;
+    });
+  });
+}
+
 export function field(label: string, control: HTMLElement, hint?: string): HTMLLabelElement {
   return h(
     'label',

@@ -1,6 +1,6 @@
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
-import { field, h, replace } from '../dom.js';
+import { field, h, onSubmit, replace } from '../dom.js';
 import { signIn } from './signin.js';
 import type { UserRecord } from './users.js';
 
@@ -49,26 +49,23 @@ export const accountView: View = (ctx, root) => {
     field('New password', next, 'At least 8 characters.'),
     submit,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    submit.disabled = true;
+  onSubmit(form, submit, () => {
     const newPassword = next.value;
-    ctx.api
-      .json('/api/users/change-password', {
-        method: 'POST',
-        json: { currentPassword: current.value, newPassword },
-      })
-      // Changing the password revokes every token, this one too: sign in again with the new one.
-      .then(() => signIn(ctx.api, ctx.session.username, newPassword))
-      .then((session) => {
-        form.reset();
-        ctx.renewSession(session);
-        ctx.messages.info('Password changed. Other devices must sign in again.');
-      })
-      .catch((error: unknown) => ctx.messages.error(errorText(error)))
-      .finally(() => {
-        submit.disabled = false;
-      });
+    return (
+      ctx.api
+        .json('/api/users/change-password', {
+          method: 'POST',
+          json: { currentPassword: current.value, newPassword },
+        })
+        // Changing the password revokes every token, this one too: sign in again with the new one.
+        .then(() => signIn(ctx.api, ctx.session.username, newPassword))
+        .then((session) => {
+          form.reset();
+          ctx.renewSession(session);
+          ctx.messages.info('Password changed. Other devices must sign in again.');
+        })
+        .catch((error: unknown) => ctx.messages.error(errorText(error)))
+    );
   });
 
   replace(

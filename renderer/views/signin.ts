@@ -1,5 +1,5 @@
 import { ApiError, errorText, type Api } from '../api.js';
-import { field, h } from '../dom.js';
+import { field, h, onSubmit } from '../dom.js';
 import type { Messages } from '../messages.js';
 import type { Role, Session } from '../session.js';
 
@@ -60,9 +60,7 @@ export function signInView(
     field('Password', password),
     submit,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    submit.disabled = true;
+  onSubmit(form, submit, () =>
     signIn(api, username.value.trim(), password.value)
       .then((session) => {
         messages.clear();
@@ -71,10 +69,7 @@ export function signInView(
       .catch((error: unknown) => {
         messages.error(errorText(error));
         password.select();
-      })
-      .finally(() => {
-        submit.disabled = false;
-      });
-  });
+      }),
+  );
   return form;
 }

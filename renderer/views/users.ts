@@ -1,7 +1,7 @@
 import type { UserView } from '../../server/services/user-service.js';
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
-import { field, h, replace } from '../dom.js';
+import { field, h, onSubmit, replace } from '../dom.js';
 import { formatDateTime } from '../format.js';
 
 /** A user as the API answers it. */
@@ -39,9 +39,7 @@ export const usersView: View = (ctx, root) => {
     field('Role', role),
     submit,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    submit.disabled = true;
+  onSubmit(form, submit, () =>
     ctx.api
       .json<UserRecord>('/api/users/create', {
         method: 'POST',
@@ -52,11 +50,8 @@ export const usersView: View = (ctx, root) => {
         form.reset();
         await load();
       })
-      .catch((error: unknown) => ctx.messages.error(errorText(error)))
-      .finally(() => {
-        submit.disabled = false;
-      });
-  });
+      .catch((error: unknown) => ctx.messages.error(errorText(error))),
+  );
 
   replace(
     root,
