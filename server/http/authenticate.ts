@@ -21,7 +21,6 @@ export function authorize(
   if (!principal) throw unauthorized('invalid_token', 'The token is invalid, expired or revoked');
   if (!access.includes(principal.role)) {
     throw new AppError(
-      401,
       'forbidden_role',
       `The ${principal.role} role may not call this endpoint`,
       {},

@@ -28,8 +28,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 
 function toProblem(code: string | undefined): AppError {
   if (code === 'HPE_HEADER_OVERFLOW')
-    return new AppError(431, 'headers_too_large', 'The request headers are too large (16 KiB at most)');
+    return new AppError('headers_too_large', 'The request headers are too large (16 KiB at most)');
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return new AppError(408, 'request_timeout', 'The request did not arrive in time');
-  return new AppError(400, 'malformed_request', 'The request is not valid HTTP');
+    return new AppError('request_timeout', 'The request did not arrive in time');
+  return new AppError('malformed_request', 'The request is not valid HTTP');
 }

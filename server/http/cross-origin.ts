@@ -23,7 +23,6 @@ export function crossOriginGuard(): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     if (isCrossOrigin(ctx)) {
       throw new AppError(
-        403,
         'cross_origin_refused',
         'Requests from web pages of other origins are not accepted by this server',
       );

@@ -1,33 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
-import { AppError } from '../errors.js';
+import { AppError, problemTitle } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 export interface AppState {
   requestId: string;
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  431: 'Request Header Fields Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 /** The RFC 9457 document for an error (without the per-request fields). */
 export function problemDocument(error: AppError): Record<string, unknown> {
   return {
     type: 'about:blank',
-    title: TITLES[error.status] ?? 'Error',
+    title: problemTitle(error.code),
     status: error.status,
     detail: error.detail,
     code: error.code,
@@ -53,10 +37,10 @@ function fromHttpError(error: { status?: unknown; httpCode?: unknown; code?: unk
   // gives no status: it is the client's malformed body all the same.
   const zlib = typeof error.code === 'string' && error.code.startsWith('Z_');
   const status = typeof code === 'number' ? code : zlib ? 400 : 0;
-  if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
+  if (status === 413) return new AppError('payload_too_large', 'The request body is too large');
   if (status === 415)
-    return new AppError(415, 'unsupported_media_type', 'The request body has an unsupported type');
-  if (status === 400) return new AppError(400, 'invalid_body', 'The request body could not be parsed');
+    return new AppError('unsupported_media_type', 'The request body has an unsupported type');
+  if (status === 400) return new AppError('invalid_body', 'The request body could not be parsed');
   return null;
 }
 
@@ -70,12 +54,9 @@ export function problemMiddleware(logger: Logger): Koa.Middleware<AppState> {
       // The router answers unknown paths and methods with empty bodies; give them problem documents.
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404)
-          sendProblem(ctx, new AppError(404, 'not_found', `No endpoint at ${ctx.method} ${ctx.path}`));
+          sendProblem(ctx, new AppError('not_found', `No endpoint at ${ctx.method} ${ctx.path}`));
         if (ctx.status === 405 || ctx.status === 501) {
-          sendProblem(
-            ctx,
-            new AppError(405, 'method_not_allowed', `${ctx.path} does not take ${ctx.method}`),
-          );
+          sendProblem(ctx, new AppError('method_not_allowed', `${ctx.path} does not take ${ctx.method}`));
         }
       }
     } catch (error) {
@@ -88,7 +69,7 @@ export function problemMiddleware(logger: Logger): Koa.Middleware<AppState> {
         path: ctx.path,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       });
-      sendProblem(ctx, new AppError(500, 'internal_error', 'Something went wrong on the server'), {
+      sendProblem(ctx, new AppError('internal_error', 'Something went wrong on the server'), {
         requestId: ctx.state.requestId,
       });
     }

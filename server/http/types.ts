@@ -163,7 +163,7 @@ export function rawEndpoint<P extends Shape = Record<never, never>, A extends Sh
   const handler: Handler = (request) => {
     for (const field of Object.keys(files)) {
       if (!request.files[field])
-        throw new AppError(400, 'invalid_parameter', `The multipart field '${field}' is required`, {
+        throw new AppError('invalid_parameter', `The multipart field '${field}' is required`, {
           parameter: field,
         });
     }

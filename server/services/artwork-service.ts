@@ -103,7 +103,7 @@ export class ArtworkService {
     const bytes = await readFile(tempPath);
     const sniffed = sniffImage(bytes);
     if (!sniffed || !ACCEPTED.has(sniffed.mime)) {
-      throw new AppError(415, 'unsupported_media_type', 'Artwork must be a JPEG, PNG or WebP image');
+      throw new AppError('unsupported_media_type', 'Artwork must be a JPEG, PNG or WebP image');
     }
     switch (target) {
       case 'artist-pfp':

@@ -62,7 +62,6 @@ export class InviteService {
       if (outcome === 'added') return view(invite);
       if (outcome === 'too_many') {
         throw new AppError(
-          408,
           'too_many_invites',
           `At most ${MAX_ACTIVE_INVITES} invite codes may be active; try again later`,
         );

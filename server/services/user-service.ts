@@ -98,7 +98,7 @@ export class UserService {
     const target = this.get(targetId);
     const ownAccount = targetId === caller.userId;
     if (!ownAccount && caller.role !== 'Admin') {
-      throw new AppError(401, 'forbidden_role', "Only an Admin may change another account's password");
+      throw new AppError('forbidden_role', "Only an Admin may change another account's password");
     }
     if (ownAccount) {
       if (request.currentPassword === undefined) {
