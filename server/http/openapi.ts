@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { problemSchema } from './openapi-schemas.js';
-import { endpoint, type EndpointDoc, type Endpoint, type ResponseDoc, type RouteDef } from './types.js';
+import {
+  endpoint,
+  ROUTE_GROUPS,
+  type EndpointDoc,
+  type Endpoint,
+  type ResponseDoc,
+  type RouteDef,
+} from './types.js';
 
 /**
  * The OpenAPI 3.1 document of the route table (`GET /api/openapi.json`). Everything in it comes
@@ -68,29 +75,6 @@ function withComponentRefs(schema: Json): Json {
     ),
   ) as Json;
 }
-
-const TAGS: { name: string; description: string; match: RegExp }[] = [
-  {
-    name: 'server',
-    description: 'Health, server information and this document',
-    match: /^\/api\/(health|server-info|openapi)/,
-  },
-  { name: 'settings page', description: 'The settings page served to browsers', match: /^\/admin/ },
-  { name: 'auth', description: 'Sign-in, invite codes and token checks', match: /^\/auth\// },
-  { name: 'users', description: 'Accounts', match: /^\/api\/users/ },
-  { name: 'ratings', description: 'Ratings of tracks, albums and artists', match: /^\/api\/stats\/rate-/ },
-  { name: 'stats', description: 'Play logging and statistics', match: /^\/api\/stats\// },
-  {
-    name: 'library',
-    description: 'Tracks, albums, artists and scanning',
-    match: /^\/api\/(library|tracks|albums|artists)/,
-  },
-  { name: 'playlists', description: 'Playlists and collections', match: /^\/api\/(playlists|collections)/ },
-  { name: 'artwork', description: 'Track pictures and stored artwork', match: /^\/api\/art\// },
-  { name: 'updates', description: 'Checking for and installing updates', match: /^\/api\/settings\// },
-];
-
-const tagOf = (path: string) => TAGS.find((tag) => tag.match.test(path))?.name ?? 'server';
 
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -273,7 +257,7 @@ function operation(route: RouteDef, doc: EndpointDoc, schemas: SchemaCollector):
     operationId: operationId(route),
     summary: doc.summary,
     description: [doc.description, rolesText(route)].filter(Boolean).join('\n\n'),
-    tags: [tagOf(route.path)],
+    tags: [route.group],
     'x-roles': roles,
     security: roles.length === 0 ? [] : [{ bearer: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -316,7 +300,9 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
       description: DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    tags: TAGS.filter((tag) => used.has(tag.name)).map(({ name, description }) => ({ name, description })),
+    tags: Object.entries(ROUTE_GROUPS)
+      .filter(([name]) => used.has(name))
+      .map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas.schemas).sort(([a], [b]) => a.localeCompare(b))),

@@ -7,7 +7,14 @@ import { settingsHandlers } from './handlers/settings.js';
 import { ratingHandlers, statsHandlers } from './handlers/stats.js';
 import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
-import { endpoint, rawEndpoint, type Access, type DocumentedRoute, type Endpoint } from './types.js';
+import {
+  endpoint,
+  rawEndpoint,
+  type Access,
+  type DocumentedRoute,
+  type Endpoint,
+  type RouteGroup,
+} from './types.js';
 
 const PUBLIC: Access = 'public';
 const ADMIN: Access = ['Admin'];
@@ -15,20 +22,28 @@ const MEMBERS: Access = ['Admin', 'User'];
 const READERS: Access = ['Admin', 'User', 'Pass'];
 const ADMIN_OR_INVITED: Access = ['Admin', 'Server'];
 
-const get = (path: string, access: Access, { handler, doc }: Endpoint): DocumentedRoute => ({
+const get = (
+  group: RouteGroup,
+  path: string,
+  access: Access,
+  { handler, doc }: Endpoint,
+): DocumentedRoute => ({
   method: 'GET',
+  group,
   path,
   access,
   handler,
   doc,
 });
 const post = (
+  group: RouteGroup,
   path: string,
   access: Access,
   { handler, doc }: Endpoint,
   body: DocumentedRoute['body'] = 'form',
 ): DocumentedRoute => ({
   method: 'POST',
+  group,
   path,
   access,
   handler,
@@ -57,6 +72,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const admin = new AdminPage();
   const routes: DocumentedRoute[] = [
     get(
+      'server',
       '/api/health',
       PUBLIC,
       endpoint({
@@ -66,6 +82,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       }),
     ),
     get(
+      'server',
       '/api/server-info',
       ADMIN,
       endpoint({
@@ -75,6 +92,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       }),
     ),
     get(
+      'server',
       '/api/openapi.json',
       PUBLIC,
       openApiEndpoint(() => routes, services.version),
@@ -82,91 +100,94 @@ export function routeTable(services: Services): DocumentedRoute[] {
 
     // The settings page; it signs in through the API like any client.
     get(
+      'settings page',
       '/admin',
       PUBLIC,
       page('The settings page', 'text/html', () => admin.html()),
     ),
     get(
+      'settings page',
       '/admin/style.css',
       PUBLIC,
       page("The settings page's style sheet", 'text/css', () => admin.css()),
     ),
     get(
+      'settings page',
       '/admin/app.js',
       PUBLIC,
       page("The settings page's script", 'text/javascript', () => admin.js()),
     ),
 
     // Authentication (interface §4.2, contract §2)
-    get('/auth/login', PUBLIC, auth.login),
-    post('/auth/login', PUBLIC, auth.login),
-    get('/auth/invite', ADMIN, auth.invite),
-    get('/auth/invites', ADMIN, auth.listInvites),
-    get('/auth/code-authenticate', PUBLIC, auth.codeAuthenticate),
-    get('/auth/check', READERS, auth.check),
+    get('auth', '/auth/login', PUBLIC, auth.login),
+    post('auth', '/auth/login', PUBLIC, auth.login),
+    get('auth', '/auth/invite', ADMIN, auth.invite),
+    get('auth', '/auth/invites', ADMIN, auth.listInvites),
+    get('auth', '/auth/code-authenticate', PUBLIC, auth.codeAuthenticate),
+    get('auth', '/auth/check', READERS, auth.check),
 
     // Users (contract §3)
-    post('/api/users/create', ADMIN_OR_INVITED, users.create),
-    get('/api/users', ADMIN, users.list),
-    post('/api/users/settings', READERS, users.settings),
-    post('/api/users/change-password', READERS, users.changePassword),
-    post('/api/users/delete', ADMIN, users.delete),
+    post('users', '/api/users/create', ADMIN_OR_INVITED, users.create),
+    get('users', '/api/users', ADMIN, users.list),
+    post('users', '/api/users/settings', READERS, users.settings),
+    post('users', '/api/users/change-password', READERS, users.changePassword),
+    post('users', '/api/users/delete', ADMIN, users.delete),
 
     // Statistics (interface §4.1, contract §4) and ratings (contract §5)
-    post('/api/stats/log-play', MEMBERS, stats.logPlay),
-    post('/api/stats/log-skip', MEMBERS, stats.logSkip),
-    get('/api/stats/listening-time', READERS, stats.listeningTime),
-    get('/api/stats/top-tracks', READERS, stats.topTracks),
-    get('/api/stats/top-albums', READERS, stats.topAlbums),
-    get('/api/stats/top-artists', READERS, stats.topArtists),
-    get('/api/stats/top-genres', READERS, stats.topGenres),
-    get('/api/stats/recent-tracks', READERS, stats.recentTracks),
-    get('/api/stats/recent-albums', READERS, stats.recentAlbums),
-    get('/api/stats/recent-artists', READERS, stats.recentArtists),
-    get('/api/stats/activity', READERS, stats.activity),
-    post('/api/stats/rate-track', MEMBERS, ratings.rateTrack),
-    post('/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
-    post('/api/stats/rate-artist', MEMBERS, ratings.rateArtist),
+    post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
+    post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
+    get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
+    get('stats', '/api/stats/top-tracks', READERS, stats.topTracks),
+    get('stats', '/api/stats/top-albums', READERS, stats.topAlbums),
+    get('stats', '/api/stats/top-artists', READERS, stats.topArtists),
+    get('stats', '/api/stats/top-genres', READERS, stats.topGenres),
+    get('stats', '/api/stats/recent-tracks', READERS, stats.recentTracks),
+    get('stats', '/api/stats/recent-albums', READERS, stats.recentAlbums),
+    get('stats', '/api/stats/recent-artists', READERS, stats.recentArtists),
+    get('stats', '/api/stats/activity', READERS, stats.activity),
+    post('ratings', '/api/stats/rate-track', MEMBERS, ratings.rateTrack),
+    post('ratings', '/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
+    post('ratings', '/api/stats/rate-artist', MEMBERS, ratings.rateArtist),
 
     // Library (contract §7)
-    post('/api/library/scan', ADMIN, library.startScan),
-    get('/api/library/scan', ADMIN, library.scanStatus),
-    get('/api/tracks', READERS, library.tracks),
-    get('/api/tracks/:id', READERS, library.track),
-    get('/api/albums', READERS, library.albums),
-    get('/api/albums/:id', READERS, library.album),
-    get('/api/artists', READERS, library.artists),
-    get('/api/artists/:id', READERS, library.artist),
-    get('/api/playlists', READERS, playlists.list),
-    get('/api/playlists/:id', READERS, playlists.get),
-    post('/api/playlists/create', MEMBERS, playlists.create),
-    get('/api/collections', READERS, collections.list),
-    get('/api/collections/:id', READERS, collections.get),
-    post('/api/collections/create', MEMBERS, collections.create),
+    post('library', '/api/library/scan', ADMIN, library.startScan),
+    get('library', '/api/library/scan', ADMIN, library.scanStatus),
+    get('library', '/api/tracks', READERS, library.tracks),
+    get('library', '/api/tracks/:id', READERS, library.track),
+    get('library', '/api/albums', READERS, library.albums),
+    get('library', '/api/albums/:id', READERS, library.album),
+    get('library', '/api/artists', READERS, library.artists),
+    get('library', '/api/artists/:id', READERS, library.artist),
+    get('playlists', '/api/playlists', READERS, playlists.list),
+    get('playlists', '/api/playlists/:id', READERS, playlists.get),
+    post('playlists', '/api/playlists/create', MEMBERS, playlists.create),
+    get('playlists', '/api/collections', READERS, collections.list),
+    get('playlists', '/api/collections/:id', READERS, collections.get),
+    post('playlists', '/api/collections/create', MEMBERS, collections.create),
 
     // Artwork (interface §4.3, contract §6)
-    post('/api/art/delete/track-art', ADMIN, art.deleteTrackArt),
-    post('/api/art/delete/artist-pfp', ADMIN, art.deleteArtistPfp),
-    post('/api/art/delete/artist-banner', ADMIN, art.deleteArtistBanner),
-    post('/api/art/delete/playlist-art', ADMIN, art.deletePlaylistArt),
-    post('/api/art/delete/collection-art', ADMIN, art.deleteCollectionArt),
-    post('/api/art/delete/default-art', ADMIN, art.deleteDefaultArt),
-    post('/api/art/upload/artist-pfp', ADMIN, art.uploadArtistPfp, 'multipart'),
-    post('/api/art/upload/artist-banner', ADMIN, art.uploadArtistBanner, 'multipart'),
-    post('/api/art/upload/playlist-art', ADMIN, art.uploadPlaylistArt, 'multipart'),
-    post('/api/art/upload/collection-art', ADMIN, art.uploadCollectionArt, 'multipart'),
-    post('/api/art/upload/default-art', ADMIN, art.uploadDefaultArt, 'multipart'),
-    get('/api/art/track/:id/:pos', READERS, art.trackImage),
-    get('/api/art/artist-pfp/:id/:pos', READERS, art.artistPfp),
-    get('/api/art/artist-banner/:id/:pos', READERS, art.artistBanner),
-    get('/api/art/playlist/:id', READERS, art.playlistImage),
-    get('/api/art/collection/:id', READERS, art.collectionImage),
-    get('/api/art/default', READERS, art.defaultImage),
+    post('artwork', '/api/art/delete/track-art', ADMIN, art.deleteTrackArt),
+    post('artwork', '/api/art/delete/artist-pfp', ADMIN, art.deleteArtistPfp),
+    post('artwork', '/api/art/delete/artist-banner', ADMIN, art.deleteArtistBanner),
+    post('artwork', '/api/art/delete/playlist-art', ADMIN, art.deletePlaylistArt),
+    post('artwork', '/api/art/delete/collection-art', ADMIN, art.deleteCollectionArt),
+    post('artwork', '/api/art/delete/default-art', ADMIN, art.deleteDefaultArt),
+    post('artwork', '/api/art/upload/artist-pfp', ADMIN, art.uploadArtistPfp, 'multipart'),
+    post('artwork', '/api/art/upload/artist-banner', ADMIN, art.uploadArtistBanner, 'multipart'),
+    post('artwork', '/api/art/upload/playlist-art', ADMIN, art.uploadPlaylistArt, 'multipart'),
+    post('artwork', '/api/art/upload/collection-art', ADMIN, art.uploadCollectionArt, 'multipart'),
+    post('artwork', '/api/art/upload/default-art', ADMIN, art.uploadDefaultArt, 'multipart'),
+    get('artwork', '/api/art/track/:id/:pos', READERS, art.trackImage),
+    get('artwork', '/api/art/artist-pfp/:id/:pos', READERS, art.artistPfp),
+    get('artwork', '/api/art/artist-banner/:id/:pos', READERS, art.artistBanner),
+    get('artwork', '/api/art/playlist/:id', READERS, art.playlistImage),
+    get('artwork', '/api/art/collection/:id', READERS, art.collectionImage),
+    get('artwork', '/api/art/default', READERS, art.defaultImage),
 
     // Updates (interface §4.4, contract §8)
-    get('/api/settings/check-for-updates', MEMBERS, settings.checkForUpdates),
-    post('/api/settings/update-melon', ADMIN, settings.updateMelon),
-    get('/api/settings/update-status', ADMIN, settings.updateStatus),
+    get('updates', '/api/settings/check-for-updates', MEMBERS, settings.checkForUpdates),
+    post('updates', '/api/settings/update-melon', ADMIN, settings.updateMelon),
+    get('updates', '/api/settings/update-status', ADMIN, settings.updateStatus),
   ];
   return routes;
 }

@@ -39,9 +39,26 @@ export type Handler = (request: Request) => Promise<Reply> | Reply;
 
 export type Access = readonly Role[] | 'public';
 
+/** The groups of the route table, in the order the API reference and the OpenAPI document list them. */
+export const ROUTE_GROUPS = {
+  server: 'Health, server information and this document',
+  'settings page': 'The settings page served to browsers',
+  auth: 'Sign-in, invite codes and token checks',
+  users: 'Accounts',
+  ratings: 'Ratings of tracks, albums and artists',
+  stats: 'Play logging and statistics',
+  library: 'Tracks, albums, artists and scanning',
+  playlists: 'Playlists and collections',
+  artwork: 'Track pictures and stored artwork',
+  updates: 'Checking for and installing updates',
+} as const;
+export type RouteGroup = keyof typeof ROUTE_GROUPS;
+
 export interface RouteDef {
   method: 'GET' | 'POST';
   path: string;
+  /** The part of the API it belongs to (its OpenAPI tag). */
+  group: RouteGroup;
   /** Who may call it; checked by the auth middleware before the handler runs. */
   access: Access;
   /** How the body is read: small JSON/form bodies (default) or multipart uploads. */

@@ -87,6 +87,7 @@ describe('unexpected faults', () => {
       [
         {
           method: 'GET',
+          group: 'server',
           path: '/boom',
           access: 'public',
           handler: () => {

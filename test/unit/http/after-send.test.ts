@@ -29,6 +29,7 @@ beforeAll(async () => {
     [
       {
         method: 'GET',
+        group: 'server',
         path: '/slow/:name',
         access: 'public',
         handler: async ({ path }) => {
