@@ -114,6 +114,12 @@ export const paging = {
   count: integer(1, 1000).default(100).meta({ description: 'Items per page' }),
 };
 
+/** The library lists' parameters: a name search and paging. */
+export const listQuery = {
+  q: text(256).optional().meta({ description: 'A case-insensitive part of the name' }),
+  ...paging,
+};
+
 /** Validates `raw` against `schema`; the first problem becomes a 400 naming the parameter. */
 export function parseParams<S extends z.ZodRawShape>(
   schema: z.ZodObject<S>,

@@ -1,10 +1,13 @@
 import type { Services } from '../services/index.js';
 import { AdminPage } from './admin-page.js';
 import { artworkHandlers } from './handlers/artwork.js';
-import { authHandlers, userHandlers } from './handlers/auth.js';
-import { collectionHandlers, libraryHandlers } from './handlers/library.js';
-import { settingsHandlers } from './handlers/settings.js';
-import { ratingHandlers, statsHandlers } from './handlers/stats.js';
+import { authHandlers } from './handlers/auth.js';
+import { userHandlers } from './handlers/users.js';
+import { collectionHandlers } from './handlers/collections.js';
+import { libraryHandlers } from './handlers/library.js';
+import { updateHandlers } from './handlers/updates.js';
+import { ratingHandlers } from './handlers/ratings.js';
+import { statsHandlers } from './handlers/stats.js';
 import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
 import {
@@ -68,7 +71,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const playlists = collectionHandlers(services.collections, 'playlist');
   const collections = collectionHandlers(services.collections, 'collection');
   const art = artworkHandlers(services.artwork);
-  const settings = settingsHandlers(services.updates);
+  const updates = updateHandlers(services.updates);
   const admin = new AdminPage();
   const routes: DocumentedRoute[] = [
     get(
@@ -185,9 +188,9 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('artwork', '/api/art/default', READERS, art.defaultImage),
 
     // Updates (interface §4.4, contract §8)
-    get('updates', '/api/settings/check-for-updates', MEMBERS, settings.checkForUpdates),
-    post('updates', '/api/settings/update-melon', ADMIN, settings.updateMelon),
-    get('updates', '/api/settings/update-status', ADMIN, settings.updateStatus),
+    get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),
+    post('updates', '/api/settings/update-melon', ADMIN, updates.updateMelon),
+    get('updates', '/api/settings/update-status', ADMIN, updates.updateStatus),
   ];
   return routes;
 }

@@ -1,26 +1,11 @@
-import type { CollectionService } from '../../services/collection-service.js';
 import type { LibraryService } from '../../services/library-service.js';
-import type { CollectionKind } from '../../store/collections-repo.js';
-import {
-  albumSchema,
-  artistSchema,
-  collectionSchema,
-  pageOf,
-  scanProgressSchema,
-  trackSchema,
-} from '../openapi-schemas.js';
-import { idPath, paging, stringList, text } from '../params.js';
+import { albumSchema, artistSchema, pageOf, scanProgressSchema, trackSchema } from '../openapi-schemas.js';
+import { idPath, listQuery } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
-
-const listQuery = {
-  q: text(256).optional().meta({ description: 'A case-insensitive part of the name' }),
-  ...paging,
-};
 
 const trackPage = pageOf(trackSchema, 'TrackPage');
 const albumPage = pageOf(albumSchema, 'AlbumPage');
 const artistPage = pageOf(artistSchema, 'ArtistPage');
-const collectionPage = pageOf(collectionSchema, 'CollectionPage');
 
 export function libraryHandlers(library: LibraryService) {
   return {
@@ -74,39 +59,6 @@ export function libraryHandlers(library: LibraryService) {
       response: artistSchema,
       errors: { 404: ['artist_not_found'] },
       handle: ({ path, request }) => library.getArtist(callerOf(request), path.id),
-    }),
-  };
-}
-
-export function collectionHandlers(collections: CollectionService, kind: CollectionKind) {
-  const plural = kind === 'playlist' ? 'Playlists' : 'Collections';
-  return {
-    list: endpoint({
-      summary: `${plural} by name`,
-      params: listQuery,
-      response: collectionPage,
-      handle: ({ params }) => collections.list(kind, params),
-    }),
-    get: endpoint({
-      summary: `A ${kind}`,
-      path: idPath,
-      response: collectionSchema,
-      errors: { 404: [`${kind}_not_found`] },
-      handle: ({ path }) => collections.get(kind, path.id),
-    }),
-    create: endpoint({
-      summary: `Create a ${kind}`,
-      params: {
-        name: text(256),
-        description: text(4096).optional(),
-        trackIds: stringList(10_000, 64)
-          .optional()
-          .meta({ description: 'Track ids: a JSON array, a repeated parameter or a comma-separated list' }),
-      },
-      status: 201,
-      response: collectionSchema,
-      responseDescription: `The new ${kind}`,
-      handle: ({ params, request }) => collections.create(kind, callerOf(request), params),
     }),
   };
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { RatingService } from '../../services/rating-service.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
-import type { RatingKind } from '../../store/ratings-repo.js';
 import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.js';
-import { id, integer, isoDate, paging, text } from '../params.js';
+import { id, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
 // An id of the wrong shape (any length) is a 404 of the resource (contract §0), judged by the service.
@@ -147,18 +145,3 @@ export function statsHandlers(stats: StatsService) {
 }
 
 type RecentItem = z.output<typeof recentItem>;
-
-export function ratingHandlers(ratings: RatingService) {
-  const rate = (kind: RatingKind) =>
-    endpoint({
-      summary: `Rate ${kind === 'track' ? 'a track' : kind === 'album' ? 'an album' : 'an artist'}`,
-      params: {
-        id: anyId,
-        rating: integer(0, 10).meta({ description: "0–10 (half stars); 0 removes the caller's rating" }),
-      },
-      response: z.object({ id: z.string(), rating: z.int().min(0).max(10) }),
-      errors: { 404: [`${kind}_not_found`] },
-      handle: ({ params, request }) => ratings.rate(callerOf(request), kind, params.id, params.rating),
-    });
-  return { rateTrack: rate('track'), rateAlbum: rate('album'), rateArtist: rate('artist') };
-}

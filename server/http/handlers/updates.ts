@@ -17,7 +17,7 @@ const installResult = z.union([
   z.object({ status: z.literal('installing'), version: z.string() }),
 ]);
 
-export function settingsHandlers(updates: UpdateService) {
+export function updateHandlers(updates: UpdateService) {
   return {
     checkForUpdates: endpoint({
       summary: 'Ask the release source for a newer version',
