@@ -7,7 +7,7 @@ import { ACCOUNT_ROLES, ROLES } from '../domain/user.js';
  * `endpoint`), and the API tests check every response against the document made from them.
  */
 
-/** A date in a response: UTC, ISO 8601 with `Z` (contract §0). */
+/** A date in a response: UTC, ISO 8601 with `Z` (docs/API.md, Conventions). */
 export const utc = () =>
   z
     .string()
@@ -139,7 +139,7 @@ export const collectionSchema = z
   })
   .meta({ id: 'Collection', description: 'A playlist or a collection.' });
 
-/** One page of a list endpoint (contract §0). */
+/** One page of a list endpoint (docs/API.md, Conventions). */
 export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({ items: z.array(item), page: count(), count: z.int().min(1), total: count() })

@@ -4,7 +4,7 @@ import { invalidParameter } from '../errors.js';
 
 /**
  * Request parameters as they arrive: query string merged with the body (the body wins), empty
- * values dropped (contract §0: `device=` counts as absent). A parameter given twice takes its first
+ * values dropped (docs/API.md, Conventions: `device=` counts as absent). A parameter given twice takes its first
  * value, so `?id=a&id=b` means `id=a`.
  */
 export type RawParams = Record<string, unknown>;
@@ -44,7 +44,7 @@ export const text = (max: number) =>
 export const id = () => z.preprocess(scalarText, z.string({ error: 'must be a string' }).min(1));
 
 /**
- * An item's id in the route path; a malformed id is a 404 of that item (contract §0). A plain string
+ * An item's id in the route path; a malformed id is a 404 of that item (docs/API.md, Conventions). A plain string
  * schema: path segments are always strings, and the OpenAPI document counts a path of plain strings
  * as one that cannot fail validation (no 400).
  */
@@ -72,7 +72,7 @@ export const boolean = () =>
     z.boolean({ error: 'must be true or false' }),
   );
 
-/** An ISO 8601 date or date-time (contract §0), as epoch milliseconds. */
+/** An ISO 8601 date or date-time (docs/API.md, Conventions), as epoch milliseconds. */
 export const isoDate = () =>
   z
     .preprocess(
@@ -108,7 +108,7 @@ export const stringList = (maxItems: number, maxLength: number) =>
     )
     .meta({ description: 'A JSON array, a repeated parameter or a comma-separated list' });
 
-/** `page` and `count` of every list endpoint (contract §0). */
+/** `page` and `count` of every list endpoint (docs/API.md, Conventions). */
 export const paging = {
   page: integer(0, 1_000_000).default(0).meta({ description: 'Page number, from 0; past the end is empty' }),
   count: integer(1, 1000).default(100).meta({ description: 'Items per page' }),

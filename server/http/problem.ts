@@ -44,7 +44,7 @@ function fromHttpError(error: { status?: unknown; httpCode?: unknown; code?: unk
   return null;
 }
 
-/** The one place that turns every error into an RFC 9457 problem document (contract §0). */
+/** The one place that turns every error into an RFC 9457 problem document (docs/API.md, Conventions). */
 export function problemMiddleware(logger: Logger): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     ctx.state.requestId = randomUUID();

@@ -121,7 +121,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       page("The settings page's script", 'text/javascript', () => admin.js()),
     ),
 
-    // Authentication (interface §4.2, contract §2)
+    // Authentication (docs/API.md: Authentication)
     get('auth', '/auth/login', PUBLIC, auth.login),
     post('auth', '/auth/login', PUBLIC, auth.login),
     get('auth', '/auth/invite', ADMIN, auth.invite),
@@ -129,14 +129,14 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('auth', '/auth/code-authenticate', PUBLIC, auth.codeAuthenticate),
     get('auth', '/auth/check', READERS, auth.check),
 
-    // Users (contract §3)
+    // Users (docs/API.md: Users)
     post('users', '/api/users/create', ADMIN_OR_INVITED, users.create),
     get('users', '/api/users', ADMIN, users.list),
     post('users', '/api/users/settings', READERS, users.settings),
     post('users', '/api/users/change-password', READERS, users.changePassword),
     post('users', '/api/users/delete', ADMIN, users.delete),
 
-    // Statistics (interface §4.1, contract §4) and ratings (contract §5)
+    // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
     post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
     get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
@@ -152,7 +152,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('ratings', '/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
     post('ratings', '/api/stats/rate-artist', MEMBERS, ratings.rateArtist),
 
-    // Library (contract §7)
+    // Library (docs/API.md: Library)
     post('library', '/api/library/scan', ADMIN, library.startScan),
     get('library', '/api/library/scan', ADMIN, library.scanStatus),
     get('library', '/api/tracks', READERS, library.tracks),
@@ -168,7 +168,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('playlists', '/api/collections/:id', READERS, collections.get),
     post('playlists', '/api/collections/create', MEMBERS, collections.create),
 
-    // Artwork (interface §4.3, contract §6)
+    // Artwork (docs/API.md: Artwork)
     post('artwork', '/api/art/delete/track-art', ADMIN, art.deleteTrackArt),
     post('artwork', '/api/art/delete/artist-pfp', ADMIN, art.deleteArtistPfp),
     post('artwork', '/api/art/delete/artist-banner', ADMIN, art.deleteArtistBanner),
@@ -187,7 +187,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('artwork', '/api/art/collection/:id', READERS, art.collectionImage),
     get('artwork', '/api/art/default', READERS, art.defaultImage),
 
-    // Updates (interface §4.4, contract §8)
+    // Updates (docs/API.md: Updates)
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),
     post('updates', '/api/settings/update-melon', ADMIN, updates.updateMelon),
     get('updates', '/api/settings/update-status', ADMIN, updates.updateStatus),

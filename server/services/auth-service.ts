@@ -6,7 +6,7 @@ import { decoyHash, verifyPassword } from './passwords.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
-/** The body of a successful login or code exchange (contract §1). */
+/** The body of a successful login or code exchange (docs/API.md, Tokens). */
 export interface TokenResponse {
   token: string;
   tokenType: 'Bearer';

@@ -27,7 +27,7 @@ export interface InviteView {
 }
 
 /**
- * Invite codes (contract §2). With 32^4 ≈ 1M codes and at most 5 active, guessing is bounded by a
+ * Invite codes (docs/API.md, Authentication). With 32^4 ≈ 1M codes and at most 5 active, guessing is bounded by a
  * per-address limit and a global one that revokes every active code when crossed.
  */
 export class InviteService {

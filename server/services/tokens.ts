@@ -3,7 +3,7 @@ import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ROLES, type Role } from '../domain/user.js';
 
-/** What a Melon JWT carries (contract §1). `tv` is the user's tokenVersion at issue time. */
+/** What a Melon JWT carries (docs/API.md, Tokens). `tv` is the user's tokenVersion at issue time. */
 export interface TokenClaims {
   sub: string | null;
   role: Role;

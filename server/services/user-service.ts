@@ -53,7 +53,7 @@ export class UserService {
     this.passwordFailures = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
   }
 
-  /** On first start with no users, makes the Admin account (contract §3). */
+  /** On first start with no users, makes the Admin account (docs/API.md, Users). */
   async ensureFirstAdmin(username: string, configuredPassword: string | null): Promise<FirstAdmin | null> {
     if (this.users.count() > 0) return null;
     const password = configuredPassword ?? generatePassword();

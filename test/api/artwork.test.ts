@@ -8,7 +8,7 @@ import { postForm, postJson, problem, startTestServer, type TestServer } from '.
 import { makeUnwritable } from '../support/unwritable.js';
 
 /**
- * Artwork over real HTTP (contract §6): pictures inside real audio files of every format, and the
+ * Artwork over real HTTP (docs/API.md, Artwork): pictures inside real audio files of every format, and the
  * stored artist, playlist, collection and default images.
  */
 interface Track {

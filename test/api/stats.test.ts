@@ -7,7 +7,7 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Every stats endpoint of contract §4 over real HTTP, on a synthetic library whose ids read well:
+ * Every stats endpoint of docs/API.md, Statistics over real HTTP, on a synthetic library whose ids read well:
  * tracks t1–t4, albums al1–al2, artists ar1–ar2.
  */
 const library = makeLibrary({

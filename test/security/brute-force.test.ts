@@ -5,7 +5,7 @@ import { createInvite, serverToken } from '../support/invites.js';
 import { postJson, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Guessing passwords and invite codes (contract §2), as an attacker on the household network would:
+ * Guessing passwords and invite codes (docs/API.md, Authentication), as an attacker on the household network would:
  * from many source addresses (127.0.0.x on the loopback network) and with forged proxy headers.
  * Each test gets its own server so that the failure windows start empty.
  */

@@ -148,7 +148,7 @@ export function postJson(t: TestServer, path: string, body: unknown, token?: str
   });
 }
 
-/** Reads a problem document and checks its shape (contract §0). */
+/** Reads a problem document and checks its shape (docs/API.md, Conventions). */
 export async function problem(
   response: Response,
 ): Promise<{ status: number; code: string; detail: string } & Record<string, unknown>> {

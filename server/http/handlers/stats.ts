@@ -4,7 +4,7 @@ import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.j
 import { id, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
-// An id of the wrong shape (any length) is a 404 of the resource (contract §0), judged by the service.
+// An id of the wrong shape (any length) is a 404 of the resource (docs/API.md, Conventions), judged by the service.
 const anyId = id();
 const device = text(128).optional().meta({ description: 'The playing device, 1–128 characters' });
 

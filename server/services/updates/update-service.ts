@@ -74,7 +74,7 @@ const IDLE: UpdateStatus = {
   error: null,
 };
 
-/** check-for-updates and update-melon (contract §8). */
+/** check-for-updates and update-melon (docs/API.md, Updates). */
 export class UpdateService {
   private readonly source: ReleaseSource;
   private readonly currentVersion: string;
