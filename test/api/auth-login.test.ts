@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { makeUser } from '../factories/users.js';
 import {
@@ -8,14 +8,10 @@ import {
   postJson,
   problem,
   startTestServer,
-  type TestServer,
+  useTestServer,
 } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+const t = useTestServer();
 // Each test starts outside the previous one's failed-login window (all requests come from 127.0.0.1).
 beforeEach(() => t.clock.advance(16 * 60_000));
 

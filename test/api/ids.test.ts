@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { postForm, problem, useTestServer } from '../support/server.js';
 
 /** Contract §0: an id that does not have the id shape, however long, is a 404 of the resource. */
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestServer();
 
 const long = 'x'.repeat(5000);
 

@@ -1,17 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { makeUser } from '../factories/users.js';
 import { createInvite, serverToken } from '../support/invites.js';
-import { postJson, problem, startTestServer, type TestServer } from '../support/server.js';
+import { postJson, problem, startTestServer, type TestServer, useTestServer } from '../support/server.js';
 
 const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+const t = useTestServer();
 // Each test starts with no active codes and fresh guessing windows.
 beforeEach(() => t.clock.advance(11 * 60_000));
 

@@ -10,13 +10,9 @@ import { createMemoryLogger } from '../../server/logger.js';
 import { AuthService } from '../../server/services/auth-service.js';
 import { TokenSigner } from '../../server/services/tokens.js';
 import { UsersRepo } from '../../server/store/users-repo.js';
-import { problem, startTestServer, type TestServer } from '../support/server.js';
+import { problem, useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+const t = useTestServer();
 
 describe('problem documents', () => {
   it('answers unknown paths with a JSON 404', async () => {

@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../server/domain/user.js';
 import { makeUser } from '../factories/users.js';
 import { serverToken } from '../support/invites.js';
-import { problem, startTestServer, type TestServer } from '../support/server.js';
+import { problem, useTestServer } from '../support/server.js';
 
 /**
  * Walks the route table: every protected route must refuse no token, a bad token and each role it
  * does not list, before it reads parameters or touches anything. A new route cannot skip this.
  */
-let t: TestServer;
+const t = useTestServer();
 const tokens = {} as Record<Role, string>;
 
 beforeAll(async () => {
-  t = await startTestServer();
   tokens.Admin = t.adminToken;
   tokens.User = (await makeUser(t, { role: 'User' })).token;
   tokens.Pass = (await makeUser(t, { role: 'Pass' })).token;
   tokens.Server = await serverToken(t);
 });
-afterAll(() => t.stop());
 
 const samplePath = (path: string) => path.replace(/:(\w+)/g, 'sample-$1');
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
 import {
   ADMIN_PASSWORD,
@@ -9,14 +9,10 @@ import {
   postJson,
   problem,
   startTestServer,
-  type TestServer,
+  useTestServer,
 } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+const t = useTestServer();
 beforeEach(() => t.clock.advance(16 * 60_000));
 
 describe('POST /api/users/create', () => {

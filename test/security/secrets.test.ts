@@ -1,13 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { createServer } from '../../server/index.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { createInvite } from '../support/invites.js';
-import { loginToken, postForm, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { loginToken, postForm, postJson, useTestServer } from '../support/server.js';
 
 /**
  * Secrets — passwords, tokens, invite codes, the signing key and password hashes — never appear in
@@ -15,7 +15,7 @@ import { loginToken, postForm, postJson, startTestServer, type TestServer } from
  * password changes and invite exchanges is recorded, then every log line and every response is
  * searched.
  */
-let t: TestServer;
+const t = useTestServer();
 let user: TestUser;
 const responses: Array<{ label: string; status: number; text: string; headers: Headers }> = [];
 
@@ -36,7 +36,6 @@ const TOO_LONG = `Too-Long-Secret-${'z'.repeat(300)}`;
 const secrets: Record<string, string> = {};
 
 beforeAll(async () => {
-  t = await startTestServer();
   user = await makeUser(t, { username: 'secret-keeper', password: 'Initial-Pw-9034' });
   secrets.adminPassword = 'correct horse battery staple';
   secrets.userPassword = user.password;
@@ -109,7 +108,6 @@ beforeAll(async () => {
     secrets[`salt${i}`] = u.passwordHash.salt;
   });
 });
-afterAll(() => t.stop());
 
 /** Where a secret may legitimately be sent back: to the caller who asked for it. */
 const ALLOWED: Record<string, string[]> = { 'code right': ['serverToken'] };

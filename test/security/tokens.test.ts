@@ -11,18 +11,17 @@ import {
   problem,
   startTestServer,
   type TestServer,
+  useTestServer,
 } from '../support/server.js';
 
-let t: TestServer;
+const t = useTestServer();
 let secret: Buffer;
 let claims: Record<string, unknown>;
 
 beforeAll(async () => {
-  t = await startTestServer();
   secret = Buffer.from((await readFile(join(t.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
   claims = jwt.decode(t.adminToken) as Record<string, unknown>;
 });
-afterAll(() => t.stop());
 
 async function expectRefused(token: string) {
   const response = await t.call('/auth/check', { token });

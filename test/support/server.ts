@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
@@ -57,6 +58,22 @@ export function documentOf(server: MelonServer): OpenApiDocument {
     documents.set(version, doc);
   }
   return doc;
+}
+
+/**
+ * One server for a whole test file: started before the file's first test and stopped after its last.
+ * The object returned is filled in by the beforeAll hook, so tests use it as they would use
+ * startTestServer's result. `options` may be a function, for options made by earlier set-up.
+ */
+export function useTestServer(
+  options: TestServerOptions | (() => TestServerOptions | Promise<TestServerOptions>) = {},
+): TestServer {
+  const t = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(t, await startTestServer(typeof options === 'function' ? await options() : options));
+  });
+  afterAll(() => t.stop?.());
+  return t;
 }
 
 /** Starts the real server on 127.0.0.1, port 0, over a fresh data folder. */
