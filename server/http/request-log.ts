@@ -2,28 +2,50 @@ import type Koa from 'koa';
 import type { Logger } from '../logger.js';
 import type { AppState } from './problem.js';
 
-/** Query parameters whose values are secrets: never written to the log. */
-const SECRET_PARAMS = new Set([
+/**
+ * Names of parameters whose values are secrets, as normalised by secretKey(): passwords, invite
+ * codes, tokens, and Subsonic's `p` (password), `t` + `s` (token and salt) and `apiKey`.
+ */
+const SECRET_NAMES = new Set([
   'password',
   'currentpassword',
   'newpassword',
   'code',
   'token',
   'access_token',
+  'p',
+  't',
+  's',
+  'apikey',
 ]);
+
+/**
+ * Whether a raw query key names a secret. Frameworks read `password[]`, `password.x`, `user[password]`,
+ * `password%20`, `password+` or `password%00` as the password too, so the key is judged the way a
+ * parser might read it: decoded, case-folded, split into its words (brackets, dots, spaces and
+ * control characters separate them); any secret word makes the whole value secret.
+ */
+export function isSecretKey(rawKey: string): boolean {
+  let key = rawKey.replace(/\+/g, ' ');
+  try {
+    key = decodeURIComponent(key);
+  } catch {
+    // A malformed escape: judge what can be read of it.
+    key = key.replace(/%[0-9a-f]{2}/gi, ' ');
+  }
+  return key
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .some((word) => SECRET_NAMES.has(word));
+}
 
 export function redactedUrl(path: string, querystring: string): string {
   if (!querystring) return path;
   const parts = querystring.split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const rawKey = eq < 0 ? pair : pair.slice(0, eq);
-    let key = rawKey;
-    try {
-      key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
-    } catch {
-      // A malformed escape: judge the raw key.
-    }
-    return SECRET_PARAMS.has(key.toLowerCase()) && eq >= 0 ? `${rawKey}=***` : pair;
+    return eq >= 0 && isSecretKey(rawKey) ? `${rawKey}=***` : pair;
   });
   return `${path}?${parts.join('&')}`;
 }
