@@ -16,6 +16,7 @@ export const PROBLEM_STATUS = {
   headers_too_large: 431,
   internal_error: 500,
   cross_origin_refused: 403,
+  unknown_host: 421,
   // auth
   missing_token: 401,
   invalid_token: 401,
@@ -69,6 +70,7 @@ const TITLES: Record<ProblemStatus, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

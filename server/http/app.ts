@@ -8,6 +8,7 @@ import type { AuthService } from '../services/auth-service.js';
 import { badRequest, messageOf } from '../errors.js';
 import { authorize } from './authenticate.js';
 import { crossOriginGuard } from './cross-origin.js';
+import { hostGuard } from './host-check.js';
 import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
@@ -46,10 +47,15 @@ const multipartBody = koaBody({
 type Ctx = RouterContext<AppState>;
 
 /**
- * Builds the Koa application: request log, problem mapping, security headers, the cross-origin
- * guard, then the route table.
+ * Builds the Koa application: request log, problem mapping, the host guard, security headers, the
+ * cross-origin guard, then the route table.
  */
-export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger): Koa<AppState> {
+export function buildApp(
+  routes: RouteDef[],
+  auth: AuthService,
+  logger: Logger,
+  options: { allowedHosts?: readonly string[] } = {},
+): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
   for (const route of routes) {
@@ -68,6 +74,7 @@ export function buildApp(routes: RouteDef[], auth: AuthService, logger: Logger):
   }
   app.use(requestLog(logger));
   app.use(problemMiddleware(logger));
+  app.use(hostGuard(options.allowedHosts));
   app.use(securityHeaders());
   app.use(crossOriginGuard());
   app.use(router.routes());
