@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
-import { fsyncDir } from '../store/atomic-file.js';
+import { fsyncDir } from '../fs/atomic-file.js';
+import { errnoCode } from '../fs/errno.js';
 import { messageOf } from '../errors.js';
 
 export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
@@ -122,8 +123,8 @@ async function flushFile(file: string): Promise<void> {
 
 /** Permission problems become 'not_writable'; ENOENT and everything else propagate unchanged. */
 function translate(err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string' && NOT_WRITABLE_CODES.has(code)) {
+  const code = errnoCode(err);
+  if (code !== undefined && NOT_WRITABLE_CODES.has(code)) {
     return new PictureEditError('not_writable', `The file or its folder cannot be written (${code})`);
   }
   return err;

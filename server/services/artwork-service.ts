@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { errnoCode } from '../fs/errno.js';
 import { sniffImage } from '../library/image-info.js';
 import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
@@ -55,7 +56,7 @@ export class ArtworkService {
           throw badRequest('unsupported_format', 'Pictures of this audio format cannot be edited');
         throw conflict('file_not_writable', 'The audio file could not be rewritten; it was left unchanged');
       }
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoCode(error) === 'ENOENT') {
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       }
       throw error;
@@ -135,7 +136,7 @@ export class ArtworkService {
     try {
       picture = await readPicture(track.path, pos);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      if (errnoCode(error) === 'ENOENT')
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       throw error;
     }

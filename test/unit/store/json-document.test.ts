@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { JsonDocument, StoreFileError } from '../../../server/store/json-document.js';
-import * as atomic from '../../../server/store/atomic-file.js';
+import * as atomic from '../../../server/fs/atomic-file.js';
 
 interface Doc {
   schemaVersion: number;
