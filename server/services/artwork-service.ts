@@ -5,7 +5,7 @@ import { errnoCode } from '../fs/errno.js';
 import { sniffImage } from '../library/image-info.js';
 import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
-import { rereadTrack } from '../library/scanner.js';
+import { rereadTrack } from '../library/track-entry.js';
 import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
 import type { CollectionService } from './collection-service.js';
 import type { LibraryService } from './library-service.js';

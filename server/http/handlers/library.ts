@@ -1,6 +1,6 @@
 import type { CollectionService } from '../../services/collection-service.js';
 import type { LibraryService } from '../../services/library-service.js';
-import type { CollectionKind } from '../../store/collections-repo.js';
+import type { CollectionKind } from '../../domain/collection.js';
 import {
   albumSchema,
   artistSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RatingService } from '../../services/rating-service.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
-import type { RatingKind } from '../../store/ratings-repo.js';
+import type { RatingKind } from '../../domain/rating.js';
 import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.js';
 import { id, integer, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';

@@ -5,17 +5,9 @@ import path from 'node:path';
 import { File as TagFile } from 'node-taglib-sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureFixtures } from '../../../scripts/make-fixtures.js';
-import {
-  albumId,
-  artistId,
-  rereadTrack,
-  scanLibrary,
-  splitArtists,
-  splitGenres,
-  type LibraryIndex,
-  type ScanProgress,
-  type TrackRecord,
-} from '../../../server/library/scanner.js';
+import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
+import { albumId, artistId } from '../../../server/domain/library-ids.js';
+import { scanLibrary, type ScanProgress } from '../../../server/library/scanner.js';
 import * as tags from '../../../server/library/tags.js';
 
 // Wrap the tag reader so tests can count how many files a scan really re-read.
@@ -146,26 +138,6 @@ describe('scanLibrary on the fixture library', () => {
   });
 });
 
-describe('name splitting', () => {
-  it('splits artists on ; / feat. ft. & and merges spellings case-insensitively', () => {
-    expect(splitArtists(['A; B / C ft. D & E feat. F', ' a ', 'Feat. G'])).toEqual([
-      'A',
-      'B',
-      'C',
-      'D',
-      'E',
-      'F',
-      'Feat. G',
-    ]);
-    expect(splitArtists(['Simon & Garfunkel', 'simon'])).toEqual(['Simon', 'Garfunkel']);
-    expect(splitArtists([' ', ';'])).toEqual([]);
-  });
-
-  it('splits genres on ; / , and drops duplicates', () => {
-    expect(splitGenres(['Rock, Pop/Indie;rock', ' ', 'POP'])).toEqual(['Rock', 'Pop', 'Indie']);
-  });
-});
-
 describe('incremental rescans', () => {
   it('does not re-read unchanged files', async () => {
     const first = await scanLibrary([work], EMPTY);
@@ -251,14 +223,5 @@ describe('folder walk', () => {
     expect(second.index).toEqual(first.index);
     expect(second.progress).toMatchObject({ removed: 0, added: 0, updated: 0 });
     expect(second.progress.errors).toEqual([{ path: disk, reason: expect.stringMatching(/missing/) }]);
-  });
-});
-
-describe('rereadTrack', () => {
-  it('keeps the identity and refreshes file facts', async () => {
-    const { index } = await scanLibrary([work], EMPTY);
-    const track = byName(index, 'Tone OGG');
-    const stale = { ...track, size: 1, mtimeMs: 2, artwork: [] };
-    expect(await rereadTrack(stale)).toEqual(track);
   });
 });
