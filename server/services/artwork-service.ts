@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { sniffImage } from '../library/image-info.js';
-import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
+import type { TrackRecord } from '../domain/library.js';
+import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
-import { rereadTrack } from '../library/track-entry.js';
+import type { TrackFiles } from '../library/track-files.js';
 import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
 import type { CollectionService } from './collection-service.js';
 import type { LibraryService } from './library-service.js';
@@ -33,21 +34,20 @@ export class ArtworkService {
     private readonly artwork: ArtworkRepo,
     private readonly library: LibraryService,
     private readonly collections: CollectionService,
+    private readonly trackFiles: TrackFiles,
   ) {}
 
   // --- deletion ----------------------------------------------------------------------------------
 
   async deleteTrackArt(trackId: string, pos: number) {
     const track = this.library.track(trackId);
-    await this.editTrackFile(track.path, pos);
-    // The file is the truth: list its pictures again.
-    await this.library.replaceTrack(await rereadTrack(track));
+    await this.library.replaceTrack(await this.removeTrackPicture(track, pos));
     return { deleted: true, id: trackId, pos };
   }
 
-  private async editTrackFile(path: string, pos: number): Promise<void> {
+  private async removeTrackPicture(track: TrackRecord, pos: number): Promise<TrackRecord> {
     try {
-      await removePicture(path, pos);
+      return await this.trackFiles.removePicture(track, pos);
     } catch (error) {
       if (error instanceof PictureEditError) {
         if (error.reason === 'position_out_of_range')
@@ -88,11 +88,6 @@ export class ArtworkService {
       throw notFound('artwork_not_found', 'There is no custom default artwork');
     }
     return { deleted: true };
-  }
-
-  /** Resolves once no track file is being rewritten (picture-editor tracks every edit). */
-  async waitForIdle(): Promise<void> {
-    await waitForEdits();
   }
 
   // --- upload ------------------------------------------------------------------------------------
