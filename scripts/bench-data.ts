@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../server/config.js';
 import { createServer } from '../server/index.js';
 import { createLogger, type Logger } from '../server/logger.js';
-import type { LibraryIndex } from '../server/library/scanner.js';
+import type { LibraryIndex } from '../server/domain/library.js';
 import { PlayLog, type PlayLogEntry } from '../server/store/play-log.js';
 import { fakeScanner, makeLibrary, type TrackSpec } from '../test/factories/library.js';
 

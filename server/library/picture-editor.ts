@@ -4,13 +4,15 @@
  *
  * The edit is atomic: the original is copied to a hidden temp file in the same folder, the copy is
  * edited and flushed, then renamed over the original (and the folder flushed), so a crash leaves either
- * the old or the new file. Edits of one path run one after another.
+ * the old or the new file. This module keeps no state: TrackFiles runs edits of one path one after
+ * another.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
-import { fsyncDir } from '../store/atomic-file.js';
+import { fsyncDir } from '../fs/atomic-file.js';
+import { errnoCode } from '../fs/errno.js';
 import { messageOf } from '../errors.js';
 
 export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
@@ -33,30 +35,7 @@ const NOT_WRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 // version because Id3v2Settings.forceDefaultVersion stays false.
 MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
 
-const chains = new Map<string, Promise<void>>();
-
 export async function removePicture(file: string, pos: number): Promise<void> {
-  const key = path.resolve(file);
-  const previous = chains.get(key) ?? Promise.resolve();
-  // Each edit starts after the previous one of the same path settles, whatever its outcome.
-  const current = previous.then(() => removeNow(key, pos));
-  const settled = current.then(
-    () => undefined,
-    () => undefined,
-  );
-  chains.set(key, settled);
-  void settled.then(() => {
-    if (chains.get(key) === settled) chains.delete(key);
-  });
-  return current;
-}
-
-/** Resolves once no edit is queued or running. */
-export async function waitForEdits(): Promise<void> {
-  while (chains.size > 0) await Promise.all(chains.values());
-}
-
-async function removeNow(file: string, pos: number): Promise<void> {
   const ext = path.extname(file).slice(1).toLowerCase();
   if (!SUPPORTED_EXTENSIONS.has(ext)) {
     await fs.access(file); // a missing file must still report ENOENT, not "unsupported"
@@ -122,8 +101,8 @@ async function flushFile(file: string): Promise<void> {
 
 /** Permission problems become 'not_writable'; ENOENT and everything else propagate unchanged. */
 function translate(err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string' && NOT_WRITABLE_CODES.has(code)) {
+  const code = errnoCode(err);
+  if (code !== undefined && NOT_WRITABLE_CODES.has(code)) {
     return new PictureEditError('not_writable', `The file or its folder cannot be written (${code})`);
   }
   return err;

@@ -6,6 +6,7 @@ import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
 import { sniffImage } from './image-info.js';
 import { messageOf } from '../errors.js';
+import { errnoCode } from '../fs/errno.js';
 
 export interface ParsedPicture {
   /** Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'. */
@@ -130,8 +131,8 @@ async function parseAudio(file: string): Promise<IAudioMetadata> {
   return meta;
 }
 
-function isErrno(err: unknown): err is NodeJS.ErrnoException {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string';
+function isErrno(err: unknown): boolean {
+  return err instanceof Error && errnoCode(err) !== undefined;
 }
 
 function text(value: string | undefined): string | null {

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { errnoCode } from '../fs/errno.js';
 import { sniffImage } from '../library/image-info.js';
-import { PictureEditError, removePicture, waitForEdits } from '../library/picture-editor.js';
+import type { TrackRecord } from '../domain/library.js';
+import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
-import { rereadTrack } from '../library/scanner.js';
+import type { TrackFiles } from '../library/track-files.js';
 import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
 import type { CollectionService } from './collection-service.js';
 import type { LibraryService } from './library-service.js';
@@ -32,21 +34,20 @@ export class ArtworkService {
     private readonly artwork: ArtworkRepo,
     private readonly library: LibraryService,
     private readonly collections: CollectionService,
+    private readonly trackFiles: TrackFiles,
   ) {}
 
   // --- deletion ----------------------------------------------------------------------------------
 
   async deleteTrackArt(trackId: string, pos: number) {
     const track = this.library.track(trackId);
-    await this.editTrackFile(track.path, pos);
-    // The file is the truth: list its pictures again.
-    await this.library.replaceTrack(await rereadTrack(track));
+    await this.library.replaceTrack(await this.removeTrackPicture(track, pos));
     return { deleted: true, id: trackId, pos };
   }
 
-  private async editTrackFile(path: string, pos: number): Promise<void> {
+  private async removeTrackPicture(track: TrackRecord, pos: number): Promise<TrackRecord> {
     try {
-      await removePicture(path, pos);
+      return await this.trackFiles.removePicture(track, pos);
     } catch (error) {
       if (error instanceof PictureEditError) {
         if (error.reason === 'position_out_of_range')
@@ -55,7 +56,7 @@ export class ArtworkService {
           throw badRequest('unsupported_format', 'Pictures of this audio format cannot be edited');
         throw conflict('file_not_writable', 'The audio file could not be rewritten; it was left unchanged');
       }
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoCode(error) === 'ENOENT') {
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       }
       throw error;
@@ -87,11 +88,6 @@ export class ArtworkService {
       throw notFound('artwork_not_found', 'There is no custom default artwork');
     }
     return { deleted: true };
-  }
-
-  /** Resolves once no track file is being rewritten (picture-editor tracks every edit). */
-  async waitForIdle(): Promise<void> {
-    await waitForEdits();
   }
 
   // --- upload ------------------------------------------------------------------------------------
@@ -135,7 +131,7 @@ export class ArtworkService {
     try {
       picture = await readPicture(track.path, pos);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      if (errnoCode(error) === 'ENOENT')
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       throw error;
     }

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
 import { invalidParameter, notFound } from '../errors.js';
 import type { ArtworkRepo } from '../store/artwork-repo.js';
-import type { CollectionKind, CollectionRecord, CollectionsRepo } from '../store/collections-repo.js';
+import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
+import type { CollectionsRepo } from '../store/collections-repo.js';
 import type { LibraryService, ListQuery, Page } from './library-service.js';
 import { pageOf } from './library-service.js';
 

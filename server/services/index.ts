@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { scanLibrary } from '../library/scanner.js';
+import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { ArtworkService } from './artwork-service.js';
@@ -63,7 +64,9 @@ export function createServices(
     clock,
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
-  const artwork = new ArtworkService(store.artwork, library, collections);
+  // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
+  const trackFiles = new TrackFiles();
+  const artwork = new ArtworkService(store.artwork, library, collections, trackFiles);
   const installer =
     options.installer ??
     new HeadlessInstaller({
@@ -97,7 +100,7 @@ export function createServices(
       installer,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
-        await Promise.all([library.waitForIdle(), artwork.waitForIdle()]);
+        await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);
       },
     }),
   };

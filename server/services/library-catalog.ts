@@ -1,4 +1,4 @@
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../library/scanner.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 
 export interface AlbumStats {
   trackCount: number;

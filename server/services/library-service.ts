@@ -1,12 +1,14 @@
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
+import type { LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
+import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
-import type { LibraryIndex, ScanProgress, TrackRecord } from '../library/scanner.js';
+import type { ScanProgress } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
 import type { ArtworkRepo } from '../store/artwork-repo.js';
 import type { LibraryRepo } from '../store/library-repo.js';
-import type { RatingKind, RatingSummary, RatingsRepo } from '../store/ratings-repo.js';
+import type { RatingSummary, RatingsRepo } from '../store/ratings-repo.js';
 import { LibraryCatalog, type NamedRef } from './library-catalog.js';
 
 export type Scanner = (
@@ -22,18 +24,10 @@ export interface Page<T> {
   total: number;
 }
 
-export interface TrackView extends RatingSummary {
+export interface TrackView extends TrackTags, RatingSummary {
   id: string;
-  name: string;
   album: NamedRef | null;
   artists: NamedRef[];
-  genres: string[];
-  durationMs: number;
-  trackNumber: number | null;
-  discNumber: number | null;
-  year: number | null;
-  format: string;
-  artwork: TrackRecord['artwork'];
   path?: string;
 }
 

@@ -1,5 +1,6 @@
 import { accountOf, type Principal } from '../domain/user.js';
-import type { RatingKind, RatingsRepo } from '../store/ratings-repo.js';
+import type { RatingKind } from '../domain/rating.js';
+import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { LibraryService } from './library-service.js';
 
 /** Ratings: 0–10 per user (half-stars on a five-star scale); 0 removes the caller's rating. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidId } from '../domain/ids.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 export type ArtistImageKind = 'pfp' | 'banner';

@@ -1,16 +1,5 @@
+import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
 import { JsonDocument, type Versioned } from './json-document.js';
-
-export type CollectionKind = 'playlist' | 'collection';
-
-export interface CollectionRecord {
-  id: string;
-  name: string;
-  description: string | null;
-  trackIds: string[];
-  /** The user id of the creator. */
-  owner: string;
-  createdAt: number;
-}
 
 interface CollectionsFile extends Versioned {
   playlists: CollectionRecord[];

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errnoCode } from '../fs/errno.js';
 
 const LOCK_FILE = 'melon.lock';
 
@@ -64,7 +65,7 @@ async function createExclusive(path: string): Promise<boolean> {
   try {
     handle = await open(path, 'wx', 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   }
   try {
@@ -98,6 +99,6 @@ function isAlive(holder: LockContent, path: string): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import type { Adapter } from 'lowdb';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
+import { errnoCode } from '../fs/errno.js';
 
 /** Every store file starts with its schema version so a later Melon can migrate it. */
 export interface Versioned {
@@ -25,7 +26,7 @@ class DurableJsonFile<T> implements Adapter<T> {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (errnoCode(error) === 'ENOENT') return null;
       throw error;
     }
     try {

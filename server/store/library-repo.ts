@@ -1,4 +1,4 @@
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../library/scanner.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface LibraryFile extends Versioned, LibraryIndex {}

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
 import type { LogPosition } from './play-log.js';
 
 /**

@@ -1,7 +1,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
-import { fsyncDir } from './atomic-file.js';
+import { fsyncDir } from '../fs/atomic-file.js';
 
 /**
  * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken

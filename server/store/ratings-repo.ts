@@ -1,6 +1,5 @@
+import type { RatingKind } from '../domain/rating.js';
 import { JsonDocument, type Versioned } from './json-document.js';
-
-export type RatingKind = 'track' | 'album' | 'artist';
 
 /** kind → target id → user id → rating (1–10). */
 type RatingTable = Record<RatingKind, Record<string, Record<string, number>>>;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
+import { errnoCode } from '../fs/errno.js';
 
 /**
  * The 256-bit JWT signing secret: made on first start, kept (mode 0600) so tokens survive restarts.
@@ -13,7 +14,7 @@ export async function loadOrCreateSecret(path: string): Promise<Buffer> {
     if (process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600);
     return secret;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw error;
   }
   const secret = randomBytes(32);
   await writeFileAtomic(path, secret.toString('hex') + '\n', 0o600);

@@ -1,4 +1,4 @@
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../../server/library/scanner.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../../server/domain/library.js';
 import type { Scanner } from '../../server/services/library-service.js';
 
 /**

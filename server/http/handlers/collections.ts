@@ -1,5 +1,5 @@
 import type { CollectionService } from '../../services/collection-service.js';
-import type { CollectionKind } from '../../store/collections-repo.js';
+import type { CollectionKind } from '../../domain/collection.js';
 import { collectionSchema, pageOf } from '../openapi-schemas.js';
 import { idPath, listQuery, stringList, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';

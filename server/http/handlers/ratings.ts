@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RatingService } from '../../services/rating-service.js';
-import type { RatingKind } from '../../store/ratings-repo.js';
+import type { RatingKind } from '../../domain/rating.js';
 import { id, integer } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 

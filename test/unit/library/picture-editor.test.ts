@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixtures } from '../../../scripts/make-fixtures.js';
-import { PictureEditError, removePicture, waitForEdits } from '../../../server/library/picture-editor.js';
+import { PictureEditError, removePicture } from '../../../server/library/picture-editor.js';
 
 const run = promisify(execFile);
 const EDITABLE = ['MP3', 'FLAC', 'M4A', 'OGG', 'OPUS'];
@@ -133,17 +133,6 @@ describe('removePicture', () => {
     }
     expect(await readFile(file)).toEqual(original);
     expect(await readdir(dir)).toEqual([path.basename(file)]);
-  });
-
-  it('applies two concurrent removals of the same file one after the other', async () => {
-    const file = await freshCopy('OPUS');
-    const audio = await decodedAudioHash(file);
-    await Promise.all([removePicture(file, 0), removePicture(file, 0)]);
-    await waitForEdits();
-    const after = await describeFile(file);
-    expect(after.pictures).toEqual([]);
-    expect(after.tags.title).toBe('Tone OPUS');
-    expect(await decodedAudioHash(file)).toBe(audio);
   });
 });
 

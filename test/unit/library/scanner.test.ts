@@ -5,18 +5,11 @@ import path from 'node:path';
 import { File as TagFile } from 'node-taglib-sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureFixtures } from '../../../scripts/make-fixtures.js';
-import {
-  albumId,
-  artistId,
-  rereadTrack,
-  scanLibrary,
-  splitArtists,
-  splitGenres,
-  type LibraryIndex,
-  type ScanProgress,
-  type TrackRecord,
-} from '../../../server/library/scanner.js';
+import type { LibraryIndex } from '../../../server/domain/library.js';
+import { albumId, artistId } from '../../../server/domain/library-ids.js';
+import { scanLibrary, type ScanProgress } from '../../../server/library/scanner.js';
 import * as tags from '../../../server/library/tags.js';
+import { trackNamed } from '../../support/fixture-library.js';
 
 // Wrap the tag reader so tests can count how many files a scan really re-read.
 vi.mock('../../../server/library/tags.js', async (importOriginal) => {
@@ -48,12 +41,6 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function byName(index: LibraryIndex, name: string): TrackRecord {
-  const track = index.tracks.find((t) => t.name === name);
-  if (!track) throw new Error(`no track named ${name}`);
-  return track;
-}
-
 function nameOf(index: LibraryIndex, id: string): string | undefined {
   return index.artists.find((a) => a.id === id)?.name;
 }
@@ -62,7 +49,7 @@ describe('scanLibrary on the fixture library', () => {
   it('reads every format: tags, duration and pictures in file order', () => {
     const { index } = fixtureScan;
     FORMATS.forEach((fmt, i) => {
-      const track = byName(index, `Tone ${fmt}`);
+      const track = trackNamed(index, `Tone ${fmt}`);
       expect(track).toMatchObject({
         format: fmt.toLowerCase(),
         trackNumber: i + 1,
@@ -94,7 +81,7 @@ describe('scanLibrary on the fixture library', () => {
 
   it('splits "feat." artists, keys the album by its album artist and merges them across files', () => {
     const { index } = fixtureScan;
-    const tracks = FORMATS.map((fmt) => byName(index, `Tone ${fmt}`));
+    const tracks = FORMATS.map((fmt) => trackNamed(index, `Tone ${fmt}`));
     const album = index.albums.find((a) => a.name === 'Fixture Album');
     expect(album).toEqual({
       id: albumId('Fixture Album', 'Aurora Lane'),
@@ -111,7 +98,7 @@ describe('scanLibrary on the fixture library', () => {
 
   it('falls back to the file and folder names for an untagged file', () => {
     const { index } = fixtureScan;
-    const track = byName(index, 'Lonely Song');
+    const track = trackNamed(index, 'Lonely Song');
     expect(track).toMatchObject({ trackNumber: null, discNumber: null, year: null, genres: [], artwork: [] });
     expect(track.artistIds.map((id) => nameOf(index, id))).toEqual(['untagged']);
     expect(index.albums.find((a) => a.id === track.albumId)?.name).toBe('Lonely Folder');
@@ -146,26 +133,6 @@ describe('scanLibrary on the fixture library', () => {
   });
 });
 
-describe('name splitting', () => {
-  it('splits artists on ; / feat. ft. & and merges spellings case-insensitively', () => {
-    expect(splitArtists(['A; B / C ft. D & E feat. F', ' a ', 'Feat. G'])).toEqual([
-      'A',
-      'B',
-      'C',
-      'D',
-      'E',
-      'F',
-      'Feat. G',
-    ]);
-    expect(splitArtists(['Simon & Garfunkel', 'simon'])).toEqual(['Simon', 'Garfunkel']);
-    expect(splitArtists([' ', ';'])).toEqual([]);
-  });
-
-  it('splits genres on ; / , and drops duplicates', () => {
-    expect(splitGenres(['Rock, Pop/Indie;rock', ' ', 'POP'])).toEqual(['Rock', 'Pop', 'Indie']);
-  });
-});
-
 describe('incremental rescans', () => {
   it('does not re-read unchanged files', async () => {
     const first = await scanLibrary([work], EMPTY);
@@ -196,7 +163,7 @@ describe('incremental rescans', () => {
     expect(seen.at(-1)).toEqual(second.progress);
     expect(second.index.tracks.map((t) => path.basename(t.path))).toContain('07 - Copy.mp3');
     expect(second.index.tracks.some((t) => t.name === 'Tone WAV')).toBe(false);
-    expect(byName(second.index, 'Tone FLAC').id).toBe(byName(first.index, 'Tone FLAC').id);
+    expect(trackNamed(second.index, 'Tone FLAC').id).toBe(trackNamed(first.index, 'Tone FLAC').id);
   });
 
   it('drops albums and artists no track references any more', async () => {
@@ -251,14 +218,5 @@ describe('folder walk', () => {
     expect(second.index).toEqual(first.index);
     expect(second.progress).toMatchObject({ removed: 0, added: 0, updated: 0 });
     expect(second.progress.errors).toEqual([{ path: disk, reason: expect.stringMatching(/missing/) }]);
-  });
-});
-
-describe('rereadTrack', () => {
-  it('keeps the identity and refreshes file facts', async () => {
-    const { index } = await scanLibrary([work], EMPTY);
-    const track = byName(index, 'Tone OGG');
-    const stale = { ...track, size: 1, mtimeMs: 2, artwork: [] };
-    expect(await rereadTrack(stale)).toEqual(track);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TrackRecord } from '../../../server/library/scanner.js';
+import type { TrackRecord } from '../../../server/domain/library.js';
 import type { Scanner } from '../../../server/services/library-service.js';
 import { fakeScanner, makeLibrary } from '../../factories/library.js';
 import { startTestServer, type TestServer } from '../../support/server.js';

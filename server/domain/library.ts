@@ -1,0 +1,53 @@
+/**
+ * The library's records (contract §7): what the scanner builds, the store keeps and the services
+ * present. Ids are derived in ./library-ids.ts.
+ */
+
+/** One picture embedded in an audio file; `pos` is its place among the file's pictures. */
+export interface ArtworkInfo {
+  pos: number;
+  type: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+}
+
+/** What a track's own file says about it: a re-read refreshes exactly these, and views show them. */
+export interface TrackTags {
+  name: string;
+  genres: string[];
+  durationMs: number;
+  trackNumber: number | null;
+  discNumber: number | null;
+  year: number | null;
+  format: string;
+  artwork: ArtworkInfo[];
+}
+
+export interface TrackRecord extends TrackTags {
+  id: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  albumId: string | null;
+  artistIds: string[];
+}
+
+export interface AlbumRecord {
+  id: string;
+  name: string;
+  artistIds: string[];
+  year: number | null;
+}
+
+export interface ArtistRecord {
+  id: string;
+  name: string;
+}
+
+export interface LibraryIndex {
+  tracks: TrackRecord[];
+  albums: AlbumRecord[];
+  artists: ArtistRecord[];
+}

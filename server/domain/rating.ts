@@ -1,0 +1,2 @@
+/** What a user can rate. */
+export type RatingKind = 'track' | 'album' | 'artist';

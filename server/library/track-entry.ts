@@ -1,0 +1,161 @@
+/**
+ * Turns one audio file's tags into a track record and the artist and album names it contributes.
+ *
+ * Fallbacks for missing tags (chosen per field): title = file name without extension and without a
+ * leading "NN - " track-number prefix; album = the parent folder's name; artist = the name of the
+ * folder above that (for `untagged/Lonely Folder/Lonely Song.mp3`: album "Lonely Folder", artist
+ * "untagged"). Folders are only used below the music folder: a file directly in it gets no album, and
+ * one a single level down gets the artist 'Unknown Artist'.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  AlbumRecord,
+  ArtistRecord,
+  ArtworkInfo,
+  LibraryIndex,
+  TrackRecord,
+  TrackTags,
+} from '../domain/library.js';
+import { albumId, artistId, trackId } from '../domain/library-ids.js';
+import type { FoundFile } from './folder-walk.js';
+import { readTrackFile, type ParsedTrack } from './tags.js';
+
+const UNKNOWN_ARTIST = 'Unknown Artist';
+
+// ------------------------------------------------------------------------------------- name splitting
+
+const ARTIST_SEPARATORS = /;|\/|\s+(?:feat|ft)\.\s+|\s+&\s+/i;
+const GENRE_SEPARATORS = /[;/,]/;
+
+/** Splits, trims and drops empty parts and case-insensitive duplicates (first spelling wins). */
+function splitNames(values: string[], separators: RegExp): string[] {
+  const seen = new Map<string, string>();
+  for (const part of values.flatMap((v) => v.split(separators))) {
+    const name = part.trim();
+    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  }
+  return [...seen.values()];
+}
+
+export function splitArtists(values: string[]): string[] {
+  return splitNames(values, ARTIST_SEPARATORS);
+}
+
+export function splitGenres(values: string[]): string[] {
+  return splitNames(values, GENRE_SEPARATORS);
+}
+
+// ------------------------------------------------------------------------------------ entries
+
+interface AlbumRef {
+  id: string;
+  name: string;
+  artists: ArtistRecord[];
+  year: number | null;
+}
+
+/** One track of the new index with the artist and album names it contributes. */
+export interface Entry {
+  track: TrackRecord;
+  artists: ArtistRecord[];
+  album: AlbumRef | null;
+}
+
+function titleFromFileName(file: string): string {
+  const base = path.basename(file, path.extname(file));
+  return base.replace(/^\d{1,3}\s*[-.]\s+/, '').trim() || base;
+}
+
+/** Folder names used when tags are missing; see the module comment. */
+function folderFallbacks(file: string, root: string): { album: string | null; artist: string } {
+  const parent = path.dirname(file);
+  if (parent === root) return { album: null, artist: UNKNOWN_ARTIST };
+  const grandparent = path.dirname(parent);
+  // The music folder's own name (e.g. "Music") says nothing about the artist.
+  const artist = grandparent === root ? UNKNOWN_ARTIST : path.basename(grandparent);
+  return { album: path.basename(parent), artist };
+}
+
+function artwork(parsed: ParsedTrack): ArtworkInfo[] {
+  return parsed.pictures.map((p, pos) => ({ pos, ...p }));
+}
+
+function toArtists(names: string[]): ArtistRecord[] {
+  return names.map((name) => ({ id: artistId(name), name }));
+}
+
+export function entryFromTags(file: FoundFile, parsed: ParsedTrack, size: number, mtimeMs: number): Entry {
+  const fallback = folderFallbacks(file.path, file.root);
+  const artistNames = splitArtists(parsed.artists);
+  if (artistNames.length === 0) artistNames.push(fallback.artist);
+  const artists = toArtists(artistNames);
+  const albumTitle = parsed.album ?? fallback.album;
+  // Albums are keyed by title + album artist, so one album's tracks stay together despite guest artists.
+  const albumArtist = parsed.albumArtist ?? artistNames[0]!;
+  const album: AlbumRef | null = albumTitle
+    ? {
+        id: albumId(albumTitle, albumArtist),
+        name: albumTitle,
+        artists: toArtists(splitArtists([albumArtist])),
+        year: parsed.year,
+      }
+    : null;
+  // name first: the record's keys follow TrackRecord's order, which keeps stored JSON readable.
+  const { name, ...fields } = trackTags(parsed, file.path);
+  const track: TrackRecord = {
+    id: trackId(file.path),
+    path: file.path,
+    size,
+    mtimeMs,
+    name,
+    albumId: album?.id ?? null,
+    artistIds: artists.map((a) => a.id),
+    ...fields,
+  };
+  return { track, artists, album };
+}
+
+function trackTags(parsed: ParsedTrack, file: string): TrackTags {
+  return {
+    name: parsed.title ?? titleFromFileName(file),
+    genres: splitGenres(parsed.genres),
+    durationMs: parsed.durationMs,
+    trackNumber: parsed.trackNumber,
+    discNumber: parsed.discNumber,
+    year: parsed.year,
+    format: parsed.format,
+    artwork: artwork(parsed),
+  };
+}
+
+export interface PreviousLookup {
+  artists: Map<string, ArtistRecord>;
+  albums: Map<string, AlbumRecord>;
+}
+
+export function lookup(previous: LibraryIndex): PreviousLookup {
+  return {
+    artists: new Map(previous.artists.map((a) => [a.id, a])),
+    albums: new Map(previous.albums.map((a) => [a.id, a])),
+  };
+}
+
+/** Rebuilds the names an unchanged (not re-read) track contributes from the previous index. */
+export function entryFromPrevious(track: TrackRecord, previous: PreviousLookup): Entry {
+  const artistsOf = (ids: string[]): ArtistRecord[] =>
+    ids.flatMap((id) => {
+      const artist = previous.artists.get(id);
+      return artist ? [artist] : [];
+    });
+  const prevAlbum = track.albumId === null ? undefined : previous.albums.get(track.albumId);
+  const album = prevAlbum ? { ...prevAlbum, artists: artistsOf(prevAlbum.artistIds) } : null;
+  return { track, artists: artistsOf(track.artistIds), album };
+}
+
+/** Re-reads one file (e.g. after its artwork changed) keeping its identity and its album/artist links. */
+export async function rereadTrack(track: TrackRecord): Promise<TrackRecord> {
+  const info = await stat(track.path);
+  const parsed = await readTrackFile(track.path);
+  return { ...track, size: info.size, mtimeMs: info.mtimeMs, ...trackTags(parsed, track.path) };
+}

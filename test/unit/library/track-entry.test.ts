@@ -1,0 +1,48 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LibraryIndex } from '../../../server/domain/library.js';
+import { scanLibrary } from '../../../server/library/scanner.js';
+import { rereadTrack, splitArtists, splitGenres } from '../../../server/library/track-entry.js';
+import { copyFixtureLibrary, trackNamed } from '../../support/fixture-library.js';
+
+const EMPTY: LibraryIndex = { tracks: [], albums: [], artists: [] };
+
+let work: string;
+
+beforeAll(async () => {
+  work = (await copyFixtureLibrary('melon-entry-')).library;
+});
+
+afterAll(async () => {
+  await rm(path.dirname(work), { recursive: true, force: true });
+});
+
+describe('name splitting', () => {
+  it('splits artists on ; / feat. ft. & and merges spellings case-insensitively', () => {
+    expect(splitArtists(['A; B / C ft. D & E feat. F', ' a ', 'Feat. G'])).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'Feat. G',
+    ]);
+    expect(splitArtists(['Simon & Garfunkel', 'simon'])).toEqual(['Simon', 'Garfunkel']);
+    expect(splitArtists([' ', ';'])).toEqual([]);
+  });
+
+  it('splits genres on ; / , and drops duplicates', () => {
+    expect(splitGenres(['Rock, Pop/Indie;rock', ' ', 'POP'])).toEqual(['Rock', 'Pop', 'Indie']);
+  });
+});
+
+describe('rereadTrack', () => {
+  it('keeps the identity and refreshes file facts', async () => {
+    const { index } = await scanLibrary([work], EMPTY);
+    const track = trackNamed(index, 'Tone OGG');
+    const stale = { ...track, size: 1, mtimeMs: 2, artwork: [] };
+    expect(await rereadTrack(stale)).toEqual(track);
+  });
+});
