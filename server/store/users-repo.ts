@@ -43,7 +43,8 @@ export class UsersRepo {
   /**
    * Adds a user unless the name is taken (checked inside the write queue, so two concurrent requests
    * for one name cannot both succeed). `redeemInviteId` marks a Server token's invite as spent in the
-   * same write; if it is already spent, nothing is added.
+   * same write; if it is already spent or was revoked (the guessing alarm may fire while the request
+   * is under way, after its token was checked), nothing is added.
    */
   add(
     user: UserRecord,
@@ -53,7 +54,7 @@ export class UsersRepo {
       if (data.users.some((other) => sameName(other.username, user.username))) return 'username_taken';
       if (redeemInviteId !== null) {
         const invite = data.invites.find((record) => record.id === redeemInviteId);
-        if (!invite || invite.redeemedAt !== null) return 'invite_spent';
+        if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null) return 'invite_spent';
         invite.redeemedAt = user.createdAt;
       }
       data.users.push(user);
