@@ -20,7 +20,6 @@ import {
 import { loadConfig, type Config } from '../server/config.js';
 import { createServer } from '../server/index.js';
 import { createLogger } from '../server/logger.js';
-import type { Principal } from '../server/domain/user.js';
 import { firstRunDialog } from './first-run.js';
 import { createInviteAction, InviteTracker } from './invite-action.js';
 import { ipcHandlers } from './ipc.js';
@@ -54,14 +53,6 @@ app.setPath('sessionData', sessionDataDir(app.getPath('userData')));
 const files = appFiles(appRoot(import.meta.url), app.getPath('userData'), process.platform);
 const quit = new QuitState();
 const invites = new InviteTracker();
-/** Invites made from the tray are the desktop owner's; the tray has no signed-in user. */
-const desktopAdmin: Principal = {
-  userId: null,
-  username: 'desktop',
-  role: 'Admin',
-  expiresAt: Infinity,
-  inviteId: null,
-};
 
 let config: Config | null = null;
 let tray: Tray | null = null;
@@ -93,7 +84,7 @@ const updates = new UpdateChecker(
   () => {
     const server = lifecycle.server;
     if (!server) return Promise.reject(new Error('The server is not running.'));
-    return server.services.updates.check();
+    return server.desktop.checkForUpdates();
   },
   (state) => {
     refreshTray();
@@ -172,9 +163,7 @@ async function runAction(action: MenuAction): Promise<void> {
         const server = lifecycle.server;
         await createInviteAction({
           create: () =>
-            server
-              ? server.services.invites.create(desktopAdmin)
-              : Promise.reject(new Error('The server is not running.')),
+            server ? server.desktop.createInvite() : Promise.reject(new Error('The server is not running.')),
           copy: (text) => clipboard.writeText(text),
           notify: notifySecret,
           tracker: invites,

@@ -12,9 +12,7 @@ export type ServerState =
   | { kind: 'failed'; message: string };
 
 /** The part of MelonServer the desktop app uses (tests pass a fake). */
-export type EmbeddedServer = Pick<MelonServer, 'listen' | 'close' | 'firstAdmin'> & {
-  services: Pick<MelonServer['services'], 'serverInfo' | 'invites' | 'updates'>;
-};
+export type EmbeddedServer = Pick<MelonServer, 'listen' | 'close' | 'firstAdmin' | 'desktop'>;
 
 export interface LifecycleDeps {
   config: () => Config;
@@ -100,7 +98,7 @@ export class ServerLifecycle {
     try {
       const url = await server.listen();
       this.current = server;
-      return this.set({ kind: 'running', url, addresses: server.services.serverInfo().addresses });
+      return this.set({ kind: 'running', url, addresses: server.desktop.addresses() });
     } catch (error) {
       // The store is open; close it so a retry (or another process) can open it.
       await server.close().catch(() => undefined);

@@ -21,7 +21,7 @@ function fakeServer(listen: () => Promise<string>, generatedPassword: string | n
     listen: vi.fn(listen),
     close,
     firstAdmin: { username: 'admin', generatedPassword },
-    services: { serverInfo: () => ({ version: '1', addresses: ['http://10.0.0.2:5000'] }) },
+    desktop: { addresses: () => ['http://10.0.0.2:5000'] },
   } as unknown as EmbeddedServer;
   return { server, close };
 }
