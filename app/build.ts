@@ -23,10 +23,12 @@ function sources(dir: string): string[] {
 }
 
 async function main(): Promise<void> {
-  for (const dir of ['app', 'server', 'renderer']) rmSync(join(dist, dir), { recursive: true, force: true });
+  for (const dir of ['app', 'server', 'renderer', 'shared'])
+    rmSync(join(dist, dir), { recursive: true, force: true });
 
   await build({
-    entryPoints: [...sources('app'), ...sources('server'), join(root, 'renderer', 'format.ts')],
+    // shared/ is what app/ and renderer/ both use; the page bundles its copy below.
+    entryPoints: [...sources('app'), ...sources('server'), ...sources('shared')],
     outdir: dist,
     outbase: root,
     format: 'esm',
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
   // server/config.ts reads the version from ../package.json, which from dist/server is this copy.
   mkdirSync(dist, { recursive: true });
   copyFileSync(join(root, 'package.json'), join(dist, 'package.json'));
-  console.log('built dist/app, dist/server and dist/renderer');
+  console.log('built dist/app, dist/server, dist/shared and dist/renderer');
 }
 
 await main();

@@ -3,7 +3,8 @@ import type { InviteView } from '../../server/services/invite-service.js';
 import { errorText } from '../api.js';
 import { copyText, type View } from '../context.js';
 import { actionButton, h, replace } from '../dom.js';
-import { formatCountdown, formatDateTime, inviteLink } from '../format.js';
+import { formatCountdown } from '../../shared/countdown.js';
+import { formatDateTime, inviteLink } from '../format.js';
 
 /**
  * Invites (Admin): a new code is shown large with a live countdown and a QR code of
