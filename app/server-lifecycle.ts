@@ -11,6 +11,17 @@ export type ServerState =
   | { kind: 'port-busy'; port: number; message: string }
   | { kind: 'failed'; message: string };
 
+/** The running server's base URL; null when it is not running. */
+export function serverUrl(state: ServerState): string | null {
+  return state.kind === 'running' ? state.url : null;
+}
+
+/** The running server's origin (where the window may navigate and call IPC from); null when stopped. */
+export function serverOrigin(state: ServerState): string | null {
+  const url = serverUrl(state);
+  return url ? new URL(url).origin : null;
+}
+
 /** The part of MelonServer the desktop app uses (tests pass a fake). */
 export type EmbeddedServer = Pick<MelonServer, 'listen' | 'close' | 'firstAdmin' | 'desktop'>;
 
