@@ -1,6 +1,6 @@
 import { errorText } from '../api.js';
 import type { View, ViewContext } from '../context.js';
-import { actionButton, h, replace } from '../dom.js';
+import { actionButton, card, h, onInputSettled, replace, segmented } from '../dom.js';
 import { confirmDialog } from '../confirm.js';
 import {
   deleteWarning,
@@ -17,47 +17,19 @@ import {
 export const artworkView: View = (ctx, root) => {
   let kind: Kind = 'tracks';
   let urls: string[] = [];
-  let searchTimer: ReturnType<typeof setTimeout> | undefined;
   const search = h('input', {
     testid: 'art-search',
     attrs: { type: 'search', placeholder: 'Search by name', 'aria-label': 'Search' },
   });
   const results = h('ul', { class: 'art-results', testid: 'art-results' });
   const detail = h('div', { class: 'art-detail', testid: 'art-detail' });
-  const kinds = h(
-    'div',
-    { class: 'segmented', attrs: { role: 'tablist' } },
-    ...KINDS.map((entry) =>
-      h('button', {
-        class: 'segment',
-        testid: `art-kind-${entry.kind}`,
-        text: entry.label,
-        attrs: { type: 'button', role: 'tab' },
-        on: { click: () => selectKind(entry.kind) },
-      }),
-    ),
-  );
-  search.addEventListener('input', () => {
-    clearTimeout(searchTimer);
-    searchTimer = setTimeout(() => void loadList(), 250);
-  });
-  replace(
-    root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Artwork' }),
-      kinds,
-      search,
-      h('div', { class: 'art-layout' }, results, detail),
-    ),
-  );
+  const kinds = segmented(KINDS, 'art-kind', (next) => selectKind(next));
+  const cancelSearch = onInputSettled(search, 250, () => void loadList());
+  replace(root, card('Artwork', kinds.element, search, h('div', { class: 'art-layout' }, results, detail)));
 
   function selectKind(next: Kind): void {
     kind = next;
-    kinds.querySelectorAll<HTMLButtonElement>('.segment').forEach((button) => {
-      button.setAttribute('aria-selected', String(button.dataset.testid === `art-kind-${next}`));
-    });
+    kinds.mark(next);
     search.hidden = next === 'default';
     replace(detail);
     if (next === 'default') {
@@ -147,7 +119,7 @@ export const artworkView: View = (ctx, root) => {
 
   selectKind('tracks');
   return () => {
-    clearTimeout(searchTimer);
+    cancelSearch();
     revokeUrls();
   };
 };
