@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS_PAGE_BUILD } from '../server/http/admin-page.js';
+import { SETTINGS_PAGE_BUILD, STYLESHEETS } from '../server/http/admin-page.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -51,8 +51,10 @@ async function main(): Promise<void> {
 
   // The settings page, prebuilt so the packaged app never runs esbuild.
   await build({ ...SETTINGS_PAGE_BUILD, outfile: join(dist, 'renderer', 'app.js'), logLevel: 'warning' });
-  for (const file of ['index.html', 'style.css'])
-    copyFileSync(join(root, 'renderer', file), join(dist, 'renderer', file));
+  copyFileSync(join(root, 'renderer', 'index.html'), join(dist, 'renderer', 'index.html'));
+  mkdirSync(join(dist, 'renderer', 'styles'), { recursive: true });
+  for (const file of STYLESHEETS)
+    copyFileSync(join(root, 'renderer', 'styles', file), join(dist, 'renderer', 'styles', file));
 
   cpSync(join(root, 'server', 'assets'), join(dist, 'server', 'assets'), { recursive: true });
   // server/config.ts reads the version from ../package.json, which from dist/server is this copy.

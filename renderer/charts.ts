@@ -2,7 +2,7 @@ import { svg } from './dom.js';
 
 /**
  * Charts as inline SVG built with DOM calls: no library, no inline styles (the CSP forbids them),
- * colours come from style.css through classes.
+ * colours come from styles/ through classes.
  */
 /** An empty chart of `width`×`height` user units, named `title` for screen readers and tooltips. */
 function chartFrame(
