@@ -29,8 +29,8 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The server must run without Electron (headless `npm start`).
-    files: ['server/**/*.ts'],
+    // The server must run without Electron (headless `npm start`); shared/ is also bundled for the page.
+    files: ['server/**/*.ts', 'shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: ['electron', 'electron-updater'] }],
     },

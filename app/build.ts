@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS_PAGE_BUILD } from '../server/http/admin-page.js';
+import { SETTINGS_PAGE_BUILD, STYLESHEETS } from '../server/http/admin-page.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -23,10 +23,12 @@ function sources(dir: string): string[] {
 }
 
 async function main(): Promise<void> {
-  for (const dir of ['app', 'server', 'renderer']) rmSync(join(dist, dir), { recursive: true, force: true });
+  for (const dir of ['app', 'server', 'renderer', 'shared'])
+    rmSync(join(dist, dir), { recursive: true, force: true });
 
   await build({
-    entryPoints: [...sources('app'), ...sources('server'), join(root, 'renderer', 'format.ts')],
+    // shared/ is what app/ and renderer/ both use; the page bundles its copy below.
+    entryPoints: [...sources('app'), ...sources('server'), ...sources('shared')],
     outdir: dist,
     outbase: root,
     format: 'esm',
@@ -49,14 +51,16 @@ async function main(): Promise<void> {
 
   // The settings page, prebuilt so the packaged app never runs esbuild.
   await build({ ...SETTINGS_PAGE_BUILD, outfile: join(dist, 'renderer', 'app.js'), logLevel: 'warning' });
-  for (const file of ['index.html', 'style.css'])
-    copyFileSync(join(root, 'renderer', file), join(dist, 'renderer', file));
+  copyFileSync(join(root, 'renderer', 'index.html'), join(dist, 'renderer', 'index.html'));
+  mkdirSync(join(dist, 'renderer', 'styles'), { recursive: true });
+  for (const file of STYLESHEETS)
+    copyFileSync(join(root, 'renderer', 'styles', file), join(dist, 'renderer', 'styles', file));
 
   cpSync(join(root, 'server', 'assets'), join(dist, 'server', 'assets'), { recursive: true });
   // server/config.ts reads the version from ../package.json, which from dist/server is this copy.
   mkdirSync(dist, { recursive: true });
   copyFileSync(join(root, 'package.json'), join(dist, 'package.json'));
-  console.log('built dist/app, dist/server and dist/renderer');
+  console.log('built dist/app, dist/server, dist/shared and dist/renderer');
 }
 
 await main();

@@ -1,5 +1,5 @@
 import type { InviteView } from '../server/services/invite-service.js';
-import { formatCountdown } from '../renderer/format.js';
+import { formatCountdown } from '../shared/countdown.js';
 import { messageOf } from '../server/errors.js';
 
 export { formatCountdown };

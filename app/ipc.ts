@@ -1,4 +1,4 @@
-import { IPC, MAX_COPY_LENGTH } from './desktop-api.js';
+import { IPC, MAX_COPY_LENGTH } from '../shared/desktop-api.js';
 
 export interface DesktopActions {
   openDataFolder(): Promise<void>;

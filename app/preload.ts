@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC, type MelonDesktop } from './desktop-api.js';
+import { IPC, type MelonDesktop } from '../shared/desktop-api.js';
 
 // Sandboxed preload: bundled to CommonJS (dist/app/preload.cjs). It hands the page three functions
 // and nothing else: no ipcRenderer, no Node.

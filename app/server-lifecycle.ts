@@ -11,10 +11,19 @@ export type ServerState =
   | { kind: 'port-busy'; port: number; message: string }
   | { kind: 'failed'; message: string };
 
+/** The running server's base URL; null when it is not running. */
+export function serverUrl(state: ServerState): string | null {
+  return state.kind === 'running' ? state.url : null;
+}
+
+/** The running server's origin (where the window may navigate and call IPC from); null when stopped. */
+export function serverOrigin(state: ServerState): string | null {
+  const url = serverUrl(state);
+  return url ? new URL(url).origin : null;
+}
+
 /** The part of MelonServer the desktop app uses (tests pass a fake). */
-export type EmbeddedServer = Pick<MelonServer, 'listen' | 'close' | 'firstAdmin'> & {
-  services: Pick<MelonServer['services'], 'serverInfo' | 'invites' | 'updates'>;
-};
+export type EmbeddedServer = Pick<MelonServer, 'listen' | 'close' | 'firstAdmin' | 'desktop'>;
 
 export interface LifecycleDeps {
   config: () => Config;
@@ -100,7 +109,7 @@ export class ServerLifecycle {
     try {
       const url = await server.listen();
       this.current = server;
-      return this.set({ kind: 'running', url, addresses: server.services.serverInfo().addresses });
+      return this.set({ kind: 'running', url, addresses: server.desktop.addresses() });
     } catch (error) {
       // The store is open; close it so a retry (or another process) can open it.
       await server.close().catch(() => undefined);

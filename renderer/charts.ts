@@ -2,8 +2,27 @@ import { svg } from './dom.js';
 
 /**
  * Charts as inline SVG built with DOM calls: no library, no inline styles (the CSP forbids them),
- * colours come from style.css through classes.
+ * colours come from styles/ through classes.
  */
+/** An empty chart of `width`×`height` user units, named `title` for screen readers and tooltips. */
+function chartFrame(
+  kind: 'bar-chart' | 'line-chart',
+  width: number,
+  height: number,
+  testid: string,
+  title: string,
+): SVGSVGElement {
+  const chart = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    class: `chart ${kind}`,
+    role: 'img',
+    'aria-label': title,
+    'data-testid': testid,
+  });
+  chart.appendChild(svg('title', {}, title));
+  return chart;
+}
+
 export interface Bar {
   label: string;
   value: number;
@@ -18,14 +37,7 @@ export function barChart(bars: Bar[], testid: string, title: string): SVGSVGElem
   const barArea = width - labelWidth - 90;
   const height = Math.max(1, bars.length) * rowHeight + 8;
   const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`,
-    class: 'chart bar-chart',
-    role: 'img',
-    'aria-label': title,
-    'data-testid': testid,
-  });
-  chart.appendChild(svg('title', {}, title));
+  const chart = chartFrame('bar-chart', width, height, testid, title);
   bars.forEach((bar, index) => {
     const y = index * rowHeight + 4;
     const barWidth = Math.max(2, (bar.value / max) * barArea);
@@ -70,14 +82,7 @@ export function lineChart(points: Point[], testid: string, title: string, unit: 
   const x = (index: number) =>
     pad.left + (points.length <= 1 ? innerWidth / 2 : (index / (points.length - 1)) * innerWidth);
   const y = (value: number) => pad.top + innerHeight - (value / max) * innerHeight;
-  const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`,
-    class: 'chart line-chart',
-    role: 'img',
-    'aria-label': title,
-    'data-testid': testid,
-  });
-  chart.appendChild(svg('title', {}, title));
+  const chart = chartFrame('line-chart', width, height, testid, title);
   // Grid: zero, half and the maximum.
   for (const fraction of [0, 0.5, 1]) {
     const value = max * fraction;

@@ -1,4 +1,4 @@
-import type { MelonDesktop } from '../app/desktop-api.js';
+import type { MelonDesktop } from '../shared/desktop-api.js';
 import type { Api } from './api.js';
 import type { Messages } from './messages.js';
 import type { Session } from './session.js';

@@ -104,3 +104,52 @@ export function field(label: string, control: HTMLElement, hint?: string): HTMLL
     hint ? h('small', { text: hint }) : null,
   );
 }
+
+/** A card headed by `title`: how every view lays out its sections. */
+export function card(title: string, ...children: Child[]): HTMLElement {
+  return h('section', { class: 'card' }, h('h2', { text: title }), ...children);
+}
+
+/** A form's submit button (pair it with onSubmit). */
+export function submitButton(label: string, testid: string, className = 'button primary'): HTMLButtonElement {
+  return h('button', { class: className, testid, text: label, attrs: { type: 'submit' } });
+}
+
+/**
+ * Runs `run` once typing in `input` has paused for `ms`, so a search is not sent per keystroke.
+ * Returns the cancel for the view's cleanup.
+ */
+export function onInputSettled(input: HTMLInputElement, ms: number, run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  });
+  return () => clearTimeout(timer);
+}
+
+/** A row of tab-like buttons, `${testid}-${kind}` each; `mark` shows which one is selected. */
+export function segmented<K extends string>(
+  entries: { kind: K; label: string }[],
+  testid: string,
+  onSelect: (kind: K) => void,
+): { element: HTMLElement; mark: (kind: K) => void } {
+  const element = h(
+    'div',
+    { class: 'segmented', attrs: { role: 'tablist' } },
+    ...entries.map((entry) =>
+      h('button', {
+        class: 'segment',
+        testid: `${testid}-${entry.kind}`,
+        text: entry.label,
+        attrs: { type: 'button', role: 'tab' },
+        on: { click: () => onSelect(entry.kind) },
+      }),
+    ),
+  );
+  const mark = (kind: K): void =>
+    element.querySelectorAll<HTMLButtonElement>('.segment').forEach((button) => {
+      button.setAttribute('aria-selected', String(button.dataset.testid === `${testid}-${kind}`));
+    });
+  return { element, mark };
+}

@@ -1,10 +1,4 @@
-/** Pure formatting and date-range helpers (no DOM), shared by the page and the tray. */
-
-/** `9:41`; `0:00` once expired. Rounds up so a fresh 10-minute code shows 10:00. */
-export function formatCountdown(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
+/** Pure formatting and date-range helpers (no DOM) for the settings page. */
 
 /** `3 h 25 min`, `12 min`, `45 s`. */
 export function formatDuration(ms: number): string {

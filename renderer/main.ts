@@ -2,7 +2,7 @@
  * The settings page, served by the server at /admin and loaded by the desktop window. No framework:
  * each tab is a view module; everything goes through the HTTP API with the signed-in user's token.
  */
-import type { MelonDesktop } from '../app/desktop-api.js';
+import type { MelonDesktop } from '../shared/desktop-api.js';
 import { Api, errorText } from './api.js';
 import type { View, ViewContext } from './context.js';
 import { actionButton, h, replace } from './dom.js';

@@ -6,11 +6,13 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/routes.js';
 import type { RouteDef } from './http/types.js';
+import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
+import type { InviteView } from './services/invite-service.js';
 import type { Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
-import type { Installer } from './services/updates/update-service.js';
+import type { Installer, UpdateCheck } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { openStore, type Store } from './store/index.js';
@@ -34,12 +36,41 @@ export interface MelonServer {
   readonly store: Store;
   readonly services: Services;
   readonly routes: RouteDef[];
+  /** What the desktop shell (app/) may ask of the server: the tray's actions, no HTTP. */
+  readonly desktop: DesktopFacade;
   /** Set on the very first start when the Admin account was made; its password is shown once. */
   readonly firstAdmin: FirstAdmin | null;
   /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then flushes the store. */
   close(graceMs?: number): Promise<void>;
+}
+
+/** The tray's view of the server; it has no signed-in user, so its actions run as the desktop owner. */
+export interface DesktopFacade {
+  /** Base URLs household devices can use (empty until listening). */
+  addresses(): string[];
+  /** An invite code made by the desktop owner (the tray's "Create invite code"). */
+  createInvite(): Promise<InviteView>;
+  /** Asks the release feed for a newer version (the tray's "Check for updates"). */
+  checkForUpdates(): Promise<UpdateCheck>;
+}
+
+/** Whoever sits at the machine running the desktop app: its owner, so an Admin without an account. */
+const DESKTOP_OWNER: Principal = {
+  userId: null,
+  username: 'desktop',
+  role: 'Admin',
+  expiresAt: Infinity,
+  inviteId: null,
+};
+
+function desktopFacade(services: Services): DesktopFacade {
+  return {
+    addresses: () => services.serverInfo().addresses,
+    createInvite: () => services.invites.create(DESKTOP_OWNER),
+    checkForUpdates: () => services.updates.check(),
+  };
 }
 
 /** Builds the whole server: store, services, HTTP app. Used by `npm start`, the desktop app and tests. */
@@ -97,6 +128,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     store,
     services,
     routes,
+    desktop: desktopFacade(services),
     firstAdmin,
     listen: () =>
       new Promise<string>((resolve, reject) => {

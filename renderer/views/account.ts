@@ -1,6 +1,6 @@
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
-import { field, h, onSubmit, replace } from '../dom.js';
+import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
 import { signIn } from './signin.js';
 import type { UserRecord } from './users.js';
 
@@ -36,12 +36,7 @@ export const accountView: View = (ctx, root) => {
     testid: 'password-new',
     attrs: { type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password' },
   });
-  const submit = h('button', {
-    class: 'button',
-    testid: 'password-change',
-    text: 'Change password',
-    attrs: { type: 'submit' },
-  });
+  const submit = submitButton('Change password', 'password-change', 'button');
   const form = h(
     'form',
     { class: 'inline-form' },
@@ -70,10 +65,8 @@ export const accountView: View = (ctx, root) => {
 
   replace(
     root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: `Account: ${ctx.session.username}` }),
+    card(
+      `Account: ${ctx.session.username}`,
       h('p', { class: 'muted', text: `Role: ${ctx.session.role}` }),
       h(
         'label',
@@ -83,7 +76,7 @@ export const accountView: View = (ctx, root) => {
         state,
       ),
     ),
-    h('section', { class: 'card' }, h('h2', { text: 'Change password' }), form),
+    card('Change password', form),
   );
 
   function show(value: boolean | null): void {

@@ -1,97 +1,35 @@
 import { errorText } from '../api.js';
 import type { View, ViewContext } from '../context.js';
-import { actionButton, h, replace } from '../dom.js';
+import { actionButton, card, h, onInputSettled, replace, segmented } from '../dom.js';
 import { confirmDialog } from '../confirm.js';
-
-type Kind = 'tracks' | 'artists' | 'playlists' | 'collections' | 'default';
-
-interface Named {
-  id: string;
-  name: string;
-}
-interface TrackItem extends Named {
-  artists?: Named[];
-  artwork: { pos: number; type?: string; mime?: string; width?: number | null; height?: number | null }[];
-}
-interface ArtistItem extends Named {
-  pfpCount: number;
-  bannerCount: number;
-}
-interface SetItem extends Named {
-  hasArtwork: boolean;
-}
-type Item = TrackItem | ArtistItem | SetItem;
-
-/** One picture the page can show and delete. */
-interface Picture {
-  /** GET path of the image. */
-  src: string;
-  caption: string;
-  deletePath: string;
-  deleteFields: Record<string, string>;
-}
-
-/** A group of pictures of one item, with an optional upload. */
-interface Group {
-  title: string;
-  testid: string;
-  pictures: Picture[];
-  upload?: { path: string; id?: string; label: string };
-}
-
-const KINDS: { kind: Kind; label: string }[] = [
-  { kind: 'tracks', label: 'Tracks' },
-  { kind: 'artists', label: 'Artists' },
-  { kind: 'playlists', label: 'Playlists' },
-  { kind: 'collections', label: 'Collections' },
-  { kind: 'default', label: 'Default artwork' },
-];
+import {
+  deleteWarning,
+  groupsFor,
+  KINDS,
+  summary,
+  type Group,
+  type Item,
+  type Kind,
+  type Picture,
+} from '../artwork-model.js';
 
 /** Artwork (Admin): browse, view every picture with its position, delete one, upload new ones. */
 export const artworkView: View = (ctx, root) => {
   let kind: Kind = 'tracks';
   let urls: string[] = [];
-  let searchTimer: ReturnType<typeof setTimeout> | undefined;
   const search = h('input', {
     testid: 'art-search',
     attrs: { type: 'search', placeholder: 'Search by name', 'aria-label': 'Search' },
   });
   const results = h('ul', { class: 'art-results', testid: 'art-results' });
   const detail = h('div', { class: 'art-detail', testid: 'art-detail' });
-  const kinds = h(
-    'div',
-    { class: 'segmented', attrs: { role: 'tablist' } },
-    ...KINDS.map((entry) =>
-      h('button', {
-        class: 'segment',
-        testid: `art-kind-${entry.kind}`,
-        text: entry.label,
-        attrs: { type: 'button', role: 'tab' },
-        on: { click: () => selectKind(entry.kind) },
-      }),
-    ),
-  );
-  search.addEventListener('input', () => {
-    clearTimeout(searchTimer);
-    searchTimer = setTimeout(() => void loadList(), 250);
-  });
-  replace(
-    root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Artwork' }),
-      kinds,
-      search,
-      h('div', { class: 'art-layout' }, results, detail),
-    ),
-  );
+  const kinds = segmented(KINDS, 'art-kind', (next) => selectKind(next));
+  const cancelSearch = onInputSettled(search, 250, () => void loadList());
+  replace(root, card('Artwork', kinds.element, search, h('div', { class: 'art-layout' }, results, detail)));
 
   function selectKind(next: Kind): void {
     kind = next;
-    kinds.querySelectorAll<HTMLButtonElement>('.segment').forEach((button) => {
-      button.setAttribute('aria-selected', String(button.dataset.testid === `art-kind-${next}`));
-    });
+    kinds.mark(next);
     search.hidden = next === 'default';
     replace(detail);
     if (next === 'default') {
@@ -181,98 +119,10 @@ export const artworkView: View = (ctx, root) => {
 
   selectKind('tracks');
   return () => {
-    clearTimeout(searchTimer);
+    cancelSearch();
     revokeUrls();
   };
 };
-
-function summary(item: Item): string {
-  if ('artwork' in item) {
-    const artists = (item.artists ?? []).map((artist) => artist.name).join(', ');
-    return `${artists ? `${artists} · ` : ''}${item.artwork.length} picture${item.artwork.length === 1 ? '' : 's'}`;
-  }
-  if ('pfpCount' in item) return `${item.pfpCount} profile picture(s), ${item.bannerCount} banner(s)`;
-  return item.hasArtwork ? 'has artwork' : 'no artwork';
-}
-
-function groupsFor(kind: Kind, item: Item | null): Group[] {
-  const enc = encodeURIComponent;
-  if (kind === 'default' || item === null) {
-    return [
-      {
-        title: 'Default artwork (used where an item has none)',
-        testid: 'art-group-default',
-        pictures: [
-          {
-            src: '/api/art/default',
-            caption: 'default',
-            deletePath: '/api/art/delete/default-art',
-            deleteFields: {},
-          },
-        ],
-        upload: { path: '/api/art/upload/default-art', label: 'Upload default artwork' },
-      },
-    ];
-  }
-  if (kind === 'tracks' && 'artwork' in item) {
-    return [
-      {
-        title: 'Embedded pictures',
-        testid: 'art-group-track',
-        pictures: item.artwork.map((art) => ({
-          src: `/api/art/track/${enc(item.id)}/${art.pos}`,
-          caption: [`#${art.pos}`, art.type, art.width && art.height ? `${art.width}×${art.height}` : null]
-            .filter(Boolean)
-            .join(' · '),
-          deletePath: '/api/art/delete/track-art',
-          deleteFields: { id: item.id, pos: String(art.pos) },
-        })),
-      },
-    ];
-  }
-  if (kind === 'artists' && 'pfpCount' in item) {
-    const list = (count: number, path: string, kindName: 'artist-pfp' | 'artist-banner'): Picture[] =>
-      Array.from({ length: count }, (_, pos) => ({
-        src: `/api/art/${path}/${enc(item.id)}/${pos}`,
-        caption: `#${pos}`,
-        deletePath: `/api/art/delete/${kindName}`,
-        deleteFields: { id: item.id, pos: String(pos) },
-      }));
-    return [
-      {
-        title: 'Profile pictures',
-        testid: 'art-group-pfp',
-        pictures: list(item.pfpCount, 'artist-pfp', 'artist-pfp'),
-        upload: { path: '/api/art/upload/artist-pfp', id: item.id, label: 'Upload a profile picture' },
-      },
-      {
-        title: 'Banners',
-        testid: 'art-group-banner',
-        pictures: list(item.bannerCount, 'artist-banner', 'artist-banner'),
-        upload: { path: '/api/art/upload/artist-banner', id: item.id, label: 'Upload a banner' },
-      },
-    ];
-  }
-  const single = kind === 'playlists' ? 'playlist' : 'collection';
-  const set = item as SetItem;
-  return [
-    {
-      title: 'Artwork',
-      testid: `art-group-${single}`,
-      pictures: set.hasArtwork
-        ? [
-            {
-              src: `/api/art/${single}/${enc(set.id)}`,
-              caption: 'artwork',
-              deletePath: `/api/art/delete/${single}-art`,
-              deleteFields: { id: set.id },
-            },
-          ]
-        : [],
-      upload: { path: `/api/art/upload/${single}-art`, id: set.id, label: `Upload ${single} artwork` },
-    },
-  ];
-}
 
 function thumb(
   ctx: ViewContext,
@@ -290,13 +140,7 @@ function thumb(
       'Delete',
       'art-delete',
       async () => {
-        const confirmed = await confirmDialog(
-          'Delete this picture?',
-          picture.deletePath.endsWith('track-art')
-            ? 'It is removed from the audio file itself. This cannot be undone.'
-            : 'The image file is removed from the server. This cannot be undone.',
-          'Delete',
-        );
+        const confirmed = await confirmDialog('Delete this picture?', deleteWarning(picture), 'Delete');
         if (!confirmed) return;
         try {
           // The interface names a form body for artwork deletion.

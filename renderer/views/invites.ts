@@ -2,8 +2,9 @@ import QRCode from 'qrcode';
 import type { InviteView } from '../../server/services/invite-service.js';
 import { errorText } from '../api.js';
 import { copyText, type View } from '../context.js';
-import { actionButton, h, replace } from '../dom.js';
-import { formatCountdown, formatDateTime, inviteLink } from '../format.js';
+import { actionButton, card, h, replace } from '../dom.js';
+import { formatCountdown } from '../../shared/countdown.js';
+import { formatDateTime, inviteLink } from '../format.js';
 
 /**
  * Invites (Admin): a new code is shown large with a live countdown and a QR code of
@@ -35,10 +36,8 @@ export const invitesView: View = (ctx, root) => {
 
   replace(
     root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Invite a device' }),
+    card(
+      'Invite a device',
       h('p', {
         class: 'muted',
         text:
@@ -48,7 +47,7 @@ export const invitesView: View = (ctx, root) => {
       create,
       currentBox,
     ),
-    h('section', { class: 'card' }, h('h2', { text: 'Active codes' }), list),
+    card('Active codes', list),
   );
 
   async function drawCurrent(): Promise<void> {

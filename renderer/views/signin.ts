@@ -1,5 +1,5 @@
 import { ApiError, errorText, type Api } from '../api.js';
-import { field, h, onSubmit } from '../dom.js';
+import { field, h, onSubmit, submitButton } from '../dom.js';
 import type { Messages } from '../messages.js';
 import type { Role, Session } from '../session.js';
 
@@ -42,12 +42,7 @@ export function signInView(
     testid: 'signin-password',
     attrs: { name: 'password', type: 'password', autocomplete: 'current-password', required: true },
   });
-  const submit = h('button', {
-    class: 'button primary',
-    testid: 'signin-submit',
-    text: 'Sign in',
-    attrs: { type: 'submit' },
-  });
+  const submit = submitButton('Sign in', 'signin-submit');
   const form = h(
     'form',
     { class: 'card signin', testid: 'signin-form' },

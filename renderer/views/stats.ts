@@ -1,7 +1,7 @@
 import { errorText } from '../api.js';
 import { barChart, lineChart } from '../charts.js';
 import type { View } from '../context.js';
-import { field, h, replace } from '../dom.js';
+import { card, field, h, onInputSettled, replace, segmented } from '../dom.js';
 import { formatDateTime, formatDuration, rangeQuery, type RangeKind } from '../format.js';
 
 interface Ref {
@@ -58,6 +58,14 @@ const RANGES: { kind: RangeKind; label: string }[] = [
 
 const artistsOf = (refs: Ref[]) => refs.map((ref) => ref.name ?? 'unknown artist').join(', ');
 
+/** A top track's or album's row: its name, then its artists and plays. */
+const playsRow =
+  (unnamed: string) =>
+  (entry: TopTrack | TopAlbum): [string, string] => [
+    entry.name ?? unnamed,
+    `${artistsOf(entry.artists)} · ${entry.plays} plays`,
+  ];
+
 /** Statistics: the signed-in user's, or any user's for an admin. */
 export const statsView: View = (ctx, root) => {
   let range: RangeKind = 'month';
@@ -73,43 +81,24 @@ export const statsView: View = (ctx, root) => {
     testid: 'stats-device',
     attrs: { placeholder: 'All devices', 'aria-label': 'Device' },
   });
-  const ranges = h(
-    'div',
-    { class: 'segmented', attrs: { role: 'tablist' } },
-    ...RANGES.map((entry) =>
-      h('button', {
-        class: 'segment',
-        testid: `stats-range-${entry.kind}`,
-        text: entry.label,
-        attrs: { type: 'button', role: 'tab' },
-        on: {
-          click: () => {
-            range = entry.kind;
-            void load();
-          },
-        },
-      }),
-    ),
-  );
+  const ranges = segmented(RANGES, 'stats-range', (kind) => {
+    range = kind;
+    void load();
+  });
+
   const body = h('div', { class: 'stats-body', testid: 'stats-body' });
   for (const control of [userPicker, from, to]) control.addEventListener('change', () => void load());
-  let deviceTimer: ReturnType<typeof setTimeout> | undefined;
-  device.addEventListener('input', () => {
-    clearTimeout(deviceTimer);
-    deviceTimer = setTimeout(() => void load(), 400);
-  });
+  const cancelDeviceInput = onInputSettled(device, 400, () => void load());
 
   replace(
     root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Listening statistics' }),
+    card(
+      'Listening statistics',
       h(
         'div',
         { class: 'stats-controls' },
         ctx.session.role === 'Admin' ? field('User', userPicker) : null,
-        ranges,
+        ranges.element,
         custom,
         field('Device', device),
       ),
@@ -132,9 +121,7 @@ export const statsView: View = (ctx, root) => {
 
   async function load(): Promise<void> {
     const mine = ++generation;
-    ranges.querySelectorAll<HTMLButtonElement>('.segment').forEach((button) => {
-      button.setAttribute('aria-selected', String(button.dataset.testid === `stats-range-${range}`));
-    });
+    ranges.mark(range);
     custom.hidden = range !== 'custom';
     const { step, ...dates } = rangeQuery(range, new Date(), { from: from.value, to: to.value });
     const query = {
@@ -219,22 +206,8 @@ export const statsView: View = (ctx, root) => {
         h(
           'div',
           { class: 'grid-2' },
-          topList(
-            'Top tracks',
-            'top-tracks',
-            tracks.map((track) => [
-              track.name ?? 'unknown track',
-              `${artistsOf(track.artists)} · ${track.plays} plays`,
-            ]),
-          ),
-          topList(
-            'Top albums',
-            'top-albums',
-            albums.map((album) => [
-              album.name ?? 'unknown album',
-              `${artistsOf(album.artists)} · ${album.plays} plays`,
-            ]),
-          ),
+          topList('Top tracks', 'top-tracks', tracks.map(playsRow('unknown track'))),
+          topList('Top albums', 'top-albums', albums.map(playsRow('unknown album'))),
           topList(
             'Top artists',
             'top-artists',
@@ -273,7 +246,7 @@ export const statsView: View = (ctx, root) => {
   void load();
   return () => {
     generation++;
-    clearTimeout(deviceTimer);
+    cancelDeviceInput();
   };
 };
 

@@ -3,7 +3,7 @@ import { marked } from 'marked';
 import type { UpdateCheck } from '../../server/services/updates/update-service.js';
 import { ApiError, errorText } from '../api.js';
 import type { View } from '../context.js';
-import { actionButton, h, replace } from '../dom.js';
+import { actionButton, card, h, replace } from '../dom.js';
 
 interface UpdateStatus {
   state: 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
@@ -68,10 +68,8 @@ export const updatesView: View = (ctx, root) => {
 
   replace(
     root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Updates' }),
+    card(
+      'Updates',
       h('p', { class: 'muted', text: 'Melon checks its GitHub releases for a newer version.' }),
       check,
       result,

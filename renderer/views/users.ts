@@ -1,7 +1,7 @@
 import type { UserView } from '../../server/services/user-service.js';
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
-import { field, h, onSubmit, replace } from '../dom.js';
+import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
 import { formatDateTime } from '../format.js';
 
 /** A user as the API answers it. */
@@ -25,12 +25,7 @@ export const usersView: View = (ctx, root) => {
     h('option', { text: 'Pass — read-only (guest, wall display)', attrs: { value: 'Pass' } }),
     h('option', { text: 'Admin — manages the server', attrs: { value: 'Admin' } }),
   );
-  const submit = h('button', {
-    class: 'button primary',
-    testid: 'user-create',
-    text: 'Create user',
-    attrs: { type: 'submit' },
-  });
+  const submit = submitButton('Create user', 'user-create');
   const form = h(
     'form',
     { class: 'inline-form', testid: 'user-form' },
@@ -55,10 +50,8 @@ export const usersView: View = (ctx, root) => {
 
   replace(
     root,
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', { text: 'Users' }),
+    card(
+      'Users',
       h(
         'div',
         { class: 'table-wrap' },
@@ -81,7 +74,7 @@ export const usersView: View = (ctx, root) => {
         ),
       ),
     ),
-    h('section', { class: 'card' }, h('h2', { text: 'Create a user' }), form),
+    card('Create a user', form),
   );
 
   async function load(): Promise<void> {

@@ -16,6 +16,12 @@ export const SETTINGS_PAGE_BUILD: BuildOptions = {
   legalComments: 'none',
 };
 
+/**
+ * The page's style sheets (renderer/styles/), one per concern, served in this order as the one
+ * /admin/style.css: later files may override earlier ones.
+ */
+export const STYLESHEETS = ['base.css', 'layout.css', 'components.css', 'views.css'] as const;
+
 /** Strict headers for the settings page: only our own script, styles and the API. */
 export const PAGE_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -40,7 +46,10 @@ export class AdminPage {
   }
 
   async css(): Promise<Reply> {
-    return this.file('style.css', 'text/css; charset=utf-8');
+    const sheets = await Promise.all(
+      STYLESHEETS.map((name) => readFile(new URL(`styles/${name}`, RENDERER), 'utf8')),
+    );
+    return { status: 200, body: sheets.join('\n'), type: 'text/css; charset=utf-8', headers: PAGE_HEADERS };
   }
 
   async js(): Promise<Reply> {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { IPC, MAX_COPY_LENGTH } from '../../../app/desktop-api.js';
+import { IPC, MAX_COPY_LENGTH } from '../../../shared/desktop-api.js';
 import { ipcHandlers } from '../../../app/ipc.js';
 
 const origin = 'http://127.0.0.1:14524';

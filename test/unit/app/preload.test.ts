@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC, type MelonDesktop } from '../../../app/desktop-api.js';
+import { IPC, type MelonDesktop } from '../../../shared/desktop-api.js';
 
 const electron = vi.hoisted(() => ({
   exposeInMainWorld: vi.fn(),

@@ -8,6 +8,8 @@ import {
   isPortBusy,
   portBusyMessage,
   ServerLifecycle,
+  serverOrigin,
+  serverUrl,
   type EmbeddedServer,
   type ServerState,
 } from '../../../app/server-lifecycle.js';
@@ -21,7 +23,7 @@ function fakeServer(listen: () => Promise<string>, generatedPassword: string | n
     listen: vi.fn(listen),
     close,
     firstAdmin: { username: 'admin', generatedPassword },
-    services: { serverInfo: () => ({ version: '1', addresses: ['http://10.0.0.2:5000'] }) },
+    desktop: { addresses: () => ['http://10.0.0.2:5000'] },
   } as unknown as EmbeddedServer;
   return { server, close };
 }
@@ -96,6 +98,14 @@ describe('ServerLifecycle with a fake server', () => {
     expect(isPortBusy(Object.assign(new Error(), { code: 'EADDRINUSE' }))).toBe(true);
     expect(isPortBusy(new Error('other'))).toBe(false);
     expect(isPortBusy(null)).toBe(false);
+  });
+
+  it('gives the URL and origin of a running server only', () => {
+    const running: ServerState = { kind: 'running', url: 'http://127.0.0.1:5000', addresses: [] };
+    expect(serverUrl(running)).toBe('http://127.0.0.1:5000');
+    expect(serverOrigin(running)).toBe('http://127.0.0.1:5000');
+    expect(serverUrl({ kind: 'starting' })).toBeNull();
+    expect(serverOrigin({ kind: 'port-busy', port: 5000, message: 'busy' })).toBeNull();
   });
 });
 

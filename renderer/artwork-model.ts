@@ -1,0 +1,144 @@
+/**
+ * The artwork page's model, without the DOM: what the API returns per kind of item, and which
+ * pictures (with their image, caption and delete call) and uploads the page shows for one.
+ */
+export type Kind = 'tracks' | 'artists' | 'playlists' | 'collections' | 'default';
+
+export interface Named {
+  id: string;
+  name: string;
+}
+export interface TrackItem extends Named {
+  artists?: Named[];
+  artwork: { pos: number; type?: string; mime?: string; width?: number | null; height?: number | null }[];
+}
+export interface ArtistItem extends Named {
+  pfpCount: number;
+  bannerCount: number;
+}
+export interface SetItem extends Named {
+  hasArtwork: boolean;
+}
+export type Item = TrackItem | ArtistItem | SetItem;
+
+/** One picture the page can show and delete. */
+export interface Picture {
+  /** GET path of the image. */
+  src: string;
+  caption: string;
+  deletePath: string;
+  deleteFields: Record<string, string>;
+}
+
+/** A group of pictures of one item, with an optional upload. */
+export interface Group {
+  title: string;
+  testid: string;
+  pictures: Picture[];
+  upload?: { path: string; id?: string; label: string };
+}
+
+export const KINDS: { kind: Kind; label: string }[] = [
+  { kind: 'tracks', label: 'Tracks' },
+  { kind: 'artists', label: 'Artists' },
+  { kind: 'playlists', label: 'Playlists' },
+  { kind: 'collections', label: 'Collections' },
+  { kind: 'default', label: 'Default artwork' },
+];
+
+/** The line under an item's name in the result list. */
+export function summary(item: Item): string {
+  if ('artwork' in item) {
+    const artists = (item.artists ?? []).map((artist) => artist.name).join(', ');
+    return `${artists ? `${artists} · ` : ''}${item.artwork.length} picture${item.artwork.length === 1 ? '' : 's'}`;
+  }
+  if ('pfpCount' in item) return `${item.pfpCount} profile picture(s), ${item.bannerCount} banner(s)`;
+  return item.hasArtwork ? 'has artwork' : 'no artwork';
+}
+
+/** The picture groups of `item` (null: the default artwork, shown where an item has none). */
+export function groupsFor(kind: Kind, item: Item | null): Group[] {
+  const enc = encodeURIComponent;
+  if (kind === 'default' || item === null) {
+    return [
+      {
+        title: 'Default artwork (used where an item has none)',
+        testid: 'art-group-default',
+        pictures: [
+          {
+            src: '/api/art/default',
+            caption: 'default',
+            deletePath: '/api/art/delete/default-art',
+            deleteFields: {},
+          },
+        ],
+        upload: { path: '/api/art/upload/default-art', label: 'Upload default artwork' },
+      },
+    ];
+  }
+  if (kind === 'tracks' && 'artwork' in item) {
+    return [
+      {
+        title: 'Embedded pictures',
+        testid: 'art-group-track',
+        pictures: item.artwork.map((art) => ({
+          src: `/api/art/track/${enc(item.id)}/${art.pos}`,
+          caption: [`#${art.pos}`, art.type, art.width && art.height ? `${art.width}×${art.height}` : null]
+            .filter(Boolean)
+            .join(' · '),
+          deletePath: '/api/art/delete/track-art',
+          deleteFields: { id: item.id, pos: String(art.pos) },
+        })),
+      },
+    ];
+  }
+  if (kind === 'artists' && 'pfpCount' in item) {
+    const list = (count: number, path: string, kindName: 'artist-pfp' | 'artist-banner'): Picture[] =>
+      Array.from({ length: count }, (_, pos) => ({
+        src: `/api/art/${path}/${enc(item.id)}/${pos}`,
+        caption: `#${pos}`,
+        deletePath: `/api/art/delete/${kindName}`,
+        deleteFields: { id: item.id, pos: String(pos) },
+      }));
+    return [
+      {
+        title: 'Profile pictures',
+        testid: 'art-group-pfp',
+        pictures: list(item.pfpCount, 'artist-pfp', 'artist-pfp'),
+        upload: { path: '/api/art/upload/artist-pfp', id: item.id, label: 'Upload a profile picture' },
+      },
+      {
+        title: 'Banners',
+        testid: 'art-group-banner',
+        pictures: list(item.bannerCount, 'artist-banner', 'artist-banner'),
+        upload: { path: '/api/art/upload/artist-banner', id: item.id, label: 'Upload a banner' },
+      },
+    ];
+  }
+  const single = kind === 'playlists' ? 'playlist' : 'collection';
+  const set = item as SetItem;
+  return [
+    {
+      title: 'Artwork',
+      testid: `art-group-${single}`,
+      pictures: set.hasArtwork
+        ? [
+            {
+              src: `/api/art/${single}/${enc(set.id)}`,
+              caption: 'artwork',
+              deletePath: `/api/art/delete/${single}-art`,
+              deleteFields: { id: set.id },
+            },
+          ]
+        : [],
+      upload: { path: `/api/art/upload/${single}-art`, id: set.id, label: `Upload ${single} artwork` },
+    },
+  ];
+}
+
+/** What deleting `picture` cannot undo: a track's picture is removed from its audio file. */
+export function deleteWarning(picture: Picture): string {
+  return picture.deletePath.endsWith('track-art')
+    ? 'It is removed from the audio file itself. This cannot be undone.'
+    : 'The image file is removed from the server. This cannot be undone.';
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deleteWarning,
+  groupsFor,
+  summary,
+  type ArtistItem,
+  type SetItem,
+  type TrackItem,
+} from '../../../renderer/artwork-model.js';
+
+const track: TrackItem = {
+  id: 'tr/1',
+  name: 'Song',
+  artists: [
+    { id: 'a1', name: 'Ann' },
+    { id: 'a2', name: 'Bo' },
+  ],
+  artwork: [
+    { pos: 0, type: 'front', width: 600, height: 600 },
+    { pos: 1, width: null, height: null },
+  ],
+};
+const artist: ArtistItem = { id: 'ar1', name: 'Ann', pfpCount: 2, bannerCount: 0 };
+const playlist: SetItem = { id: 'pl 1', name: 'Mix', hasArtwork: true };
+
+describe('artwork summary', () => {
+  it('says what each kind of item has', () => {
+    expect(summary(track)).toBe('Ann, Bo · 2 pictures');
+    expect(summary({ ...track, artists: [], artwork: [track.artwork[0]!] })).toBe('1 picture');
+    expect(summary(artist)).toBe('2 profile picture(s), 0 banner(s)');
+    expect(summary(playlist)).toBe('has artwork');
+    expect(summary({ ...playlist, hasArtwork: false })).toBe('no artwork');
+  });
+});
+
+describe('artwork groupsFor', () => {
+  it('shows the default artwork, with its upload, for the default kind or no item', () => {
+    const [group, ...rest] = groupsFor('default', null);
+    expect(rest).toEqual([]);
+    expect(group).toEqual({
+      title: 'Default artwork (used where an item has none)',
+      testid: 'art-group-default',
+      pictures: [
+        {
+          src: '/api/art/default',
+          caption: 'default',
+          deletePath: '/api/art/delete/default-art',
+          deleteFields: {},
+        },
+      ],
+      upload: { path: '/api/art/upload/default-art', label: 'Upload default artwork' },
+    });
+    expect(groupsFor('tracks', null)).toEqual(groupsFor('default', null));
+  });
+
+  it("lists a track's embedded pictures by position, with no upload", () => {
+    expect(groupsFor('tracks', track)).toEqual([
+      {
+        title: 'Embedded pictures',
+        testid: 'art-group-track',
+        pictures: [
+          {
+            src: '/api/art/track/tr%2F1/0',
+            caption: '#0 · front · 600×600',
+            deletePath: '/api/art/delete/track-art',
+            deleteFields: { id: 'tr/1', pos: '0' },
+          },
+          {
+            src: '/api/art/track/tr%2F1/1',
+            caption: '#1',
+            deletePath: '/api/art/delete/track-art',
+            deleteFields: { id: 'tr/1', pos: '1' },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("gives an artist's profile pictures and banners, each with an upload", () => {
+    const [pfp, banner] = groupsFor('artists', artist);
+    expect(pfp).toMatchObject({
+      testid: 'art-group-pfp',
+      upload: { path: '/api/art/upload/artist-pfp', id: 'ar1', label: 'Upload a profile picture' },
+    });
+    expect(pfp!.pictures.map((picture) => [picture.src, picture.caption, picture.deleteFields])).toEqual([
+      ['/api/art/artist-pfp/ar1/0', '#0', { id: 'ar1', pos: '0' }],
+      ['/api/art/artist-pfp/ar1/1', '#1', { id: 'ar1', pos: '1' }],
+    ]);
+    expect(pfp!.pictures[0]!.deletePath).toBe('/api/art/delete/artist-pfp');
+    expect(banner).toMatchObject({
+      testid: 'art-group-banner',
+      pictures: [],
+      upload: { path: '/api/art/upload/artist-banner', id: 'ar1', label: 'Upload a banner' },
+    });
+  });
+
+  it('gives a playlist or collection its one picture, if it has one', () => {
+    expect(groupsFor('playlists', playlist)).toEqual([
+      {
+        title: 'Artwork',
+        testid: 'art-group-playlist',
+        pictures: [
+          {
+            src: '/api/art/playlist/pl%201',
+            caption: 'artwork',
+            deletePath: '/api/art/delete/playlist-art',
+            deleteFields: { id: 'pl 1' },
+          },
+        ],
+        upload: { path: '/api/art/upload/playlist-art', id: 'pl 1', label: 'Upload playlist artwork' },
+      },
+    ]);
+    const [collection] = groupsFor('collections', { ...playlist, hasArtwork: false });
+    expect(collection).toMatchObject({
+      testid: 'art-group-collection',
+      pictures: [],
+      upload: { path: '/api/art/upload/collection-art', label: 'Upload collection artwork' },
+    });
+  });
+});
+
+describe('artwork deleteWarning', () => {
+  it('warns that a track picture leaves the audio file itself', () => {
+    const [trackGroup] = groupsFor('tracks', track);
+    expect(deleteWarning(trackGroup!.pictures[0]!)).toMatch(/audio file itself/);
+    const [defaultGroup] = groupsFor('default', null);
+    expect(deleteWarning(defaultGroup!.pictures[0]!)).toMatch(/removed from the server/);
+  });
+});
