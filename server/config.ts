@@ -43,7 +43,7 @@ const schema = z.object({
   dataDir: z.string().min(1),
   port: z.preprocess(wholeNumber, z.number().int().min(0).max(65535)),
   host: z.string().refine((host) => isIP(host) !== 0 || hostName.test(host)),
-  libraryDirs: z.array(z.string().min(1)).min(1),
+  libraryDirs: z.array(z.string().min(1)),
   adminUser: z
     .string()
     .min(1)
@@ -110,6 +110,15 @@ function describeInvalid(field: keyof Config, value: unknown, text: string | und
   return secret ? `${source}: ${rule}` : `${source}=${given}: ${rule}`;
 }
 
+/**
+ * MELON_LIBRARY's folders; undefined (refused) when it names none, e.g. only separators. An empty
+ * list stays possible through overrides (tests and benchmarks run without a library).
+ */
+function musicFolders(text: string): string[] | undefined {
+  const dirs = text.split(delimiter).filter((dir) => dir.trim() !== '');
+  return dirs.length > 0 ? dirs.map((dir) => resolve(dir)) : undefined;
+}
+
 /** Defaults, then the environment, then explicit overrides (the desktop app and tests use those). */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -122,12 +131,7 @@ export function loadConfig(
     dataDir: resolve(nonEmpty(env.MELON_DATA_DIR) ?? defaultDataDir(platform, env)),
     port: nonEmpty(env.MELON_PORT) ?? DEFAULT_PORT,
     host: nonEmpty(env.MELON_HOST) ?? '0.0.0.0',
-    libraryDirs: library
-      ? library
-          .split(delimiter)
-          .filter((dir) => dir.trim() !== '')
-          .map((dir) => resolve(dir))
-      : [join(homedir(), 'Music')],
+    libraryDirs: library ? musicFolders(library) : [join(homedir(), 'Music')],
     adminUser: nonEmpty(env.MELON_ADMIN_USER) ?? 'admin',
     adminPassword: nonEmpty(env.MELON_ADMIN_PASSWORD) ?? null,
     tokenTtlSeconds: ttl === undefined ? 7 * 86400 : (parseDuration(ttl) ?? undefined),

@@ -141,6 +141,11 @@ describe('loadConfig', () => {
     expect(messageOf({}, overrides)).toContain(expected);
   });
 
+  it('accepts an empty library only from the overrides (tests and benchmarks)', () => {
+    expect(loadConfig({}, { libraryDirs: [] }, 'linux').libraryDirs).toEqual([]);
+    expect(messageOf({ MELON_LIBRARY: ` ${delimiter} ` })).toContain('MELON_LIBRARY=');
+  });
+
   it('lists every invalid setting, one per line', () => {
     expect(messageOf({ MELON_PORT: 'abc', MELON_UPDATE_CHANNEL: 'nightly' })).toBe(
       'Invalid configuration:\n' +
