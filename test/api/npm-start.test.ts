@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +10,15 @@ import { ROOT, runCommand } from '../support/run-command.js';
 let dataDir: string;
 /** Servers a failing test could leave behind (the bug under test orphans them). */
 const leftovers: number[] = [];
+/** Servers to stop even when a test fails before stopping them. */
+const stopLater: ChildProcess[] = [];
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'melon-npm-start-'));
 });
 afterAll(async () => {
   for (const pid of leftovers) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  for (const child of stopLater)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -109,6 +113,7 @@ describe('npm start', () => {
 
       const folder = join(hooks, 'data');
       const server = start(process.execPath, [...block, 'dist/server/main.js'], serverEnv(folder));
+      stopLater.push(server.child);
       const url = await server.url;
       const page = await fetch(`${url}/admin`);
       expect(page.status).toBe(200);
