@@ -1,24 +1,8 @@
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
-
-/** Everything the server reads from its environment, validated once at start (contract §9). */
-export interface Config {
-  dataDir: string;
-  port: number;
-  host: string;
-  libraryDirs: string[];
-  adminUser: string;
-  adminPassword: string | null;
-  tokenTtlSeconds: number;
-  releasesUrl: string;
-  releasesRepo: string;
-  updateChannel: 'stable' | 'prerelease';
-  installCommand: string | null;
-  githubToken: string | null;
-  version: string;
-}
 
 export const DEFAULT_PORT = 14524;
 export const DEFAULT_RELEASES_REPO = 'melon-music/melon';
@@ -47,30 +31,93 @@ export function parseDuration(text: string): number | null {
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? undefined : value;
 
+/** A number written with digits only: `Number()` alone would also take `0x10`, `1e3` or ` `. */
+const wholeNumber = (value: unknown) =>
+  typeof value === 'string' ? (/^\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value;
+
+const hostName =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
+/** The validated configuration; `Config` is inferred from it, so the two cannot disagree. */
 const schema = z.object({
   dataDir: z.string().min(1),
-  port: z.coerce.number().int().min(0).max(65535),
-  host: z.string().min(1),
+  port: z.preprocess(wholeNumber, z.number().int().min(0).max(65535)),
+  host: z.string().refine((host) => isIP(host) !== 0 || hostName.test(host)),
   libraryDirs: z.array(z.string().min(1)),
-  adminUser: z.string().min(1).max(64),
-  adminPassword: z
+  adminUser: z
     .string()
-    .min(8, 'MELON_ADMIN_PASSWORD must have at least 8 characters')
-    .max(256)
-    .nullable(),
-  tokenTtlSeconds: z
-    .number({ message: 'MELON_TOKEN_TTL must look like 7d, 12h, 30m or 3600' })
-    .int()
-    .positive(),
-  releasesUrl: z.url({ message: 'MELON_RELEASES_URL must be an http(s) URL' }),
-  releasesRepo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'MELON_RELEASES_REPO must look like owner/repo'),
+    .min(1)
+    .max(64)
+    .refine((name) => name === name.trim() && !/\p{Cc}/u.test(name)),
+  adminPassword: z.string().min(8).max(256).nullable(),
+  tokenTtlSeconds: z.number().int().positive(),
+  releasesUrl: z.url({ protocol: /^https?$/ }),
+  releasesRepo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
   updateChannel: z.enum(['stable', 'prerelease']),
   installCommand: z.string().min(1).nullable(),
   githubToken: z.string().min(1).nullable(),
   version: z.string().min(1),
 });
 
+/** Everything the server reads from its environment, validated once at start (contract §9). */
+export type Config = z.infer<typeof schema>;
+
+interface Setting {
+  /** Where the value comes from, as the person configuring Melon knows it. */
+  source: string;
+  /** The allowed values, said to that person. */
+  rule: string;
+  /** Never echo the value (a password or token). */
+  secret?: boolean;
+}
+
+/** How each field is named and explained in messages: by its variable, never by the field name. */
+const SETTINGS: Record<keyof Config, Setting> = {
+  dataDir: { source: 'MELON_DATA_DIR', rule: 'must be a folder path' },
+  port: { source: 'MELON_PORT', rule: 'must be a port number 1–65535 (or 0 for any free port)' },
+  host: {
+    source: 'MELON_HOST',
+    rule: 'must be an IP address or host name to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1',
+  },
+  libraryDirs: {
+    source: 'MELON_LIBRARY',
+    rule: `must name at least one music folder (several separated by '${delimiter}')`,
+  },
+  adminUser: {
+    source: 'MELON_ADMIN_USER',
+    rule: 'must be 1–64 characters, without surrounding spaces or control characters',
+  },
+  adminPassword: { source: 'MELON_ADMIN_PASSWORD', rule: 'must have 8–256 characters', secret: true },
+  tokenTtlSeconds: {
+    source: 'MELON_TOKEN_TTL',
+    rule: 'must be a duration like 7d, 12h, 30m, 45s or a number of seconds (more than 0)',
+  },
+  releasesUrl: { source: 'MELON_RELEASES_URL', rule: 'must be an http:// or https:// URL' },
+  releasesRepo: { source: 'MELON_RELEASES_REPO', rule: 'must look like owner/repo' },
+  updateChannel: { source: 'MELON_UPDATE_CHANNEL', rule: 'must be stable or prerelease' },
+  installCommand: { source: 'MELON_INSTALL_COMMAND', rule: 'must be a command' },
+  githubToken: { source: 'GITHUB_TOKEN', rule: 'must be a token', secret: true },
+  version: { source: 'the version in package.json', rule: 'must not be empty' },
+};
+
 export class ConfigError extends Error {}
+
+/** `MELON_PORT=abc: must be a port number …`, one line per invalid setting. */
+function describeInvalid(field: keyof Config, value: unknown, text: string | undefined): string {
+  const { source, rule, secret } = SETTINGS[field];
+  // The variable's own text when it came from the environment (`forever`, not a parse result).
+  const given = text ?? (Array.isArray(value) ? value.join(delimiter) : String(value));
+  return secret ? `${source}: ${rule}` : `${source}=${given}: ${rule}`;
+}
+
+/**
+ * MELON_LIBRARY's folders; undefined (refused) when it names none, e.g. only separators. An empty
+ * list stays possible through overrides (tests and benchmarks run without a library).
+ */
+function musicFolders(text: string): string[] | undefined {
+  const dirs = text.split(delimiter).filter((dir) => dir.trim() !== '');
+  return dirs.length > 0 ? dirs.map((dir) => resolve(dir)) : undefined;
+}
 
 /** Defaults, then the environment, then explicit overrides (the desktop app and tests use those). */
 export function loadConfig(
@@ -84,12 +131,7 @@ export function loadConfig(
     dataDir: resolve(nonEmpty(env.MELON_DATA_DIR) ?? defaultDataDir(platform, env)),
     port: nonEmpty(env.MELON_PORT) ?? DEFAULT_PORT,
     host: nonEmpty(env.MELON_HOST) ?? '0.0.0.0',
-    libraryDirs: library
-      ? library
-          .split(delimiter)
-          .filter((dir) => dir.trim() !== '')
-          .map((dir) => resolve(dir))
-      : [join(homedir(), 'Music')],
+    libraryDirs: library ? musicFolders(library) : [join(homedir(), 'Music')],
     adminUser: nonEmpty(env.MELON_ADMIN_USER) ?? 'admin',
     adminPassword: nonEmpty(env.MELON_ADMIN_PASSWORD) ?? null,
     tokenTtlSeconds: ttl === undefined ? 7 * 86400 : (parseDuration(ttl) ?? undefined),
@@ -103,8 +145,11 @@ export function loadConfig(
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const messages = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration: ${messages.join('; ')}`);
+    const fields = new Set(parsed.error.issues.map((issue) => issue.path[0] as keyof Config));
+    const lines = [...fields].map((field) =>
+      describeInvalid(field, raw[field], field in overrides ? undefined : env[SETTINGS[field].source]),
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return parsed.data;
 }

@@ -124,6 +124,22 @@ export class UserService {
     return userView(updated);
   }
 
+  /**
+   * Recovery by whoever holds the machine (`melon reset-password`, while the server is stopped): a
+   * new generated password, and every token of the account stops working.
+   */
+  async resetPassword(username: string): Promise<{ user: UserView; password: string }> {
+    const target = this.users.findByUsername(username);
+    if (!target) throw notFound('user_not_found', `No user named '${username}'`);
+    const password = generatePassword();
+    const updated = await this.users.update(target.id, {
+      passwordHash: await hashPassword(password),
+      tokenVersion: target.tokenVersion + 1,
+    });
+    if (!updated) throw notFound('user_not_found', `No user named '${username}'`);
+    return { user: userView(updated), password };
+  }
+
   /** Deletes an account (Admin). The last Admin cannot be deleted: nobody could manage Melon then. */
   async delete(userId: string): Promise<void> {
     const outcome = await this.users.remove(userId);

@@ -78,6 +78,36 @@ export async function openStore(dataDir: string, options: StoreOptions): Promise
   }
 }
 
+/** Only the accounts of a data folder, locked like the whole store (the `melon` command-line tools). */
+export interface AccountsStore {
+  readonly users: UsersRepo;
+  readonly ratings: RatingsRepo;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the accounts without the play log and library, which a password reset does not need and a
+ * large log would make slow. Refused with DataFolderInUseError while a Melon runs on the folder.
+ */
+export async function openAccounts(dataDir: string): Promise<AccountsStore> {
+  const lock = await FolderLock.acquire(dataDir);
+  try {
+    const users = await UsersRepo.open(join(dataDir, 'users.json'));
+    const ratings = await RatingsRepo.open(join(dataDir, 'ratings.json'));
+    const close = async () => {
+      try {
+        await Promise.all([users.flush(), ratings.flush()]);
+      } finally {
+        await lock.release();
+      }
+    };
+    return { users, ratings, close };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
 async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLock): Promise<Store> {
   const users = await UsersRepo.open(join(dataDir, 'users.json'));
   const library = await LibraryRepo.open(join(dataDir, 'library.json'));

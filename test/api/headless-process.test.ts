@@ -68,8 +68,30 @@ describe('npm start (headless server)', () => {
     await expect(readFile(join(dataDir, 'melon.lock'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('says once that MELON_ADMIN_PASSWORD is ignored after the first start, without the password', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
+    const env = { MELON_DATA_DIR: dataDir, MELON_ADMIN_PASSWORD: 'the first password' };
+    const notice = /MELON_ADMIN_PASSWORD is ignored: the Admin account exists already.*melon reset-password/g;
+    const first = spawnServer(env);
+    await first.url;
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).not.toMatch(notice);
+
+    const second = spawnServer({ ...env, MELON_ADMIN_PASSWORD: 'a later password' });
+    await second.url;
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(second.output().match(notice)).toHaveLength(1);
+    expect(second.output()).not.toContain('a later password');
+  });
+
   it('refuses an invalid configuration with a clear message', async () => {
     const server = spawnServer({ MELON_DATA_DIR: join(tmpdir(), 'unused'), MELON_TOKEN_TTL: 'forever' });
-    await expect(server.url).rejects.toThrow(/MELON_TOKEN_TTL/);
+    await expect(server.url).rejects.toThrow(
+      'MELON_TOKEN_TTL=forever: must be a duration like 7d, 12h, 30m, 45s or a number of seconds',
+    );
+    expect(server.child.exitCode).toBe(1);
+    expect(server.output()).not.toMatch(/\n\s+at /);
   });
 });

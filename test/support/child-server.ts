@@ -14,9 +14,9 @@ export interface SpawnedServer {
 }
 
 /**
- * Spawns the real `npm start` entry point (`tsx server/main.ts`) on 127.0.0.1 and a free port,
- * configured only through PATH, HOME and the given (MELON_*) variables. With `trimOutput`, a long
- * output keeps its start and the last few KB only.
+ * Spawns the real headless entry point from source (`tsx server/main.ts`; `npm start` runs it
+ * built) on 127.0.0.1 and a free port, configured only through PATH, HOME and the given (MELON_*)
+ * variables. With `trimOutput`, a long output keeps its start and the last few KB only.
  */
 export function spawnServer(env: NodeJS.ProcessEnv, { trimOutput = false } = {}): SpawnedServer {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

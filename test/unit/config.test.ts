@@ -1,6 +1,6 @@
 import { delimiter, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PORT, loadConfig, parseDuration } from '../../server/config.js';
+import { ConfigError, DEFAULT_PORT, loadConfig, parseDuration, type Config } from '../../server/config.js';
 
 describe('loadConfig', () => {
   it('uses the contract defaults', () => {
@@ -54,11 +54,104 @@ describe('loadConfig', () => {
 
   it('refuses invalid values naming the setting', () => {
     expect(() => loadConfig({ MELON_PORT: 'http' })).toThrow(ConfigError);
-    expect(() => loadConfig({ MELON_PORT: '70000' })).toThrow(/port/);
-    expect(() => loadConfig({ MELON_TOKEN_TTL: 'forever' })).toThrow(/MELON_TOKEN_TTL/);
-    expect(() => loadConfig({ MELON_UPDATE_CHANNEL: 'nightly' })).toThrow(/updateChannel/);
-    expect(() => loadConfig({ MELON_ADMIN_PASSWORD: 'short' })).toThrow(/MELON_ADMIN_PASSWORD/);
-    expect(() => loadConfig({ MELON_RELEASES_REPO: 'no-slash' })).toThrow(/owner\/repo/);
+    expect(() => loadConfig({ MELON_PORT: '70000' })).toThrow(/MELON_PORT=70000/);
+  });
+
+  const messageOf = (env: NodeJS.ProcessEnv, overrides: Partial<Config> = {}): string => {
+    try {
+      loadConfig(env, overrides, 'linux');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  // Each invalid value is named by its environment variable, with the allowed values.
+  it.each<[string, NodeJS.ProcessEnv, string]>([
+    [
+      'MELON_PORT',
+      { MELON_PORT: 'abc' },
+      'MELON_PORT=abc: must be a port number 1–65535 (or 0 for any free port)',
+    ],
+    ['MELON_PORT', { MELON_PORT: '0x10' }, 'MELON_PORT=0x10: must be a port number'],
+    ['MELON_PORT', { MELON_PORT: '65536' }, 'MELON_PORT=65536: must be a port number'],
+    ['MELON_HOST', { MELON_HOST: 'my host' }, 'MELON_HOST=my host: must be an IP address or host name'],
+    [
+      'MELON_LIBRARY',
+      { MELON_LIBRARY: delimiter },
+      `MELON_LIBRARY=${delimiter}: must name at least one music folder`,
+    ],
+    [
+      'MELON_ADMIN_USER',
+      { MELON_ADMIN_USER: 'x'.repeat(65) },
+      `MELON_ADMIN_USER=${'x'.repeat(65)}: must be 1–64 characters`,
+    ],
+    [
+      'MELON_ADMIN_USER',
+      { MELON_ADMIN_USER: ' bob' },
+      'MELON_ADMIN_USER= bob: must be 1–64 characters, without surrounding spaces',
+    ],
+    [
+      'MELON_TOKEN_TTL',
+      { MELON_TOKEN_TTL: 'forever' },
+      'MELON_TOKEN_TTL=forever: must be a duration like 7d, 12h, 30m, 45s',
+    ],
+    [
+      'MELON_RELEASES_URL',
+      { MELON_RELEASES_URL: 'ftp://example.com' },
+      'MELON_RELEASES_URL=ftp://example.com: must be an http:// or https:// URL',
+    ],
+    [
+      'MELON_RELEASES_URL',
+      { MELON_RELEASES_URL: 'not a url' },
+      'MELON_RELEASES_URL=not a url: must be an http:// or https:// URL',
+    ],
+    [
+      'MELON_RELEASES_REPO',
+      { MELON_RELEASES_REPO: 'no-slash' },
+      'MELON_RELEASES_REPO=no-slash: must look like owner/repo',
+    ],
+    [
+      'MELON_UPDATE_CHANNEL',
+      { MELON_UPDATE_CHANNEL: 'nightly' },
+      'MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
+    ],
+  ])('%s: %j', (_name, env, expected) => {
+    const message = messageOf(env);
+    expect(message).toContain(expected);
+    for (const line of message.split('\n').slice(1)) expect(line).toMatch(/^ {2}MELON_[A-Z_]+[=:]/);
+  });
+
+  it('never repeats a secret in its message', () => {
+    const password = messageOf({ MELON_ADMIN_PASSWORD: 'short' });
+    expect(password).toContain('MELON_ADMIN_PASSWORD: must have 8–256 characters');
+    expect(password).not.toContain('short');
+    const token = messageOf({}, { githubToken: '' });
+    expect(token).toBe('Invalid configuration:\n  GITHUB_TOKEN: must be a token');
+  });
+
+  // Values the environment cannot make invalid (an empty variable counts as unset) may still come
+  // from the desktop app's overrides; they are named by their variable too.
+  it.each<[string, Partial<Config>, string]>([
+    ['MELON_DATA_DIR', { dataDir: '' }, 'MELON_DATA_DIR=: must be a folder path'],
+    ['MELON_INSTALL_COMMAND', { installCommand: '' }, 'MELON_INSTALL_COMMAND=: must be a command'],
+    ['MELON_PORT', { port: 1.5 }, 'MELON_PORT=1.5: must be a port number'],
+  ])('%s from an override: %j', (_name, overrides, expected) => {
+    expect(messageOf({}, overrides)).toContain(expected);
+  });
+
+  it('accepts an empty library only from the overrides (tests and benchmarks)', () => {
+    expect(loadConfig({}, { libraryDirs: [] }, 'linux').libraryDirs).toEqual([]);
+    expect(messageOf({ MELON_LIBRARY: ` ${delimiter} ` })).toContain('MELON_LIBRARY=');
+  });
+
+  it('lists every invalid setting, one per line', () => {
+    expect(messageOf({ MELON_PORT: 'abc', MELON_UPDATE_CHANNEL: 'nightly' })).toBe(
+      'Invalid configuration:\n' +
+        '  MELON_PORT=abc: must be a port number 1–65535 (or 0 for any free port)\n' +
+        '  MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
+    );
   });
 
   it('parses durations', () => {
