@@ -28,6 +28,7 @@ export const PROBLEM_STATUS = {
   // users
   user_not_found: 404,
   username_taken: 409,
+  invalid_username: 400,
   last_admin: 409,
   // library, playlists, collections
   track_not_found: 404,

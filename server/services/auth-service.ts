@@ -1,9 +1,10 @@
-import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
+import { isoUtc, type Clock } from '../clock.js';
+import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
 import { unauthorized } from '../errors.js';
 import type { UsersRepo } from '../store/users-repo.js';
 import { decoyHash, verifyPassword } from './passwords.js';
-import { FailureWindow, reserveAttempt } from './rate-limiter.js';
+import { LoginThrottle } from './login-throttle.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 /** The body of a successful login or code exchange (docs/API.md, Tokens). */
@@ -25,13 +26,9 @@ export function tokenResponse(issued: IssuedToken): TokenResponse {
   };
 }
 
-export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
-export const LOGIN_MAX_FAILURES = 10;
-
 /** Login and token verification. */
 export class AuthService {
-  private readonly failuresByName: FailureWindow;
-  private readonly failuresByAddress: FailureWindow;
+  private readonly throttle: LoginThrottle;
 
   constructor(
     private readonly users: UsersRepo,
@@ -39,24 +36,19 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly tokenTtlSeconds: number,
   ) {
-    this.failuresByName = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
-    this.failuresByAddress = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
+    this.throttle = new LoginThrottle(clock);
   }
 
   async login(username: string, password: string, clientAddress: string): Promise<TokenResponse> {
-    const nameKey = username.toLocaleLowerCase('en');
-    const withdraw = reserveAttempt(
-      [
-        [this.failuresByName, nameKey],
-        [this.failuresByAddress, clientAddress],
-      ],
-      'Too many failed logins; try again later',
-    );
+    const attempt = this.throttle.begin(usernameKey(username), clientAddress);
     const user = this.users.findByUsername(username);
     // An unknown name costs one scrypt too, so timing does not reveal which names exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-    if (!user || !matches) throw unauthorized('invalid_credentials', 'Username or password is wrong');
-    withdraw();
+    if (!user || !matches) {
+      attempt.failed();
+      throw unauthorized('invalid_credentials', 'Username or password is wrong');
+    }
+    attempt.succeeded();
     const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
     return tokenResponse(this.issueFor(current));
   }

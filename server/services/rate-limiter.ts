@@ -22,6 +22,11 @@ export class FailureWindow {
     return kept;
   }
 
+  /** How many failures of the key sit in the window now. */
+  count(key: string): number {
+    return this.recent(key).length;
+  }
+
   /** Milliseconds until the key may try again; 0 when it may now. */
   retryAfterMs(key: string): number {
     const recent = this.recent(key);

@@ -1,10 +1,11 @@
+import { usernameProblem } from '../domain/username.js';
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { UsersRepo } from '../store/users-repo.js';
-import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './auth-service.js';
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
@@ -150,6 +151,8 @@ export class UserService {
   }
 
   private async insert(request: NewUser, redeemInviteId: string | null): Promise<UserView> {
+    const problem = usernameProblem(request.username);
+    if (problem !== null) throw badRequest('invalid_username', problem);
     const user: UserRecord = {
       id: newId(),
       username: request.username,

@@ -1,3 +1,4 @@
+import { usernameKey } from '../domain/username.js';
 import type { InviteRecord, UserRecord } from '../domain/user.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
@@ -6,7 +7,7 @@ interface UsersFile extends Versioned {
   invites: InviteRecord[];
 }
 
-const sameName = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
+const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 
 /** Invite records older than this are dropped: they only matter while their token can live. */
 const INVITE_RETENTION_MS = 24 * 60 * 60_000;

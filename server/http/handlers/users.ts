@@ -10,7 +10,10 @@ const username = text(64)
   .refine((name) => name === name.trim() && !/\p{Cc}/u.test(name), {
     message: 'must not start or end with spaces or contain control characters',
   })
-  .meta({ description: 'Unique ignoring case; no surrounding spaces or control characters' });
+  .meta({
+    description:
+      'Unique ignoring case and Unicode look-alikes (NFKC); no surrounding spaces, invisible, control or text-direction characters',
+  });
 const password = text(256)
   .refine((value) => value.length >= 8, {
     message: 'must have at least 8 characters',
@@ -34,7 +37,7 @@ export function userHandlers(users: UserService) {
       status: 201,
       response: userSchema,
       responseDescription: 'The new user',
-      errors: { 409: ['username_taken'] },
+      errors: { 400: ['invalid_username'], 409: ['username_taken'] },
       handle: ({ params, request }) => users.create(callerOf(request), params),
     }),
     list: endpoint({
