@@ -1,5 +1,11 @@
 import { deserialize, serialize } from 'node:v8';
+import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
+import { capacityFor, grown, type Column } from './columns.js';
+import { Interner } from './interner.js';
+import { ID_BYTES, packId, unpackId } from './log-ids.js';
+import { newTallies, reviveTallies, type Kind, type Tallies, type Tally } from './tally.js';
+import { byPlays, byRecency, select } from './top-n.js';
 
 /** Which logs a read looks at. `from`/`to` are inclusive epoch ms; `device` matches exactly, ignoring case. */
 export interface StatsFilter {
@@ -40,8 +46,6 @@ export interface ActivityStep {
   listeningMs: number;
 }
 
-export type ActivityStepKind = 'day' | 'week' | 'month';
-
 /**
  * Version of the saved form (`save`). Bump it whenever a field of StatsIndex, UserColumns, Tally or
  * Interner changes meaning or type; an added or removed field is caught without it.
@@ -49,44 +53,6 @@ export type ActivityStepKind = 'day' | 'week' | 'month';
 const SAVED_FORMAT = 1;
 const SKIP = 1;
 const EXPLICIT = 2;
-/** Bytes of a packed log id (22 base64url characters). */
-const ID_BYTES = 16;
-const BASE64URL = (() => {
-  const table = new Int8Array(128).fill(-1);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  for (let i = 0; i < alphabet.length; i += 1) table[alphabet.charCodeAt(i)] = i;
-  return table;
-})();
-
-/**
- * Packs a server-made log id (22 base64url characters, 16 bytes) into `out` at `offset`; false for
- * any other shape, which is then kept as a string.
- */
-function packId(id: string, out: Uint8Array, offset: number): boolean {
-  if (id.length !== 22) return false;
-  const value = (i: number) => {
-    const c = id.charCodeAt(i);
-    return c < 128 ? BASE64URL[c]! : -1;
-  };
-  let o = offset;
-  for (let i = 0; i < 20; i += 4) {
-    const a = value(i);
-    const b = value(i + 1);
-    const c = value(i + 2);
-    const d = value(i + 3);
-    if ((a | b | c | d) < 0) return false;
-    const n = (a << 18) | (b << 12) | (c << 6) | d;
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-    out[o++] = n & 255;
-  }
-  const a = value(20);
-  const b = value(21);
-  // The last character carries 2 bits; the other 4 must be zero or the id would not round-trip.
-  if ((a | b) < 0 || (b & 15) !== 0) return false;
-  out[o] = (a << 2) | (b >> 4);
-  return true;
-}
 /**
  * A log with a time in the past is inserted in place when it lands this close to the end (the usual
  * case: a client that was offline for a while). Further back, it waits in an unsorted tail that the
@@ -95,45 +61,6 @@ function packId(id: string, out: Uint8Array, offset: number): boolean {
 const IN_PLACE_LIMIT = 4096;
 /** How many logs far in the past may be shifted into place between two reads of a user. */
 const FAR_INSERT_BUDGET = 16;
-/** Up to this many ranked items are kept by insertion; beyond it a full sort is cheaper. */
-const SELECT_LIMIT = 256;
-
-/** Strings to small integers and back, so the columns hold numbers only. */
-class Interner {
-  private readonly ids = new Map<string, number>();
-  readonly values: string[] = [];
-
-  intern(value: string): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.values.length;
-      this.ids.set(value, id);
-      this.values.push(value);
-    }
-    return id;
-  }
-
-  get(value: string): number | undefined {
-    return this.ids.get(value);
-  }
-
-  get count(): number {
-    return this.values.length;
-  }
-}
-
-function capacityFor(needed: number, current: number): number {
-  let cap = Math.max(current, 16);
-  while (cap < needed) cap *= 2;
-  return cap;
-}
-
-function grown<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(array: T, cap: number): T {
-  const next = new (array.constructor as new (length: number) => T)(cap);
-  next.set(array);
-  return next;
-}
-
 /**
  * A latest-wins pair of columns (the time of the newest log per index, and what that log recorded)
  * grown to hold index `idx`; new slots read "none yet" (-Infinity and -1).
@@ -150,85 +77,6 @@ function keepLatest(times: Float64Array, values: Int32Array, idx: number, at: nu
     times[idx] = at;
     values[idx] = value;
   }
-}
-
-/**
- * Per-item sums for one kind (tracks, albums, artists or genres), in dense arrays indexed by the
- * interned id. Used both for all-time sums kept current on every add, and as scratch for a range.
- */
-class Tally {
-  plays = new Int32Array(0);
-  skips = new Int32Array(0);
-  ms = new Float64Array(0);
-  last = new Float64Array(0);
-  /** Items with at least one play or skip, so a reset or a ranking touches only those. */
-  touched: number[] = [];
-
-  private grow(idx: number): void {
-    const cap = capacityFor(idx + 1, this.plays.length);
-    this.plays = grown(this.plays, cap);
-    this.skips = grown(this.skips, cap);
-    this.ms = grown(this.ms, cap);
-    this.last = grown(this.last, cap);
-  }
-
-  bump(idx: number, play: boolean, durationMs: number, at: number): void {
-    if (idx >= this.plays.length) this.grow(idx);
-    const plays = this.plays[idx]!;
-    if (plays === 0 && this.skips[idx] === 0) this.touched.push(idx);
-    if (play) {
-      if (plays === 0 || at > this.last[idx]!) this.last[idx] = at;
-      this.plays[idx] = plays + 1;
-      this.ms[idx] = this.ms[idx]! + durationMs;
-    } else {
-      this.skips[idx] = this.skips[idx]! + 1;
-    }
-  }
-
-  reset(): void {
-    for (const idx of this.touched) {
-      this.plays[idx] = 0;
-      this.skips[idx] = 0;
-      this.ms[idx] = 0;
-    }
-    this.touched = [];
-  }
-
-  played(): number[] {
-    const out: number[] = [];
-    for (const idx of this.touched) if (this.plays[idx]! > 0) out.push(idx);
-    return out;
-  }
-}
-
-type Kind = 'tracks' | 'albums' | 'artists' | 'genres';
-
-interface Tallies {
-  tracks: Tally;
-  albums: Tally;
-  artists: Tally;
-  genres: Tally;
-  /** Plays per genre spelling (trimmed), to show a group's most frequent one. */
-  spellings: Tally;
-  plays: number;
-  ms: number;
-}
-
-function reviveTallies(tallies: Tallies): void {
-  for (const tally of [tallies.tracks, tallies.albums, tallies.artists, tallies.genres, tallies.spellings])
-    Object.setPrototypeOf(tally, Tally.prototype);
-}
-
-function newTallies(): Tallies {
-  return {
-    tracks: new Tally(),
-    albums: new Tally(),
-    artists: new Tally(),
-    genres: new Tally(),
-    spellings: new Tally(),
-    plays: 0,
-    ms: 0,
-  };
 }
 
 /** The per-row columns of UserColumns (one element per log). */
@@ -380,7 +228,7 @@ class UserColumns {
     }
     while (i < sorted) order[k++] = i++;
     while (j < tail.length) order[k++] = tail[j++]!;
-    const gather = <T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(column: T): T => {
+    const gather = <T extends Column>(column: T): T => {
       const next = new (column.constructor as new (length: number) => T)(column.length);
       for (let r = 0; r < n; r += 1) next[r] = column[order[r]!]!;
       return next;
@@ -401,61 +249,6 @@ class UserColumns {
     const hi = to === undefined ? this.n : this.upperBound(to);
     return [lo, Math.max(lo, hi)];
   }
-}
-
-type Comparator = (a: number, b: number) => number;
-
-/** The items at ranks [offset, offset + limit) of `candidates` under `compare` (a total order). */
-function select(candidates: number[], compare: Comparator, offset: number, limit: number): number[] {
-  const k = offset + limit;
-  if (limit <= 0 || offset >= candidates.length) return [];
-  if (k > SELECT_LIMIT || k * 8 > candidates.length) {
-    candidates.sort(compare);
-    return candidates.slice(offset, k);
-  }
-  // Keep the best k in a sorted buffer: most candidates lose to the current k-th and cost one compare.
-  const best: number[] = [];
-  for (const c of candidates) {
-    if (best.length === k) {
-      if (compare(c, best[k - 1]!) >= 0) continue;
-      best.pop();
-    }
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(best[mid]!, c) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, c);
-  }
-  return best.slice(offset, k);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Start (local time) of the day, Monday-based week or month containing `ms`. */
-function stepStart(ms: number, step: ActivityStepKind): number {
-  const d = new Date(ms);
-  d.setHours(0, 0, 0, 0);
-  if (step === 'week') d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
-  if (step === 'month') d.setDate(1);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
-}
-
-function nextStep(start: number, step: ActivityStepKind): number {
-  const d = new Date(start);
-  if (step === 'day') d.setDate(d.getDate() + 1);
-  else if (step === 'week') d.setDate(d.getDate() + 7);
-  else d.setMonth(d.getMonth() + 1, 1);
-  // Across a daylight-saving change the clock time can drift; steps start at local midnight.
-  d.setHours(0, 0, 0, 0);
-  const next = d.getTime();
-  // A zone where midnight is skipped must still move forward.
-  return next > start ? next : start + 24 * 60 * 60 * 1000;
 }
 
 /**
@@ -712,11 +505,7 @@ export class StatsIndex {
    * one containing `from` to the one containing `to`. Stops as soon as there are more than
    * `maxSteps` steps: the caller refuses such a range, so counting it would be wasted work.
    */
-  activity(
-    f: StatsFilter & { from: number; to: number },
-    step: ActivityStepKind,
-    maxSteps: number,
-  ): ActivityStep[] {
+  activity(f: StatsFilter & { from: number; to: number }, step: DateStep, maxSteps: number): ActivityStep[] {
     const steps: ActivityStep[] = [];
     for (let start = stepStart(f.from, step); start <= f.to; start = nextStep(start, step)) {
       steps.push({ start, plays: 0, skips: 0, listeningMs: 0 });
@@ -930,10 +719,7 @@ export class StatsIndex {
 
   /** Ranking of every top list: plays desc, latest play desc, id asc. */
   private ranked(tally: Tally, ids: string[], offset: number, limit: number): number[] {
-    const { plays, last } = tally;
-    const compare: Comparator = (a, b) =>
-      plays[b]! - plays[a]! || last[b]! - last[a]! || compareStrings(ids[a]!, ids[b]!);
-    return select(tally.played(), compare, offset, limit);
+    return select(tally.played(), byPlays(tally, ids), offset, limit);
   }
 
   private item(tally: Tally, idx: number, id: string): TopItem {
@@ -967,8 +753,7 @@ export class StatsIndex {
     if (!u || device === null) return [];
     const read = (tally: Tally) => {
       const { last, plays } = tally;
-      const compare: Comparator = (a, b) => last[b]! - last[a]! || compareStrings(ids[a]!, ids[b]!);
-      return select(tally.played(), compare, offset, limit).map((idx) => ({
+      return select(tally.played(), byRecency(tally, ids), offset, limit).map((idx) => ({
         id: ids[idx]!,
         lastPlayedAt: last[idx]!,
         plays: plays[idx]!,
@@ -992,12 +777,7 @@ export class StatsIndex {
     for (let i = gStart; i < gStart + u.genCount[row]!; i += 1)
       genres.push(this.rawGenres.values[u.genFlat[i]!]!);
     const ref = u.idRef[row]!;
-    const id =
-      ref >= 0
-        ? u.otherIds[ref]!
-        : Buffer.from(u.idBytes.buffer, u.idBytes.byteOffset + row * ID_BYTES, ID_BYTES).toString(
-            'base64url',
-          );
+    const id = ref >= 0 ? u.otherIds[ref]! : unpackId(u.idBytes, row * ID_BYTES);
     const album = u.album[row]!;
     const device = u.device[row]!;
     const trackName = u.trackName[row]!;
