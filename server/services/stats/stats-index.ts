@@ -1,255 +1,16 @@
-import { deserialize, serialize } from 'node:v8';
 import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
-import { capacityFor, grown, type Column } from './columns.js';
+import { DeviceKeys } from './devices.js';
+import { GenreGroups } from './genres.js';
 import { Interner } from './interner.js';
+import { LatestNames } from './latest-names.js';
 import { ID_BYTES, packId, unpackId } from './log-ids.js';
-import { newTallies, reviveTallies, type Kind, type Tallies, type Tally } from './tally.js';
+import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './results.js';
+import { decodeSavedIndex, encodeSavedIndex } from './saved-index.js';
+import { allTimeSums, rangeSums, tallyRow } from './sums.js';
+import { newTallies, type Kind, type Tallies, type Tally } from './tally.js';
 import { byPlays, byRecency, select } from './top-n.js';
-
-/** Which logs a read looks at. `from`/`to` are inclusive epoch ms; `device` matches exactly, ignoring case. */
-export interface StatsFilter {
-  userId: string;
-  from?: number | undefined;
-  to?: number | undefined;
-  device?: string | undefined;
-}
-
-export interface TopItem {
-  id: string;
-  plays: number;
-  listeningMs: number;
-  lastPlayedAt: number;
-}
-
-export interface TopTrack extends TopItem {
-  skips: number;
-}
-
-export interface TopGenre {
-  genre: string;
-  plays: number;
-  listeningMs: number;
-  lastPlayedAt: number;
-}
-
-export interface RecentItem {
-  id: string;
-  lastPlayedAt: number;
-  plays: number;
-}
-
-export interface ActivityStep {
-  start: number;
-  plays: number;
-  skips: number;
-  listeningMs: number;
-}
-
-/**
- * Version of the saved form (`save`). Bump it whenever a field of StatsIndex, UserColumns, Tally or
- * Interner changes meaning or type; an added or removed field is caught without it.
- */
-const SAVED_FORMAT = 1;
-const SKIP = 1;
-const EXPLICIT = 2;
-/**
- * A log with a time in the past is inserted in place when it lands this close to the end (the usual
- * case: a client that was offline for a while). Further back, it waits in an unsorted tail that the
- * next read merges in one pass, so loading a log written out of order stays O(n log n).
- */
-const IN_PLACE_LIMIT = 4096;
-/** How many logs far in the past may be shifted into place between two reads of a user. */
-const FAR_INSERT_BUDGET = 16;
-/**
- * A latest-wins pair of columns (the time of the newest log per index, and what that log recorded)
- * grown to hold index `idx`; new slots read "none yet" (-Infinity and -1).
- */
-function grownLatest<T extends Float64Array, V extends Int32Array>(times: T, values: V, idx: number): [T, V] {
-  const old = times.length;
-  const cap = capacityFor(idx + 1, old);
-  return [grown(times, cap).fill(-Infinity, old), grown(values, cap).fill(-1, old)];
-}
-
-/** Stores `value` at `idx` of a latest-wins pair unless a later log is there already. */
-function keepLatest(times: Float64Array, values: Int32Array, idx: number, at: number, value: number): void {
-  if (at >= times[idx]!) {
-    times[idx] = at;
-    values[idx] = value;
-  }
-}
-
-/** The per-row columns of UserColumns (one element per log). */
-const ROW_COLUMNS = [
-  'at',
-  'track',
-  'album',
-  'duration',
-  'device',
-  'flags',
-  'artStart',
-  'artCount',
-  'genStart',
-  'genCount',
-  'trackName',
-  'albumName',
-  'idRef',
-] as const;
-
-/**
- * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
- * binary search and a scan over numbers. Artists and genres sit in flat append-only arrays that the
- * rows point into, so moving a row moves only fixed-size fields.
- */
-class UserColumns {
-  n = 0;
-  /** Rows [0, sorted) are in time order; rows after it are an unsorted tail awaiting a merge. */
-  sorted = 0;
-  at = new Float64Array(0);
-  track = new Int32Array(0);
-  album = new Int32Array(0);
-  duration = new Float64Array(0);
-  device = new Int32Array(0);
-  flags = new Uint8Array(0);
-  artStart = new Int32Array(0);
-  artCount = new Uint16Array(0);
-  genStart = new Int32Array(0);
-  genCount = new Uint16Array(0);
-  trackName = new Int32Array(0);
-  albumName = new Int32Array(0);
-  /** Log ids packed to 16 bytes each; ids of another shape are kept in `otherIds` (idRef ≥ 0). */
-  idBytes = new Uint8Array(0);
-  idRef = new Int32Array(0);
-  otherIds: string[] = [];
-  artFlat = new Int32Array(0);
-  artNameFlat = new Int32Array(0);
-  artLen = 0;
-  genFlat = new Int32Array(0);
-  genLen = 0;
-  /** All-time sums, kept current on every add: a full-range read without a device needs no scan. */
-  readonly all = newTallies();
-  /** All-time sums per device key, made on the first full-range read of that device, then kept current. */
-  readonly byDevice = new Map<number, Tallies>();
-  /** Logs shifted in far from the end since the last read (see StatsIndex.add). */
-  farInserts = 0;
-
-  constructor(readonly userIdx: number) {}
-
-  reserve(rows: number, artists: number, genres: number): void {
-    if (rows > this.at.length) {
-      const cap = capacityFor(rows, this.at.length);
-      const columns = this.rowColumns();
-      for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
-      this.idBytes = grown(this.idBytes, cap * ID_BYTES);
-    }
-    if (artists > this.artFlat.length) {
-      const cap = capacityFor(artists, this.artFlat.length);
-      this.artFlat = grown(this.artFlat, cap);
-      this.artNameFlat = grown(this.artNameFlat, cap);
-    }
-    if (genres > this.genFlat.length)
-      this.genFlat = grown(this.genFlat, capacityFor(genres, this.genFlat.length));
-  }
-
-  /**
-   * This object seen as its row columns by name. Each key reads and writes its own column; TypeScript
-   * cannot pair a key's array type across a read and a write, hence the one cast.
-   */
-  private rowColumns(): Record<(typeof ROW_COLUMNS)[number], Uint8Array> {
-    return this as unknown as Record<(typeof ROW_COLUMNS)[number], Uint8Array>;
-  }
-
-  /** Opens a gap at row `pos` by moving rows [pos, n) one place on. */
-  shift(pos: number): void {
-    const { n } = this;
-    for (const key of ROW_COLUMNS) this[key].copyWithin(pos + 1, pos, n);
-    this.idBytes.copyWithin((pos + 1) * ID_BYTES, pos * ID_BYTES, n * ID_BYTES);
-  }
-
-  /** A copy whose arrays hold just the rows and artists/genres in use (no spare capacity), to save. */
-  trimmed(): UserColumns {
-    const copy = Object.assign(Object.create(UserColumns.prototype) as UserColumns, this);
-    const columns = copy.rowColumns();
-    const own = this.rowColumns();
-    for (const key of ROW_COLUMNS) columns[key] = own[key].slice(0, this.n);
-    copy.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
-    copy.artFlat = this.artFlat.slice(0, this.artLen);
-    copy.artNameFlat = this.artNameFlat.slice(0, this.artLen);
-    copy.genFlat = this.genFlat.slice(0, this.genLen);
-    return copy;
-  }
-
-  /** First row with at ≥ value (within the sorted rows). */
-  lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.sorted;
-    const at = this.at;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (at[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** First row with at > value (within the sorted rows). */
-  upperBound(value: number): number {
-    let lo = 0;
-    let hi = this.sorted;
-    const at = this.at;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (at[mid]! <= value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Merges the unsorted tail into the sorted rows; equal times keep the order they were added in. */
-  ensureSorted(): void {
-    this.farInserts = 0;
-    const { n, sorted } = this;
-    if (sorted === n) return;
-    const at = this.at;
-    const tail = Array.from({ length: n - sorted }, (_, i) => sorted + i);
-    tail.sort((a, b) => at[a]! - at[b]! || a - b);
-    const order = new Int32Array(n);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < sorted && j < tail.length) {
-      const t = tail[j]!;
-      if (at[t]! < at[i]!) {
-        order[k++] = t;
-        j += 1;
-      } else {
-        order[k++] = i++;
-      }
-    }
-    while (i < sorted) order[k++] = i++;
-    while (j < tail.length) order[k++] = tail[j++]!;
-    const gather = <T extends Column>(column: T): T => {
-      const next = new (column.constructor as new (length: number) => T)(column.length);
-      for (let r = 0; r < n; r += 1) next[r] = column[order[r]!]!;
-      return next;
-    };
-    const columns = this.rowColumns();
-    for (const key of ROW_COLUMNS) columns[key] = gather(columns[key]);
-    const bytes = new Uint8Array(this.idBytes.length);
-    for (let r = 0; r < n; r += 1) {
-      bytes.set(this.idBytes.subarray(order[r]! * ID_BYTES, order[r]! * ID_BYTES + ID_BYTES), r * ID_BYTES);
-    }
-    this.idBytes = bytes;
-    this.sorted = n;
-  }
-
-  /** Rows [lo, hi) with from ≤ at ≤ to. */
-  range(from: number | undefined, to: number | undefined): [number, number] {
-    const lo = from === undefined ? 0 : this.lowerBound(from);
-    const hi = to === undefined ? this.n : this.upperBound(to);
-    return [lo, Math.max(lo, hi)];
-  }
-}
+import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 
 /**
  * Every play log entry, indexed for the statistics reads (contract §4): built from the whole log
@@ -258,37 +19,25 @@ class UserColumns {
  * search plus a scan of the range. All-time sums per user answer full-range reads without a scan.
  */
 export class StatsIndex {
-  private readonly users = new Interner();
-  private readonly tracks = new Interner();
-  private readonly albums = new Interner();
-  private readonly artists = new Interner();
-  private readonly names = new Interner();
-  private readonly rawGenres = new Interner();
-  private readonly genreSpellings = new Interner();
-  private readonly genreKeys = new Interner();
-  private readonly devices = new Interner();
-  private readonly deviceKeys = new Interner();
-  private readonly rawGenreSpelling: number[] = [];
-  private readonly rawGenreKey: number[] = [];
-  private readonly spellingKey: number[] = [];
-  private readonly keySpellings: number[][] = [];
-  private readonly deviceKey: number[] = [];
-  private readonly columns: UserColumns[] = [];
-  /** Newest log per track (user and time), for the names of tracks no longer in the library. */
-  private trackLatestUser = new Int32Array(0);
-  private trackLatestAt = new Float64Array(0);
-  /** Newest non-empty snapshot name per album and artist. */
-  private albumNameIdx = new Int32Array(0);
-  private albumNameAt = new Float64Array(0);
-  private artistNameIdx = new Int32Array(0);
-  private artistNameAt = new Float64Array(0);
+  private users = new Interner();
+  private tracks = new Interner();
+  private albums = new Interner();
+  private artists = new Interner();
+  /** Snapshot names of tracks, albums and artists. */
+  private names = new Interner();
+  private genres = new GenreGroups();
+  private devices = new DeviceKeys();
+  /** Per user index, that user's logs. */
+  private columns: UserColumns[] = [];
+  private latest = new LatestNames();
   /** Reused for ranged reads; reads are synchronous, so one set is enough. */
-  private readonly scratch = newTallies();
+  private scratch = newTallies();
   private total = 0;
-  private readonly inPlaceLimit: number;
-  private readonly farInsertBudget: number;
-  private readonly addArtists: number[] = [];
-  private readonly addArtistNames: number[] = [];
+  private inPlaceLimit: number;
+  private farInsertBudget: number;
+  /** Reused by `add` for the artists of the entry being added. */
+  private addArtists: number[] = [];
+  private addArtistNames: number[] = [];
 
   /** The options exist for tests, to exercise the unsorted tail with few entries. */
   constructor(options: { inPlaceLimit?: number; farInsertBudget?: number } = {}) {
@@ -302,9 +51,24 @@ export class StatsIndex {
 
   /** The whole index as bytes, to be loaded by `load` at the next start (see play-index-snapshot). */
   save(): Uint8Array {
-    // Spare capacity is not saved: the first add after loading grows the arrays again.
-    const columns = this.columns.map((c) => c.trimmed());
-    return serialize({ format: SAVED_FORMAT, index: { ...this, columns } });
+    return encodeSavedIndex({
+      users: this.users,
+      tracks: this.tracks,
+      albums: this.albums,
+      artists: this.artists,
+      names: this.names,
+      ...this.genres.saved(),
+      ...this.devices.saved(),
+      // Spare capacity is not saved: the first add after loading grows the arrays again.
+      columns: this.columns.map((c) => c.trimmed()),
+      ...this.latest.saved(),
+      scratch: this.scratch,
+      total: this.total,
+      inPlaceLimit: this.inPlaceLimit,
+      farInsertBudget: this.farInsertBudget,
+      addArtists: this.addArtists,
+      addArtistNames: this.addArtistNames,
+    });
   }
 
   /**
@@ -312,31 +76,23 @@ export class StatsIndex {
    * bytes are not an index this code saved: then the caller rebuilds it from the log.
    */
   load(bytes: Uint8Array): boolean {
-    let saved: Record<string, unknown>;
-    try {
-      const data = deserialize(bytes) as { format?: unknown; index?: Record<string, unknown> };
-      if (data.format !== SAVED_FORMAT || typeof data.index !== 'object') return false;
-      saved = data.index;
-    } catch {
-      return false;
-    }
-    // The live instance is the template: the saved fields must be exactly its fields. The
-    // serializer keeps data but not classes, so each part gets its class back here.
-    const live = this as unknown as Record<string, unknown>;
-    const keys = Object.keys(live);
-    if (keys.length !== Object.keys(saved).length || !keys.every((key) => key in saved)) return false;
-    for (const key of keys) {
-      const value = saved[key];
-      if (live[key] instanceof Interner) Object.setPrototypeOf(value, Interner.prototype);
-    }
-    for (const columns of saved['columns'] as UserColumns[]) {
-      if (!columns) continue;
-      Object.setPrototypeOf(columns, UserColumns.prototype);
-      reviveTallies(columns.all);
-      for (const tallies of columns.byDevice.values()) reviveTallies(tallies);
-    }
-    reviveTallies(saved['scratch'] as Tallies);
-    Object.assign(this, saved);
+    const saved = decodeSavedIndex(bytes);
+    if (!saved) return false;
+    this.users = saved.users;
+    this.tracks = saved.tracks;
+    this.albums = saved.albums;
+    this.artists = saved.artists;
+    this.names = saved.names;
+    this.genres = GenreGroups.fromSaved(saved);
+    this.devices = DeviceKeys.fromSaved(saved);
+    this.columns = saved.columns;
+    this.latest = LatestNames.fromSaved(saved);
+    this.scratch = saved.scratch;
+    this.total = saved.total;
+    this.inPlaceLimit = saved.inPlaceLimit;
+    this.farInsertBudget = saved.farInsertBudget;
+    this.addArtists = saved.addArtists;
+    this.addArtistNames = saved.addArtistNames;
     return true;
   }
 
@@ -363,25 +119,12 @@ export class StatsIndex {
     const genres = entry.genres;
 
     u.reserve(u.n + 1, u.artLen + artistIdxs.length, u.genLen + genres.length);
-    let row = u.n;
-    if (u.sorted === u.n) {
-      const pos = u.n > 0 && at < u.at[u.n - 1]! ? u.upperBound(at) : u.n;
-      const near = u.n - pos <= this.inPlaceLimit;
-      // Far back, shifting every later row is still cheaper than merging at the next read, unless
-      // many arrive between two reads (loading a log written out of order): those go to the tail.
-      if (near || u.farInserts < this.farInsertBudget) {
-        if (!near) u.farInserts += 1;
-        if (pos < u.n) u.shift(pos);
-        row = pos;
-        u.sorted += 1;
-      }
-    }
-    u.n += 1;
+    const row = u.insertRow(at, this.inPlaceLimit, this.farInsertBudget);
     u.at[row] = at;
     u.track[row] = trackIdx;
     u.album[row] = albumIdx;
     u.duration[row] = duration;
-    u.device[row] = entry.device === null ? -1 : this.internDevice(entry.device);
+    u.device[row] = entry.device === null ? -1 : this.devices.intern(entry.device);
     u.flags[row] = (play ? 0 : SKIP) | (entry.explicitAt ? EXPLICIT : 0);
     u.trackName[row] = entry.trackName === null ? -1 : this.names.intern(entry.trackName);
     u.albumName[row] = entry.albumName === null ? -1 : this.names.intern(entry.albumName);
@@ -394,7 +137,7 @@ export class StatsIndex {
     }
     u.genStart[row] = u.genLen;
     u.genCount[row] = genres.length;
-    for (let i = 0; i < genres.length; i += 1) u.genFlat[u.genLen++] = this.internGenre(genres[i]!);
+    for (let i = 0; i < genres.length; i += 1) u.genFlat[u.genLen++] = this.genres.intern(genres[i]!);
     if (packId(entry.id, u.idBytes, row * ID_BYTES)) {
       u.idRef[row] = -1;
     } else {
@@ -402,12 +145,13 @@ export class StatsIndex {
       u.otherIds.push(entry.id);
     }
 
-    this.tallyRow(u.all, u, row, true);
-    if (u.byDevice.size > 0 && u.device[row]! >= 0) {
-      const perDevice = u.byDevice.get(this.deviceKey[u.device[row]!]!);
-      if (perDevice) this.tallyRow(perDevice, u, row, true);
+    tallyRow(u.all, u, row, this.genres);
+    if (u.byDevice.size > 0 && u.device[row] >= 0) {
+      const perDevice = u.byDevice.get(this.devices.keyOf[u.device[row]]!);
+      if (perDevice) tallyRow(perDevice, u, row, this.genres);
     }
-    this.noteLatest(userIdx, trackIdx, albumIdx, u.albumName[row]!, artistIdxs, artistNames, at);
+    const names = this.names.values;
+    this.latest.note(names, userIdx, trackIdx, albumIdx, u.albumName[row], artistIdxs, artistNames, at);
     this.total += 1;
   }
 
@@ -424,19 +168,20 @@ export class StatsIndex {
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null) return { totalMs: 0, plays: 0 };
     const [lo, hi] = u.range(f.from, f.to);
     if (lo === 0 && hi === u.n) {
-      const t = this.allTime(u, device);
+      const t = this.allTimeOf(u, device);
       return { totalMs: t.ms, plays: t.plays };
     }
     let totalMs = 0;
     let plays = 0;
     const { flags, duration } = u;
+    const keyOf = this.devices.keyOf;
     for (let row = lo; row < hi; row += 1) {
       if (flags[row]! & SKIP) continue;
-      if (device !== undefined && this.deviceKey[u.device[row]!] !== device) continue;
+      if (device !== undefined && keyOf[u.device[row]!] !== device) continue;
       plays += 1;
       totalMs += duration[row]!;
     }
@@ -453,39 +198,32 @@ export class StatsIndex {
   }
 
   topAlbums(f: StatsFilter, offset: number, limit: number): TopItem[] {
-    return this.top(f, 'albums', (tally) =>
-      this.ranked(tally, this.albums.values, offset, limit).map((idx) =>
-        this.item(tally, idx, this.albums.values[idx]!),
-      ),
-    );
+    return this.topItems(f, 'albums', this.albums.values, offset, limit);
   }
 
   topArtists(f: StatsFilter, offset: number, limit: number): TopItem[] {
-    return this.top(f, 'artists', (tally) =>
-      this.ranked(tally, this.artists.values, offset, limit).map((idx) =>
-        this.item(tally, idx, this.artists.values[idx]!),
-      ),
-    );
+    return this.topItems(f, 'artists', this.artists.values, offset, limit);
   }
 
   topGenres(f: StatsFilter, offset: number, limit: number): TopGenre[] {
     return this.top(f, 'genres', (tally, spellings) =>
-      this.ranked(tally, this.genreKeys.values, offset, limit).map((idx) => {
+      this.ranked(tally, this.genres.keys.values, offset, limit).map((idx) => {
         const { plays, listeningMs, lastPlayedAt } = this.item(tally, idx, '');
-        return { genre: this.spellingOf(idx, spellings), plays, listeningMs, lastPlayedAt };
+        return { genre: this.genres.spellingOf(idx, spellings.plays), plays, listeningMs, lastPlayedAt };
       }),
     );
   }
 
   recentPlays(f: StatsFilter, offset: number, limit: number): PlayLogEntry[] {
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null || limit <= 0) return [];
     const out: PlayLogEntry[] = [];
     let skip = offset;
+    const keyOf = this.devices.keyOf;
     for (let row = u.n - 1; row >= 0 && out.length < limit; row -= 1) {
       if (u.flags[row]! & SKIP) continue;
-      if (device !== undefined && this.deviceKey[u.device[row]!] !== device) continue;
+      if (device !== undefined && keyOf[u.device[row]!] !== device) continue;
       if (skip > 0) skip -= 1;
       else out.push(this.entryAt(u, row));
     }
@@ -512,13 +250,14 @@ export class StatsIndex {
       if (steps.length > maxSteps) return steps;
     }
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null || steps.length === 0) return steps;
     const [lo, hi] = u.range(f.from, f.to);
     let s = 0;
     let current = steps[0]!;
+    const keyOf = this.devices.keyOf;
     for (let row = lo; row < hi; row += 1) {
-      if (device !== undefined && this.deviceKey[u.device[row]!] !== device) continue;
+      if (device !== undefined && keyOf[u.device[row]!] !== device) continue;
       const at = u.at[row]!;
       while (s + 1 < steps.length && at >= steps[s + 1]!.start) current = steps[++s]!;
       if (u.flags[row]! & SKIP) {
@@ -534,10 +273,10 @@ export class StatsIndex {
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
     const trackIdx = this.tracks.get(trackId);
     if (trackIdx === undefined) return undefined;
-    const u = this.columns[this.trackLatestUser[trackIdx]!];
+    const u = this.columns[this.latest.trackUserOf(trackIdx)];
     if (!u) return undefined;
     u.ensureSorted();
-    const at = this.trackLatestAt[trackIdx]!;
+    const at = this.latest.trackAtOf(trackIdx);
     let found = -1;
     for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
       if (u.track[row] === trackIdx) found = row;
@@ -548,71 +287,8 @@ export class StatsIndex {
   snapshotName(kind: 'album' | 'artist', id: string): string | null {
     const idx = kind === 'album' ? this.albums.get(id) : this.artists.get(id);
     if (idx === undefined) return null;
-    const names = kind === 'album' ? this.albumNameIdx : this.artistNameIdx;
-    const name = idx < names.length ? names[idx]! : -1;
+    const name = this.latest.nameOf(kind, idx);
     return name < 0 ? null : this.names.values[name]!;
-  }
-
-  private internGenre(raw: string): number {
-    const idx = this.rawGenres.intern(raw);
-    if (idx === this.rawGenreKey.length) {
-      const spelling = raw.trim();
-      if (spelling === '') {
-        this.rawGenreSpelling.push(-1);
-        this.rawGenreKey.push(-1);
-      } else {
-        const spellingIdx = this.genreSpellings.intern(spelling);
-        if (spellingIdx === this.spellingKey.length) {
-          const keyIdx = this.genreKeys.intern(spelling.toLowerCase());
-          this.spellingKey.push(keyIdx);
-          (this.keySpellings[keyIdx] ??= []).push(spellingIdx);
-        }
-        this.rawGenreSpelling.push(spellingIdx);
-        this.rawGenreKey.push(this.spellingKey[spellingIdx]!);
-      }
-    }
-    return idx;
-  }
-
-  private internDevice(device: string): number {
-    const idx = this.devices.intern(device);
-    if (idx === this.deviceKey.length) this.deviceKey.push(this.deviceKeys.intern(device.toLowerCase()));
-    return idx;
-  }
-
-  private noteLatest(
-    userIdx: number,
-    trackIdx: number,
-    albumIdx: number,
-    albumName: number,
-    artistIdxs: number[],
-    artistNames: number[],
-    at: number,
-  ): void {
-    if (trackIdx >= this.trackLatestAt.length)
-      [this.trackLatestAt, this.trackLatestUser] = grownLatest(
-        this.trackLatestAt,
-        this.trackLatestUser,
-        trackIdx,
-      );
-    keepLatest(this.trackLatestAt, this.trackLatestUser, trackIdx, at, userIdx);
-    if (albumIdx >= 0 && albumName >= 0 && this.names.values[albumName] !== '') {
-      if (albumIdx >= this.albumNameAt.length)
-        [this.albumNameAt, this.albumNameIdx] = grownLatest(this.albumNameAt, this.albumNameIdx, albumIdx);
-      keepLatest(this.albumNameAt, this.albumNameIdx, albumIdx, at, albumName);
-    }
-    for (let i = 0; i < artistIdxs.length; i += 1) {
-      const artistIdx = artistIdxs[i]!;
-      const name = artistNames[i]!;
-      if (this.names.values[name] === '') continue;
-      if (artistIdx >= this.artistNameAt.length)
-        [this.artistNameAt, this.artistNameIdx] = grownLatest(
-          this.artistNameAt,
-          this.artistNameIdx,
-          artistIdx,
-        );
-      keepLatest(this.artistNameAt, this.artistNameIdx, artistIdx, at, name);
-    }
   }
 
   private userColumns(userId: string): UserColumns | undefined {
@@ -622,123 +298,40 @@ export class StatsIndex {
     return u;
   }
 
-  /** The device key to match, undefined for no filter, or null when no log has that device. */
-  private deviceFilter(f: StatsFilter): number | undefined | null {
-    if (f.device === undefined) return undefined;
-    return this.deviceKeys.get(f.device.toLowerCase()) ?? null;
-  }
-
-  /** Adds row `row` of `u` to `t`: only the kinds asked for, or all of them. */
-  private tallyRow(t: Tallies, u: UserColumns, row: number, all: boolean, kind?: Kind): void {
-    const play = (u.flags[row]! & SKIP) === 0;
-    const ms = u.duration[row]!;
-    const at = u.at[row]!;
-    if (play && all) {
-      t.plays += 1;
-      t.ms += ms;
-    }
-    if (all || kind === 'tracks') t.tracks.bump(u.track[row]!, play, ms, at);
-    if ((all || kind === 'albums') && u.album[row]! >= 0) t.albums.bump(u.album[row]!, play, ms, at);
-    if (all || kind === 'artists') {
-      const start = u.artStart[row]!;
-      const end = start + u.artCount[row]!;
-      for (let i = start; i < end; i += 1) t.artists.bump(u.artFlat[i]!, play, ms, at);
-    }
-    if (all || kind === 'genres') {
-      const start = u.genStart[row]!;
-      const end = start + u.genCount[row]!;
-      for (let i = start; i < end; i += 1) {
-        const raw = u.genFlat[i]!;
-        const key = this.rawGenreKey[raw]!;
-        if (key < 0) continue;
-        const spelling = this.rawGenreSpelling[raw]!;
-        // A play counts once per genre group, and once per spelling, however often it is tagged.
-        let seenKey = false;
-        let seenSpelling = false;
-        for (let j = start; j < i; j += 1) {
-          const other = u.genFlat[j]!;
-          if (this.rawGenreKey[other] === key) seenKey = true;
-          if (this.rawGenreSpelling[other] === spelling) seenSpelling = true;
-        }
-        if (!seenKey) t.genres.bump(key, play, ms, at);
-        if (!seenSpelling && play) t.spellings.bump(spelling, true, ms, at);
-      }
-    }
-  }
-
   /**
    * Sums for a filter: the all-time sums when the filter covers every row and has no device,
    * otherwise a scan of the range into the scratch tallies (reset once `read` is done).
    */
   private top<T>(f: StatsFilter, kind: Kind, read: (tally: Tally, spellings: Tally) => T[]): T[] {
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null) return [];
     const [lo, hi] = u.range(f.from, f.to);
     if (lo === 0 && hi === u.n) {
-      const t = this.allTime(u, device);
+      const t = this.allTimeOf(u, device);
       return read(t[kind], t.spellings);
     }
-    return this.scan(u, lo, hi, device, kind, read);
+    return rangeSums(this.scratch, u, [lo, hi], device, this.devices.keyOf, this.genres, kind, read);
   }
 
-  /** All-time sums of a user, or of one of its devices (built by one scan the first time). */
-  private allTime(u: UserColumns, device: number | undefined): Tallies {
-    if (device === undefined) return u.all;
-    let t = u.byDevice.get(device);
-    if (!t) {
-      t = newTallies();
-      for (let row = 0; row < u.n; row += 1) {
-        if (this.deviceKey[u.device[row]!] === device) this.tallyRow(t, u, row, true);
-      }
-      u.byDevice.set(device, t);
-    }
-    return t;
+  /** All-time sums of a user, or of one of its devices. */
+  private allTimeOf(u: UserColumns, device: number | undefined): Tallies {
+    return allTimeSums(u, device, this.devices.keyOf, this.genres);
   }
 
-  private scan<T>(
-    u: UserColumns,
-    lo: number,
-    hi: number,
-    device: number | undefined,
-    kind: Kind,
-    read: (tally: Tally, spellings: Tally) => T[],
-  ): T[] {
-    const t = this.scratch;
-    try {
-      for (let row = lo; row < hi; row += 1) {
-        if (device !== undefined && this.deviceKey[u.device[row]!] !== device) continue;
-        this.tallyRow(t, u, row, false, kind);
-      }
-      return read(t[kind], t.spellings);
-    } finally {
-      t[kind].reset();
-      t.spellings.reset();
-    }
-  }
-
-  /** Ranking of every top list: plays desc, latest play desc, id asc. */
+  /** The ranks [offset, offset + limit) of a tally's items, by plays. */
   private ranked(tally: Tally, ids: string[], offset: number, limit: number): number[] {
     return select(tally.played(), byPlays(tally, ids), offset, limit);
   }
 
-  private item(tally: Tally, idx: number, id: string): TopItem {
-    return { id, plays: tally.plays[idx]!, listeningMs: tally.ms[idx]!, lastPlayedAt: tally.last[idx]! };
+  private topItems(f: StatsFilter, kind: 'albums' | 'artists', ids: string[], offset: number, limit: number) {
+    return this.top(f, kind, (tally) =>
+      this.ranked(tally, ids, offset, limit).map((idx) => this.item(tally, idx, ids[idx]!)),
+    );
   }
 
-  /** The most frequent spelling of a genre group among the counted plays; a tie goes to the smallest. */
-  private spellingOf(keyIdx: number, spellings: Tally): string {
-    let best = '';
-    let bestCount = -1;
-    for (const s of this.keySpellings[keyIdx] ?? []) {
-      const count = s < spellings.plays.length ? spellings.plays[s]! : 0;
-      const value = this.genreSpellings.values[s]!;
-      if (count > bestCount || (count === bestCount && value < best)) {
-        best = value;
-        bestCount = count;
-      }
-    }
-    return best;
+  private item(tally: Tally, idx: number, id: string): TopItem {
+    return { id, plays: tally.plays[idx]!, listeningMs: tally.ms[idx]!, lastPlayedAt: tally.last[idx]! };
   }
 
   private recent(
@@ -749,17 +342,15 @@ export class StatsIndex {
     limit: number,
   ): RecentItem[] {
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null) return [];
-    const read = (tally: Tally) => {
-      const { last, plays } = tally;
-      return select(tally.played(), byRecency(tally, ids), offset, limit).map((idx) => ({
-        id: ids[idx]!,
-        lastPlayedAt: last[idx]!,
-        plays: plays[idx]!,
-      }));
-    };
-    return read(this.allTime(u, device)[kind]);
+    const tally = this.allTimeOf(u, device)[kind];
+    const { last, plays } = tally;
+    return select(tally.played(), byRecency(tally, ids), offset, limit).map((idx) => ({
+      id: ids[idx]!,
+      lastPlayedAt: last[idx]!,
+      plays: plays[idx]!,
+    }));
   }
 
   /** Rebuilds the logged entry of a row from the columns. */
@@ -775,22 +366,21 @@ export class StatsIndex {
     const genres: string[] = [];
     const gStart = u.genStart[row]!;
     for (let i = gStart; i < gStart + u.genCount[row]!; i += 1)
-      genres.push(this.rawGenres.values[u.genFlat[i]!]!);
+      genres.push(this.genres.raw.values[u.genFlat[i]!]!);
     const ref = u.idRef[row]!;
-    const id = ref >= 0 ? u.otherIds[ref]! : unpackId(u.idBytes, row * ID_BYTES);
     const album = u.album[row]!;
     const device = u.device[row]!;
     const trackName = u.trackName[row]!;
     const albumName = u.albumName[row]!;
     return {
-      id,
+      id: ref >= 0 ? u.otherIds[ref]! : unpackId(u.idBytes, row * ID_BYTES),
       userId: this.users.values[u.userIdx]!,
       trackId: this.tracks.values[u.track[row]!]!,
       albumId: album < 0 ? null : this.albums.values[album]!,
       artistIds,
       genres,
       durationMs: u.duration[row]!,
-      device: device < 0 ? null : this.devices.values[device]!,
+      device: device < 0 ? null : this.devices.names.values[device]!,
       type: u.flags[row]! & SKIP ? 'skip' : 'play',
       at: u.at[row]!,
       explicitAt: (u.flags[row]! & EXPLICIT) !== 0,

@@ -5,7 +5,8 @@ import { badRequest, invalidParameter, notFound, unauthorized } from '../../erro
 import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
 import type { UsersRepo } from '../../store/users-repo.js';
 import type { LibraryService } from '../library-service.js';
-import type { StatsFilter, StatsIndex } from './stats-index.js';
+import type { StatsFilter } from './results.js';
+import type { StatsIndex } from './stats-index.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
