@@ -126,24 +126,21 @@ export class StatsService {
           };
         });
       case 'albums':
-        return this.index.topAlbums(filter, offset, request.count).map((item, i) => ({
+      case 'artists': {
+        const albums = kind === 'albums';
+        const items = albums
+          ? this.index.topAlbums(filter, offset, request.count)
+          : this.index.topArtists(filter, offset, request.count);
+        return items.map((item, i) => ({
           rank: rank(i),
           id: item.id,
-          name: this.albumRef(item.id).name,
-          artists: this.library.albumArtists(item.id),
+          name: (albums ? this.albumRef(item.id) : this.artistRef(item.id)).name,
+          ...(albums && { artists: this.library.albumArtists(item.id) }),
           plays: item.plays,
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
         }));
-      case 'artists':
-        return this.index.topArtists(filter, offset, request.count).map((item, i) => ({
-          rank: rank(i),
-          id: item.id,
-          name: this.artistRef(item.id).name,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
-        }));
+      }
       case 'genres':
         return this.index.topGenres(filter, offset, request.count).map((item, i) => ({
           rank: rank(i),
