@@ -154,7 +154,7 @@ export class UserColumns {
     return this.firstRowAfter(value, true);
   }
 
-  /** Binary search of the sorted rows for the first with at > value (or at ≥ value, unless `pastEqual`). */
+  /** The first sorted row past every row at `value` when `pastEqual`, else past every row before it. */
   private firstRowAfter(value: number, pastEqual: boolean): number {
     let lo = 0;
     let hi = this.sorted;
