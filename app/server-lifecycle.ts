@@ -1,3 +1,4 @@
+import { errnoCode } from '../server/fs/errno.js';
 import type { Config } from '../server/config.js';
 import type { MelonServer } from '../server/index.js';
 import type { FirstAdmin } from '../server/services/user-service.js';
@@ -32,7 +33,7 @@ export interface LifecycleDeps {
 }
 
 export function isPortBusy(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const code = errnoCode(error);
   return code === 'EADDRINUSE' || code === 'EACCES';
 }
 

@@ -59,7 +59,7 @@ const schema = z.object({
   version: z.string().min(1),
 });
 
-/** Everything the server reads from its environment, validated once at start (contract §9). */
+/** Everything the server reads from its environment, validated once at start (README, Configuration). */
 export type Config = z.infer<typeof schema>;
 
 interface Setting {

@@ -1,10 +1,11 @@
+import { errnoCode } from '../fs/errno.js';
 import { loadConfig } from '../config.js';
 import { createServer, lanAddresses } from '../index.js';
 import { createLogger } from '../logger.js';
 
 /**
  * `melon` (or `npm start`): runs the headless server until SIGTERM or SIGINT. Configured by the
- * MELON_* environment variables (README, contract §9). Resolves once listening; the process then
+ * MELON_* environment variables (README, README, Configuration). Resolves once listening; the process then
  * lives on until a signal stops the server.
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
@@ -35,7 +36,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   try {
     url = await server.listen();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    if (errnoCode(error) === 'EADDRINUSE') {
       console.error(
         `Port ${config.port} on ${config.host} is in use. Stop the other program or set MELON_PORT.`,
       );

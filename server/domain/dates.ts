@@ -22,7 +22,7 @@ export function parseIsoDate(text: string): number | null {
   const offset = zone === undefined ? 0 : offsetMinutes(zone);
   if (offset === null) return null;
   if (zone === undefined) {
-    // No offset: the server's local time (contract §0).
+    // No offset: the server's local time (docs/API.md, Conventions).
     const local = new Date(year, month - 1, day, hour, minute, second, ms);
     local.setFullYear(year); // years 0–99 would otherwise map to 1900–1999
     return local.getTime();
@@ -52,4 +52,30 @@ function offsetMinutes(zone: string): number | null {
   const minutes = Number(digits.slice(2) || '0');
   if (hours > 23 || minutes > 59) return null;
   return sign * (hours * 60 + minutes);
+}
+
+/** A step of a chart over time: a local day, a Monday-based week or a month. */
+export type DateStep = 'day' | 'week' | 'month';
+
+/** Start (local time) of the day, Monday-based week or month containing `ms`. */
+export function stepStart(ms: number, step: DateStep): number {
+  const d = new Date(ms);
+  d.setHours(0, 0, 0, 0);
+  if (step === 'week') d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
+  if (step === 'month') d.setDate(1);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** Start of the step after the one starting at `start`. */
+export function nextStep(start: number, step: DateStep): number {
+  const d = new Date(start);
+  if (step === 'day') d.setDate(d.getDate() + 1);
+  else if (step === 'week') d.setDate(d.getDate() + 7);
+  else d.setMonth(d.getMonth() + 1, 1);
+  // Across a daylight-saving change the clock time can drift; steps start at local midnight.
+  d.setHours(0, 0, 0, 0);
+  const next = d.getTime();
+  // A zone where midnight is skipped must still move forward.
+  return next > start ? next : start + 24 * 60 * 60 * 1000;
 }

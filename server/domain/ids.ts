@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Ids are opaque strings the server makes: 1–64 characters of `[A-Za-z0-9_-]` (contract §0). */
+/** Ids are opaque strings the server makes: 1–64 characters of `[A-Za-z0-9_-]` (docs/API.md, Conventions). */
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidId(value: unknown): value is string {

@@ -1,5 +1,5 @@
 /**
- * The library's records (contract §7): what the scanner builds, the store keeps and the services
+ * The library's records (docs/API.md, Library): what the scanner builds, the store keeps and the services
  * present. Ids are derived in ./library-ids.ts.
  */
 

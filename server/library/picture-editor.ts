@@ -1,5 +1,5 @@
 /**
- * Removes one embedded picture from an audio file (contract §6, `track-art`), leaving every other tag,
+ * Removes one embedded picture from an audio file (docs/API.md, Artwork, `track-art`), leaving every other tag,
  * picture and the audio data as they were.
  *
  * The edit is atomic: the original is copied to a hidden temp file in the same folder, the copy is

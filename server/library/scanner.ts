@@ -1,5 +1,5 @@
 /**
- * Builds the library index (tracks, albums, artists) from the music folders (contract §7).
+ * Builds the library index (tracks, albums, artists) from the music folders (docs/API.md, Library).
  *
  * - Ids are derived from stable inputs (see domain/library-ids.ts), so they survive rescans and restarts.
  * - A rescan is incremental: a file whose path, size and mtime equal the previous record is not re-read.

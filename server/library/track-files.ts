@@ -1,5 +1,5 @@
 /**
- * The one owner of edits to audio files (contract §6, `track-art`). Edits of one path run one after
+ * The one owner of edits to audio files (docs/API.md, Artwork, `track-art`). Edits of one path run one after
  * another, so a second removal at the same position sees the first one's result instead of racing it;
  * edits of different paths run side by side.
  */

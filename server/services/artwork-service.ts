@@ -23,7 +23,7 @@ const BUILT_IN_DEFAULT = new URL('../assets/default-art.png', import.meta.url);
 const invalidPosition = (detail: string) => badRequest('invalid_position', detail, { parameter: 'pos' });
 
 /**
- * Artwork (contract §6): pictures embedded in audio files, and stored images of artists,
+ * Artwork (docs/API.md, Artwork): pictures embedded in audio files, and stored images of artists,
  * playlists, collections and the custom default.
  */
 export class ArtworkService {

@@ -229,7 +229,7 @@ export class LibraryService {
       artwork: track.artwork,
       ...this.rating('track', track.id, caller),
     };
-    // The file's location is only for Admins (contract §7).
+    // The file's location is only for Admins (docs/API.md, Library).
     if (caller.role === 'Admin') view.path = track.path;
     return view;
   }

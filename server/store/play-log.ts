@@ -1,11 +1,14 @@
+import { errnoCode } from '../fs/errno.js';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
+import { encodeLine, HEADER } from './play-log-codec.js';
+import { readLines } from './play-log-reader.js';
 
 /**
  * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken
- * when the log was written, so statistics stay stable when the library changes (contract §4).
+ * when the log was written, so statistics stay stable when the library changes (docs/API.md, Statistics).
  */
 export interface PlayLogEntry {
   id: string;
@@ -51,17 +54,6 @@ export interface LogPosition {
 
 /** How many bytes before a position identify it: the last few lines. */
 const POSITION_TAIL_BYTES = 1024;
-
-/**
- * The first line of the file. Every other line is one compact JSON entry. A future change of the
- * entry format bumps this number, so an old server refuses a file it cannot read instead of
- * silently skipping every line.
- */
-const SCHEMA_VERSION = 1;
-const HEADER = `{"schemaVersion":${SCHEMA_VERSION}}\n`;
-/** Big reads: the log of a busy household reaches hundreds of MB, and each read is a syscall. */
-const READ_CHUNK = 8 * 1024 * 1024;
-const NEWLINE = 0x0a;
 
 interface Pending {
   data: string;
@@ -120,8 +112,8 @@ export class PlayLog {
   }
 
   static async open(path: string, options: PlayLogOptions): Promise<PlayLog> {
-    const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
+    const existing = await stat(path).catch((error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
     });
     // 'a': every write lands at the end of the file, whatever else happened to it.
@@ -171,14 +163,14 @@ export class PlayLog {
 
   /** Resolves once the entry's line is written and fsynced. */
   append(entry: PlayLogEntry): Promise<void> {
-    return this.enqueue(serialize(entry), [entry]);
+    return this.enqueue(encodeLine(entry), [entry]);
   }
 
   /** Appends many entries in one write; for imports and the bench's generator. */
   appendMany(entries: PlayLogEntry[]): Promise<void> {
     if (entries.length === 0) return this.flush();
     let data = '';
-    for (const entry of entries) data += serialize(entry);
+    for (const entry of entries) data += encodeLine(entry);
     return this.enqueue(data, entries);
   }
 
@@ -283,164 +275,4 @@ async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
     const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
     offset += bytesWritten;
   }
-}
-
-/** A compact line with the fields in a fixed order, nothing else (no stray properties). */
-function serialize(e: PlayLogEntry): string {
-  const line: PlayLogEntry = {
-    id: e.id,
-    userId: e.userId,
-    trackId: e.trackId,
-    albumId: e.albumId,
-    artistIds: e.artistIds,
-    genres: e.genres,
-    durationMs: e.durationMs,
-    device: e.device,
-    type: e.type,
-    at: e.at,
-    explicitAt: e.explicitAt,
-    trackName: e.trackName,
-    albumName: e.albumName,
-    artistNames: e.artistNames,
-  };
-  return JSON.stringify(line) + '\n';
-}
-
-interface ReadResult {
-  entries: number;
-  /** Where the last whole, parseable line ends. */
-  goodBytes: number;
-  fileBytes: number;
-}
-
-/**
- * Streams the file in big chunks and hands every entry to `onEntry`. Lines are found on the newline
- * byte and each is decoded on its own, so no chunk-sized string is built. (At 1M lines this costs
- * ~5 s here; a normal start skips it by loading the saved index, see play-index-snapshot.ts.)
- */
-async function readLines(
-  handle: FileHandle,
-  path: string,
-  options: PlayLogOptions,
-  startAt: number,
-): Promise<ReadResult> {
-  const { logger, onEntry } = options;
-  let entries = 0;
-  let lineNo = 0;
-  let goodBytes = startAt;
-  let lastLineBad = false;
-  let lastBadLine = 0;
-  const warnMiddle = (line: number) => logger.warn('play log: skipped an unreadable line', { path, line });
-
-  const take = (buf: Buffer, start: number, end: number, endOffset: number) => {
-    lineNo += 1;
-    if (lineNo === 1 && startAt === 0 && buf[start] === 0x7b && buf[start + 2] === 0x73 /* {"s */) {
-      const header = tryParse(buf.toString('utf8', start, end)) as { schemaVersion?: unknown } | undefined;
-      if (header && 'schemaVersion' in header) {
-        if (header.schemaVersion !== SCHEMA_VERSION) {
-          throw new Error(
-            `play log ${path} has schema ${String(header.schemaVersion)}; this server reads ${SCHEMA_VERSION}`,
-          );
-        }
-        goodBytes = endOffset;
-        return;
-      }
-    }
-    const entry = end > start ? toEntry(tryParse(buf.toString('utf8', start, end))) : undefined;
-    if (lastLineBad) warnMiddle(lastBadLine);
-    if (!entry) {
-      lastLineBad = true;
-      lastBadLine = lineNo;
-      return;
-    }
-    lastLineBad = false;
-    goodBytes = endOffset;
-    entries += 1;
-    onEntry(entry);
-  };
-
-  let buf = Buffer.allocUnsafe(READ_CHUNK);
-  let filled = 0; // bytes of buf holding file data
-  let base = startAt; // file offset of buf[0]
-  for (;;) {
-    if (filled === buf.length) {
-      // One line longer than the buffer: make room for it.
-      const bigger = Buffer.allocUnsafe(buf.length * 2);
-      buf.copy(bigger, 0, 0, filled);
-      buf = bigger;
-    }
-    const { bytesRead } = await handle.read(buf, filled, buf.length - filled, base + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-    const view = buf.subarray(0, filled);
-    let start = 0;
-    for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
-      take(buf, start, nl, base + nl + 1);
-      start = nl + 1;
-    }
-    buf.copy(buf, 0, start, filled);
-    base += start;
-    filled -= start;
-  }
-  const fileBytes = base + filled;
-  const tornTail = filled > 0;
-  if (tornTail || lastLineBad) {
-    // The last line is unterminated or unreadable: a write cut short by a crash. It was never
-    // acknowledged, so it is dropped (and cut off the file by the caller).
-    logger.warn('play log: skipped a torn last line', {
-      path,
-      line: tornTail ? lineNo + 1 : lastBadLine,
-      bytes: fileBytes - goodBytes,
-    });
-  }
-  return { entries, goodBytes, fileBytes };
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-
-/** Checks a parsed line's shape; anything else is treated as an unreadable line. */
-function toEntry(value: unknown): PlayLogEntry | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const e = value as Record<string, unknown>;
-  if (
-    !isString(e.id) ||
-    !isString(e.userId) ||
-    !isString(e.trackId) ||
-    !(e.albumId === null || isString(e.albumId)) ||
-    !isStringArray(e.artistIds) ||
-    !isStringArray(e.genres) ||
-    typeof e.durationMs !== 'number' ||
-    !(e.device === null || isString(e.device)) ||
-    (e.type !== 'play' && e.type !== 'skip') ||
-    typeof e.at !== 'number' ||
-    !Number.isFinite(e.at)
-  ) {
-    return undefined;
-  }
-  const names = e.artistNames;
-  return {
-    id: e.id,
-    userId: e.userId,
-    trackId: e.trackId,
-    albumId: e.albumId,
-    artistIds: e.artistIds,
-    genres: e.genres,
-    durationMs: e.durationMs,
-    device: e.device,
-    type: e.type,
-    at: e.at,
-    explicitAt: e.explicitAt === true,
-    trackName: isString(e.trackName) ? e.trackName : null,
-    albumName: isString(e.albumName) ? e.albumName : null,
-    artistNames: isStringArray(names) ? names : [],
-  };
 }

@@ -5,7 +5,8 @@ import { badRequest, invalidParameter, notFound, unauthorized } from '../../erro
 import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
 import type { UsersRepo } from '../../store/users-repo.js';
 import type { LibraryService } from '../library-service.js';
-import type { StatsFilter, StatsIndex } from './stats-index.js';
+import type { StatsFilter } from './results.js';
+import type { StatsIndex } from './stats-index.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -34,7 +35,7 @@ const FUTURE_TOLERANCE_MS = 5 * MINUTE_MS;
 const MAX_ACTIVITY_STEPS = 1000;
 
 /**
- * Play statistics (contract §4). Writes go to the append-only play log and, once durable, into the
+ * Play statistics (docs/API.md, Statistics). Writes go to the append-only play log and, once durable, into the
  * in-memory index that answers every read.
  */
 export class StatsService {
@@ -125,24 +126,21 @@ export class StatsService {
           };
         });
       case 'albums':
-        return this.index.topAlbums(filter, offset, request.count).map((item, i) => ({
+      case 'artists': {
+        const albums = kind === 'albums';
+        const items = albums
+          ? this.index.topAlbums(filter, offset, request.count)
+          : this.index.topArtists(filter, offset, request.count);
+        return items.map((item, i) => ({
           rank: rank(i),
           id: item.id,
-          name: this.albumRef(item.id).name,
-          artists: this.library.albumArtists(item.id),
+          name: (albums ? this.albumRef(item.id) : this.artistRef(item.id)).name,
+          ...(albums && { artists: this.library.albumArtists(item.id) }),
           plays: item.plays,
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
         }));
-      case 'artists':
-        return this.index.topArtists(filter, offset, request.count).map((item, i) => ({
-          rank: rank(i),
-          id: item.id,
-          name: this.artistRef(item.id).name,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
-        }));
+      }
       case 'genres':
         return this.index.topGenres(filter, offset, request.count).map((item, i) => ({
           rank: rank(i),
@@ -155,7 +153,7 @@ export class StatsService {
   }
 
   recent(caller: Principal, kind: 'tracks' | 'albums' | 'artists', request: ReadRequest) {
-    // Recent lists take no date filters (interface §4.1).
+    // Recent lists take no date filters (docs/API.md, Statistics).
     const filter = this.filterFor(
       caller,
       { ...request, gtDateTime: undefined, ltDateTime: undefined },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIsoDate } from '../../../server/domain/dates.js';
+import { nextStep, parseIsoDate, stepStart } from '../../../server/domain/dates.js';
 
 describe('parseIsoDate', () => {
   it('reads offsets exactly', () => {
@@ -39,5 +39,25 @@ describe('parseIsoDate', () => {
     ]) {
       expect(parseIsoDate(text), text).toBeNull();
     }
+  });
+});
+
+describe('date steps', () => {
+  // Local times: the steps are the server's local days, weeks and months (the tests run in UTC).
+  const at = (y: number, mo: number, d: number, h = 0) => new Date(y, mo - 1, d, h).getTime();
+
+  it('starts a step at local midnight of its day, its Monday or its first of the month', () => {
+    const wednesday = at(2026, 11, 25, 15);
+    expect(stepStart(wednesday, 'day')).toBe(at(2026, 11, 25));
+    expect(stepStart(wednesday, 'week')).toBe(at(2026, 11, 23));
+    expect(stepStart(at(2026, 11, 29, 23), 'week')).toBe(at(2026, 11, 23));
+    expect(stepStart(wednesday, 'month')).toBe(at(2026, 11, 1));
+  });
+
+  it('steps to the next day, week or month, across a year', () => {
+    expect(nextStep(at(2026, 12, 31), 'day')).toBe(at(2027, 1, 1));
+    expect(nextStep(at(2026, 12, 28), 'week')).toBe(at(2027, 1, 4));
+    expect(nextStep(at(2026, 12, 1), 'month')).toBe(at(2027, 1, 1));
+    expect(nextStep(at(2026, 1, 1), 'month')).toBe(at(2026, 2, 1));
   });
 });

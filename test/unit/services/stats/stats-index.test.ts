@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StatsIndex, type StatsFilter } from '../../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../../server/store/play-log.js';
+import type { StatsFilter } from '../../../../server/services/stats/results.js';
+import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import type { PlayLogEntry } from '../../../../server/store/play-log.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
 const MIN = 60_000;
@@ -346,7 +347,7 @@ const arbEntry = fc.record({
   userId: fc.constantFrom('u1', 'u2'),
   trackId: fc.constantFrom('t1', 't2', 't3', 't4', 't5', 't6'),
   albumId: fc.constantFrom('al1', 'al2', 'al3', null),
-  // The service de-duplicates artists before logging (contract §4).
+  // The service de-duplicates artists before logging (docs/API.md, Statistics).
   artistIds: fc.uniqueArray(fc.constantFrom('ar1', 'ar2', 'ar3', 'ar4'), { maxLength: 3 }),
   genres: fc.array(fc.constantFrom('Rock', 'rock', ' ROCK ', 'Pop', 'pop', 'Jazz', ''), { maxLength: 3 }),
   durationMs: fc.integer({ min: 0, max: 600_000 }),

@@ -1,0 +1,40 @@
+// What the statistics reads of StatsIndex take and return.
+
+/** Which logs a read looks at. `from`/`to` are inclusive epoch ms; `device` matches exactly, ignoring case. */
+export interface StatsFilter {
+  userId: string;
+  from?: number | undefined;
+  to?: number | undefined;
+  device?: string | undefined;
+}
+
+export interface TopItem {
+  id: string;
+  plays: number;
+  listeningMs: number;
+  lastPlayedAt: number;
+}
+
+export interface TopTrack extends TopItem {
+  skips: number;
+}
+
+export interface TopGenre {
+  genre: string;
+  plays: number;
+  listeningMs: number;
+  lastPlayedAt: number;
+}
+
+export interface RecentItem {
+  id: string;
+  lastPlayedAt: number;
+  plays: number;
+}
+
+export interface ActivityStep {
+  start: number;
+  plays: number;
+  skips: number;
+  listeningMs: number;
+}

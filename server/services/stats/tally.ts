@@ -1,0 +1,82 @@
+import { capacityFor, grown } from './columns.js';
+
+/**
+ * Per-item sums for one kind (tracks, albums, artists or genres), in dense arrays indexed by the
+ * interned id. Used both for all-time sums kept current on every add, and as scratch for a range.
+ */
+export class Tally {
+  plays = new Int32Array(0);
+  skips = new Int32Array(0);
+  ms = new Float64Array(0);
+  last = new Float64Array(0);
+  /** Items with at least one play or skip, so a reset or a ranking touches only those. */
+  touched: number[] = [];
+
+  private grow(idx: number): void {
+    const cap = capacityFor(idx + 1, this.plays.length);
+    this.plays = grown(this.plays, cap);
+    this.skips = grown(this.skips, cap);
+    this.ms = grown(this.ms, cap);
+    this.last = grown(this.last, cap);
+  }
+
+  bump(idx: number, play: boolean, durationMs: number, at: number): void {
+    if (idx >= this.plays.length) this.grow(idx);
+    const plays = this.plays[idx]!;
+    if (plays === 0 && this.skips[idx] === 0) this.touched.push(idx);
+    if (play) {
+      if (plays === 0 || at > this.last[idx]!) this.last[idx] = at;
+      this.plays[idx] = plays + 1;
+      this.ms[idx] = this.ms[idx]! + durationMs;
+    } else {
+      this.skips[idx] = this.skips[idx]! + 1;
+    }
+  }
+
+  reset(): void {
+    for (const idx of this.touched) {
+      this.plays[idx] = 0;
+      this.skips[idx] = 0;
+      this.ms[idx] = 0;
+    }
+    this.touched = [];
+  }
+
+  played(): number[] {
+    const out: number[] = [];
+    for (const idx of this.touched) if (this.plays[idx]! > 0) out.push(idx);
+    return out;
+  }
+}
+
+export type Kind = 'tracks' | 'albums' | 'artists' | 'genres';
+
+/** The sums of a set of logs, per kind and overall. */
+export interface Tallies {
+  tracks: Tally;
+  albums: Tally;
+  artists: Tally;
+  genres: Tally;
+  /** Plays per genre spelling (trimmed), to show a group's most frequent one. */
+  spellings: Tally;
+  plays: number;
+  ms: number;
+}
+
+export function newTallies(): Tallies {
+  return {
+    tracks: new Tally(),
+    albums: new Tally(),
+    artists: new Tally(),
+    genres: new Tally(),
+    spellings: new Tally(),
+    plays: 0,
+    ms: 0,
+  };
+}
+
+/** Gives loaded tallies their class back (the saved form keeps data, not classes). */
+export function reviveTallies(tallies: Tallies): void {
+  for (const tally of [tallies.tracks, tallies.albums, tallies.artists, tallies.genres, tallies.spellings])
+    Object.setPrototypeOf(tally, Tally.prototype);
+}

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import { makeVariedPlays } from '../../../factories/plays.js';
+
+/**
+ * An index saved by the code before StatsIndex was split into modules (commit 8f973b4), built by
+ * `build()` below. A plays.index written by an installed server must keep loading, and what this
+ * code saves must stay byte for byte what that code saved.
+ */
+const FIXTURE = new URL('../../../fixtures/plays-index/format-1.bin', import.meta.url);
+
+function build(): StatsIndex {
+  // Small in-place limits, so the saved index holds an unsorted tail too.
+  const index = new StatsIndex({ inPlaceLimit: 3, farInsertBudget: 2 });
+  makeVariedPlays(200).forEach((play, i) => {
+    index.add(play);
+    // A device read midway makes per-device sums, which are saved and then kept current.
+    if (i === 100) index.topTracks({ userId: 'u1', device: 'PHONE' }, 0, 5);
+  });
+  return index;
+}
+
+/** Every read, for every user and a few filters. */
+function reads(index: StatsIndex): unknown[] {
+  const out: unknown[] = [];
+  const from = Date.UTC(2024, 0, 1);
+  for (const userId of ['u0', 'u1', 'u2']) {
+    for (const filter of [
+      { userId },
+      { userId, device: 'phone' },
+      { userId, from: from + 30 * 60_000, to: from + 120 * 60_000 },
+    ]) {
+      out.push(
+        index.listeningTime(filter),
+        index.topTracks(filter, 0, 5),
+        index.topAlbums(filter, 1, 3),
+        index.topArtists(filter, 0, 10),
+        index.topGenres(filter, 0, 10),
+        index.recentPlays(filter, 2, 4),
+        index.recentAlbums(filter, 0, 3),
+        index.recentArtists(filter, 0, 3),
+        index.activity({ ...filter, from, to: from + 4 * 3600_000 }, 'day', 10),
+      );
+    }
+  }
+  for (let t = 0; t < 20; t += 1) out.push(index.latestEntryOfTrack(`t${t}`));
+  for (let a = 0; a < 11; a += 1) out.push(index.snapshotName('album', `al${a}`));
+  for (let a = 0; a < 9; a += 1) out.push(index.snapshotName('artist', `ar${a}`));
+  return out;
+}
+
+const serializerVersion = (bytes: Uint8Array) => bytes[1];
+
+describe('saved stats index (plays.index)', () => {
+  it('loads an index saved before the split and answers every read as the index it was saved from', async () => {
+    const loaded = new StatsIndex();
+    expect(loaded.load(await readFile(FIXTURE))).toBe(true);
+    const built = build();
+    expect(loaded.size).toBe(built.size);
+    expect(reads(loaded)).toEqual(reads(built));
+    // Kept current after loading, the same way.
+    for (const play of makeVariedPlays(230).slice(200)) {
+      loaded.add(play);
+      built.add(play);
+    }
+    expect(reads(loaded)).toEqual(reads(built));
+  });
+
+  // The serializer's own version heads the bytes; a Node with a newer one writes other bytes.
+  it.skipIf(serializerVersion(serialize(0)) !== 15)(
+    'saves the bytes the code before the split saved',
+    async () => {
+      const fixture = await readFile(FIXTURE);
+      expect(serializerVersion(fixture)).toBe(15);
+      expect(Buffer.from(build().save()).equals(fixture)).toBe(true);
+    },
+  );
+
+  it('refuses bytes that are not an index this code saved, and stays as it was', () => {
+    const index = build();
+    const before = reads(index);
+    const saved = index.save();
+    expect(index.load(Uint8Array.from([1, 2, 3]))).toBe(false);
+    expect(index.load(serialize({ format: 2, index: {} }))).toBe(false);
+    expect(index.load(serialize({ format: 1, index: { users: {} } }))).toBe(false);
+    expect(reads(index)).toEqual(before);
+    expect(new StatsIndex().load(saved)).toBe(true);
+  });
+});
