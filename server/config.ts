@@ -57,6 +57,7 @@ const schema = z.object({
   installCommand: z.string().min(1).nullable(),
   githubToken: z.string().min(1).nullable(),
   version: z.string().min(1),
+  allowedHosts: z.array(z.string().regex(hostName)),
 });
 
 /** Everything the server reads from its environment, validated once at start (README, Configuration). */
@@ -98,6 +99,10 @@ const SETTINGS: Record<keyof Config, Setting> = {
   installCommand: { source: 'MELON_INSTALL_COMMAND', rule: 'must be a command' },
   githubToken: { source: 'GITHUB_TOKEN', rule: 'must be a token', secret: true },
   version: { source: 'the version in package.json', rule: 'must not be empty' },
+  allowedHosts: {
+    source: 'MELON_ALLOWED_HOSTS',
+    rule: 'must be host names separated by commas, e.g. nas.lan,music.home.arpa',
+  },
 };
 
 export class ConfigError extends Error {}
@@ -141,6 +146,10 @@ export function loadConfig(
     installCommand: nonEmpty(env.MELON_INSTALL_COMMAND) ?? null,
     githubToken: nonEmpty(env.GITHUB_TOKEN) ?? null,
     version: APP_VERSION,
+    allowedHosts: (nonEmpty(env.MELON_ALLOWED_HOSTS) ?? '')
+      .split(',')
+      .map((name) => name.trim().replace(/\.$/, ''))
+      .filter((name) => name !== ''),
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

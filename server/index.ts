@@ -101,7 +101,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
-  const app = buildApp(routes, services.auth, logger);
+  const app = buildApp(routes, services.auth, logger, { allowedHosts: config.allowedHosts });
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
 

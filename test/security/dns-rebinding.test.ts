@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAllowedHost } from '../../server/http/host-check.js';
 import { rawClient } from '../support/raw-http.js';
-import { ADMIN_PASSWORD, useTestServer } from '../support/server.js';
+import { ADMIN_PASSWORD, startTestServer, useTestServer } from '../support/server.js';
 
 /**
  * DNS rebinding: a page on the internet points a name it controls at the household's Melon and
@@ -57,6 +57,23 @@ describe('DNS rebinding', () => {
     ]) {
       const response = await send(host, '/api/health');
       expect(response.status, host).toBe(200);
+    }
+  });
+
+  it('answers a name set in MELON_ALLOWED_HOSTS end to end', async () => {
+    const own = await startTestServer({ env: { MELON_ALLOWED_HOSTS: 'nas.lan,music.home.arpa' } });
+    const ownClient = rawClient(own.url);
+    try {
+      const path = '/api/health';
+      expect((await ownClient.send({ method: 'GET', path, headers: { host: 'nas.lan:14524' } })).status).toBe(
+        200,
+      );
+      expect((await ownClient.send({ method: 'GET', path, headers: { host: 'other.lan' } })).status).toBe(
+        421,
+      );
+    } finally {
+      ownClient.close();
+      await own.stop();
     }
   });
 

@@ -117,6 +117,11 @@ describe('loadConfig', () => {
       { MELON_UPDATE_CHANNEL: 'nightly' },
       'MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
     ],
+    [
+      'MELON_ALLOWED_HOSTS',
+      { MELON_ALLOWED_HOSTS: 'nas.lan,http://evil' },
+      'MELON_ALLOWED_HOSTS=nas.lan,http://evil: must be host names separated by commas, e.g. nas.lan,music.home.arpa',
+    ],
   ])('%s: %j', (_name, env, expected) => {
     const message = messageOf(env);
     expect(message).toContain(expected);
@@ -152,6 +157,14 @@ describe('loadConfig', () => {
         '  MELON_PORT=abc: must be a port number 1–65535 (or 0 for any free port)\n' +
         '  MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
     );
+  });
+
+  it('reads MELON_ALLOWED_HOSTS as a comma-separated list of names', () => {
+    expect(loadConfig({ MELON_ALLOWED_HOSTS: ' nas.lan , Music.Home.Arpa.,' }).allowedHosts).toEqual([
+      'nas.lan',
+      'Music.Home.Arpa',
+    ]);
+    expect(loadConfig({}).allowedHosts).toEqual([]);
   });
 
   it('parses durations', () => {
