@@ -38,7 +38,7 @@ export const text = (max: number) =>
   );
 
 /**
- * An id parameter. Contract §0: an id of the wrong shape, whatever its length, is a 404 of the
+ * An id parameter (docs/API.md, Conventions): an id of the wrong shape, whatever its length, is a 404 of the
  * resource (the service judges it), so only "a non-empty string" is checked here.
  */
 export const id = () => z.preprocess(scalarText, z.string({ error: 'must be a string' }).min(1));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postForm, problem, useTestServer } from '../support/server.js';
 
-/** Contract §0: an id that does not have the id shape, however long, is a 404 of the resource. */
+/** docs/API.md, Conventions: an id that does not have the id shape, however long, is a 404 of the resource. */
 const t = useTestServer();
 
 const long = 'x'.repeat(5000);
