@@ -10,6 +10,7 @@ import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type Scanner } from './library-service.js';
+import { NowPlayingService } from './now-playing.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
 import { StatsService } from './stats/stats-service.js';
@@ -30,6 +31,7 @@ export interface Services {
   stats: StatsService;
   artwork: ArtworkService;
   updates: UpdateService;
+  nowPlaying: NowPlayingService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -87,6 +89,7 @@ export function createServices(
     collections,
     stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
     artwork,
+    nowPlaying: new NowPlayingService(clock),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {
