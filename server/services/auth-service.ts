@@ -2,9 +2,9 @@ import { isoUtc, type Clock } from '../clock.js';
 import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
 import { unauthorized } from '../errors.js';
-import type { UsersRepo } from '../store/users-repo.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { LoginThrottle } from './login-throttle.js';
+import type { InvitesStore, UsersStore } from './ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 /** The body of a successful login or code exchange (docs/API.md, Tokens). */
@@ -31,7 +31,7 @@ export class AuthService {
   private readonly throttle: LoginThrottle;
 
   constructor(
-    private readonly users: UsersRepo,
+    private readonly users: UsersStore & Pick<InvitesStore, 'findInvite'>,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly tokenTtlSeconds: number,

@@ -6,10 +6,9 @@ import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
 import type { ScanProgress } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
-import type { ArtworkRepo } from '../store/artwork-repo.js';
-import type { LibraryRepo } from '../store/library-repo.js';
-import type { RatingSummary, RatingsRepo } from '../store/ratings-repo.js';
+import type { RatingSummary } from '../store/ratings-repo.js';
 import { LibraryCatalog, type NamedRef } from './library-catalog.js';
+import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
   dirs: string[],
@@ -73,9 +72,9 @@ export class LibraryService {
   private changedDuringScan = new Map<string, TrackRecord>();
 
   constructor(
-    private readonly library: LibraryRepo,
-    private readonly ratings: RatingsRepo,
-    private readonly artwork: ArtworkRepo,
+    private readonly library: LibraryStore,
+    private readonly ratings: RatingsStore,
+    private readonly artwork: ArtworkStore,
     private readonly dirs: string[],
     private readonly scanner: Scanner,
     private readonly logger: Logger,

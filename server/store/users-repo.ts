@@ -1,5 +1,6 @@
 import { usernameKey } from '../domain/username.js';
 import type { InviteRecord, UserRecord } from '../domain/user.js';
+import type { InvitesStore, UsersStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {
@@ -16,7 +17,7 @@ const INVITE_RETENTION_MS = 24 * 60 * 60_000;
  * Users and invite codes share one file, so that "mark the invite redeemed" and "add the user" are
  * one atomic write.
  */
-export class UsersRepo {
+export class UsersRepo implements UsersStore, InvitesStore {
   private constructor(private readonly doc: JsonDocument<UsersFile>) {}
 
   static async open(path: string): Promise<UsersRepo> {
