@@ -17,6 +17,10 @@ export const AUDIO_EXTENSIONS = new Set([
   '.oga',
   '.opus',
   '.wav',
+  '.aif',
+  '.aiff',
+  '.aifc',
+  '.wma',
 ]);
 
 export interface FoundFile {
