@@ -8,7 +8,7 @@ import { routeTable } from './http/routes.js';
 import type { RouteDef } from './http/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
-import type { Scanner } from './services/library-service.js';
+import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
@@ -27,6 +27,8 @@ export interface ServerDeps {
   exit?: (code: number) => void;
   /** Scan the library on start (default true; in the background). */
   scanOnStart?: boolean;
+  /** Watching the music folders for changes (default on; tests shorten its timings or turn it off). */
+  library?: LibraryOptions;
 }
 
 export interface MelonServer {
@@ -55,6 +57,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     statsIndex,
     installer: deps.installer,
     scanner: deps.scanner,
+    library: deps.library,
     exit: deps.exit,
     beforeExit: () => close(),
     serverInfo: () => ({
@@ -86,6 +89,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         clearTimeout(timer);
       }
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
+      // This also stops the folder watcher.
       services.library.stopScanning();
       await store.close();
     })();
@@ -109,7 +113,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           server.off('error', reject);
           http = server;
           port = (server.address() as AddressInfo).port;
-          if (deps.scanOnStart ?? true) services.library.startScan();
+          services.library.start({ scan: deps.scanOnStart ?? true });
           resolve(`http://${urlHost(config.host)}:${port}`);
         });
       }),
