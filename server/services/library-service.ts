@@ -135,7 +135,7 @@ export class LibraryService {
         ...DEFAULT_WATCH_OPTIONS,
         ...this.options.watchOptions,
       });
-      this.watcher.start(this.dirs);
+      void this.watcher.start(this.dirs);
     }
   }
 

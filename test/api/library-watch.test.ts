@@ -32,10 +32,10 @@ async function trackPaths(server: TestServer): Promise<string[]> {
 }
 
 /** Polls until `check` holds; fails after `ms`. Returns how long it took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Date.now() - started;
@@ -55,11 +55,15 @@ describe('watching the music folders', () => {
     await copyFile(join(formats, 'mp3-cbr.mp3'), `${added}.part`);
     await rename(`${added}.part`, added);
     const server = t;
-    await within(10_000, async () => (await trackPaths(server)).includes(added));
+    await within(10_000, 'the copied file', async () => (await trackPaths(server)).includes(added));
 
     await unlink(added);
-    await within(10_000, async () => !(await trackPaths(server)).includes(added));
+    await within(10_000, 'the deleted file', async () => !(await trackPaths(server)).includes(added));
     expect(await trackPaths(server)).toEqual([join(music, 'Artist', 'Album', '01 first.flac')]);
+
+    // A whole artist folder deleted.
+    await rm(join(music, 'Artist'), { recursive: true });
+    await within(10_000, 'the deleted folder', async () => (await trackPaths(server)).length === 0);
   });
 
   it('does not rewrite library.json when a change leaves the library as it was', async () => {
@@ -107,7 +111,7 @@ describe('a music folder that is missing', () => {
     await mkdir(later, { recursive: true });
     await copyFile(join(formats, 'aac.m4a'), join(later, 'song.m4a'));
     const server = t;
-    await within(10_000, async () => (await trackPaths(server)).length === 1);
+    await within(10_000, 'the appeared folder', async () => (await trackPaths(server)).length === 1);
     expect(
       (await (await t.call('/api/server-info', { token: t.adminToken })).json()) as object,
     ).toMatchObject({
