@@ -1,17 +1,20 @@
 /**
- * Exact durations by counting frames, for the two streams whose length music-metadata can only
- * estimate: MP3 without a Xing/Info/VBRI header (it guesses from the file size and the first frames,
- * ~0.5 % off) and raw ADTS AAC (it stops a frame short). A full decode plays every frame, so the
- * frame count times the samples per frame is what a player hears.
+ * Exact durations from the frames, for the two streams whose length music-metadata can only
+ * estimate: MP3 (without a Xing/Info/VBRI header it guesses from the file size, ~0.5 % off; with one it
+ * ignores the LAME tag's encoder delay and padding) and raw ADTS AAC (it stops a frame short). A full
+ * decode plays every frame, so the frame count times the samples per frame is what a player hears.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 
+/** The first read is small (most MP3s need only their first frame); a walk over frames reads more. */
+const FIRST_WINDOW = 16 * 1024;
 const WINDOW = 256 * 1024;
 
 /** Reads a file through one sliding window, so walking frame headers costs a read per 256 KiB. */
 class WindowedReader {
   private start = 0;
   private buf = Buffer.alloc(0);
+  private reads = 0;
 
   private constructor(
     private readonly fh: FileHandle,
@@ -31,7 +34,7 @@ class WindowedReader {
   /** `n` bytes at `offset`, or fewer at the end of the file. */
   async bytes(offset: number, n: number): Promise<Buffer> {
     if (offset < this.start || offset + n > this.start + this.buf.length) {
-      const length = Math.max(WINDOW, n);
+      const length = Math.max(this.reads++ < 2 ? FIRST_WINDOW : WINDOW, n);
       const buf = Buffer.alloc(Math.min(length, Math.max(0, this.size - offset)));
       const { bytesRead } = await this.fh.read(buf, 0, buf.length, offset);
       this.start = offset;
@@ -122,21 +125,21 @@ export function mpegFrame(h: Uint8Array): MpegFrame | null {
 }
 
 /**
- * The duration in seconds of an MP3 that has no Xing, Info or VBRI header, by counting its frames;
- * null when the file has such a header (its frame count is exact, music-metadata reads it) or no
- * frames.
+ * The duration in seconds of an MP3 as a decoder plays it; null when only music-metadata can tell
+ * (a VBRI header) or there are no frames.
+ * - With a Xing/Info header: its frame count, less the encoder delay and padding of a LAME tag (which
+ *   decoders drop; music-metadata counts them, ~25-70 ms).
+ * - Without: every frame counted (music-metadata estimates from the file size, ~0.5 % off).
  */
-export function mpegDurationWithoutHeader(file: string): Promise<number | null> {
+export function mpegDuration(file: string): Promise<number | null> {
   return withReader(file, async (reader) => {
     let pos = await findMpegSync(reader, await afterId3v2(reader));
     if (pos === null) return null;
     const first = mpegFrame(await reader.bytes(pos, 4))!;
-    const head = await reader.bytes(pos, Math.max(first.length, 40));
-    if (first.xingOffset !== null) {
-      const tag = head.toString('latin1', first.xingOffset, first.xingOffset + 4);
-      if (tag === 'Xing' || tag === 'Info') return null;
-    }
+    const head = Buffer.from(await reader.bytes(pos, Math.max(first.length, 40)));
     if (head.toString('latin1', 36, 40) === 'VBRI') return null;
+    const fromHeader = xingDuration(head, first);
+    if (fromHeader !== undefined) return fromHeader;
     let samples = 0;
     while (pos !== null && pos < reader.size) {
       const frame = mpegFrame(await reader.bytes(pos, 4));
@@ -151,6 +154,33 @@ export function mpegDurationWithoutHeader(file: string): Promise<number | null> 
     }
     return samples > 0 ? samples / first.sampleRate : null;
   });
+}
+
+/**
+ * The duration a Xing/Info header in the first frame gives; undefined when there is no such header,
+ * null when it has no frame count.
+ */
+function xingDuration(head: Buffer, first: MpegFrame): number | null | undefined {
+  if (first.xingOffset === null || head.length < first.xingOffset + 8) return undefined;
+  const tag = head.toString('latin1', first.xingOffset, first.xingOffset + 4);
+  if (tag !== 'Xing' && tag !== 'Info') return undefined;
+  const flags = head.readUInt32BE(first.xingOffset + 4);
+  if (!(flags & 1)) return null;
+  let at = first.xingOffset + 8;
+  const frames = head.readUInt32BE(at);
+  at += 4;
+  if (flags & 2) at += 4; // byte count
+  if (flags & 4) at += 100; // seek table
+  if (flags & 8) at += 4; // quality
+  let samples = frames * first.samples;
+  // A LAME tag (written by LAME and by ffmpeg) starts with a 9-character encoder name; its delay and
+  // padding are 12 bits each at byte 21.
+  if (head.length >= at + 24 && /^[\x20-\x7e]{4}/.test(head.toString('latin1', at, at + 4))) {
+    const delay = (head[at + 21]! << 4) | (head[at + 22]! >> 4);
+    const padding = ((head[at + 22]! & 0x0f) << 8) | head[at + 23]!;
+    if (delay + padding < samples) samples -= delay + padding;
+  }
+  return samples > 0 ? samples / first.sampleRate : null;
 }
 
 /** The next offset holding a frame header followed by another (one lone 0xFFE is often chance). */

@@ -6,7 +6,7 @@ import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
-import { adtsDuration, mpegDurationWithoutHeader } from './frame-count.js';
+import { adtsDuration, mpegDuration } from './frame-count.js';
 import { sniffImage } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 
@@ -154,8 +154,9 @@ async function parseMetadata(file: string, duration: boolean): Promise<IAudioMet
 async function countedDuration(meta: IAudioMetadata, file: string): Promise<number | null> {
   const container = (meta.format.container ?? '').toLowerCase();
   try {
-    if (container === 'mpeg') return await mpegDurationWithoutHeader(file);
-    if (container === 'adts') return await adtsDuration(file);
+    if (container === 'mpeg') return await mpegDuration(file);
+    // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
+    if (container.startsWith('adts')) return await adtsDuration(file);
   } catch (err) {
     if (isErrno(err)) throw err;
   }
@@ -199,7 +200,7 @@ function formatLabel(meta: IAudioMetadata, file: string): string {
   if (container === 'flac') return 'flac';
   if (container === 'wave') return 'wav';
   if (container === 'ogg') return codec.includes('opus') ? 'opus' : 'ogg';
-  if (container === 'adts') return 'aac';
+  if (container.startsWith('adts')) return 'aac';
   if (container === 'aiff' || container === 'aiff-c') return 'aiff';
   if (container.startsWith('asf')) return 'wma';
   // MPEG-4 reports its brands, e.g. 'M4A/isom/iso2' or 'isom/iso2/mp41'.

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adtsDuration, mpegDurationWithoutHeader, mpegFrame } from '../../../server/library/frame-count.js';
+import { adtsDuration, mpegDuration, mpegFrame } from '../../../server/library/frame-count.js';
 
 /** An MPEG-1 layer III header: 128 kbit/s, 44.1 kHz, stereo. */
 const MPEG1_128K = [0xff, 0xfb, 0x90, 0x00];
@@ -47,26 +47,35 @@ describe('mpegFrame', () => {
   });
 });
 
-describe('mpegDurationWithoutHeader', () => {
+describe('mpegDuration', () => {
   it('counts every frame, after an ID3v2 tag and before an ID3v1 tag', async () => {
     const id3v2 = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x0a', 'latin1'), Buffer.alloc(10)]);
     const id3v1 = Buffer.concat([Buffer.from('TAG'), Buffer.alloc(125)]);
     const file = await tempFile('a.mp3', Buffer.concat([id3v2, mpegStream(100), id3v1]));
-    expect(await mpegDurationWithoutHeader(file)).toBeCloseTo((100 * 1152) / 44100, 9);
+    expect(await mpegDuration(file)).toBeCloseTo((100 * 1152) / 44100, 9);
   });
 
-  it('leaves a stream with a Xing header to its header', async () => {
+  it('takes the frame count of a Xing header, less the LAME tag’s encoder delay and padding', async () => {
     const stream = mpegStream(10);
     stream.write('Xing', 36, 'latin1');
-    expect(await mpegDurationWithoutHeader(await tempFile('x.mp3', stream))).toBeNull();
+    stream.writeUInt32BE(0x1, 40); // flags: frame count only
+    stream.writeUInt32BE(1000, 44); // frames (the header may speak for a stream longer than the file)
+    expect(await mpegDuration(await tempFile('x.mp3', stream))).toBeCloseTo((1000 * 1152) / 44100, 9);
+    stream.write('LAME3.100', 48, 'latin1');
+    // delay 576 (0x240), padding 1000 (0x3E8): 24 bits 0x2403E8 at byte 21 of the tag.
+    stream.writeUIntBE(0x2403e8, 48 + 21, 3);
+    expect(await mpegDuration(await tempFile('l.mp3', stream))).toBeCloseTo((1000 * 1152 - 1576) / 44100, 9);
+  });
+
+  it('leaves a VBRI header to music-metadata', async () => {
+    const stream = mpegStream(10);
+    stream.write('VBRI', 36, 'latin1');
+    expect(await mpegDuration(await tempFile('v.mp3', stream))).toBeNull();
   });
 
   it('skips garbage between frames', async () => {
     const data = Buffer.concat([mpegStream(10), Buffer.from('junk!'), mpegStream(10)]);
-    expect(await mpegDurationWithoutHeader(await tempFile('g.mp3', data))).toBeCloseTo(
-      (20 * 1152) / 44100,
-      9,
-    );
+    expect(await mpegDuration(await tempFile('g.mp3', data))).toBeCloseTo((20 * 1152) / 44100, 9);
   });
 });
 
