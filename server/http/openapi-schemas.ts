@@ -145,12 +145,10 @@ export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
     .object({ items: z.array(item), page: count(), count: z.int().min(1), total: count() })
     .meta({ id, description: 'A page of a list, ordered by name.' });
 
-export const scanProblemSchema = z
-  .object({ path: z.string(), reason: z.string() })
-  .meta({
-    id: 'ScanProblem',
-    description: 'Something below the music folders that is not in the library, and why.',
-  });
+export const scanProblemSchema = z.object({ path: z.string(), reason: z.string() }).meta({
+  id: 'ScanProblem',
+  description: 'Something below the music folders that is not in the library, and why.',
+});
 
 export const scanProgressSchema = z
   .object({
