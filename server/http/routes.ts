@@ -10,6 +10,7 @@ import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
 import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
+import { musicFolderSchema } from './openapi-schemas.js';
 import {
   endpoint,
   rawEndpoint,
@@ -89,9 +90,13 @@ export function routeTable(services: Services): DocumentedRoute[] {
       '/api/server-info',
       ADMIN,
       endpoint({
-        summary: 'The version and the addresses household devices can use',
-        response: z.object({ version: z.string(), addresses: z.array(z.string()) }),
-        handle: () => services.serverInfo(),
+        summary: 'The version, the addresses household devices can use, and the music folders',
+        response: z.object({
+          version: z.string(),
+          addresses: z.array(z.string()),
+          musicFolders: z.array(musicFolderSchema),
+        }),
+        handle: () => ({ ...services.serverInfo(), musicFolders: services.library.musicFolders() }),
       }),
     ),
     get(

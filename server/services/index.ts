@@ -9,7 +9,7 @@ import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
 import { InviteService } from './invite-service.js';
-import { LibraryService, type Scanner } from './library-service.js';
+import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
@@ -42,6 +42,8 @@ export interface ServiceOptions {
   /** The desktop app passes its electron-updater installer; headless uses the built-in one. */
   installer?: Installer;
   scanner?: Scanner;
+  /** Watching the music folders (default on) and its timings. */
+  library?: LibraryOptions;
   /** Flushes and closes the store before an installer replaces the app. */
   beforeExit: () => Promise<void>;
   exit?: (code: number) => void;
@@ -64,6 +66,7 @@ export function createServices(
     options.scanner ?? scanLibrary,
     logger,
     clock,
+    options.library,
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
