@@ -58,6 +58,7 @@ const schema = z.object({
   githubToken: z.string().min(1).nullable(),
   version: z.string().min(1),
   allowedHosts: z.array(z.string().regex(hostName)),
+  rescanMinutes: z.preprocess(wholeNumber, z.number().int().min(1).max(1440)),
 });
 
 /** Everything the server reads from its environment, validated once at start (README, Configuration). */
@@ -99,6 +100,10 @@ const SETTINGS: Record<keyof Config, Setting> = {
   installCommand: { source: 'MELON_INSTALL_COMMAND', rule: 'must be a command' },
   githubToken: { source: 'GITHUB_TOKEN', rule: 'must be a token', secret: true },
   version: { source: 'the version in package.json', rule: 'must not be empty' },
+  rescanMinutes: {
+    source: 'MELON_RESCAN_MINUTES',
+    rule: 'must be a whole number of minutes, 1–1440',
+  },
   allowedHosts: {
     source: 'MELON_ALLOWED_HOSTS',
     rule: 'must be host names separated by commas, e.g. nas.lan,music.home.arpa',
@@ -150,6 +155,7 @@ export function loadConfig(
       .split(',')
       .map((name) => name.trim().replace(/\.$/, ''))
       .filter((name) => name !== ''),
+    rescanMinutes: nonEmpty(env.MELON_RESCAN_MINUTES) ?? 5,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

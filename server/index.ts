@@ -88,7 +88,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     statsIndex,
     installer: deps.installer,
     scanner: deps.scanner,
-    library: deps.library,
+    // Folders that give no change events (network shares) are rescanned every MELON_RESCAN_MINUTES.
+    library: {
+      ...deps.library,
+      watchOptions: { pollIntervalMs: config.rescanMinutes * 60_000, ...deps.library?.watchOptions },
+    },
     exit: deps.exit,
     beforeExit: () => close(),
     serverInfo: () => ({
