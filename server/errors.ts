@@ -29,6 +29,9 @@ export const PROBLEM_STATUS = {
   user_not_found: 404,
   username_taken: 409,
   last_admin: 409,
+  // API keys
+  api_key_not_found: 404,
+  too_many_api_keys: 409,
   // library, playlists, collections
   track_not_found: 404,
   album_not_found: 404,

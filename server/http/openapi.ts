@@ -272,7 +272,8 @@ const DESCRIPTION = `A self-hosted music-library server for a household.
 - GET endpoints read the query string; POST endpoints read the query string and the body (JSON or a
   form), and the body wins. An empty value counts as absent; a parameter given twice takes its first
   value; unknown parameters are ignored.
-- Protected endpoints take \`Authorization: Bearer <JWT>\`; \`x-roles\` lists the roles each accepts.
+- Protected endpoints take \`Authorization: Bearer <JWT>\` or \`Bearer <API key>\`; \`x-roles\` lists the
+  roles each accepts.
   A token whose role is not listed is refused with 401 \`forbidden_role\`.
 - Bodies over 1 MiB (uploads: 20 MiB) are refused with 413.
 - Requests a browser marks as coming from a web page of another origin are refused with 403
@@ -311,7 +312,8 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A token from /auth/login or /auth/code-authenticate (HS256 JWT).',
+          description:
+            'A token from /auth/login or /auth/code-authenticate (HS256 JWT), or an API key (`melon_…`, from /api/users/api-keys/create).',
         },
       },
       responses: Object.fromEntries(

@@ -1,5 +1,6 @@
 import type { Services } from '../services/index.js';
 import { AdminPage } from './admin-page.js';
+import { apiKeyHandlers } from './handlers/api-keys.js';
 import { artworkHandlers } from './handlers/artwork.js';
 import { authHandlers } from './handlers/auth.js';
 import { userHandlers } from './handlers/users.js';
@@ -65,6 +66,7 @@ const page = (summary: string, mediaType: string, reply: () => ReturnType<Endpoi
 export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users);
+  const apiKeys = apiKeyHandlers(services.apiKeys);
   const stats = statsHandlers(services.stats);
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
@@ -135,6 +137,9 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('users', '/api/users/settings', READERS, users.settings),
     post('users', '/api/users/change-password', READERS, users.changePassword),
     post('users', '/api/users/delete', ADMIN, users.delete),
+    post('users', '/api/users/api-keys/create', READERS, apiKeys.create),
+    get('users', '/api/users/api-keys', READERS, apiKeys.list),
+    post('users', '/api/users/api-keys/delete', READERS, apiKeys.delete),
 
     // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),

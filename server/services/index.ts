@@ -5,6 +5,7 @@ import { scanLibrary } from '../library/scanner.js';
 import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
+import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
@@ -22,6 +23,8 @@ import { UserService } from './user-service.js';
 export interface Services {
   version: string;
   auth: AuthService;
+  /** API keys for music apps; `auth` accepts them as bearer values. */
+  apiKeys: ApiKeyService;
   invites: InviteService;
   users: UserService;
   library: LibraryService;
@@ -76,10 +79,12 @@ export function createServices(
       exit: options.exit,
       logger,
     });
+  const apiKeys = new ApiKeyService(store.users, clock, logger);
   return {
     version: config.version,
     serverInfo: options.serverInfo,
-    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds),
+    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
+    apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, store.ratings, clock),
     library,

@@ -41,6 +41,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
     weight: 0.3,
   },
   'POST /api/users/delete': { params: { id: 'id:victim' } },
+  'POST /api/users/api-keys/create': { params: { name: 'name' } },
+  'GET /api/users/api-keys': { params: {} },
+  'POST /api/users/api-keys/delete': { params: { id: 'text' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
