@@ -140,7 +140,12 @@ function problemResponseBody(status: number, list: readonly string[]): Json {
   const headers: Json = { 'X-Request-Id': requestIdHeader };
   if (status === 401)
     headers['WWW-Authenticate'] = { description: 'Bearer, with the error', schema: { type: 'string' } };
-  if (status === 429)
+  if (status === 416)
+    headers['Content-Range'] = {
+      description: 'bytes */<size>: the size of the whole file',
+      schema: { type: 'string' },
+    };
+  if (status === 429 || status === 503)
     headers['Retry-After'] = {
       description: 'Seconds until a new attempt may succeed',
       schema: { type: 'integer' },
@@ -165,7 +170,7 @@ function successResponse(response: ResponseDoc, schemas: SchemaCollector): Json 
     headers[name] = { description, schema: { type: 'string' } };
   const content = response.json
     ? { 'application/json': { schema: schemas.convert(response.json, 'output') } }
-    : response.mediaType?.startsWith('image/')
+    : response.mediaType?.startsWith('image/') || response.mediaType?.startsWith('audio/')
       ? { [response.mediaType]: {} }
       : response.mediaType
         ? { [response.mediaType]: { schema: { type: 'string' } } }

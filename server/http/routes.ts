@@ -6,6 +6,7 @@ import { authHandlers } from './handlers/auth.js';
 import { userHandlers } from './handlers/users.js';
 import { collectionHandlers } from './handlers/collections.js';
 import { libraryHandlers } from './handlers/library.js';
+import { playbackHandlers } from './handlers/playback.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
@@ -70,6 +71,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const stats = statsHandlers(services.stats);
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
+  const playback = playbackHandlers(services.stream, services.search);
   const playlists = collectionHandlers(services.collections, 'playlist');
   const collections = collectionHandlers(services.collections, 'collection');
   const art = artworkHandlers(services.artwork);
@@ -91,9 +93,13 @@ export function routeTable(services: Services): DocumentedRoute[] {
       '/api/server-info',
       ADMIN,
       endpoint({
-        summary: 'The version and the addresses household devices can use',
-        response: z.object({ version: z.string(), addresses: z.array(z.string()) }),
-        handle: () => services.serverInfo(),
+        summary: 'The version, the addresses household devices can use, and whether it transcodes',
+        response: z.object({
+          version: z.string(),
+          addresses: z.array(z.string()),
+          transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
+        }),
+        handle: async () => ({ ...services.serverInfo(), transcoding: await services.stream.transcoding() }),
       }),
     ),
     get(
@@ -166,6 +172,11 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('library', '/api/albums/:id', READERS, library.album),
     get('library', '/api/artists', READERS, library.artists),
     get('library', '/api/artists/:id', READERS, library.artist),
+
+    // Streaming and search (docs/API.md: Streaming, Search); a GET route also answers HEAD.
+    get('playback', '/api/tracks/:id/stream', READERS, playback.stream),
+    get('playback', '/api/tracks/:id/download', READERS, playback.download),
+    get('playback', '/api/search', READERS, playback.search),
     get('playlists', '/api/playlists', READERS, playlists.list),
     get('playlists', '/api/playlists/:id', READERS, playlists.get),
     post('playlists', '/api/playlists/create', MEMBERS, playlists.create),

@@ -11,6 +11,8 @@ import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type Scanner } from './library-service.js';
+import { SearchService } from './playback/search-service.js';
+import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
 import { StatsService } from './stats/stats-service.js';
@@ -28,6 +30,9 @@ export interface Services {
   invites: InviteService;
   users: UserService;
   library: LibraryService;
+  /** Audio of the library's tracks: originals, ranges, transcodes. */
+  stream: StreamService;
+  search: SearchService;
   ratings: RatingService;
   collections: CollectionService;
   stats: StatsService;
@@ -88,6 +93,12 @@ export function createServices(
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, store.ratings, clock),
     library,
+    stream: new StreamService(library, {
+      ffmpeg: config.ffmpegPath,
+      maxTranscodes: config.maxTranscodes,
+      logger,
+    }),
+    search: new SearchService(library),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),

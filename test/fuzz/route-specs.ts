@@ -74,6 +74,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/albums/:id': { params: { id: 'id:album' } },
   'GET /api/artists': { params: list },
   'GET /api/artists/:id': { params: { id: 'id:artist' } },
+  'GET /api/tracks/:id/stream': { params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate' } },
+  'GET /api/tracks/:id/download': { params: { id: 'id:track' } },
+  'GET /api/search': { params: { q: 'q', count: 'count' } },
   'GET /api/playlists': { params: list },
   'GET /api/playlists/:id': { params: { id: 'id:playlist' } },
   'POST /api/playlists/create': {
