@@ -70,6 +70,23 @@ describe('GET /api/search', () => {
     ]);
   });
 
+  it('pages each kind on its own for protocol adapters (Subsonic search3)', () => {
+    const caller = {
+      userId: null,
+      username: 'adapter',
+      role: 'Pass' as const,
+      expiresAt: Infinity,
+      inviteId: null,
+    };
+    const result = t.server.services.search.searchWindows(caller, 'come', {
+      tracks: { count: 2, offset: 1 },
+      albums: { count: 0, offset: 0 },
+      artists: { count: 5, offset: 0 },
+    });
+    expect(names(result.tracks)).toEqual(['Comet', 'Here Comes the Sun']);
+    expect(result.albums).toEqual([]);
+  });
+
   it('answers tracks, albums and artists in the shapes of the library lists', async () => {
     const user = await makeUser(t, { role: 'Pass' });
     const result = await search('q=abbey', user.token);

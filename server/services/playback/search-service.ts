@@ -13,6 +13,17 @@ export interface SearchResult {
   artists: ArtistView[];
 }
 
+export interface SearchWindow {
+  count: number;
+  offset: number;
+}
+
+export interface SearchWindows {
+  tracks: SearchWindow;
+  albums: SearchWindow;
+  artists: SearchWindow;
+}
+
 /** The three name indexes of one library snapshot. */
 interface SnapshotIndex {
   tracks: NameIndex<TrackRecord>;
@@ -32,11 +43,24 @@ export class SearchService {
 
   /** At most `count` of each kind, best matches first, in the shapes of the library lists. */
   search(caller: Principal, query: string, count = SEARCH_DEFAULT_COUNT): SearchResult {
+    const window = { count, offset: 0 };
+    return this.searchWindows(caller, query, { tracks: window, albums: window, artists: window });
+  }
+
+  /**
+   * A page of each kind (`offset` matches skipped, then at most `count`), as Subsonic's search3
+   * asks for them; a count of 0 leaves that kind out.
+   */
+  searchWindows(caller: Principal, query: string, windows: SearchWindows): SearchResult {
     const index = this.current();
+    const page = <T>(found: NameIndex<T>, { count, offset }: SearchWindow) =>
+      count <= 0 ? [] : found.search(query, offset + count).slice(offset);
     return {
-      tracks: index.tracks.search(query, count).map((track) => this.library.getTrack(caller, track.id)),
-      albums: index.albums.search(query, count).map((album) => this.library.getAlbum(caller, album.id)),
-      artists: index.artists.search(query, count).map((artist) => this.library.getArtist(caller, artist.id)),
+      tracks: page(index.tracks, windows.tracks).map((track) => this.library.getTrack(caller, track.id)),
+      albums: page(index.albums, windows.albums).map((album) => this.library.getAlbum(caller, album.id)),
+      artists: page(index.artists, windows.artists).map((artist) =>
+        this.library.getArtist(caller, artist.id),
+      ),
     };
   }
 
