@@ -5,12 +5,15 @@ import { scanLibrary } from '../library/scanner.js';
 import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
+import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { SearchService } from './playback/search-service.js';
+import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
 import { StatsService } from './stats/stats-service.js';
@@ -23,9 +26,14 @@ import { UserService } from './user-service.js';
 export interface Services {
   version: string;
   auth: AuthService;
+  /** API keys for music apps; `auth` accepts them as bearer values. */
+  apiKeys: ApiKeyService;
   invites: InviteService;
   users: UserService;
   library: LibraryService;
+  /** Audio of the library's tracks: originals, ranges, transcodes. */
+  stream: StreamService;
+  search: SearchService;
   ratings: RatingService;
   collections: CollectionService;
   stats: StatsService;
@@ -81,13 +89,21 @@ export function createServices(
       exit: options.exit,
       logger,
     });
+  const apiKeys = new ApiKeyService(store.users, clock, logger);
   return {
     version: config.version,
     serverInfo: options.serverInfo,
-    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds),
+    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
+    apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, store.ratings, clock),
     library,
+    stream: new StreamService(library, {
+      ffmpeg: config.ffmpegPath,
+      maxTranscodes: config.maxTranscodes,
+      logger,
+    }),
+    search: new SearchService(library),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),

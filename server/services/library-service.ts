@@ -268,6 +268,11 @@ export class LibraryService {
     this.catalog = new LibraryCatalog(this.library.index());
   }
 
+  /** The current read-only catalog; replaced, never changed, when the library changes (search keys on it). */
+  snapshot(): LibraryCatalog {
+    return this.catalog;
+  }
+
   albumName(id: string): string | null {
     return this.library.album(id)?.name ?? null;
   }
