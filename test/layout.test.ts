@@ -16,9 +16,12 @@ async function unitTests(): Promise<string[]> {
     .sort();
 }
 
-/** test/unit/<path>.test.ts tests app|renderer|shared/<path>.ts when it starts with one of those, else server/<path>.ts. */
+/**
+ * test/unit/<path>.test.ts tests app|renderer|shared/<path>.ts when it starts with one of those, else
+ * server/<path>.ts; `<path>.<aspect>.test.ts` tests one aspect of that module (scanner.formats).
+ */
 function sourceOf(test: string): string {
-  const path = test.replace(/\.test\.ts$/, '.ts');
+  const path = test.replace(/(\.[a-z-]+)?\.test\.ts$/, '.ts');
   return OTHER_ROOTS.includes(path.split('/')[0]!) ? path : `server/${path}`;
 }
 
