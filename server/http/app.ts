@@ -47,7 +47,7 @@ const multipartBody = koaBody({
 type Ctx = RouterContext<AppState>;
 
 /**
- * Builds the Koa application: request log, problem mapping, the host guard, security headers, the
+ * Builds the Koa application: request log, problem mapping, security headers, the host guard, the
  * cross-origin guard, then the route table.
  */
 export function buildApp(
@@ -74,8 +74,9 @@ export function buildApp(
   }
   app.use(requestLog(logger));
   app.use(problemMiddleware(logger));
-  app.use(hostGuard(options.allowedHosts));
+  // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
+  app.use(hostGuard(options.allowedHosts));
   app.use(crossOriginGuard());
   app.use(router.routes());
   app.use(router.allowedMethods());

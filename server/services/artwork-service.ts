@@ -128,7 +128,7 @@ export class ArtworkService {
   async trackImage(trackId: string, pos: number): Promise<Image> {
     const track = this.library.track(trackId);
     if (pos >= track.artwork.length) return this.defaultImage();
-    let picture: { mime: string; data: Uint8Array } | undefined;
+    let picture: Awaited<ReturnType<typeof readPicture>>;
     try {
       picture = await readPicture(track.path, pos);
     } catch (error) {
@@ -136,7 +136,14 @@ export class ArtworkService {
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       throw error;
     }
-    return picture ? image(Buffer.from(picture.data), picture.mime) : this.defaultImage();
+    if (!picture) return this.defaultImage();
+    // Never the type the tag declares: a "picture" of text/html or image/svg+xml runs script.
+    if (picture.mime === null)
+      throw notFound(
+        'artwork_not_found',
+        `The picture at position ${pos} is not a JPEG, PNG, GIF, WebP, AVIF or BMP image`,
+      );
+    return image(Buffer.from(picture.data), picture.mime);
   }
 
   async artistImage(kind: ArtistImageKind, artistId: string, pos: number): Promise<Image> {

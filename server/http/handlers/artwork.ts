@@ -24,7 +24,8 @@ const cacheHeaders = {
 };
 const imageResponses: Record<number, ResponseDoc> = {
   200: {
-    description: 'The image in its own type (JPEG, PNG, WebP, ...); the default artwork when there is none',
+    description:
+      'The image in its type sniffed from its bytes (JPEG, PNG, GIF, WebP, AVIF or BMP); the default artwork when there is none',
     mediaType: 'image/*',
     headers: cacheHeaders,
   },
@@ -136,7 +137,7 @@ export function artworkHandlers(artwork: ArtworkService) {
       summary: 'A picture embedded in a track',
       path: positionPath,
       responses: imageResponses,
-      errors: { 404: ['track_not_found', 'track_file_not_found'] },
+      errors: { 404: ['track_not_found', 'track_file_not_found', 'artwork_not_found'] },
       handle: async ({ path, request }) => imageReply(request, await artwork.trackImage(path.id, path.pos)),
     }),
     artistPfp: artistImage('pfp'),
