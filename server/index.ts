@@ -126,6 +126,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
       // This also stops the folder watcher.
       services.library.stopScanning();
+      await services.artwork.close().catch(() => undefined);
       await store.close();
     })();
     return closing;

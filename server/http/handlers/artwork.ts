@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
 import { alwaysTrue } from '../openapi-schemas.js';
@@ -32,11 +33,20 @@ const imageResponses: Record<number, ResponseDoc> = {
   304: { description: "The client's copy (If-None-Match) is current", headers: cacheHeaders },
 };
 
-/** Image bytes with their real type and an ETag; 304 when the client's copy is current. */
+/**
+ * Image bytes with their sniffed type and an ETag; 304 when the client's copy is current. A large
+ * image is streamed from the cache's file, so a slow reader holds a stream buffer, not the image.
+ */
 function imageReply(request: Request, image: Image): Reply {
   const headers = { ETag: image.etag, 'Cache-Control': 'private, no-cache' };
   if (request.ifNoneMatch === image.etag) return { status: 304, body: null, headers };
-  return { status: 200, body: image.bytes, type: image.mime, headers };
+  if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };
+  return {
+    status: 200,
+    body: createReadStream(image.file!),
+    type: image.mime,
+    headers: { ...headers, 'Content-Length': String(image.size) },
+  };
 }
 
 const deleted = z.object({ deleted: alwaysTrue(), id: z.string(), pos: z.int().min(0) });
