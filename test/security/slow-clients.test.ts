@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { HTTP_LIMITS } from '../../server/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
-    httpLimits: { requestTimeoutMs: 1_500, headersTimeoutMs: 800, maxConnections: 4 },
+    httpLimits: { requestTimeoutMs: 1_500, headersTimeoutMs: 800 },
   });
 });
 afterAll(() => t.stop());
@@ -76,7 +76,10 @@ describe('slow clients', () => {
   });
 
   it('connections beyond the cap are closed as they arrive; the others are served', async () => {
-    const { hostname, port } = new URL(t.url);
+    // A server of its own, with the usual timeouts: the held connections must not time out meanwhile.
+    const capped = await startTestServer({ httpLimits: { maxConnections: 4 } });
+    onTestFinished(() => capped.stop());
+    const { hostname, port } = new URL(capped.url);
     const open = (): Promise<Socket> =>
       new Promise((resolve, reject) => {
         const socket = connect(Number(port), hostname, () => resolve(socket));
@@ -94,6 +97,6 @@ describe('slow clients', () => {
     expect(closed).toBe(true);
     for (const socket of held) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await t.call('/api/health')).status).toBe(200);
+    expect((await capped.call('/api/health')).status).toBe(200);
   });
 });
