@@ -6,6 +6,7 @@ import { id, idPath, integer } from '../params.js';
 import {
   endpoint,
   rawEndpoint,
+  StreamBody,
   type ErrorCodes,
   type Reply,
   type Request,
@@ -43,9 +44,9 @@ function imageReply(request: Request, image: Image): Reply {
   if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };
   return {
     status: 200,
-    body: createReadStream(image.file!),
+    body: new StreamBody(createReadStream(image.file!), image.size),
     type: image.mime,
-    headers: { ...headers, 'Content-Length': String(image.size) },
+    headers,
   };
 }
 
