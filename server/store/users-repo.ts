@@ -1,5 +1,5 @@
-import type { InviteRecord, UserRecord } from '../domain/user.js';
-import { JsonDocument, type Versioned } from './json-document.js';
+import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
+import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {
   users: UserRecord[];
@@ -12,6 +12,22 @@ const sameName = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLoc
 const INVITE_RETENTION_MS = 24 * 60 * 60_000;
 
 /**
+ * Version 2 (2026-11-23) adds `publicStatsChosen`: `publicStats` now defaults to true, and only a
+ * user who never chose follows a default. A version-1 record cannot tell a chosen `false` from the
+ * old default `false` (nothing recorded the choice), so every stored value is kept as a choice:
+ * showing someone's listening who asked for privacy is the worse mistake. docs/API.md, Users.
+ */
+export const USERS_MIGRATIONS: Migrations = {
+  1: (old) => ({
+    ...old,
+    users: ((old['users'] as Record<string, unknown>[] | undefined) ?? []).map((user) => ({
+      ...user,
+      publicStatsChosen: true,
+    })),
+  }),
+};
+
+/**
  * Users and invite codes share one file, so that "mark the invite redeemed" and "add the user" are
  * one atomic write.
  */
@@ -20,7 +36,11 @@ export class UsersRepo {
 
   static async open(path: string): Promise<UsersRepo> {
     return new UsersRepo(
-      await JsonDocument.open<UsersFile>(path, { schemaVersion: 1, users: [], invites: [] }),
+      await JsonDocument.open<UsersFile>(
+        path,
+        { schemaVersion: 2, users: [], invites: [] },
+        USERS_MIGRATIONS,
+      ),
     );
   }
 
@@ -56,6 +76,7 @@ export class UsersRepo {
         const invite = data.invites.find((record) => record.id === redeemInviteId);
         if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null) return 'invite_spent';
         invite.redeemedAt = user.createdAt;
+        invite.joinedUserId = user.id;
       }
       data.users.push(user);
       return 'added';
@@ -92,10 +113,55 @@ export class UsersRepo {
     );
   }
 
+  /**
+   * Changes a user's role and revokes its tokens, unless that would leave no Admin (checked inside
+   * the write queue, as for `remove`).
+   */
+  setRole(id: string, role: AccountRole): Promise<UserRecord | 'not_found' | 'last_admin'> {
+    return this.doc.mutate(
+      (data) => {
+        const user = data.users.find((record) => record.id === id);
+        if (!user) return 'not_found';
+        if (user.role === role) return user;
+        const admins = data.users.filter((other) => other.role === 'Admin').length;
+        if (user.role === 'Admin' && admins === 1) return 'last_admin';
+        user.role = role;
+        user.tokenVersion += 1;
+        return user;
+      },
+      (outcome) => typeof outcome === 'object',
+    );
+  }
+
   // --- invite codes -------------------------------------------------------------------------------
 
   activeInvites(now: number): InviteRecord[] {
     return this.doc.data.invites.filter((invite) => isActive(invite, now));
+  }
+
+  /** Every invite still kept (up to a day past its expiry), newest first. */
+  recentInvites(): InviteRecord[] {
+    return [...this.doc.data.invites].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /**
+   * Revokes the newest invite with this code that could still make a user: not yet exchanged and
+   * not expired, or exchanged but its one user not made yet (the Server token is refused then).
+   */
+  revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined> {
+    return this.doc.mutate(
+      (data) => {
+        const invite = data.invites
+          .filter((record) => record.code === code && record.redeemedAt === null && record.revokedAt === null)
+          .filter((record) =>
+            record.usedAt === null ? now < record.expiresAt : now < record.usedAt + serverTokenMs,
+          )
+          .sort((a, b) => b.createdAt - a.createdAt)[0];
+        if (invite) invite.revokedAt = now;
+        return invite ? { ...invite } : undefined;
+      },
+      (invite) => invite !== undefined,
+    );
   }
 
   findInvite(id: string): InviteRecord | undefined {

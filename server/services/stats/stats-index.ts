@@ -42,6 +42,13 @@ export interface ActivityStep {
 
 export type ActivityStepKind = 'day' | 'week' | 'month';
 
+/** One log as scanRows shows it. */
+export interface ScannedRow {
+  at: number;
+  device: string | null;
+  play: boolean;
+}
+
 /**
  * Version of the saved form (`save`). Bump it whenever a field of StatsIndex, UserColumns, Tally or
  * Interner changes meaning or type; an added or removed field is caught without it.
@@ -740,6 +747,25 @@ export class StatsIndex {
       }
     }
     return steps;
+  }
+
+  /**
+   * Visits the rows of a filter (range and device) in time order, or newest first with `reverse`,
+   * until `visit` returns true. For the small reads of play-patterns.ts (devices, heatmap, span).
+   */
+  scanRows(f: StatsFilter, visit: (row: ScannedRow) => boolean | void, reverse = false): void {
+    const u = this.userColumns(f.userId);
+    const device = this.deviceFilter(f);
+    if (!u || device === null) return;
+    const [lo, hi] = u.range(f.from, f.to);
+    for (let i = 0; i < hi - lo; i += 1) {
+      const row = reverse ? hi - 1 - i : lo + i;
+      const d = u.device[row]!;
+      if (device !== undefined && this.deviceKey[d] !== device) continue;
+      const play = (u.flags[row]! & SKIP) === 0;
+      const stop = visit({ at: u.at[row]!, device: d < 0 ? null : this.devices.values[d]!, play });
+      if (stop === true) return;
+    }
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
