@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS_PAGE_BUILD } from '../server/http/admin-page.js';
+import { SETTINGS_PAGE_BUILD, VENDOR_STYLESHEETS, vendorSheetPath } from '../server/http/admin-page.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -38,8 +38,10 @@ chmodSync(join(dist, 'server', 'main.js'), 0o755);
 
 // The settings page, prebuilt: served at /admin without running esbuild (server/http/admin-page.ts).
 await build({ ...SETTINGS_PAGE_BUILD, outfile: join(dist, 'renderer', 'app.js'), logLevel: 'warning' });
-for (const file of ['index.html', 'style.css'])
-  copyFileSync(join(root, 'renderer', file), join(dist, 'renderer', file));
+copyFileSync(join(root, 'renderer', 'index.html'), join(dist, 'renderer', 'index.html'));
+cpSync(join(root, 'renderer', 'styles'), join(dist, 'renderer', 'styles'), { recursive: true });
+for (const name of Object.keys(VENDOR_STYLESHEETS))
+  copyFileSync(vendorSheetPath(name), join(dist, 'renderer', 'styles', name));
 
 cpSync(join(root, 'server', 'assets'), join(dist, 'server', 'assets'), { recursive: true });
 // server/config.ts reads the version from ../package.json, which from dist/server is this copy.

@@ -150,6 +150,11 @@ export class ArtworkService {
     return stored ? image(await this.artwork.read(stored), stored.mime) : this.defaultImage();
   }
 
+  /** Whether an Admin uploaded a default artwork (else the built-in one is used; it cannot be deleted). */
+  hasCustomDefault(): boolean {
+    return this.artwork.defaultImage() !== undefined;
+  }
+
   async defaultImage(): Promise<Image> {
     const custom = this.artwork.defaultImage();
     if (custom) return image(await this.artwork.read(custom), custom.mime);

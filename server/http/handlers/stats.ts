@@ -47,6 +47,7 @@ const member = z.object({
   username: z.string(),
   role: z.enum(ACCOUNT_ROLES),
   self: z.boolean().meta({ description: "The caller's own account" }),
+  publicStats: z.boolean().meta({ description: 'Whether the member shares their statistics' }),
   visible: z.boolean().meta({ description: 'Whether the caller may read its statistics' }),
 });
 const devicePlays = z.object({

@@ -121,6 +121,7 @@ export class StatsService {
         username: user.username,
         role: user.role,
         self: user.id === self,
+        publicStats: user.publicStats,
         visible: user.id === self || caller.role === 'Admin' || user.publicStats,
       }));
   }
