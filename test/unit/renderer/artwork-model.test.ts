@@ -27,7 +27,7 @@ describe('artwork summary', () => {
   it('says what each kind of item has', () => {
     expect(summary(track)).toBe('Ann, Bo · 2 pictures');
     expect(summary({ ...track, artists: [], artwork: [track.artwork[0]!] })).toBe('1 picture');
-    expect(summary(artist)).toBe('2 profile picture(s), 0 banner(s)');
+    expect(summary(artist)).toBe('2 profile pictures, 0 banners');
     expect(summary(playlist)).toBe('has artwork');
     expect(summary({ ...playlist, hasArtwork: false })).toBe('no artwork');
   });
@@ -50,11 +50,11 @@ describe('artwork groupsFor', () => {
       ],
       upload: { path: '/api/art/upload/default-art', label: 'Upload default artwork' },
     });
-    expect(groupsFor('tracks', null)).toEqual(groupsFor('default', null));
+    expect(groupsFor('albums', null)).toEqual(groupsFor('default', null));
   });
 
   it("lists a track's embedded pictures by position, with no upload", () => {
-    expect(groupsFor('tracks', track)).toEqual([
+    expect(groupsFor('albums', track)).toEqual([
       {
         title: 'Embedded pictures',
         testid: 'art-group-track',
@@ -121,7 +121,7 @@ describe('artwork groupsFor', () => {
 
 describe('artwork deleteWarning', () => {
   it('warns that a track picture leaves the audio file itself', () => {
-    const [trackGroup] = groupsFor('tracks', track);
+    const [trackGroup] = groupsFor('albums', track);
     expect(deleteWarning(trackGroup!.pictures[0]!)).toMatch(/audio file itself/);
     const [defaultGroup] = groupsFor('default', null);
     expect(deleteWarning(defaultGroup!.pictures[0]!)).toMatch(/removed from the server/);
