@@ -127,6 +127,20 @@ export const statsView: View = (ctx, root) => {
       : member?.self
         ? 'Your listening.'
         : `${member?.username ?? 'Someone'}’s listening.`;
+    if (state.range === 'custom' && state.from && state.to && state.from > state.to) {
+      destroyCharts();
+      replace(
+        content,
+        h('p', {
+          class: 'error-text',
+          testid: 'stats-range-error',
+          attrs: { role: 'alert' },
+          text: 'The “From” date is after the “To” date.',
+        }),
+      );
+      content.removeAttribute('aria-busy');
+      return null;
+    }
     try {
       if (everyone) {
         const stats = await loadHousehold(ctx.api, members, selection);

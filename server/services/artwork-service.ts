@@ -152,7 +152,7 @@ export class ArtworkService {
 
   /** Whether an Admin uploaded a default artwork (else the built-in one is used; it cannot be deleted). */
   hasCustomDefault(): boolean {
-    return this.artwork.defaultImage() !== undefined;
+    return this.artwork.defaultImage() !== null;
   }
 
   async defaultImage(): Promise<Image> {
