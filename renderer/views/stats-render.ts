@@ -2,7 +2,7 @@ import { activityChart, heatmap, rankedBars, type Chart } from '../charts.js';
 import { h, type Child } from '../dom.js';
 import { formatDateTime, formatDuration } from '../format.js';
 import { plays } from '../plural.js';
-import type { HouseholdStats, PersonStats, Ref } from '../stats-data.js';
+import type { HouseholdStats, PersonStats, Ref, TopItem } from '../stats-data.js';
 
 /** The statistics' content: one person's, or everyone's. Charts are returned so the view can destroy them. */
 export interface Rendered {
@@ -68,30 +68,24 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
       h(
         'div',
         { class: 'grid-2' },
-        ranked(
-          stats.tracks,
-          (t) => t.name ?? 'unknown track',
-          (t) => names(t.artists),
-          'top-tracks',
-          'Top tracks',
-        ),
-        ranked(
-          stats.albums,
-          (a) => a.name ?? 'unknown album',
-          (a) => names(a.artists),
-          'top-albums',
-          'Top albums',
-        ),
-        ranked(
-          stats.artists,
-          (a) => a.name ?? 'unknown artist',
-          () => undefined,
-          'top-artists',
-          'Top artists',
+        ...(
+          [
+            [stats.tracks, 'unknown track', 'top-tracks', 'Top tracks'],
+            [stats.albums, 'unknown album', 'top-albums', 'Top albums'],
+            [stats.artists, 'unknown artist', 'top-artists', 'Top artists'],
+          ] as const
+        ).map(([items, unnamed, testid, title]) =>
+          ranked<TopItem>(
+            items,
+            (item) => item.name ?? unnamed,
+            (item) => (item.artists ? names(item.artists) : undefined),
+            testid,
+            title,
+          ),
         ),
         ranked(
           stats.genres,
-          (g) => g.genre,
+          (genre) => genre.genre,
           () => undefined,
           'top-genres',
           'Top genres',

@@ -26,7 +26,8 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
   'POST /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
   'GET /auth/invite': { params: {} },
-  'GET /auth/invites': { params: {} },
+  'GET /auth/invites': { params: { all: 'bool' } },
+  'POST /auth/invites/revoke': { params: { code: 'code' } },
   'GET /auth/code-authenticate': { params: { code: 'code' } },
   'GET /auth/check': { params: {} },
 
@@ -41,6 +42,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
     weight: 0.3,
   },
   'POST /api/users/delete': { params: { id: 'id:victim' } },
+  'POST /api/users/role': { params: { id: 'id:victim', role: 'role' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
@@ -59,6 +61,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/recent-albums': { params: recent },
   'GET /api/stats/recent-artists': { params: recent },
   'GET /api/stats/activity': { params: { ...ranged, step: 'step' }, weight: 1.5 },
+  'GET /api/stats/members': { params: {} },
+  'GET /api/stats/devices': { params: { userId: 'id:user' } },
+  'GET /api/stats/heatmap': { params: ranged },
   'POST /api/stats/rate-track': { params: { id: 'id:track', rating: 'rating' }, weight: 1.5 },
   'POST /api/stats/rate-album': { params: { id: 'id:album', rating: 'rating' }, weight: 1.5 },
   'POST /api/stats/rate-artist': { params: { id: 'id:artist', rating: 'rating' }, weight: 1.5 },
