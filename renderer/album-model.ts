@@ -67,27 +67,37 @@ export function groupAlbums(tracks: LibraryTrack[]): Album[] {
   );
 }
 
-/** A picture slot shared by an album's tracks: the same position and kind ("front cover"). */
+/**
+ * A picture position shared by an album's tracks ("the second picture of each track"). Positions,
+ * not kinds, match: formats label pictures differently (M4A has no picture kinds: its back cover
+ * reads "other"), and people think of "the second picture" anyway. `type` is the most common kind.
+ */
 export interface Slot {
   pos: number;
   type: string;
-  /** The tracks that have a picture of this kind at this position. */
+  /** The tracks that have a picture at this position. */
   trackIds: string[];
 }
 
-/** The album-wide deletions on offer: one per position and kind found in the album's tracks. */
+/** The album-wide deletions on offer: one per position found in the album's tracks. */
 export function slotsOf(album: Album): Slot[] {
-  const slots = new Map<string, Slot>();
+  const slots = new Map<number, { trackIds: string[]; types: Map<string, number> }>();
   for (const track of album.tracks) {
     for (const art of track.artwork) {
-      const type = art.type ?? 'picture';
-      const key = `${art.pos}\u0000${type}`;
-      const slot = slots.get(key) ?? { pos: art.pos, type, trackIds: [] };
+      const slot = slots.get(art.pos) ?? { trackIds: [], types: new Map<string, number>() };
       slot.trackIds.push(track.id);
-      slots.set(key, slot);
+      const type = art.type ?? 'picture';
+      slot.types.set(type, (slot.types.get(type) ?? 0) + 1);
+      slots.set(art.pos, slot);
     }
   }
-  return [...slots.values()].sort((a, b) => a.pos - b.pos || a.type.localeCompare(b.type));
+  return [...slots.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([pos, slot]) => ({
+      pos,
+      type: [...slot.types].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
+      trackIds: slot.trackIds,
+    }));
 }
 
 /** A picture's caption: `#0 · front cover · 64×64`. */

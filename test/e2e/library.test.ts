@@ -145,9 +145,9 @@ describe('Artwork', () => {
 
   it('deletes a picture from every track of the album in one action, reporting per file, and the counts follow', async () => {
     const { page } = browser;
-    const withBack = tracks.filter((candidate) =>
-      candidate.artwork.some((art) => art.pos === 1 && art.type === 'back cover'),
-    );
+    // The second picture of every track (Tone MP3's moved up to #0 in the test before). M4A has no
+    // picture kinds, so its back cover reads "other": positions, not kinds, are matched.
+    const withBack = tracks.filter((candidate) => candidate.artwork.some((art) => art.pos === 1));
     const others = withBack.filter((candidate) => candidate.name !== 'Tone MP3');
     expect(others.length).toBeGreaterThan(1);
     const button = page

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caption, groupAlbums, slotsOf, type LibraryTrack } from '../../../renderer/album-model.js';
 import {
   deleteWarning,
   groupsFor,
@@ -125,5 +126,38 @@ describe('artwork deleteWarning', () => {
     expect(deleteWarning(trackGroup!.pictures[0]!)).toMatch(/audio file itself/);
     const [defaultGroup] = groupsFor('default', null);
     expect(deleteWarning(defaultGroup!.pictures[0]!)).toMatch(/removed from the server/);
+  });
+});
+
+describe('album-wide picture slots', () => {
+  const trackOf = (id: string, types: string[]): LibraryTrack => ({
+    id,
+    name: id,
+    album: { id: 'al', name: 'Album' },
+    artists: [{ id: 'ar', name: 'Ann' }],
+    artwork: types.map((type, pos) => ({ pos, type })),
+  });
+
+  it('groups tracks by album and matches pictures by position, named by their most common kind', () => {
+    const [album] = groupAlbums([
+      trackOf('mp3', ['front cover', 'back cover']),
+      trackOf('m4a', ['front cover', 'other']),
+      trackOf('ogg', ['front cover', 'back cover']),
+      trackOf('wav', []),
+    ]);
+    expect(album).toMatchObject({ name: 'Album', pictures: 6, coverTrack: 'm4a', artists: 'Ann' });
+    expect(slotsOf(album!)).toEqual([
+      { pos: 0, type: 'front cover', trackIds: ['m4a', 'mp3', 'ogg'] },
+      { pos: 1, type: 'back cover', trackIds: ['m4a', 'mp3', 'ogg'] },
+    ]);
+    expect(caption({ pos: 1, type: 'back cover', width: 48, height: 32 })).toBe('#1 · back cover · 48×32');
+  });
+
+  it('puts tracks without an album last', () => {
+    const loose = { ...trackOf('x', []), album: null };
+    expect(groupAlbums([loose, trackOf('y', [])]).map((album) => album.name)).toEqual([
+      'Album',
+      'Tracks without an album',
+    ]);
   });
 });
