@@ -1,4 +1,5 @@
 import { h, replace, type Child } from '../dom.js';
+import { ApiError } from '../api.js';
 import { explain } from '../problems.js';
 
 /**
@@ -75,9 +76,13 @@ export function placeholder(label: string, testid: string): HTMLElement {
   );
 }
 
+/** Refusals that asking again cannot change: no Retry for them. */
+const FINAL = new Set(['stats_private', 'user_not_found', 'forbidden_role', 'invalid_parameter']);
+
 /** An inline error: the plain sentence, the server's detail one click away, and Retry. */
 export function errorBox(error: unknown, testid: string, retry: (() => void) | null): HTMLElement {
   const { text, detail } = explain(error);
+  if (error instanceof ApiError && FINAL.has(error.code)) retry = null;
   return h(
     'div',
     { class: 'inline-error', testid: `${testid}-error`, attrs: { role: 'alert' } },
