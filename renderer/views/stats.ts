@@ -105,12 +105,17 @@ export const statsView: View = (ctx, root) => {
     void body.reload();
   }
 
+  /** The newest load: an older one finishing later (a slower range) must not draw over it. */
+  let generation = 0;
+
   async function load(): Promise<unknown> {
+    const mine = ++generation;
     ranges.mark(state.range);
     custom.hidden = state.range !== 'custom';
     content.setAttribute('aria-busy', 'true');
     if (members.length === 0) {
       members = await ctx.api.json<Member[]>('/api/stats/members');
+      if (mine !== generation) return null;
     }
     drawPeople();
     const selection: Selection = {
@@ -144,23 +149,27 @@ export const statsView: View = (ctx, root) => {
     try {
       if (everyone) {
         const stats = await loadHousehold(ctx.api, members, selection);
+        if (mine !== generation) return null;
         draw(renderHousehold(stats));
       } else {
         const [stats, devices] = await Promise.all([
           loadPerson(ctx.api, state.user, selection),
           ctx.api.json<DevicePlays[]>('/api/stats/devices', { query: { userId: state.user } }),
         ]);
+        if (mine !== generation) return null;
         drawDevices(devices);
         draw(renderPerson(stats, member?.username ?? 'this person'));
       }
     } catch (error) {
+      if (mine !== generation) return null;
       destroyCharts();
+      deviceField.hidden = true;
       replace(
         content,
         errorBox(error, 'stats', () => void body.reload()),
       );
     } finally {
-      content.removeAttribute('aria-busy');
+      if (mine === generation) content.removeAttribute('aria-busy');
     }
     return null;
   }
@@ -217,6 +226,7 @@ export const statsView: View = (ctx, root) => {
 
   void body.reload();
   return () => {
+    generation++;
     body.cancel();
     destroyCharts();
   };

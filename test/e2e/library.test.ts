@@ -1,5 +1,6 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
@@ -265,17 +266,30 @@ describe('Statistics', () => {
     expect(await view.getByTestId('stats-plays').textContent()).toBe('2');
   });
 
-  it('says so when a custom range ends before it starts, without asking the server', async () => {
+  it('says so when a custom range ends before it starts, and a slower earlier load does not draw over it', async () => {
     const { page } = browser;
     const view = await openSection(page, 'stats');
-    await view.getByTestId('stats-range-custom').click();
-    await view.getByTestId('stats-from').fill('2026-06-30');
-    await view.getByTestId('stats-to').fill('2026-06-01');
-    await eventually(
-      () => view.getByTestId('stats-range-error').textContent(),
-      'The “From” date is after the “To” date.',
-    );
-  });
+    await view.getByTestId('stats-plays').waitFor();
+    // The load for "from 30 June" answers late, after the range has become impossible.
+    const slow = async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/api/stats/listening-time*', slow);
+    try {
+      await view.getByTestId('stats-range-custom').click();
+      await view.getByTestId('stats-from').fill('2026-06-30');
+      await view.getByTestId('stats-to').fill('2026-06-01');
+      await eventually(
+        () => view.getByTestId('stats-range-error').textContent(),
+        'The “From” date is after the “To” date.',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await view.getByTestId('stats-range-error').count()).toBe(1);
+    } finally {
+      await page.unroute('**/api/stats/listening-time*', slow);
+    }
+  }, 60_000);
 
   it('opens a User on their own statistics', async () => {
     const { page } = browser;
