@@ -60,7 +60,13 @@ beforeAll(async () => {
     MELON_INSTALL_COMMAND: `"${process.execPath}" "${installer}"`,
   };
   [t, browser] = await Promise.all([startTestServer({ env }), launchBrowser()]);
+  // Signing in checks for an update once (the badge); wait for that answer, so that no check of
+  // the tests below joins it while it is in flight.
+  const signInCheck = browser.page.waitForResponse((response) =>
+    response.url().includes('/api/settings/check-for-updates'),
+  );
   await signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+  await signInCheck;
 });
 
 afterAll(async () => {
