@@ -204,6 +204,9 @@ describe('People', () => {
     await row('robin').getByTestId('user-role').selectOption('User');
     await page.getByTestId('confirm-ok').click();
     await eventually(() => row('robin').getByTestId('user-role').inputValue(), 'User');
+    // The list has reloaded (a reload replaces the rows, and with them a dialog's trigger).
+    await eventually(() => page.getByTestId('users-status-ok').textContent(), 'robin is now a User.');
+    await page.getByTestId('users-list').and(page.locator(':not([aria-busy])')).waitFor();
 
     // Reset: the new password is shown once and works.
     await row('kim').getByTestId('user-reset').click();
