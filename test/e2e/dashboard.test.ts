@@ -307,19 +307,31 @@ describe('Accessibility (axe-core, every impact)', () => {
       ],
       [
         'invites',
-        async () => void (await openSection(page, 'invites')).getByTestId('invite-limit').waitFor(),
+        async () => {
+          const view = await openSection(page, 'invites');
+          await view.getByTestId('invite-limit').waitFor();
+        },
       ],
       [
         'artwork',
-        async () => void (await openSection(page, 'artwork')).getByTestId('art-album-grid').waitFor(),
+        async () => {
+          const view = await openSection(page, 'artwork');
+          await view.getByTestId('art-album-grid').waitFor();
+        },
       ],
       [
         'users',
-        async () => void (await openSection(page, 'users')).getByTestId('user-row').first().waitFor(),
+        async () => {
+          const view = await openSection(page, 'users');
+          await view.getByTestId('user-row').first().waitFor();
+        },
       ],
       [
         'updates',
-        async () => void (await openSection(page, 'updates')).getByTestId('update-check-error').waitFor(),
+        async () => {
+          const view = await openSection(page, 'updates');
+          await view.getByTestId('update-check-error').waitFor();
+        },
       ],
       [
         'account',
@@ -335,7 +347,14 @@ describe('Accessibility (axe-core, every impact)', () => {
         await page.setViewportSize({ width, height: 900 });
         for (const [name, open] of views) {
           await open();
-          await page.evaluate(() => document.getAnimations().forEach((animation) => animation.finish()));
+          // Nothing is loading any more; settle any finite transition before axe looks at colours.
+          await eventually(() => page.locator('.placeholder').count(), 0);
+          await page.evaluate(() =>
+            document
+              .getAnimations()
+              .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+              .forEach((animation) => animation.finish()),
+          );
           const where = `${name} ${width}px ${scheme}`;
           found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
           await screenshot(page, `a11y-${name}-${width}-${scheme}`);
