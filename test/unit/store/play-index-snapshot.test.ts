@@ -122,8 +122,12 @@ describe('saved play index', () => {
     await first.store.close();
     const log = join(dataDir, 'plays.jsonl');
     const lines = (await readFile(log, 'utf8')).split('\n');
-    // A log restored from an older backup: shorter than the saved position.
-    await writeFile(log, lines.slice(0, 21).join('\n') + '\n');
+    // A log restored from an older backup: shorter than the saved position (20 logs, each after
+    // the snapshot line it refers to).
+    const twentieth = lines.findIndex(
+      (line, i) => lines.slice(0, i + 1).filter((l) => l.startsWith('[')).length === 20,
+    );
+    await writeFile(log, lines.slice(0, twentieth + 1).join('\n') + '\n');
 
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(20);
