@@ -12,6 +12,8 @@ import {
   writePlayIndexSnapshot,
 } from './play-index-snapshot.js';
 import { PlayLog, type PlayLogEntry } from './play-log.js';
+import type { PlaySnapshot } from './play-log-codec.js';
+import { LogSnapshots } from './play-log-snapshots.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UsersRepo } from './users-repo.js';
@@ -46,8 +48,11 @@ export interface PlayIndex {
   add(entry: PlayLogEntry, snapshot: number): void;
   /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
   takeUnsaved(): Uint8Array[];
-  /** Loads saved parts, in order, into this empty index; false when they are not usable (the store then rebuilds from the log). */
-  load(parts: Uint8Array[]): boolean;
+  /**
+   * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
+   * where they were saved; false when they are not usable (the store then rebuilds from the log).
+   */
+  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
   /** The log is read: a moment to drop spare room. */
   settle(): void;
 }
@@ -83,13 +88,17 @@ async function openPlayLog(
 ): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
   const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
+  const logSnapshots = saved && LogSnapshots.fromTexts(saved.logSnapshots);
   const usable =
-    saved !== undefined && (await PlayLog.reaches(logPath, saved.position)) && playIndex.load(saved.data);
+    saved !== undefined &&
+    logSnapshots !== undefined &&
+    (await PlayLog.reaches(logPath, saved.position)) &&
+    playIndex.load(saved.data, logSnapshots.snapshots);
   if (saved && !usable) logger.warn('the saved play index does not fit the play log; rebuilding it');
   const plays = await PlayLog.open(logPath, {
     logger,
     onEntry: (entry, snapshot) => playIndex.add(entry, snapshot),
-    from: usable ? { position: saved.position, snapshots: saved.logSnapshots } : undefined,
+    from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
   });
   playIndex.settle();
   return {

@@ -125,54 +125,75 @@ const TYPES: Record<number, { type: 'play' | 'skip'; explicitAt: boolean }> = {
  * string with escapes, a time with a fraction) go through JSON.parse instead.
  */
 export function decodePlayLine(buf: Buffer, start: number, end: number): PlayLine | undefined {
-  let i = start + 1;
-  const fail = () => decodePlayLineSlowly(buf.toString('utf8', start, end));
-  const int = (): number => {
-    const negative = buf[i] === MINUS;
-    if (negative) i += 1;
-    const from = i;
-    let value = 0;
-    for (let c = buf[i]!; c >= ZERO && c <= NINE && i < end; c = buf[++i]!) value = value * 10 + c - ZERO;
-    if (i === from || i - from > 15) return NaN;
-    return negative ? -value : value;
-  };
-  const str = (): string | undefined => {
-    if (buf[i] !== QUOTE) return undefined;
-    const from = ++i;
-    let ascii = true;
-    for (; i < end; i += 1) {
-      const c = buf[i]!;
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) return undefined;
-      if (c >= 0x80) ascii = false;
-    }
-    if (i >= end) return undefined;
-    i += 1;
-    return buf.toString(ascii ? 'latin1' : 'utf8', from, i - 1);
-  };
-  if (buf[start] !== 0x5b || buf[end - 1] !== 0x5d) return fail();
-  const at = int();
-  if (Number.isNaN(at) || buf[i++] !== COMMA) return fail();
-  const userId = str();
-  if (userId === undefined || buf[i++] !== COMMA) return fail();
-  const snapshot = int();
-  if (Number.isNaN(snapshot) || snapshot < 0 || buf[i++] !== COMMA) return fail();
+  const line = parseFast(buf, start, end);
+  return line ?? decodePlayLineSlowly(buf.toString('utf8', start, end));
+}
+
+// The hand parser's cursor: module state rather than closures, so a line costs no allocation
+// beyond its strings.
+let src: Buffer = Buffer.alloc(0);
+let pos = 0;
+let limit = 0;
+
+function parseFast(buf: Buffer, start: number, end: number): PlayLine | undefined {
+  src = buf;
+  pos = start + 1;
+  limit = end;
+  if (buf[start] !== 0x5b || buf[end - 1] !== 0x5d) return undefined;
+  const at = readInt();
+  if (Number.isNaN(at) || buf[pos++] !== COMMA) return undefined;
+  const userId = readString();
+  if (userId === undefined || buf[pos++] !== COMMA) return undefined;
+  const snapshot = readInt();
+  if (Number.isNaN(snapshot) || snapshot < 0 || buf[pos++] !== COMMA) return undefined;
   let device: string | null;
-  if (buf[i] === 0x6e /* null */) {
+  if (buf[pos] === 0x6e /* null */) {
     device = null;
-    i += 4;
+    pos += 4;
   } else {
-    const d = str();
-    if (d === undefined) return fail();
+    const d = readString();
+    if (d === undefined) return undefined;
     device = d;
   }
-  if (buf[i++] !== COMMA || buf[i++] !== QUOTE || buf[i + 1] !== QUOTE) return fail();
-  const type = TYPES[buf[i]!];
-  i += 2;
-  if (!type || buf[i++] !== COMMA) return fail();
-  const id = str();
-  if (id === undefined || i !== end - 1) return fail();
+  if (buf[pos++] !== COMMA || buf[pos++] !== QUOTE || buf[pos + 1] !== QUOTE) return undefined;
+  const type = TYPES[buf[pos]!];
+  pos += 2;
+  if (!type || buf[pos++] !== COMMA) return undefined;
+  const id = readString();
+  if (id === undefined || pos !== end - 1) return undefined;
   return { at, userId, snapshot, device, type: type.type, explicitAt: type.explicitAt, id };
+}
+
+/** An integer of up to 15 digits (exact in a double); NaN for anything else. */
+function readInt(): number {
+  const negative = src[pos] === MINUS;
+  if (negative) pos += 1;
+  const from = pos;
+  let value = 0;
+  while (pos < limit) {
+    const c = src[pos]!;
+    if (c < ZERO || c > NINE) break;
+    value = value * 10 + c - ZERO;
+    pos += 1;
+  }
+  if (pos === from || pos - from > 15) return NaN;
+  return negative ? -value : value;
+}
+
+/** A string without escapes; undefined for anything else. */
+function readString(): string | undefined {
+  if (src[pos] !== QUOTE) return undefined;
+  const from = ++pos;
+  let ascii = true;
+  for (; pos < limit; pos += 1) {
+    const c = src[pos]!;
+    if (c === QUOTE) break;
+    if (c === BACKSLASH) return undefined;
+    if (c >= 0x80) ascii = false;
+  }
+  if (pos >= limit) return undefined;
+  pos += 1;
+  return src.toString(ascii ? 'latin1' : 'utf8', from, pos - 1);
 }
 
 function decodePlayLineSlowly(text: string): PlayLine | undefined {

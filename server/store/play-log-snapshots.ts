@@ -38,6 +38,9 @@ export class LogSnapshots {
 
   /** The number of the entry's snapshot; a new one is defined, its line added to `lines`. */
   numberFor(entry: PlaySnapshot, lines: string[]): number {
+    // Most logs of a track have the snapshot its previous log had: compared first, without text.
+    const previous = this.lastOfTrack.get(entry.trackId);
+    if (previous !== undefined && sameSnapshot(this.snapshots[previous]!, entry)) return previous;
     const text = snapshotText(entry);
     let n = this.numbers.get(text);
     if (n === undefined) {
@@ -45,11 +48,16 @@ export class LogSnapshots {
       this.push(text, entry);
       lines.push(snapshotLine(n, text));
     }
+    if (previous !== n) this.lastOfTrack.set(entry.trackId, n);
     return n;
   }
 
+  /** Per track id, the number of the snapshot its latest written log had. */
+  private readonly lastOfTrack = new Map<string, number>();
+
   /** Forgets the snapshots from number `count` on (their lines never reached the file). */
   truncate(count: number): void {
+    for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);
     for (let n = count; n < this.count; n += 1) this.numbers.delete(this.texts[n]!);
     this.texts.length = count;
     this.snapshots.length = count;
@@ -73,4 +81,25 @@ export class LogSnapshots {
       artistNames: [...snapshot.artistNames],
     });
   }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether two snapshots are the same, field by field (NaN durations alike, as their text is). */
+export function sameSnapshot(a: PlaySnapshot, b: PlaySnapshot): boolean {
+  return (
+    a.trackId === b.trackId &&
+    a.albumId === b.albumId &&
+    // Every non-finite duration is written as null: all of them are one snapshot.
+    (a.durationMs === b.durationMs || (!Number.isFinite(a.durationMs) && !Number.isFinite(b.durationMs))) &&
+    a.trackName === b.trackName &&
+    a.albumName === b.albumName &&
+    sameStrings(a.artistIds, b.artistIds) &&
+    sameStrings(a.genres, b.genres) &&
+    sameStrings(a.artistNames, b.artistNames)
+  );
 }

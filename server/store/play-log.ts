@@ -50,9 +50,9 @@ export interface PlayLogOptions {
   onEntry: (entry: PlayLogEntry, snapshot: number) => void;
   /**
    * Read only the entries after this point; check it first with `PlayLog.reaches`. The snapshots
-   * the lines before it define must be given too (`PlayLog.snapshots.texts` when it was taken).
+   * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
    */
-  from?: { position: LogPosition; snapshots: readonly string[] } | undefined;
+  from?: { position: LogPosition; snapshots: LogSnapshots } | undefined;
 }
 
 /**
@@ -155,10 +155,7 @@ export class PlayLog {
       } else {
         checkVersion(path, header.text);
         const from = options.from;
-        const given = from && LogSnapshots.fromTexts(from.snapshots);
-        if (from && !given)
-          throw new Error(`play log ${path}: the snapshots given with the position do not read`);
-        if (given) snapshots = given;
+        if (from) snapshots = from.snapshots;
         const onEntry = options.onEntry;
         const read = (buf: Buffer, start: number, end: number): boolean => {
           if (buf[start] === 0x7b /* { */) {

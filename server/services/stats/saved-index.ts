@@ -23,7 +23,9 @@ const MAGIC = 0x3258494d; // "MIX2"
 export interface SavedBlock {
   users: string[];
   devices: string[];
-  /** Canonical texts (play-log-codec.ts snapshotText). */
+  /** How many new snapshots are the play log's next ones (numbered as the log numbers them). */
+  logSnapshots: number;
+  /** Or the new snapshots' canonical texts (play-log-codec.ts snapshotText). */
   snapshots: string[];
   otherIds: string[];
   count: number;
@@ -72,11 +74,17 @@ export class SavedRecords {
   }
 
   /** The block: these rows, and the table entries made since `from` (`tables` are the whole tables). */
-  block(tables: { users: string[]; devices: string[]; snapshots: string[] }): SavedBlock {
+  block(tables: {
+    users: string[];
+    devices: string[];
+    snapshots: (from: number) => { logSnapshots: number; texts: string[] };
+  }): SavedBlock {
+    const snapshots = tables.snapshots(this.from.snapshots);
     return {
       users: tables.users.slice(this.from.users),
       devices: tables.devices.slice(this.from.devices),
-      snapshots: tables.snapshots.slice(this.from.snapshots),
+      logSnapshots: snapshots.logSnapshots,
+      snapshots: snapshots.texts,
       otherIds: this.otherIds,
       count: this.count,
       records: this.bytes.subarray(0, this.count * RECORD_BYTES),
@@ -138,9 +146,12 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
     return undefined;
   }
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  const { format, users, devices, snapshots, otherIds, count } = value;
+  const { format, users, devices, logSnapshots, snapshots, otherIds, count } = value;
   if (
     format !== 2 ||
+    typeof logSnapshots !== 'number' ||
+    !Number.isInteger(logSnapshots) ||
+    logSnapshots < 0 ||
     !strings(users) ||
     !strings(devices) ||
     !strings(snapshots) ||
@@ -151,7 +162,7 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
   ) {
     return undefined;
   }
-  return { users, devices, snapshots, otherIds, count };
+  return { users, devices, logSnapshots, snapshots, otherIds, count };
 }
 
 // ---- format 1: the whole index as one v8-serialized object graph (Melon before the snapshots) ----

@@ -32,15 +32,24 @@ export class SnapshotTable {
   readonly rawGenres: number[][] = [];
   readonly genreKeys: number[][] = [];
   readonly spellings: number[][] = [];
-  /** Canonical text of each snapshot (play-log-codec.ts), the key it is found by. */
-  readonly texts: string[] = [];
+  /**
+   * Fed by the play log, a snapshot's number is the log's own (play-log-codec.ts): the log numbers
+   * snapshots by first use, as this table does, so no text is needed to find one. Fed entries
+   * without a number (tests, an older saved index), the table finds snapshots by their text.
+   */
+  private followsLog = true;
+  /** Canonical text of each snapshot, once it finds them by text. */
+  private texts: string[] = [];
   private readonly byText = new Map<string, number>();
-  /** Per track, its newest snapshot: checked first, so most adds need no text. */
-  private readonly lastOfTrack: number[] = [];
-  /** Per snapshot number of the play log, ours (-1 unknown). */
+  /** Per snapshot number of the play log, ours (-1 unknown), once it finds them by text. */
   private byLogNumber = new Int32Array(0);
 
   constructor(private readonly interners: SnapshotInterners) {}
+
+  /** Whether the numbers are the play log's. */
+  get numberedByLog(): boolean {
+    return this.followsLog;
+  }
 
   get count(): number {
     return this.track.length;
@@ -48,16 +57,21 @@ export class SnapshotTable {
 
   /** The number of the entry's snapshot, made on first sight; `logNumber` is the log's own number for it. */
   intern(e: PlaySnapshot, logNumber?: number): number {
+    if (this.followsLog && logNumber !== undefined) {
+      if (logNumber < this.count) return logNumber;
+      if (logNumber === this.count) return this.define(e);
+    }
+    if (this.followsLog) this.findByText();
     if (logNumber !== undefined && logNumber < this.byLogNumber.length) {
       const known = this.byLogNumber[logNumber]!;
       if (known >= 0) return known;
     }
-    const trackIdx = this.interners.tracks.intern(e.trackId);
-    let s = this.lastOfTrack[trackIdx] ?? -1;
-    if (s < 0 || !this.holds(s, e)) {
-      const text = snapshotText(e);
-      s = this.byText.get(text) ?? this.define(trackIdx, e, text);
-      this.lastOfTrack[trackIdx] = s;
+    const text = snapshotText(e);
+    let s = this.byText.get(text);
+    if (s === undefined) {
+      s = this.define(e);
+      this.byText.set(text, s);
+      this.texts.push(text);
     }
     if (logNumber !== undefined) {
       if (logNumber >= this.byLogNumber.length) {
@@ -68,6 +82,22 @@ export class SnapshotTable {
       this.byLogNumber[logNumber] = s;
     }
     return s;
+  }
+
+  /** Canonical texts of snapshots [from, count), to save them (only when not numbered by the log). */
+  textsFrom(from: number): string[] {
+    return this.texts.slice(from);
+  }
+
+  /** From now on, find snapshots by their text (see `followsLog`). */
+  private findByText(): void {
+    this.followsLog = false;
+    this.texts = [];
+    for (let s = 0; s < this.count; s += 1) {
+      const text = snapshotText(this.fields(s));
+      this.texts.push(text);
+      this.byText.set(text, s);
+    }
   }
 
   /** The snapshot as logged, for rebuilding an entry. */
@@ -88,30 +118,10 @@ export class SnapshotTable {
     };
   }
 
-  /** Whether snapshot `s` is the entry's, compared field by field (strings of one log line are often the same objects). */
-  private holds(s: number, e: PlaySnapshot): boolean {
-    return sameSnapshot(this.logged[s]!, e);
-  }
-
-  /** The entry each snapshot was made from, for the quick comparison in `holds`. */
-  private readonly logged: PlaySnapshot[] = [];
-
-  private define(trackIdx: number, e: PlaySnapshot, text: string): number {
-    const { albums, artists, names, genres } = this.interners;
+  private define(e: PlaySnapshot): number {
+    const { tracks, albums, artists, names, genres } = this.interners;
     const s = this.count;
-    this.byText.set(text, s);
-    this.texts.push(text);
-    this.logged.push({
-      trackId: e.trackId,
-      albumId: e.albumId,
-      artistIds: [...e.artistIds],
-      genres: [...e.genres],
-      durationMs: e.durationMs,
-      trackName: e.trackName,
-      albumName: e.albumName,
-      artistNames: [...e.artistNames],
-    });
-    this.track.push(trackIdx);
+    this.track.push(tracks.intern(e.trackId));
     this.album.push(e.albumId === null ? -1 : albums.intern(e.albumId));
     this.duration.push(Number.isFinite(e.durationMs) ? e.durationMs : 0);
     this.trackName.push(e.trackName === null ? -1 : names.intern(e.trackName));
@@ -144,23 +154,4 @@ export class SnapshotTable {
     this.spellings.push(spellings);
     return s;
   }
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameSnapshot(a: PlaySnapshot, b: PlaySnapshot): boolean {
-  return (
-    a.trackId === b.trackId &&
-    a.albumId === b.albumId &&
-    (a.durationMs === b.durationMs || (Number.isNaN(a.durationMs) && Number.isNaN(b.durationMs))) &&
-    a.trackName === b.trackName &&
-    a.albumName === b.albumName &&
-    sameStrings(a.artistIds, b.artistIds) &&
-    sameStrings(a.genres, b.genres) &&
-    sameStrings(a.artistNames, b.artistNames)
-  );
 }

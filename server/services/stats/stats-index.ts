@@ -1,10 +1,11 @@
 import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
-import { decodeSnapshotText } from '../../store/play-log-codec.js';
+import { decodeSnapshotText, snapshotText, type PlaySnapshot } from '../../store/play-log-codec.js';
 import { DeviceKeys } from './devices.js';
 import { GenreGroups } from './genres.js';
 import { Interner } from './interner.js';
 import { LatestNames } from './latest-names.js';
+import { capacityFor, grown } from './columns.js';
 import { ID_BYTES, packId, unpackId } from './log-ids.js';
 import { Ranking } from './ranking.js';
 import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './results.js';
@@ -51,7 +52,15 @@ export class StatsIndex {
   });
   /** Per user index, that user's logs. */
   private readonly columns: UserColumns[] = [];
-  private readonly latest = new LatestNames();
+  /**
+   * Names and newest logs for items gone from the library: made from the newest log of each
+   * snapshot at the first read that needs them (a bulk load does not pay for them), then kept
+   * current by `add`.
+   */
+  private latestNames: LatestNames | undefined;
+  /** Per snapshot, the time and user of its newest log. */
+  private snapshotAt = new Float64Array(0);
+  private snapshotUser = new Int32Array(0);
   /** Reused for ranged reads; reads are synchronous, so one set is enough. */
   private readonly scratch = newTallies();
   private readonly scratchSnapshots = new Tally();
@@ -76,7 +85,7 @@ export class StatsIndex {
    * index only grows, so a save writes just this (play-index-snapshot.ts).
    */
   takeUnsaved(): Uint8Array[] {
-    const block = this.unsaved.block(this.savedTables());
+    const block = this.unsaved.block(this.savedTables(this.snapshots.numberedByLog));
     this.unsaved = new SavedRecords(this.tableCounts());
     return encodeBlock(block);
   }
@@ -88,26 +97,26 @@ export class StatsIndex {
       if (!u) continue;
       for (let row = 0; row < u.n; row += 1) records.addRow(u, row);
     }
-    return encodeSavedIndex([records.block(this.savedTables())]);
+    return encodeSavedIndex([records.block(this.savedTables(false))]);
   }
 
   /**
-   * Adds saved blocks to this empty index. False, leaving the index empty, when the bytes are not
-   * an index this code saved: then the caller rebuilds it from the log. An index saved by an older
-   * Melon (format 1) loads too.
+   * Adds saved blocks to this empty index. False when the bytes are not an index this code saved:
+   * then the caller rebuilds it from the log (in a new index). An index saved by an older Melon
+   * (format 1) loads too. `logSnapshots`: the play log's snapshots, for blocks that number
+   * snapshots as the log does.
    */
-  load(bytes: Uint8Array | Uint8Array[]): boolean {
+  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly PlaySnapshot[] = []): boolean {
     if (this.total > 0 || this.snapshots.count > 0) return false;
     const saved = decodeSavedIndex(Array.isArray(bytes) ? bytes : [bytes]);
     if (!saved) return false;
     if (saved.kind === 'entries') {
       for (const entry of saved.entries) this.add(entry);
     } else {
-      try {
-        for (const block of saved.blocks) this.addBlock(block);
-      } catch {
-        return false;
-      }
+      // Checked whole first: a load that fails must leave the index empty, for the rebuild.
+      const defined = blocksHold(saved.blocks, logSnapshots);
+      if (!defined) return false;
+      saved.blocks.forEach((block, i) => this.addBlock(block, defined[i]!));
     }
     this.unsaved = new SavedRecords(this.tableCounts());
     this.settle();
@@ -161,37 +170,47 @@ export class StatsIndex {
       const perDevice = u.byDevice.get(this.devices.keyOf[device - 1]!);
       if (perDevice) this.count(perDevice, s, play, at);
     }
-    const track = table.track[s]!;
-    this.latest.note(
-      this.names.values,
-      userIdx,
-      track,
-      table.album[s]!,
-      table.albumName[s]!,
-      table.artists[s]!,
-      table.artistNames[s]!,
-      at,
-    );
+    if (s >= this.snapshotAt.length) {
+      const cap = capacityFor(s + 1, this.snapshotAt.length);
+      this.snapshotAt = grown(this.snapshotAt, cap).fill(-Infinity, this.snapshotAt.length);
+      this.snapshotUser = grown(this.snapshotUser, cap);
+    }
+    if (at >= this.snapshotAt[s]!) {
+      this.snapshotAt[s] = at;
+      this.snapshotUser[s] = userIdx;
+    }
+    if (this.latestNames) this.note(this.latestNames, s, userIdx, at);
     this.total += 1;
     return u;
   }
 
   /** Adds a saved block's tables and rows. */
-  private addBlock(block: SavedBlock): void {
+  /** Adds a saved block's tables and rows; `snapshots` are the ones it defines (checked by blocksHold). */
+  private addBlock(block: SavedBlock, snapshots: { fromLog: boolean; fields: PlaySnapshot[] }): void {
     const expect = (interned: number, wanted: number) => {
       if (interned !== wanted) throw new Error('saved index: tables out of step');
     };
     for (const id of block.users) expect(this.users.intern(id), this.users.count - 1);
     for (const name of block.devices) expect(this.devices.intern(name), this.devices.names.count - 1);
-    for (const text of block.snapshots) {
-      const fields = decodeSnapshotText(text);
-      if (!fields) throw new Error('saved index: a snapshot does not read');
-      expect(this.snapshots.intern(fields), this.snapshots.count - 1);
+    for (const fields of snapshots.fields) {
+      const n = this.snapshots.count;
+      expect(this.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
     }
     const { records, otherIds } = block;
     const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
     const userCount = this.users.count;
     const snapshotCount = this.snapshots.count;
+    // Room for the block's rows at once, rather than growing step by step.
+    const rows = new Int32Array(userCount);
+    for (let r = 0; r < block.count; r += 1) {
+      const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
+      rows[userIdx] = rows[userIdx]! + 1;
+    }
+    for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
+      if (rows[userIdx] === 0) continue;
+      const u = (this.columns[userIdx] ??= new UserColumns(userIdx));
+      u.reserve(u.n + rows[userIdx]!);
+    }
     for (let r = 0; r < block.count; r += 1) {
       const o = r * RECORD_BYTES;
       const at = view.getFloat64(o, true);
@@ -213,7 +232,9 @@ export class StatsIndex {
         );
         u.otherIds.push(id);
       } else {
-        u.idBytes.set(records.subarray(o + 24, o + 24 + ID_BYTES), row * ID_BYTES);
+        const idBytes = u.idBytes;
+        const to = row * ID_BYTES;
+        for (let b = 0; b < ID_BYTES; b += 1) idBytes[to + b] = records[o + 24 + b]!;
       }
     }
   }
@@ -222,8 +243,22 @@ export class StatsIndex {
     return { users: this.users.count, devices: this.devices.names.count, snapshots: this.snapshots.count };
   }
 
-  private savedTables() {
-    return { users: this.users.values, devices: this.devices.names.values, snapshots: this.snapshots.texts };
+  /** The tables for a block; snapshots as the log numbers them (`byLog`), or as texts. */
+  private savedTables(byLog: boolean) {
+    const table = this.snapshots;
+    return {
+      users: this.users.values,
+      devices: this.devices.names.values,
+      snapshots: (from: number) =>
+        byLog
+          ? { logSnapshots: table.count - from, texts: [] }
+          : {
+              logSnapshots: 0,
+              texts: table.numberedByLog
+                ? Array.from({ length: table.count - from }, (_, i) => snapshotText(table.fields(from + i)))
+                : table.textsFrom(from),
+            },
+    };
   }
 
   findRetry(userId: string, trackId: string, type: 'play' | 'skip', at: number): PlayLogEntry | undefined {
@@ -334,6 +369,32 @@ export class StatsIndex {
       }
     }
     return steps;
+  }
+
+  /** The latest names, made from the newest log of each snapshot the first time. */
+  private get latest(): LatestNames {
+    if (!this.latestNames) {
+      const latest = new LatestNames();
+      for (let s = 0; s < this.snapshots.count; s += 1) {
+        if (this.snapshotAt[s]! > -Infinity) this.note(latest, s, this.snapshotUser[s]!, this.snapshotAt[s]!);
+      }
+      this.latestNames = latest;
+    }
+    return this.latestNames;
+  }
+
+  private note(latest: LatestNames, s: number, userIdx: number, at: number): void {
+    const table = this.snapshots;
+    latest.note(
+      this.names.values,
+      userIdx,
+      table.track[s]!,
+      table.album[s]!,
+      table.albumName[s]!,
+      table.artists[s]!,
+      table.artistNames[s]!,
+      at,
+    );
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
@@ -554,4 +615,52 @@ export class StatsIndex {
       artistNames: s.artistNames,
     };
   }
+}
+
+/**
+ * Whether saved blocks are whole: each table entry new, each snapshot readable, each row referring
+ * to entries. If so, the snapshots each block defines.
+ */
+function blocksHold(
+  blocks: SavedBlock[],
+  logSnapshots: readonly PlaySnapshot[],
+): { fromLog: boolean; fields: PlaySnapshot[] }[] | undefined {
+  const users = new Set<string>();
+  const devices = new Set<string>();
+  const texts = new Set<string>();
+  let snapshots = 0;
+  const fresh = (seen: Set<string>, values: string[]) =>
+    values.every((v) => !seen.has(v) && seen.add(v) !== undefined);
+  const defined: { fromLog: boolean; fields: PlaySnapshot[] }[] = [];
+  for (const block of blocks) {
+    if (!fresh(users, block.users) || !fresh(devices, block.devices)) return undefined;
+    // A block numbers its snapshots as the log does, or lists their texts (an index not fed by a log).
+    if (block.logSnapshots > 0 && block.snapshots.length > 0) return undefined;
+    let fields: PlaySnapshot[];
+    if (block.logSnapshots > 0) {
+      fields = logSnapshots.slice(snapshots, snapshots + block.logSnapshots);
+      if (fields.length !== block.logSnapshots || texts.size > 0) return undefined;
+    } else {
+      fields = [];
+      for (const text of block.snapshots) {
+        const snapshot = decodeSnapshotText(text);
+        if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
+        fields.push(snapshot);
+      }
+    }
+    defined.push({ fromLog: block.logSnapshots > 0, fields });
+    snapshots += fields.length;
+    const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
+    for (let o = 0; o < block.count * RECORD_BYTES; o += RECORD_BYTES) {
+      if (
+        view.getUint32(o + 8, true) >= users.size ||
+        view.getUint32(o + 12, true) >= snapshots ||
+        view.getUint32(o + 16, true) > devices.size ||
+        !Number.isFinite(view.getFloat64(o, true)) ||
+        (view.getUint32(o + 20, true) & OTHER_ID && view.getUint32(o + 24, true) >= block.otherIds.length)
+      )
+        return undefined;
+    }
+  }
+  return defined;
 }
