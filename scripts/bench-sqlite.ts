@@ -73,7 +73,9 @@ const SCHEMA = `
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const plays = Number(args[args.indexOf('--plays') + 1] || 1_000_000);
-  const { default: Sqlite } = (await import('better-sqlite3')) as {
+  // A name in a variable: its types are not needed (see Database above), and it stays optional.
+  const sqliteModule = 'better-sqlite3';
+  const { default: Sqlite } = (await import(sqliteModule)) as {
     default: new (path: string) => Database;
   };
   const dir = await mkdtemp(join(tmpdir(), 'melon-compare-'));
