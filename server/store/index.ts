@@ -88,13 +88,14 @@ async function openPlayLog(
 ): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
   const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
-  const logSnapshots = saved && LogSnapshots.fromTexts(saved.logSnapshots);
+  const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
   const usable =
-    saved !== undefined &&
+    saved &&
     logSnapshots !== undefined &&
     (await PlayLog.reaches(logPath, saved.position)) &&
     playIndex.load(saved.data, logSnapshots.snapshots);
-  if (saved && !usable) logger.warn('the saved play index does not fit the play log; rebuilding it');
+  if (saved !== undefined && !usable)
+    logger.warn('the saved play index does not fit the play log; rebuilding it');
   const plays = await PlayLog.open(logPath, {
     logger,
     onEntry: (entry, snapshot) => playIndex.add(entry, snapshot),

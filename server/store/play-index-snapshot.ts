@@ -40,30 +40,35 @@ export interface PlayIndexSegment {
   data: Uint8Array[];
 }
 
-export async function readPlayIndexSnapshot(path: string): Promise<PlayIndexSnapshot | undefined> {
+/** The saved index at `path`; undefined when there is none, null when it is not usable. */
+export async function readPlayIndexSnapshot(path: string): Promise<PlayIndexSnapshot | null | undefined> {
   const file = await readFile(path).catch(() => undefined);
-  if (!file || file.length < HEADER.length || !file.subarray(0, HEADER.length).equals(HEADER))
-    return undefined;
+  if (!file) return undefined;
+  return parseSnapshot(file);
+}
+
+function parseSnapshot(file: Buffer): PlayIndexSnapshot | null {
+  if (file.length < HEADER.length || !file.subarray(0, HEADER.length).equals(HEADER)) return null;
   let position: LogPosition | undefined;
   const logSnapshots: string[] = [];
   const data: Uint8Array[] = [];
   let o = HEADER.length;
   while (o < file.length) {
     // Anything but whole segments to the end (a save cut short, a damaged file) and the file is not used.
-    if (o + 12 > file.length || file.readUInt32LE(o) !== START) return undefined;
+    if (o + 12 > file.length || file.readUInt32LE(o) !== START) return null;
     const headBytes = file.readUInt32LE(o + 4);
     const dataBytes = file.readUInt32LE(o + 8);
     const dataStart = o + 12 + headBytes;
     const end = dataStart + dataBytes;
-    if (end + 4 > file.length || file.readUInt32LE(end) !== END) return undefined;
+    if (end + 4 > file.length || file.readUInt32LE(end) !== END) return null;
     const head = parseHead(file.toString('utf8', o + 12, dataStart));
-    if (!head) return undefined;
+    if (!head) return null;
     position = head.position;
     for (const text of head.logSnapshots) logSnapshots.push(text);
     data.push(file.subarray(dataStart, end));
     o = end + 4;
   }
-  if (!position) return undefined;
+  if (!position) return null;
   return { position, logSnapshots, data, bytes: file.length };
 }
 
