@@ -22,8 +22,20 @@ export class LogSnapshots {
   }
 
   get count(): number {
-    return this.snapshots.length;
+    return this.texts.length;
   }
+
+  /**
+   * Forgets the parsed snapshots, once the file is read: writing needs only the texts. (A new
+   * log's snapshot is then found by its text, a microsecond per append.)
+   */
+  release(): void {
+    this.parsed = false;
+    this.snapshots.length = 0;
+    this.lastOfTrack.clear();
+  }
+
+  private parsed = true;
 
   /**
    * Reads a snapshot line's definition: true when it is the next number, or repeats one already
@@ -39,7 +51,7 @@ export class LogSnapshots {
   /** The number of the entry's snapshot; a new one is defined, its line added to `lines`. */
   numberFor(entry: PlaySnapshot, lines: string[]): number {
     // Most logs of a track have the snapshot its previous log had: compared first, without text.
-    const previous = this.lastOfTrack.get(entry.trackId);
+    const previous = this.parsed ? this.lastOfTrack.get(entry.trackId) : undefined;
     if (previous !== undefined && sameSnapshot(this.snapshots[previous]!, entry)) return previous;
     const text = snapshotText(entry);
     let n = this.numbers.get(text);
@@ -48,7 +60,7 @@ export class LogSnapshots {
       this.push(text, entry);
       lines.push(snapshotLine(n, text));
     }
-    if (previous !== n) this.lastOfTrack.set(entry.trackId, n);
+    if (this.parsed && previous !== n) this.lastOfTrack.set(entry.trackId, n);
     return n;
   }
 
@@ -60,7 +72,7 @@ export class LogSnapshots {
     for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);
     for (let n = count; n < this.count; n += 1) this.numbers.delete(this.texts[n]!);
     this.texts.length = count;
-    this.snapshots.length = count;
+    if (this.parsed) this.snapshots.length = count;
   }
 
   private add(snapshot: PlaySnapshot): void {
@@ -70,6 +82,7 @@ export class LogSnapshots {
   private push(text: string, snapshot: PlaySnapshot): void {
     this.numbers.set(text, this.count);
     this.texts.push(text);
+    if (!this.parsed) return;
     this.snapshots.push({
       trackId: snapshot.trackId,
       albumId: snapshot.albumId,

@@ -184,6 +184,7 @@ export class PlayLog {
           await handle.sync();
         }
       }
+      snapshots.release();
       const tail = Buffer.alloc(Math.min(POSITION_TAIL_BYTES, bytes));
       await handle.read(tail, 0, tail.length, bytes - tail.length);
       return new PlayLog(

@@ -95,7 +95,7 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
 /** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
 export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
   const { plays, skips, last } = from;
-  const { duration } = table;
+  const { duration, artists, genreKeys, spellings } = table;
   for (const s of from.touched) {
     const p = plays[s]!;
     const k = skips[s]!;
@@ -112,11 +112,16 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
         break;
       }
       case 'artists':
-        for (const a of table.artists[s]!) into.artists.add(a, p, k, ms, l);
+        for (let i = artists.start[s]!; i < artists.start[s + 1]!; i += 1)
+          into.artists.add(artists.values[i]!, p, k, ms, l);
         break;
       case 'genres':
-        for (const g of table.genreKeys[s]!) into.genres.add(g, p, k, ms, l);
-        if (p > 0) for (const sp of table.spellings[s]!) into.spellings.add(sp, p, 0, ms, l);
+        for (let i = genreKeys.start[s]!; i < genreKeys.start[s + 1]!; i += 1)
+          into.genres.add(genreKeys.values[i]!, p, k, ms, l);
+        if (p > 0) {
+          for (let i = spellings.start[s]!; i < spellings.start[s + 1]!; i += 1)
+            into.spellings.add(spellings.values[i]!, p, 0, ms, l);
+        }
         break;
     }
   }

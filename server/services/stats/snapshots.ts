@@ -26,12 +26,12 @@ export class SnapshotTable {
   readonly duration: number[] = [];
   readonly trackName: number[] = [];
   readonly albumName: number[] = [];
-  readonly artists: number[][] = [];
-  readonly artistNames: number[][] = [];
+  readonly artists = new Lists();
+  readonly artistNames = new Lists();
   /** Genre tags as logged (raw), and the groups and spellings a play counts once each. */
-  readonly rawGenres: number[][] = [];
-  readonly genreKeys: number[][] = [];
-  readonly spellings: number[][] = [];
+  readonly rawGenres = new Lists();
+  readonly genreKeys = new Lists();
+  readonly spellings = new Lists();
   /**
    * Fed by the play log, a snapshot's number is the log's own (play-log-codec.ts): the log numbers
    * snapshots by first use, as this table does, so no text is needed to find one. Fed entries
@@ -109,12 +109,12 @@ export class SnapshotTable {
     return {
       trackId: tracks.values[this.track[s]!]!,
       albumId: album < 0 ? null : albums.values[album]!,
-      artistIds: this.artists[s]!.map((a) => artists.values[a]!),
-      genres: this.rawGenres[s]!.map((g) => genres.raw.values[g]!),
+      artistIds: this.artists.of(s).map((a) => artists.values[a]!),
+      genres: this.rawGenres.of(s).map((g) => genres.raw.values[g]!),
       durationMs: this.duration[s]!,
       trackName: trackName < 0 ? null : names.values[trackName]!,
       albumName: albumName < 0 ? null : names.values[albumName]!,
-      artistNames: this.artistNames[s]!.map((n) => names.values[n]!),
+      artistNames: this.artistNames.of(s).map((n) => names.values[n]!),
     };
   }
 
@@ -153,5 +153,23 @@ export class SnapshotTable {
     this.genreKeys.push(keys);
     this.spellings.push(spellings);
     return s;
+  }
+}
+
+/**
+ * A short list of numbers per snapshot, all in one array (list s is values[start[s], start[s + 1])):
+ * a few thousand small arrays would cost more in headers and spare room than in numbers.
+ */
+export class Lists {
+  readonly start: number[] = [0];
+  readonly values: number[] = [];
+
+  push(list: readonly number[]): void {
+    for (const v of list) this.values.push(v);
+    this.start.push(this.values.length);
+  }
+
+  of(s: number): number[] {
+    return this.values.slice(this.start[s], this.start[s + 1]);
   }
 }

@@ -391,8 +391,8 @@ export class StatsIndex {
       table.track[s]!,
       table.album[s]!,
       table.albumName[s]!,
-      table.artists[s]!,
-      table.artistNames[s]!,
+      table.artists.of(s),
+      table.artistNames.of(s),
       at,
     );
   }
@@ -580,9 +580,15 @@ export class StatsIndex {
     bump('tracks', t.tracks, table.track[s]!);
     const album = table.album[s]!;
     if (album >= 0) bump('albums', t.albums, album, 'recentAlbums');
-    for (const a of table.artists[s]!) bump('artists', t.artists, a, 'recentArtists');
-    for (const g of table.genreKeys[s]!) bump('genres', t.genres, g);
-    if (play) for (const sp of table.spellings[s]!) t.spellings.bump(sp, true, ms, at);
+    const { artists, genreKeys, spellings } = table;
+    for (let i = artists.start[s]!; i < artists.start[s + 1]!; i += 1)
+      bump('artists', t.artists, artists.values[i]!, 'recentArtists');
+    for (let i = genreKeys.start[s]!; i < genreKeys.start[s + 1]!; i += 1)
+      bump('genres', t.genres, genreKeys.values[i]!);
+    if (play) {
+      for (let i = spellings.start[s]!; i < spellings.start[s + 1]!; i += 1)
+        t.spellings.bump(spellings.values[i]!, true, ms, at);
+    }
   }
 
   private item(tally: Tally, idx: number, id: string): TopItem {
