@@ -16,7 +16,8 @@ export class LogSnapshots {
     for (const text of texts) {
       const snapshot = decodeSnapshotText(text);
       if (!snapshot) return undefined;
-      out.add(snapshot);
+      // Written by this code, the text is canonical already: it is the key as it stands.
+      out.push(text, snapshot);
     }
     return out;
   }
