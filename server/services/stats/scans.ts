@@ -14,6 +14,8 @@ export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number,
     scanDevice(out, u, lo, hi, device);
   } else if (hi - lo > u.n - (hi - lo)) {
     complement(out, u, lo, hi);
+  } else if (hi - lo > out.plays.length) {
+    scanDense(out, u, lo, hi);
   } else {
     scan(out, u, lo, hi);
   }
@@ -32,6 +34,25 @@ function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
       last[s] = at[row]!;
     }
   }
+}
+
+/**
+ * A range with more rows than there are snapshots: no bookkeeping per row of which snapshots it
+ * touched; one pass over the snapshots afterwards finds them.
+ */
+function scanDense(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at } = u;
+  for (let row = lo; row < hi; row += 1) {
+    const s = snap[row]!;
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+  for (let s = 0; s < plays.length; s += 1) if (plays[s] !== 0 || skips[s] !== 0) touched.push(s);
 }
 
 function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: Uint8Array): void {
