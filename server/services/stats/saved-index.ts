@@ -6,8 +6,9 @@ import { OTHER_ID, type UserColumns } from './user-columns.js';
 /**
  * The saved form of the index (kept in plays.index, see play-index-snapshot.ts): a sequence of
  * blocks, each holding what was added since the previous one, so a save appends and never rewrites.
- * A block is the new entries of the tables (users, devices, snapshot texts) as JSON, then one
- * fixed-size record per log in the order they were added:
+ * A block is the new entries of the tables as JSON (users, devices, and the new snapshots: how
+ * many of the play log's next ones, the log keeping their texts, or their texts for an index not
+ * fed by a log), then one fixed-size record per log in the order they were added:
  *
  *   "MIX2" | u32 JSON bytes | JSON | records
  *   record (40 bytes, little-endian): f64 at | u32 user | u32 snapshot | u32 device + 1 (0: none) |

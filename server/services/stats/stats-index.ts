@@ -90,7 +90,7 @@ export class StatsIndex {
     return encodeBlock(block);
   }
 
-  /** The whole index as one saved block (what `takeUnsaved` gives from an empty index on). */
+  /** The whole index as one saved block, its snapshots as texts (it loads without a log). */
   save(): Uint8Array {
     const records = new SavedRecords();
     for (const u of this.columns) {
