@@ -66,6 +66,9 @@ export interface LogPosition {
   tail: string;
 }
 
+/** A header line is shorter than this (readHeader reads this much). */
+const HEADER_PROBE_BYTES = 256;
+
 /** How many bytes before a position identify it: the last few lines. */
 const POSITION_TAIL_BYTES = 1024;
 
@@ -144,6 +147,10 @@ export class PlayLog {
       let replayed = 0;
       let snapshots = new LogSnapshots();
       const header = existing && existing.size > 0 ? await readHeader(handle) : undefined;
+      if (header && header.bytes < 0 && (existing?.size ?? 0) >= HEADER_PROBE_BYTES) {
+        // No header line, and too long to be one cut short: not a play log this code wrote.
+        throw new Error(`play log ${path} has no header line; this server reads ${SCHEMA_VERSION}`);
+      }
       if (!header || header.bytes < 0) {
         // A new log (or one created just before a crash): write the header and make the file's
         // name durable too.

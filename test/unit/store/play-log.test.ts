@@ -130,6 +130,14 @@ describe('PlayLog', () => {
     await log.close();
   });
 
+  it('refuses, and leaves alone, a file without a header line', async () => {
+    const path = await fresh();
+    const text = JSON.stringify(entry(1, { trackName: 'x'.repeat(300) })) + '\n';
+    await writeFile(path, text);
+    await expect(load(path)).rejects.toThrow(/header/);
+    expect(await readFile(path, 'utf8')).toBe(text);
+  });
+
   it('refuses a log written in a newer format', async () => {
     const path = await fresh();
     await writeFile(path, '{"schemaVersion":3}\n');
