@@ -13,6 +13,7 @@ import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
 import { artworkView } from './views/artwork.js';
 import { invitesView } from './views/invites.js';
+import { libraryView } from './views/library.js';
 import { signInView } from './views/signin.js';
 import { statsView } from './views/stats.js';
 import { updatesView } from './views/updates.js';
@@ -30,6 +31,7 @@ const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
+  { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },
   { id: 'users', label: 'Users', roles: ['Admin'], view: usersView },
   { id: 'updates', label: 'Updates', roles: ['Admin', 'User'], view: updatesView },
   { id: 'account', label: 'Account', roles: ['Admin', 'User', 'Pass'], view: accountView },
