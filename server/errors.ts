@@ -36,6 +36,7 @@ export const PROBLEM_STATUS = {
   artist_not_found: 404,
   playlist_not_found: 404,
   collection_not_found: 404,
+  not_owner: 403,
   // stats
   stats_private: 401,
   too_many_steps: 400,
@@ -107,6 +108,8 @@ export const unauthorized = (code: CodeOf<401>, detail: string) =>
   new AppError(code, detail, {}, { 'WWW-Authenticate': 'Bearer' });
 
 export const notFound = (code: CodeOf<404>, detail: string) => new AppError(code, detail);
+
+export const forbidden = (code: CodeOf<403>, detail: string) => new AppError(code, detail);
 
 export const conflict = (code: CodeOf<409>, detail: string) => new AppError(code, detail);
 

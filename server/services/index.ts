@@ -8,9 +8,11 @@ import type { Store } from '../store/index.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
+import { FavouritesService } from './favourites-service.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { PlayQueueService } from './play-queue-service.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
 import { StatsService } from './stats/stats-service.js';
@@ -32,6 +34,8 @@ export interface Services {
   artwork: ArtworkService;
   updates: UpdateService;
   nowPlaying: NowPlayingService;
+  favourites: FavouritesService;
+  playQueues: PlayQueueService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -90,6 +94,8 @@ export function createServices(
     stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
     artwork,
     nowPlaying: new NowPlayingService(clock),
+    favourites: new FavouritesService(store.favourites, library, clock),
+    playQueues: new PlayQueueService(store.playQueues, library, clock),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {
