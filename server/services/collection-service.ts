@@ -102,6 +102,11 @@ export class CollectionService {
     return this.view(kind, this.require(kind, id));
   }
 
+  /** When the playlist or collection was made (epoch ms). */
+  createdAt(kind: CollectionKind, id: string): number {
+    return this.require(kind, id).createdAt;
+  }
+
   require(kind: CollectionKind, id: string): CollectionRecord {
     const record = isValidId(id) ? this.collections.find(kind, id) : undefined;
     if (!record) throw this.missing(kind, id);
