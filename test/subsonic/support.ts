@@ -41,6 +41,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   textNodeName: 'value',
   ignoreDeclaration: true,
+  // Numeric character references (&#9; of a tab in an attribute) are XML, not only HTML.
+  htmlEntities: true,
   // A method's own element (`<song>` of getSong) is one object; below it, these names are lists.
   isArray: (name, path, _leaf, isAttribute) =>
     !isAttribute &&
@@ -62,7 +64,9 @@ export function parseXmlAnswer(xml: string): Record<string, unknown> {
 export function normalise(value: unknown): unknown {
   if (value === '') return {};
   if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'object') return String(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  if (typeof value !== 'object') throw new Error(`not a JSON value: ${typeof value}`);
   if (Array.isArray(value)) return value.map(normalise);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -204,7 +208,8 @@ export function legacyAuthFetch(
     }
     return fetch(url, init);
   };
-  return Object.assign(wrapped, { xmlChecked }) as typeof fetch & { xmlChecked: string[] };
+  const withLog: typeof fetch & { xmlChecked: string[] } = Object.assign(wrapped, { xmlChecked });
+  return withLog;
 }
 
 function swapToken(params: URLSearchParams, password: string): void {
