@@ -84,7 +84,9 @@ export function authParams(credentials: Credentials): Record<string, string> {
 }
 
 export function restUrl(t: TestServer, method: string, params: Record<string, string | string[]>): string {
-  const search = new URLSearchParams({ v: '1.16.1', c: 'melon-tests' });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries({ v: '1.16.1', c: 'melon-tests' }))
+    if (!(key in params)) search.set(key, value);
   for (const [key, value] of Object.entries(params))
     for (const item of Array.isArray(value) ? value : [value]) search.append(key, item);
   return `${t.url}/rest/${method}.view?${search.toString()}`;
