@@ -78,8 +78,12 @@ export class AuthService {
       passwordHash: known.passwordHash.hash,
       tokenVersion: known.tokenVersion,
     };
-    if (useCache && known && this.verified.lookup(account, password, stamp) !== null) return known;
+    // Locks hold for a remembered password too: a locked pair waits, as it would at /auth/login.
     const attempt = this.throttle.begin(account, clientAddress);
+    if (useCache && known && this.verified.lookup(account, password, stamp) !== null) {
+      attempt.succeeded();
+      return known;
+    }
     const user = this.users.findByUsername(username);
     // An unknown name costs one scrypt too, so timing does not reveal which names exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
