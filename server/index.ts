@@ -12,7 +12,7 @@ import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
 import type { InviteView } from './services/invite-service.js';
-import type { Scanner } from './services/library-service.js';
+import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer, UpdateCheck } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
@@ -31,6 +31,8 @@ export interface ServerDeps {
   exit?: (code: number) => void;
   /** Scan the library on start (default true; in the background). */
   scanOnStart?: boolean;
+  /** Watching the music folders for changes (default on; tests shorten its timings or turn it off). */
+  library?: LibraryOptions;
 }
 
 export interface MelonServer {
@@ -88,6 +90,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     statsIndex,
     installer: deps.installer,
     scanner: deps.scanner,
+    // Folders that give no change events (network shares) are rescanned every MELON_RESCAN_MINUTES.
+    library: {
+      ...deps.library,
+      watchOptions: { pollIntervalMs: config.rescanMinutes * 60_000, ...deps.library?.watchOptions },
+    },
     exit: deps.exit,
     beforeExit: () => close(),
     serverInfo: () => ({
@@ -123,6 +130,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         clearTimeout(timer);
       }
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
+      // This also stops the folder watcher.
       services.library.stopScanning();
       await store.close();
     })();
@@ -147,7 +155,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           server.off('error', reject);
           http = server;
           port = (server.address() as AddressInfo).port;
-          if (deps.scanOnStart ?? true) services.library.startScan();
+          services.library.start({ scan: deps.scanOnStart ?? true });
           resolve(`http://${urlHost(config.host)}:${port}`);
         });
       }),

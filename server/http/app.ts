@@ -13,7 +13,7 @@ import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import type { Request, RouteDef, UploadedFile } from './types.js';
+import { StreamBody, type Request, type RouteDef, type UploadedFile } from './types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -133,6 +133,8 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     clientAddress: ctx.ip,
     files,
     ifNoneMatch: ctx.get('If-None-Match') || null,
+    method: ctx.method,
+    header: (name) => ctx.get(name) || null,
     signal: abort.signal,
   };
   try {
@@ -140,7 +142,13 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     ctx.status = reply.status ?? 200;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     if (reply.type) ctx.type = reply.type;
-    ctx.body = reply.body ?? null;
+    if (reply.body instanceof StreamBody) {
+      // Koa pipes the stream and destroys it when the response finishes or the client goes away.
+      ctx.body = reply.body.stream;
+      if (reply.body.length !== null) ctx.length = reply.body.length;
+    } else {
+      ctx.body = reply.body ?? null;
+    }
     if (reply.afterSend) runAfterResponse(ctx, reply.afterSend);
   } finally {
     await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));

@@ -7,9 +7,10 @@ import type { TrackRecord } from '../domain/library.js';
 import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
 import type { TrackFiles } from '../library/track-files.js';
-import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
+import type { ArtistImageKind, SingleArtKind } from '../store/artwork-repo.js';
 import type { CollectionService } from './collection-service.js';
 import type { LibraryService } from './library-service.js';
+import type { ArtworkStore } from './ports.js';
 
 export interface Image {
   bytes: Buffer;
@@ -31,7 +32,7 @@ export class ArtworkService {
   private builtIn: Promise<Image> | undefined;
 
   constructor(
-    private readonly artwork: ArtworkRepo,
+    private readonly artwork: ArtworkStore,
     private readonly library: LibraryService,
     private readonly collections: CollectionService,
     private readonly trackFiles: TrackFiles,

@@ -3,10 +3,9 @@ import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
-import type { RatingsRepo } from '../store/ratings-repo.js';
-import type { UsersRepo } from '../store/users-repo.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import type { RatingsStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 /** What clients see of a user: never the hash or the token version. */
@@ -47,8 +46,8 @@ export class UserService {
   private readonly passwordFailures: FailureWindow;
 
   constructor(
-    private readonly users: UsersRepo,
-    private readonly ratings: RatingsRepo,
+    private readonly users: UsersStore,
+    private readonly ratings: RatingsStore,
     private readonly clock: Clock,
   ) {
     this.passwordFailures = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
