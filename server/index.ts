@@ -110,7 +110,12 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
-  const subsonic = subsonicApi(services, { clock, logger, resizer: new ImageResizer(), apiKeys: null });
+  const subsonic = subsonicApi(services, {
+    clock,
+    logger,
+    resizer: new ImageResizer(),
+    apiKeys: (key) => services.apiKeys.authenticate(key),
+  });
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
     adapters: [subsonic],

@@ -10,13 +10,15 @@ export type ApiKeyVerifier = (apiKey: string) => Principal | null | Promise<Prin
  * Who is calling, from the request's credentials (docs/API.md, Subsonic: Authentication):
  * - `apiKey` alone (OpenSubsonic's apiKeyAuthentication); with `u`, `p`, `t` or `s` as well: 43;
  * - `u` + `p` (plain or `enc:` + hex), checked like a login, under the same guessing limits;
- * - `t` + `s` needs the password in clear, which Melon never keeps: 41, pointing at API keys.
+ * - `t` + `s` needs the password in clear, which Melon never keeps: 41, pointing at API keys;
+ * - an Authorization header (a bearer token, Basic) instead of parameters: 42.
  */
 export async function authenticateSubsonic(
   params: SubsonicParams,
   auth: AuthService,
   apiKeys: ApiKeyVerifier | null,
   clientAddress: string,
+  authorizationHeader: string | null,
 ): Promise<Principal> {
   const apiKey = params.string('apiKey');
   const token = params.has('t') || params.has('s');
@@ -47,6 +49,11 @@ export async function authenticateSubsonic(
         'Use an API key (apiKey), or u + p',
     );
   }
+  if (!params.has('u') && !params.has('p') && authorizationHeader !== null)
+    throw new SubsonicError(
+      SUBSONIC_CODES.mechanismNotSupported,
+      'The Authorization header is not read here: send apiKey (an API key), or u and p',
+    );
   const username = params.required('u');
   const password = params.string('p');
   if (password === undefined || password === '') throw missingParameter('p');

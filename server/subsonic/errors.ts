@@ -64,5 +64,6 @@ export function toSubsonicError(error: unknown): SubsonicError | null {
   if (error.code === 'invalid_parameter' && /is required$/.test(error.detail))
     return new SubsonicError(SUBSONIC_CODES.missingParameter, error.detail);
   const code = FROM_PROBLEM[error.code] ?? SUBSONIC_CODES.generic;
-  return new SubsonicError(code, error.detail, error.code === 'too_many_attempts' ? error.headers : {});
+  const keepHeaders = error.code === 'too_many_attempts' || error.code === 'busy';
+  return new SubsonicError(code, error.detail, keepHeaders ? error.headers : {});
 }

@@ -3,30 +3,16 @@ import { isoUtc } from '../clock.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
+import { audioContentType } from '../library/audio-file.js';
 import type { Services } from '../services/index.js';
 import type { Payload } from './render.js';
 
 /** The most items a Subsonic list reads from the statistics to fill in play counts. */
 const ALL = 1_000_000;
 
-const CONTENT_TYPES: Record<string, string> = {
-  mp3: 'audio/mpeg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-  mp4: 'audio/mp4',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  oga: 'audio/ogg',
-  opus: 'audio/ogg',
-  wav: 'audio/wav',
-  wma: 'audio/x-ms-wma',
-  aiff: 'audio/aiff',
-  aif: 'audio/aiff',
-};
-
 export const suffixOf = (track: TrackRecord) => extname(track.path).slice(1).toLowerCase();
-export const contentTypeOf = (track: TrackRecord) =>
-  CONTENT_TYPES[suffixOf(track)] ?? 'application/octet-stream';
+/** The same media type the native stream sends for the original. */
+export const contentTypeOf = (track: TrackRecord) => audioContentType(track.format, track.path);
 
 /** Melon's 0–10 (half stars) as Subsonic's 1–5 stars: halved, rounded half up (1 → 1). */
 export const starsOf = (melonRating: number) => Math.round(melonRating / 2);

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { AppState } from '../http/problem.js';
@@ -67,7 +68,13 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
       const caller =
         method.access === 'public'
           ? null
-          : await authenticateSubsonic(params, services.auth, options.apiKeys, ctx.ip);
+          : await authenticateSubsonic(
+              params,
+              services.auth,
+              options.apiKeys,
+              ctx.ip,
+              ctx.get('Authorization') || null,
+            );
       if (caller && method.access !== 'public' && !(method.access as readonly string[]).includes(caller.role))
         throw notAuthorized(`The ${caller.role} role may not call ${method.name}`);
       const abort = new AbortController();
@@ -81,18 +88,38 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
         signal: abort.signal,
         present: new Presenter(services, caller ?? anonymous),
         ifNoneMatch: ctx.get('If-None-Match') || null,
-        range: ctx.get('Range') || null,
+        http: {
+          params: {},
+          path: {},
+          principal: caller,
+          clientAddress: ctx.ip,
+          files: {},
+          ifNoneMatch: ctx.get('If-None-Match') || null,
+          method: ctx.method,
+          header: (header) => ctx.get(header) || null,
+          signal: abort.signal,
+        },
       };
       const reply = await method.handler(request);
       if (isBinary(reply)) {
         ctx.status = reply.status ?? 200;
         for (const [header, value] of Object.entries(reply.headers ?? {})) ctx.set(header, value);
-        ctx.type = reply.type;
+        if (reply.type) ctx.type = reply.type;
+        // Koa pipes a stream and destroys it when the response ends or the client goes away, which
+        // stops an encoder feeding it.
         ctx.body = reply.body;
+        if (reply.length !== undefined && reply.length !== null) ctx.length = reply.length;
         return;
       }
       send('ok', reply);
     } catch (error) {
+      if (error instanceof AppError && error.code === 'range_not_satisfiable') {
+        // A byte range is HTTP's business: players expect 416 with the file's size, not an XML error.
+        for (const [header, value] of Object.entries(error.headers)) ctx.set(header, value);
+        ctx.status = 416;
+        ctx.body = '';
+        return;
+      }
       const known = toSubsonicError(error);
       if (known) {
         for (const [header, value] of Object.entries(known.headers)) ctx.set(header, value);

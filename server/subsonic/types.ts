@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { AccountRole, Principal } from '../domain/user.js';
+import type { Request as HttpRequest } from '../http/types.js';
 import type { Presenter } from './presenter.js';
 import type { SubsonicParams } from './params.js';
 import type { Payload } from './render.js';
@@ -17,16 +18,21 @@ export interface MethodRequest {
   present: Presenter;
   /** The client's cache validator, for cover art. */
   ifNoneMatch: string | null;
-  /** The raw Range header, for stream and download. */
-  range: string | null;
+  /**
+   * The request as the native handlers see it, for the replies made by http/audio-reply.ts (ranges,
+   * validators, HEAD), which stream and download share with the native API.
+   */
+  http: HttpRequest;
 }
 
 /** Audio or an image instead of a subsonic-response. */
 export interface BinaryReply {
   binary: true;
   status?: number;
-  body: Buffer | Readable;
-  type: string;
+  body: Buffer | Readable | null;
+  /** The body's length when known in advance (Content-Length). */
+  length?: number | null;
+  type?: string;
   headers?: Record<string, string>;
 }
 

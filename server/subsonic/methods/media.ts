@@ -1,12 +1,56 @@
 import type { Image } from '../../services/artwork-service.js';
 import type { ImageResizer } from '../../services/image-resizer.js';
 import type { Services } from '../../services/index.js';
-import { notFoundError, SubsonicError, SUBSONIC_CODES } from '../errors.js';
+import { downloadReply, streamReply } from '../../http/audio-reply.js';
+import { StreamBody, type Reply } from '../../http/types.js';
+import {
+  MIN_KBPS,
+  type StreamOptions,
+  type TranscodeFormat,
+} from '../../services/playback/stream-service.js';
+import { notFoundError } from '../errors.js';
+import type { SubsonicParams } from '../params.js';
 import { callerOf, type BinaryReply, type MethodRequest } from '../types.js';
 
-/** The playback colleague's stream and download services are not part of this Melon yet. */
-const notYet = (what: string) =>
-  new SubsonicError(SUBSONIC_CODES.generic, `${what} is not available in this Melon yet`);
+/** Subsonic's `format` names for what Melon's stream service makes; others mean "no preference". */
+const FORMATS: Record<string, TranscodeFormat> = {
+  mp3: 'mp3',
+  opus: 'opus',
+  ogg: 'opus',
+  oga: 'opus',
+  aac: 'aac',
+  m4a: 'aac',
+  mp4: 'aac',
+};
+
+/**
+ * A stream request in the stream service's terms: `format=raw` is the original whatever else is
+ * asked; `maxBitRate` 0 is no limit, and below MIN_KBPS it is MIN_KBPS (the lowest a transcode can
+ * honour).
+ */
+export function streamOptions(params: SubsonicParams): StreamOptions {
+  const format = params.string('format')?.trim().toLowerCase() ?? '';
+  if (format === 'raw') return {};
+  const maxBitRate = params.int('maxBitRate', 0, 0, 100_000);
+  return {
+    format: FORMATS[format],
+    maxBitRate: maxBitRate === 0 ? undefined : Math.max(MIN_KBPS, maxBitRate),
+  };
+}
+
+/** A native reply (http/audio-reply.ts) as the Subsonic router sends it. */
+function binary(reply: Reply): BinaryReply {
+  const body =
+    reply.body instanceof StreamBody ? reply.body.stream : Buffer.isBuffer(reply.body) ? reply.body : null;
+  return {
+    binary: true,
+    status: reply.status ?? 200,
+    body,
+    length: reply.body instanceof StreamBody ? reply.body.length : null,
+    type: reply.type,
+    headers: reply.headers ?? {},
+  };
+}
 
 export function mediaMethods(services: Services, resizer: ImageResizer) {
   const { library, artwork } = services;
@@ -48,12 +92,14 @@ export function mediaMethods(services: Services, resizer: ImageResizer) {
       return { binary: true, body: image.bytes, type: image.mime, headers };
     },
 
-    stream: (): BinaryReply => {
-      throw notYet('Streaming through the Subsonic API');
+    /** As `GET /api/tracks/{id}/stream`: the original (ranges, validators) or a transcode. */
+    stream: async (request: MethodRequest): Promise<BinaryReply> => {
+      const id = request.params.required('id');
+      return binary(await streamReply(services.stream, request.http, id, streamOptions(request.params)));
     },
 
-    download: (): BinaryReply => {
-      throw notYet('Downloading through the Subsonic API');
-    },
+    /** As `GET /api/tracks/{id}/download`: the original file with its name. */
+    download: async (request: MethodRequest): Promise<BinaryReply> =>
+      binary(await downloadReply(services.stream, request.http, request.params.required('id'))),
   };
 }

@@ -1,50 +1,42 @@
 import type { Services } from '../../services/index.js';
-import type { MethodRequest } from '../types.js';
+import { callerOf, type MethodRequest } from '../types.js';
 import { checkMusicFolder } from './system.js';
 
 /**
- * Subsonic's search query: words in any order, each a case-insensitive part of the name. Clients
- * send `""` (two quote characters) or nothing for "everything", which OpenSubsonic requires servers
- * to answer (offline sync pages through the whole library this way).
+ * search2 and search3 over Melon's search service (docs/API.md, Search: accents and case ignored,
+ * names that start with the query first). Clients send `""` (two quote characters) or nothing for
+ * "everything", which OpenSubsonic requires servers to answer (offline sync pages through the whole
+ * library this way): then each kind is listed by name.
  */
-function matcher(query: string): (name: string) => boolean {
-  const cleaned = query
-    .trim()
-    .replace(/^"(.*)"$/, '$1')
-    .replace(/\*/g, ' ');
-  const words = cleaned.toLocaleLowerCase('en').split(/\s+/).filter(Boolean);
-  return (name) => {
-    const lower = name.toLocaleLowerCase('en');
-    return words.every((word) => lower.includes(word));
-  };
-}
-
 export function searchMethods(services: Services) {
   const { library } = services;
 
   function search(request: MethodRequest) {
     checkMusicFolder(request);
     const { params } = request;
-    const query = params.string('query') ?? '';
-    const matches = matcher(query);
-    const page = <T>(items: readonly T[], kind: 'artist' | 'album' | 'song') =>
-      items.slice(
-        params.int(`${kind}Offset`, 0, 0, 1_000_000),
-        params.int(`${kind}Offset`, 0, 0, 1_000_000) + params.int(`${kind}Count`, 20, 0, 500),
-      );
+    const query = (params.string('query') ?? '')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
+    const window = (kind: 'artist' | 'album' | 'song') => ({
+      count: params.int(`${kind}Count`, 20, 0, 500),
+      offset: params.int(`${kind}Offset`, 0, 0, 1_000_000),
+    });
+    const windows = { artists: window('artist'), albums: window('album'), tracks: window('song') };
+    if (query === '') {
+      const page = <T>(all: readonly T[], { count, offset }: { count: number; offset: number }) =>
+        all.slice(offset, offset + count);
+      return {
+        artists: page(library.artistRecords(), windows.artists),
+        albums: page(library.albumRecords(), windows.albums),
+        songs: page(library.trackRecords(), windows.tracks),
+      };
+    }
+    const found = services.search.searchWindows(callerOf(request), query, windows);
     return {
-      artists: page(
-        library.artistRecords().filter((artist) => matches(artist.name)),
-        'artist',
-      ),
-      albums: page(
-        library.albumRecords().filter((album) => matches(album.name)),
-        'album',
-      ),
-      songs: page(
-        library.trackRecords().filter((track) => matches(track.name)),
-        'song',
-      ),
+      artists: found.artists.map((artist) => library.artist(artist.id)),
+      albums: found.albums.map((album) => library.album(album.id)),
+      songs: found.tracks.map((track) => library.track(track.id)),
     };
   }
 
