@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 const table = () =>
-  subsonicMethods(t.server.services, { clock: t.clock, resizer: new ImageResizer(), apiKeys: false });
+  subsonicMethods(t.server.services, { clock: t.clock, resizer: new ImageResizer(), apiKeys: true });
 
 describe('Subsonic method table', () => {
   it("lists each method once, with the issue's methods all there", () => {
@@ -65,6 +65,7 @@ describe('Subsonic method table', () => {
     const body = await subsonic(t, {}, 'getOpenSubsonicExtensions');
     expect(body.openSubsonicExtensions).toEqual([
       { name: 'formPost', versions: [1] },
+      { name: 'apiKeyAuthentication', versions: [1] },
       { name: 'topSongsByArtistId', versions: [1] },
     ]);
   });

@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { useTestServer } from '../support/server.js';
-import { legacyAuthFetch, ok, type Credentials } from './support.js';
+import { apiKeyFor, checkingFetch, ok, type Credentials } from './support.js';
 
 /**
- * A Subsonic client written by others (the `subsonic-api` package) drives Melon through a
- * listener's account over real HTTP, on the real fixture library (Aurora Lane's "Fixture Album":
+ * A Subsonic client written by others (the `subsonic-api` package) drives Melon with a listener's
+ * API key (OpenSubsonic apiKeyAuthentication) over real HTTP, on the real fixture library (Aurora Lane's "Fixture Album":
  * six two-second tones in six formats, and an untagged "Lonely Song").
  */
 let music: string;
@@ -41,17 +41,15 @@ const TWIN_SAFE = new Set([
 let listener: TestUser;
 let me: Credentials;
 let client: SubsonicAPI;
-let fetcher: ReturnType<typeof legacyAuthFetch>;
+let fetcher: ReturnType<typeof checkingFetch>;
+let apiKey: string;
 
 beforeAll(async () => {
   listener = await makeUser(t, { role: 'User', username: 'kitchen-listener' });
   me = { username: listener.username, password: listener.password };
-  fetcher = legacyAuthFetch(listener.password, (method) => TWIN_SAFE.has(method));
-  client = new SubsonicAPI({
-    url: t.url,
-    auth: { username: listener.username, password: listener.password },
-    fetch: fetcher,
-  });
+  apiKey = await apiKeyFor(t, listener.token, 'Kitchen phone');
+  fetcher = checkingFetch({ twin: (method) => TWIN_SAFE.has(method) });
+  client = new SubsonicAPI({ url: t.url, auth: { apiKey }, fetch: fetcher });
 });
 
 describe('a Subsonic client', () => {
@@ -169,9 +167,10 @@ describe('a Subsonic client', () => {
   it('saves a play queue in the kitchen and picks it up in the car', async () => {
     const ids = [await trackId('Tone M4A'), await trackId('Tone OGG')];
     await client.savePlayQueue({ id: ids, current: ids[1], position: 1234 });
+    // The car has its own key of the same account.
     const car = new SubsonicAPI({
       url: t.url,
-      auth: { username: listener.username, password: listener.password },
+      auth: { apiKey: await apiKeyFor(t, listener.token, 'Car') },
       fetch: fetcher,
     });
     const { playQueue } = await car.getPlayQueue();
@@ -191,17 +190,19 @@ describe('a Subsonic client', () => {
     expect([meta.width, meta.height]).toEqual([16, 16]);
   });
 
-  it('sends the same answers by form POST (formPost)', async () => {
+  it('sends the same answers by form POST (formPost), signed in with a plain password', async () => {
     const post = new SubsonicAPI({
       url: t.url,
       auth: { username: listener.username, password: listener.password },
       post: true,
-      fetch: legacyAuthFetch(listener.password, () => false),
+      fetch: checkingFetch({ twin: () => false, password: listener.password }),
     });
     const { artists } = await post.getArtists();
     expect(artists.index!.length).toBeGreaterThan(0);
     const { openSubsonicExtensions } = await post.getOpenSubsonicExtensions();
-    expect(openSubsonicExtensions.map((extension) => extension.name)).toContain('formPost');
+    expect(openSubsonicExtensions.map((extension) => extension.name)).toEqual(
+      expect.arrayContaining(['formPost', 'apiKeyAuthentication']),
+    );
   });
 
   it('had its answers checked in XML too', () => {

@@ -3,8 +3,18 @@ import { ManualClock } from '../../server/clock.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { serverToken } from '../support/invites.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, loginToken, useTestServer } from '../support/server.js';
-import { failsWith, ok, restUrl, subsonic, subsonicOnce, type Credentials } from './support.js';
+import { ADMIN_PASSWORD, ADMIN_USER, loginToken, postJson, useTestServer } from '../support/server.js';
+import {
+  apiKeyFor,
+  failsWith,
+  ok,
+  parseXmlAnswer,
+  restUrl,
+  subsonic,
+  subsonicOnce,
+  type Credentials,
+  type SubsonicBody,
+} from './support.js';
 
 /** Every Subsonic error code Melon answers with, and what never reaches the request log. */
 const t = useTestServer(async () => ({
@@ -47,18 +57,47 @@ describe('Subsonic errors', () => {
     expect(message).toMatch(/API key/);
   });
 
-  it('42: an API key while this Melon cannot check them', async () => {
-    const message = await failsWith(t, {}, 'ping', { apiKey: 'some-key' }, 42);
-    expect(message).toMatch(/u and p/);
-    const { openSubsonicExtensions } = await ok(t, {}, 'getOpenSubsonicExtensions');
-    expect((openSubsonicExtensions as Array<{ name: string }>).map((e) => e.name)).not.toContain(
-      'apiKeyAuthentication',
-    );
+  it('42: a mechanism Subsonic does not have (an Authorization header) points at apiKey and u + p', async () => {
+    const key = await apiKeyFor(t, user.token);
+    for (const authorization of [`Bearer ${key}`, `Bearer ${user.token}`, 'Basic dXNlcjpwYXNz']) {
+      for (const format of ['xml', 'json'] as const) {
+        const response = await fetch(restUrl(t, 'ping', format === 'json' ? { f: 'json' } : {}), {
+          headers: { Authorization: authorization },
+        });
+        const text = await response.text();
+        const body =
+          format === 'json'
+            ? (JSON.parse(text) as { 'subsonic-response': SubsonicBody })['subsonic-response']
+            : (parseXmlAnswer(text) as SubsonicBody);
+        expect(String(body.error?.code), authorization).toBe('42');
+        expect(body.error?.message).toMatch(/apiKey/);
+      }
+    }
   });
 
-  it('43: conflicting mechanisms (apiKey with u, p with t + s)', async () => {
-    await failsWith(t, {}, 'ping', { apiKey: 'some-key', u: user.username }, 43);
-    await failsWith(t, {}, 'ping', { apiKey: 'some-key', p: 'x' }, 43);
+  it('44: an unknown or deleted API key; a live one signs in as its user', async () => {
+    const key = await apiKeyFor(t, user.token);
+    await failsWith(t, {}, 'ping', { apiKey: 'melon_not-a-key-at-all' }, 44);
+    await failsWith(t, {}, 'ping', { apiKey: 'something-else' }, 44);
+    const scan = await subsonic(t, { apiKey: key }, 'getScanStatus');
+    expect(scan.error?.code).toBe(50);
+    const own = await ok(t, { apiKey: key }, 'getUser', { username: user.username });
+    expect(own.user).toMatchObject({ username: user.username, adminRole: false, scrobblingEnabled: true });
+    const listed = (await (await t.call('/api/users/api-keys', { token: user.token })).json()) as Array<{
+      id: string;
+    }>;
+    for (const { id } of listed) {
+      const deleted = await postJson(t, '/api/users/api-keys/delete', { id }, user.token);
+      expect(deleted.status).toBe(200);
+    }
+    await failsWith(t, { apiKey: key }, 'ping', {}, 44);
+  });
+
+  it('43: conflicting mechanisms (apiKey with u, p, t or s; p with t + s)', async () => {
+    const key = await apiKeyFor(t, user.token);
+    await failsWith(t, {}, 'ping', { apiKey: key, u: user.username }, 43);
+    await failsWith(t, {}, 'ping', { apiKey: key, p: 'x' }, 43);
+    await failsWith(t, {}, 'ping', { apiKey: key, t: 'x', s: 'y' }, 43);
     await failsWith(t, {}, 'ping', { u: user.username, p: user.password, t: 'abc', s: 'def' }, 43);
   });
 
@@ -99,14 +138,15 @@ describe('Subsonic errors', () => {
     await failsWith(t, me, 'scrobble', { id: 'no-such-track' }, 70);
   });
 
-  it('a Server token never works, neither as a bearer nor as a password', async () => {
+  it('a Server token never works: not as a bearer, a password or an API key', async () => {
     const token = await serverToken(t);
     const response = await fetch(restUrl(t, 'ping', { f: 'json' }), {
       headers: { Authorization: `Bearer ${token}` },
     });
     const body = (await response.json()) as { 'subsonic-response': { error: { code: number } } };
-    expect(body['subsonic-response'].error.code).toBe(10);
+    expect(body['subsonic-response'].error.code).toBe(42);
     await failsWith(t, {}, 'ping', { u: 'admin', p: token }, 40);
+    await failsWith(t, {}, 'ping', { apiKey: token }, 44);
   });
 
   it('shares the guessing limits of /auth/login: locked out here, locked out there', async () => {
@@ -128,10 +168,11 @@ describe('Subsonic errors', () => {
 
   it('keeps p, t, s and apiKey out of the request log, by GET and by POST', async () => {
     const secret = 'pw-that-must-not-be-logged';
-    const apiKey = 'apikey-that-must-not-be-logged';
+    const apiKey = await apiKeyFor(t, user.token);
     await subsonicOnce(t, 'ping', { u: user.username, p: secret }, 'xml');
     await subsonicOnce(t, 'ping', { u: user.username, p: user.password }, 'xml', { post: true });
     await subsonicOnce(t, 'ping', { apiKey }, 'json');
+    await subsonicOnce(t, 'ping', { apiKey }, 'xml', { post: true });
     await subsonicOnce(t, 'ping', { u: user.username, t: 'token-value-x', s: 'salt-value-y' }, 'json');
     const lines = t.logs.join('\n');
     expect(lines).toContain('/rest/ping.view');

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
-import type { TestServer } from '../support/server.js';
+import { postJson, type TestServer } from '../support/server.js';
 
 /** Credentials of a Subsonic request: a password (`u` + `p`) or an API key. */
 export type Credentials = { username: string; password: string } | { apiKey: string } | Record<string, never>;
@@ -177,27 +177,29 @@ export async function failsWith(
 }
 
 /**
- * A fetch for the subsonic-api client that sends the password (`p`, hex-encoded) instead of the
- * salted token the client always computes from a password: what players call "legacy
- * authentication". Melon cannot check tokens (it never keeps passwords in clear), and API keys
- * belong to the playback work that is not in this Melon yet. Every GET it sends is also asked for
- * in XML, and the two answers are compared, when `twin` says the method may run twice.
+ * A fetch for the subsonic-api client that also asks for the XML form of every GET the client sends
+ * in JSON, and checks that both say the same, for the methods `twin` allows (the method runs
+ * twice). With `password`, it sends the password (`p`, hex-encoded) instead of the salted token the
+ * client computes from a password: what players call "legacy authentication" (Melon cannot check
+ * tokens: it never keeps passwords in clear).
  */
-export function legacyAuthFetch(
-  password: string,
-  twin: (method: string) => boolean,
-): typeof fetch & { xmlChecked: string[] } {
+export function checkingFetch(options: {
+  twin: (method: string) => boolean;
+  password?: string;
+  headers?: Record<string, string>;
+}): typeof fetch & { xmlChecked: string[] } {
   const xmlChecked: string[] = [];
-  const wrapped = async (input: string | URL | Request, init?: RequestInit) => {
+  const wrapped = async (input: string | URL | Request, given?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input);
-    if (init?.method === 'POST' && typeof init.body === 'string') {
+    const init = { ...given, headers: { ...(given?.headers as Record<string, string>), ...options.headers } };
+    if (init.method === 'POST' && typeof init.body === 'string') {
       const body = new URLSearchParams(init.body);
-      swapToken(body, password);
+      if (options.password !== undefined) swapToken(body, options.password);
       return fetch(url, { ...init, body: body.toString() });
     }
-    swapToken(url.searchParams, password);
+    if (options.password !== undefined) swapToken(url.searchParams, options.password);
     const method = /\/rest\/(\w+)\.view$/.exec(url.pathname)?.[1] ?? '';
-    if (twin(method) && url.searchParams.get('f') === 'json') {
+    if (options.twin(method) && url.searchParams.get('f') === 'json') {
       const xmlUrl = new URL(url);
       xmlUrl.searchParams.delete('f');
       const [json, xml] = await Promise.all([fetch(url, init), fetch(xmlUrl, init)]);
@@ -219,4 +221,11 @@ function swapToken(params: URLSearchParams, password: string): void {
   params.delete('t');
   params.delete('s');
   params.set('p', `enc:${Buffer.from(password, 'utf8').toString('hex')}`);
+}
+
+/** A new API key of the account behind `token` (POST /api/users/api-keys/create). */
+export async function apiKeyFor(t: TestServer, token: string, name = 'Subsonic app'): Promise<string> {
+  const response = await postJson(t, '/api/users/api-keys/create', { name }, token);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { key: string }).key;
 }
