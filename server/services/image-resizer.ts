@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { Image } from './artwork-service.js';
 
@@ -40,7 +41,8 @@ export class ImageResizer {
   }
 
   private async scale(original: Image, size: number): Promise<Image> {
-    const pipeline = sharp(original.bytes, { failOn: 'error' }).rotate().resize(size, size, {
+    const bytes = original.bytes ?? (await readFile(original.file!));
+    const pipeline = sharp(bytes, { failOn: 'error' }).rotate().resize(size, size, {
       fit: 'inside',
       withoutEnlargement: true,
     });
@@ -52,17 +54,23 @@ export class ImageResizer {
           : pipeline.jpeg({ quality: 85 })
     ).toBuffer({ resolveWithObject: true });
     const mime = `image/${info.format === 'jpeg' ? 'jpeg' : info.format}`;
-    return { bytes: data, mime, etag: `${original.etag.slice(0, -1)}-${size}"` };
+    return {
+      bytes: data,
+      file: null,
+      size: data.length,
+      mime,
+      etag: `${original.etag.slice(0, -1)}-${size}"`,
+    };
   }
 
   private remember(key: string, image: Image): void {
-    if (image.bytes.length > CACHE_BYTES / 4) return;
+    if (image.size > CACHE_BYTES / 4) return;
     this.cache.set(key, image);
-    this.cachedBytes += image.bytes.length;
+    this.cachedBytes += image.size;
     for (const [oldest, entry] of this.cache) {
       if (this.cachedBytes <= CACHE_BYTES) break;
       this.cache.delete(oldest);
-      this.cachedBytes -= entry.bytes.length;
+      this.cachedBytes -= entry.size;
     }
   }
 }

@@ -2,7 +2,7 @@ import { usernameProblem } from '../domain/username.js';
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
+import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { RatingsStore, UsersStore } from './ports.js';
@@ -95,11 +95,13 @@ export class UserService {
     request: { userId?: string; currentPassword?: string; newPassword: string },
   ): Promise<UserView> {
     const targetId = request.userId ?? accountOf(caller);
-    const target = this.get(targetId);
     const ownAccount = targetId === caller.userId;
+    // Refused before the lookup: a non-Admin gets the same answer for an unknown id as for a real
+    // one, so the endpoint does not tell which accounts exist. (Admins list the accounts anyway.)
     if (!ownAccount && caller.role !== 'Admin') {
-      throw new AppError('forbidden_role', "Only an Admin may change another account's password");
+      throw unauthorized('forbidden_role', "Only an Admin may change another account's password");
     }
+    const target = this.get(targetId);
     if (ownAccount) {
       if (request.currentPassword === undefined) {
         throw badRequest('invalid_parameter', "Parameter 'currentPassword' is required", {

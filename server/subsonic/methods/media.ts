@@ -2,6 +2,7 @@ import type { Image } from '../../services/artwork-service.js';
 import type { ImageResizer } from '../../services/image-resizer.js';
 import type { Services } from '../../services/index.js';
 import { downloadReply, streamReply } from '../../http/audio-reply.js';
+import { imageReply } from '../../http/handlers/artwork.js';
 import { StreamBody, type Reply } from '../../http/types.js';
 import {
   MIN_KBPS,
@@ -86,10 +87,7 @@ export function mediaMethods(services: Services, resizer: ImageResizer) {
       const size = params.optionalInt('size', 1, 100_000);
       const original = await coverImage(request, params.required('id'));
       const image = size === undefined ? original : await resizer.resize(original, size);
-      const headers = { ETag: image.etag, 'Cache-Control': 'private, max-age=86400' };
-      if (request.ifNoneMatch === image.etag)
-        return { binary: true, status: 304, body: Buffer.alloc(0), type: image.mime, headers };
-      return { binary: true, body: image.bytes, type: image.mime, headers };
+      return binary(imageReply(request.http, image));
     },
 
     /** As `GET /api/tracks/{id}/stream`: the original (ranges, validators) or a transcode. */
