@@ -6,6 +6,8 @@ import { callerOf, type MethodRequest } from '../types.js';
 import { householdTrackPlays } from './household.js';
 import { checkMusicFolder } from './system.js';
 
+const byTitle = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+
 const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'];
 const ARTICLE = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+`, 'i');
 
@@ -155,7 +157,11 @@ export function browsingMethods(services: Services) {
         .filter(
           ([trackId]) => library.hasTrack(trackId) && library.track(trackId).artistIds.includes(artistId),
         )
-        .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+        // Ties by title, so the order does not hang on ids (hashes of the files' paths).
+        .sort(
+          ([a, x], [b, y]) =>
+            y - x || byTitle(library.track(a).name, library.track(b).name) || (a < b ? -1 : 1),
+        )
         .slice(0, count)
         .map(([trackId]) => request.present.song(library.track(trackId)));
       return { topSongs: { song } };
