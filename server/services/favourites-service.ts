@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { FavouriteKind } from '../domain/favourites.js';
 import { accountOf, type Principal } from '../domain/user.js';
-import type { FavouritesRepo } from '../store/favourites-repo.js';
+import type { FavouritesStore } from './ports.js';
 import type { LibraryService } from './library-service.js';
 
 export interface FavouriteRef {
@@ -12,7 +12,7 @@ export interface FavouriteRef {
 /** Favourites ("starred" in Subsonic): each user's own set of tracks, albums and artists. */
 export class FavouritesService {
   constructor(
-    private readonly favourites: FavouritesRepo,
+    private readonly favourites: FavouritesStore,
     private readonly library: LibraryService,
     private readonly clock: Clock,
   ) {}

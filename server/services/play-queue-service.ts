@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { PlayQueueRecord } from '../domain/play-queue.js';
 import { accountOf, type Principal } from '../domain/user.js';
 import { invalidParameter } from '../errors.js';
-import type { PlayQueuesRepo } from '../store/play-queues-repo.js';
+import type { PlayQueuesStore } from './ports.js';
 import type { LibraryService } from './library-service.js';
 
 /** The most tracks a saved queue may hold. */
@@ -11,7 +11,7 @@ export const MAX_QUEUE_TRACKS = 5000;
 /** Each user's play queue, saved by one player and picked up by another (the kitchen, then the car). */
 export class PlayQueueService {
   constructor(
-    private readonly queues: PlayQueuesRepo,
+    private readonly queues: PlayQueuesStore,
     private readonly library: LibraryService,
     private readonly clock: Clock,
   ) {}

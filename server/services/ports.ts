@@ -5,6 +5,8 @@
  * are the ones that decide what they need, and so a change of storage reads as one diff here.
  */
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
+import type { FavouriteKind } from '../domain/favourites.js';
+import type { PlayQueueRecord } from '../domain/play-queue.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { InviteRecord, UserRecord } from '../domain/user.js';
@@ -56,6 +58,26 @@ export interface CollectionsStore {
   update(kind: CollectionKind, id: string, change: (record: CollectionRecord) => void): Promise<boolean>;
   /** False when it is gone. */
   remove(kind: CollectionKind, id: string): Promise<boolean>;
+}
+
+/** Each user's favourites (favourites.json): item id → when it was starred, per kind. */
+export interface FavouritesStore {
+  starredAt(userId: string, kind: FavouriteKind, id: string): number | undefined;
+  list(userId: string, kind: FavouriteKind): Readonly<Record<string, number>>;
+  /** Stars the items not starred yet (a starred item keeps its date); true when something changed. */
+  star(
+    userId: string,
+    items: ReadonlyArray<{ kind: FavouriteKind; id: string }>,
+    at: number,
+  ): Promise<boolean>;
+  unstar(userId: string, items: ReadonlyArray<{ kind: FavouriteKind; id: string }>): Promise<boolean>;
+}
+
+/** Each user's saved play queue (play-queues.json). */
+export interface PlayQueuesStore {
+  find(userId: string): PlayQueueRecord | undefined;
+  /** Replaces the user's queue; an empty one removes it. */
+  save(userId: string, queue: PlayQueueRecord): Promise<void>;
 }
 
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */
