@@ -170,6 +170,17 @@ describe('Subsonic stream and download', () => {
     expect(t.server.services.stream.activeTranscodes).toBe(0);
   }, 30_000);
 
+  it('answers HEAD with the headers only, starting no encoder', async () => {
+    const original = await fetch(restUrl(t, 'stream', { apiKey, id: ids['Tone FLAC']! }), { method: 'HEAD' });
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('audio/flac');
+    const transcode = await fetch(restUrl(t, 'stream', { apiKey, id: ids['Long Tone']!, format: 'mp3' }), {
+      method: 'HEAD',
+    });
+    expect(transcode.headers.get('content-type')).toBe('audio/mpeg');
+    expect(await ffmpegChildren()).toEqual([]);
+  });
+
   it('downloads the original with its file name', async () => {
     const response = await client.download({ id: ids['Tone OGG']! });
     expect(response.headers.get('content-disposition')).toContain('04 - Tone OGG.ogg');
