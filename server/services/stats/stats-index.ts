@@ -12,6 +12,13 @@ import { newTallies, type Kind, type Tallies, type Tally } from './tally.js';
 import { byPlays, byRecency, select } from './top-n.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 
+/** One log as scanRows shows it. */
+export interface ScannedRow {
+  at: number;
+  device: string | null;
+  play: boolean;
+}
+
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the whole log
  * at start and kept current by `add`. Strings are interned to small integers and each user's logs
@@ -268,6 +275,25 @@ export class StatsIndex {
       }
     }
     return steps;
+  }
+
+  /**
+   * Visits the rows of a filter (range and device) in time order, or newest first with `reverse`,
+   * until `visit` returns true. For the small reads of play-patterns.ts (devices, heatmap, span).
+   */
+  scanRows(f: StatsFilter, visit: (row: ScannedRow) => boolean | void, reverse = false): void {
+    const u = this.userColumns(f.userId);
+    const device = this.deviceFilter(f);
+    if (!u || device === null) return;
+    const [lo, hi] = u.range(f.from, f.to);
+    for (let i = 0; i < hi - lo; i += 1) {
+      const row = reverse ? hi - 1 - i : lo + i;
+      const d = u.device[row]!;
+      if (device !== undefined && this.deviceKey[d] !== device) continue;
+      const play = (u.flags[row]! & SKIP) === 0;
+      const stop = visit({ at: u.at[row]!, device: d < 0 ? null : this.devices.values[d]!, play });
+      if (stop === true) return;
+    }
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
