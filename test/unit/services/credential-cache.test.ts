@@ -9,6 +9,7 @@ import { CREDENTIAL_CACHE_MS, CredentialCache } from '../../../server/services/c
 import { hashPassword } from '../../../server/services/passwords.js';
 import { TokenSigner } from '../../../server/services/tokens.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
+import { makeUserRecord } from '../../factories/accounts.js';
 
 const stamp = { id: 'u1', passwordHash: 'hash-1', tokenVersion: 0 };
 
@@ -49,16 +50,14 @@ describe('AuthService.verifyCredentials', () => {
     dir = await mkdtemp(join(tmpdir(), 'melon-verify-'));
     users = await UsersRepo.open(join(dir, 'users.json'));
     auth = new AuthService(users, new TokenSigner(Buffer.alloc(32, 1), clock), clock, 3600);
-    await users.add({
-      id: 'u1',
-      username: 'Anna',
-      passwordHash: await hashPassword('right password'),
-      role: 'Pass',
-      publicStats: false,
-      tokenVersion: 0,
-      createdAt: 0,
-      lastLogin: null,
-    });
+    await users.add(
+      makeUserRecord({
+        id: 'u1',
+        username: 'Anna',
+        role: 'Pass',
+        passwordHash: await hashPassword('right password'),
+      }),
+    );
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
