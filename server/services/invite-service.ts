@@ -5,7 +5,7 @@ import type { InviteRecord, Principal } from '../domain/user.js';
 import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tokenResponse, type TokenResponse } from './auth-service.js';
-import type { InvitesStore } from './ports.js';
+import type { InvitesStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -50,7 +50,8 @@ export class InviteService {
   private readonly failuresEverywhere: FailureWindow;
 
   constructor(
-    private readonly users: InvitesStore,
+    /** The invites, and the accounts they made ("joined as"). */
+    private readonly users: InvitesStore & Pick<UsersStore, 'findById'>,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,4 +1,5 @@
-import type { StatsFilter, StatsIndex } from './stats-index.js';
+import type { StatsFilter } from './results.js';
+import type { StatsIndex } from './stats-index.js';
 
 /**
  * Small reads for the settings page's household view, made from StatsIndex.scanRows so the index

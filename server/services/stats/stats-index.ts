@@ -283,15 +283,16 @@ export class StatsIndex {
    */
   scanRows(f: StatsFilter, visit: (row: ScannedRow) => boolean | void, reverse = false): void {
     const u = this.userColumns(f.userId);
-    const device = this.deviceFilter(f);
+    const device = this.devices.filter(f.device);
     if (!u || device === null) return;
     const [lo, hi] = u.range(f.from, f.to);
+    const keyOf = this.devices.keyOf;
     for (let i = 0; i < hi - lo; i += 1) {
       const row = reverse ? hi - 1 - i : lo + i;
       const d = u.device[row]!;
-      if (device !== undefined && this.deviceKey[d] !== device) continue;
+      if (device !== undefined && keyOf[d] !== device) continue;
       const play = (u.flags[row]! & SKIP) === 0;
-      const stop = visit({ at: u.at[row]!, device: d < 0 ? null : this.devices.values[d]!, play });
+      const stop = visit({ at: u.at[row]!, device: d < 0 ? null : this.devices.names.values[d]!, play });
       if (stop === true) return;
     }
   }
