@@ -20,6 +20,8 @@ let artistId = '';
 beforeAll(async () => {
   alice = await makeUser(t, { role: 'User' });
   bob = await makeUser(t, { role: 'User' });
+  // New accounts share their statistics; Bob chooses not to (until a test below).
+  expect((await postJson(t, '/api/users/settings', { publicStats: false }, bob.token)).status).toBe(200);
   const body = await ok(t, as(alice), 'search3', { query: 'tone', songCount: '10' });
   for (const song of (
     body.searchResult3 as { song: Array<{ id: string; title: string; albumId: string; artistId: string }> }
