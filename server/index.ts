@@ -5,6 +5,8 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/routes.js';
+import { ImageResizer } from './services/image-resizer.js';
+import { subsonicApi } from './subsonic/router.js';
 import type { RouteDef } from './http/types.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
@@ -135,7 +137,16 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
-  const app = buildApp(routes, services.auth, logger, { allowedHosts: config.allowedHosts });
+  const subsonic = subsonicApi(services, {
+    clock,
+    logger,
+    resizer: new ImageResizer(),
+    apiKeys: (key) => services.apiKeys.authenticate(key),
+  });
+  const app = buildApp(routes, services.auth, logger, {
+    allowedHosts: config.allowedHosts,
+    adapters: [subsonic],
+  });
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
 

@@ -67,7 +67,11 @@ export function buildApp(
   routes: RouteDef[],
   auth: AuthService,
   logger: Logger,
-  options: { allowedHosts?: readonly string[] } = {},
+  options: {
+    allowedHosts?: readonly string[];
+    /** Second APIs with their own routing (the Subsonic API under /rest/), after the guards. */
+    adapters?: readonly Koa.Middleware<AppState>[];
+  } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
@@ -91,6 +95,7 @@ export function buildApp(
   app.use(securityHeaders());
   app.use(hostGuard(options.allowedHosts));
   app.use(crossOriginGuard());
+  for (const adapter of options.adapters ?? []) app.use(adapter);
   app.use(router.routes());
   app.use(router.allowedMethods());
   // What still reaches Koa's error event is a broken connection (a client that went away, a body

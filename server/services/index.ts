@@ -9,10 +9,12 @@ import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
+import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { PlayQueueService } from './play-queue-service.js';
 import { SearchService } from './playback/search-service.js';
 import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
@@ -41,6 +43,8 @@ export interface Services {
   artwork: ArtworkService;
   updates: UpdateService;
   nowPlaying: NowPlayingService;
+  favourites: FavouritesService;
+  playQueues: PlayQueueService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -116,6 +120,8 @@ export function createServices(
     stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
     artwork,
     nowPlaying: new NowPlayingService(clock),
+    favourites: new FavouritesService(store.favourites, library, clock),
+    playQueues: new PlayQueueService(store.playQueues, library, clock),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {
