@@ -1,8 +1,8 @@
+import type { User } from '../../server/contract/users.js';
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
 import { signIn } from './signin.js';
-import type { UserRecord } from './users.js';
 
 /** Account (everyone): share one's statistics with the household, change one's password. */
 export const accountView: View = (ctx, root) => {
@@ -12,7 +12,7 @@ export const accountView: View = (ctx, root) => {
     const wanted = publicStats.checked;
     publicStats.disabled = true;
     ctx.api
-      .json<UserRecord>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
+      .json<User>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
       .then((user) => {
         show(user.publicStats);
         ctx.messages.info(
@@ -89,7 +89,7 @@ export const accountView: View = (ctx, root) => {
   show(null);
   if (ctx.session.role === 'Admin') {
     ctx.api
-      .json<UserRecord[]>('/api/users')
+      .json<User[]>('/api/users')
       .then((users) => show(users.find((user) => user.id === ctx.session.userId)?.publicStats ?? null))
       .catch((error: unknown) => ctx.messages.error(errorText(error)));
   }

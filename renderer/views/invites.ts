@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { InviteView } from '../../server/services/invite-service.js';
+import type { Invite } from '../../server/contract/auth.js';
 import { errorText } from '../api.js';
 import { copyText, type View } from '../context.js';
 import { actionButton, card, h, replace } from '../dom.js';
@@ -11,8 +11,8 @@ import { formatDateTime, inviteLink } from '../format.js';
  * `melon://<host:port>?code=XXXX`; the list of active codes drops each code as it expires.
  */
 export const invitesView: View = (ctx, root) => {
-  let invites: InviteView[] = [];
-  let current: InviteView | null = null;
+  let invites: Invite[] = [];
+  let current: Invite | null = null;
   let serverAddress = location.origin;
 
   const currentBox = h('div', { class: 'invite-current', testid: 'invite-current' });
@@ -22,7 +22,7 @@ export const invitesView: View = (ctx, root) => {
     'invite-create',
     async () => {
       try {
-        const invite = await ctx.api.json<InviteView>('/auth/invite');
+        const invite = await ctx.api.json<Invite>('/auth/invite');
         current = invite;
         invites = [invite, ...invites.filter((other) => other.code !== invite.code)];
         await drawCurrent();
@@ -120,7 +120,7 @@ export const invitesView: View = (ctx, root) => {
   const load = async () => {
     try {
       const [active, info] = await Promise.all([
-        ctx.api.json<InviteView[]>('/auth/invites'),
+        ctx.api.json<Invite[]>('/auth/invites'),
         ctx.api.json<{ addresses: string[] }>('/api/server-info'),
       ]);
       invites = active;

@@ -1,18 +1,9 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
-import type { UpdateCheck } from '../../server/services/updates/update-service.js';
+import type { InstallAnswer, UpdateCheck, UpdateStatus } from '../../server/contract/updates.js';
 import { ApiError, errorText } from '../api.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace } from '../dom.js';
-
-interface UpdateStatus {
-  state: 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
-  percent: number;
-  version: string | null;
-  error: string | null;
-}
-
-type InstallAnswer = { status: 'up_to_date' } | { status: 'installing'; version: string };
 
 const POLL_MS = 400;
 

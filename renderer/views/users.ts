@@ -1,11 +1,8 @@
-import type { UserView } from '../../server/services/user-service.js';
+import type { User } from '../../server/contract/users.js';
 import { errorText } from '../api.js';
 import type { View } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
 import { formatDateTime } from '../format.js';
-
-/** A user as the API answers it. */
-export type UserRecord = UserView;
 
 /** Users (Admin): who has an account, their role and last sign-in; create a new one. */
 export const usersView: View = (ctx, root) => {
@@ -36,7 +33,7 @@ export const usersView: View = (ctx, root) => {
   );
   onSubmit(form, submit, () =>
     ctx.api
-      .json<UserRecord>('/api/users/create', {
+      .json<User>('/api/users/create', {
         method: 'POST',
         json: { username: username.value.trim(), password: password.value, role: role.value },
       })
@@ -79,7 +76,7 @@ export const usersView: View = (ctx, root) => {
 
   async function load(): Promise<void> {
     try {
-      const users = await ctx.api.json<UserRecord[]>('/api/users');
+      const users = await ctx.api.json<User[]>('/api/users');
       replace(
         table,
         ...users.map((user) =>

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
+import type { Invite, Token } from '../contract/auth.js';
 import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
 import { AppError, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { tokenResponse, type TokenResponse } from './auth-service.js';
+import { tokenResponse } from './auth-service.js';
 import type { InvitesStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
@@ -20,11 +21,6 @@ const ADDRESS_MAX_FAILURES = 10;
 const GLOBAL_WINDOW_MS = 10 * MINUTE_MS;
 const GLOBAL_MAX_FAILURES = 50;
 const GLOBAL_KEY = '*';
-
-export interface InviteView {
-  code: string;
-  expiresAt: string;
-}
 
 /**
  * Invite codes (docs/API.md, Authentication). With 32^4 ≈ 1M codes and at most 5 active, guessing is bounded by a
@@ -44,7 +40,7 @@ export class InviteService {
     this.failuresEverywhere = new FailureWindow(clock, GLOBAL_WINDOW_MS, GLOBAL_MAX_FAILURES);
   }
 
-  async create(admin: Principal): Promise<InviteView> {
+  async create(admin: Principal): Promise<Invite> {
     // A clash with another active code is rare (5 of ~1M); try a few fresh codes.
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = this.clock.now();
@@ -70,12 +66,12 @@ export class InviteService {
     throw new Error('could not find a free invite code');
   }
 
-  listActive(): InviteView[] {
+  listActive(): Invite[] {
     return this.users.activeInvites(this.clock.now()).map(view);
   }
 
   /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
-  async exchange(code: string, clientAddress: string): Promise<TokenResponse> {
+  async exchange(code: string, clientAddress: string): Promise<Token> {
     const withdraw = reserveAttempt(
       [[this.failuresByAddress, clientAddress]],
       'Too many wrong invite codes; try again later',
@@ -119,6 +115,6 @@ function isWellFormed(code: string): boolean {
   return code.length === INVITE_LENGTH && [...code].every((char) => INVITE_ALPHABET.includes(char));
 }
 
-function view(invite: InviteRecord): InviteView {
+function view(invite: InviteRecord): Invite {
   return { code: invite.code, expiresAt: isoUtc(invite.expiresAt) };
 }

@@ -1,6 +1,18 @@
 import { z } from 'zod';
+import {
+  activityStepSchema,
+  listeningTimeSchema,
+  logResultSchema,
+  recentItemSchema,
+  recentPlaySchema,
+  topAlbumSchema,
+  topArtistSchema,
+  topGenreSchema,
+  topTrackSchema,
+  type RecentItem,
+  type RecentPlay,
+} from '../../contract/stats.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
-import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.js';
 import { id, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
@@ -29,55 +41,6 @@ const ranged = {
 /** Problems every statistics read may give. */
 const readErrors: ErrorCodes = { 401: ['stats_private'], 404: ['user_not_found'] };
 
-const measures = { plays: count(), listeningMs: count(), lastPlayedAt: utc() };
-
-const logResult = z.object({ logged: alwaysTrue(), id: z.string(), at: utc() }).meta({ id: 'LogResult' });
-const listeningTime = z.object({
-  userId: z.string(),
-  totalMs: count(),
-  plays: count(),
-  from: utc().nullable(),
-  to: utc().nullable(),
-});
-const topTrack = z.object({
-  rank: z.int().min(1),
-  id: z.string(),
-  name: z.string().nullable(),
-  album: statsRef.nullable(),
-  artists: z.array(statsRef),
-  skips: count(),
-  ...measures,
-});
-const topAlbum = z.object({
-  rank: z.int().min(1),
-  id: z.string(),
-  name: z.string().nullable(),
-  artists: z.array(namedRef),
-  ...measures,
-});
-const topArtist = z.object({
-  rank: z.int().min(1),
-  id: z.string(),
-  name: z.string().nullable(),
-  ...measures,
-});
-const topGenre = z.object({ rank: z.int().min(1), genre: z.string(), ...measures });
-const recentPlay = z.object({
-  id: z.string().meta({ description: 'The play log entry' }),
-  playedAt: utc(),
-  device: z.string().nullable(),
-  track: z.object({
-    id: z.string(),
-    name: z.string().nullable(),
-    album: statsRef.nullable(),
-    artists: z.array(statsRef),
-  }),
-});
-const recentItem = z
-  .object({ id: z.string(), name: z.string().nullable(), lastPlayedAt: utc(), plays: count() })
-  .meta({ id: 'RecentItem' });
-const activityStep = z.object({ start: utc(), plays: count(), skips: count(), listeningMs: count() });
-
 export function statsHandlers(stats: StatsService) {
   const log = (type: 'play' | 'skip') =>
     endpoint({
@@ -85,7 +48,7 @@ export function statsHandlers(stats: StatsService) {
       description:
         'Answered once the entry is on disk. A retry (same user, track, type and explicit dateTime) is recorded once and answered with the first entry.',
       params: logParams,
-      response: logResult,
+      response: logResultSchema,
       errors: { 404: ['track_not_found'] },
       handle: ({ params, request }) => stats.log(callerOf(request), type, params),
     });
@@ -102,7 +65,7 @@ export function statsHandlers(stats: StatsService) {
     endpoint({
       summary: `The ${kind} played last`,
       params: subject,
-      response: z.array(recentItem),
+      response: z.array(recentItemSchema),
       errors: readErrors,
       handle: ({ params, request }) => stats.recent(callerOf(request), kind, params) as RecentItem[],
     });
@@ -112,21 +75,20 @@ export function statsHandlers(stats: StatsService) {
     listeningTime: endpoint({
       summary: 'Listening time and plays in a range',
       params: ranged,
-      response: listeningTime,
+      response: listeningTimeSchema,
       errors: readErrors,
       handle: ({ params, request }) => stats.listeningTime(callerOf(request), params),
     }),
-    topTracks: top('tracks', topTrack),
-    topAlbums: top('albums', topAlbum),
-    topArtists: top('artists', topArtist),
-    topGenres: top('genres', topGenre),
+    topTracks: top('tracks', topTrackSchema),
+    topAlbums: top('albums', topAlbumSchema),
+    topArtists: top('artists', topArtistSchema),
+    topGenres: top('genres', topGenreSchema),
     recentTracks: endpoint({
       summary: 'The latest plays, newest first',
       params: subject,
-      response: z.array(recentPlay),
+      response: z.array(recentPlaySchema),
       errors: readErrors,
-      handle: ({ params, request }) =>
-        stats.recent(callerOf(request), 'tracks', params) as z.output<typeof recentPlay>[],
+      handle: ({ params, request }) => stats.recent(callerOf(request), 'tracks', params) as RecentPlay[],
     }),
     recentAlbums: recent('albums'),
     recentArtists: recent('artists'),
@@ -137,11 +99,9 @@ export function statsHandlers(stats: StatsService) {
         ...ranged,
         step: z.enum(['day', 'week', 'month'], { error: 'must be day, week or month' }).default('day'),
       },
-      response: z.array(activityStep),
+      response: z.array(activityStepSchema),
       errors: { ...readErrors, 400: ['too_many_steps'] },
       handle: ({ params, request }) => stats.activity(callerOf(request), params),
     }),
   };
 }
-
-type RecentItem = z.output<typeof recentItem>;

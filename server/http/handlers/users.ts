@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ACCOUNT_ROLES } from '../../domain/user.js';
+import { deletedSchema } from '../../contract/common.js';
+import { ACCOUNT_ROLES, userSchema } from '../../contract/users.js';
 import type { UserService } from '../../services/user-service.js';
-import { userSchema } from '../openapi-schemas.js';
 import { boolean, id, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
@@ -68,7 +68,7 @@ export function userHandlers(users: UserService) {
     delete: endpoint({
       summary: 'Delete a user (revokes every token of the account)',
       params: { id: id() },
-      response: z.object({ deleted: z.literal(true), id: z.string() }),
+      response: deletedSchema,
       errors: { 404: ['user_not_found'], 409: ['last_admin'] },
       handle: async ({ params }) => {
         await users.delete(params.id);
