@@ -9,8 +9,8 @@ import {
   topArtistSchema,
   topGenreSchema,
   topTrackSchema,
-  type RecentItem,
-  type RecentPlay,
+  type TopKind,
+  type TopOf,
 } from '../../contract/stats.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import { id, isoDate, paging, text } from '../params.js';
@@ -52,14 +52,14 @@ export function statsHandlers(stats: StatsService) {
       errors: { 404: ['track_not_found'] },
       handle: ({ params, request }) => stats.log(callerOf(request), type, params),
     });
-  const top = <S extends z.ZodType>(kind: 'tracks' | 'albums' | 'artists' | 'genres', item: S) =>
+  const top = <K extends TopKind>(kind: K, item: z.ZodType<TopOf[K]>) =>
     endpoint({
       summary: `The most played ${kind} in a range`,
       description: 'Ranked by plays, then the latest play, then id.',
       params: ranged,
       response: z.array(item),
       errors: readErrors,
-      handle: ({ params, request }) => stats.top(callerOf(request), kind, params) as z.output<S>[],
+      handle: ({ params, request }) => stats.top(callerOf(request), kind, params),
     });
   const recent = (kind: 'albums' | 'artists') =>
     endpoint({
@@ -67,7 +67,7 @@ export function statsHandlers(stats: StatsService) {
       params: subject,
       response: z.array(recentItemSchema),
       errors: readErrors,
-      handle: ({ params, request }) => stats.recent(callerOf(request), kind, params) as RecentItem[],
+      handle: ({ params, request }) => stats.recent(callerOf(request), kind, params),
     });
   return {
     logPlay: log('play'),
@@ -88,7 +88,7 @@ export function statsHandlers(stats: StatsService) {
       params: subject,
       response: z.array(recentPlaySchema),
       errors: readErrors,
-      handle: ({ params, request }) => stats.recent(callerOf(request), 'tracks', params) as RecentPlay[],
+      handle: ({ params, request }) => stats.recent(callerOf(request), 'tracks', params),
     }),
     recentAlbums: recent('albums'),
     recentArtists: recent('artists'),
