@@ -2,23 +2,18 @@
  * The artwork page's model, without the DOM: what the API returns per kind of item, and which
  * pictures (with their image, caption and delete call) and uploads the page shows for one.
  */
+import type { Collection } from '../server/contract/collections.js';
+import type { Artist, ArtworkInfo, Track } from '../server/contract/library.js';
+
 export type Kind = 'tracks' | 'artists' | 'playlists' | 'collections' | 'default';
 
-export interface Named {
-  id: string;
-  name: string;
+/** A track as the page reads it: its name, artists and pictures (their captions). */
+export interface TrackItem extends Pick<Track, 'id' | 'name'> {
+  artists?: Track['artists'];
+  artwork: (Pick<ArtworkInfo, 'pos'> & Partial<Pick<ArtworkInfo, 'type' | 'mime' | 'width' | 'height'>>)[];
 }
-export interface TrackItem extends Named {
-  artists?: Named[];
-  artwork: { pos: number; type?: string; mime?: string; width?: number | null; height?: number | null }[];
-}
-export interface ArtistItem extends Named {
-  pfpCount: number;
-  bannerCount: number;
-}
-export interface SetItem extends Named {
-  hasArtwork: boolean;
-}
+export type ArtistItem = Pick<Artist, 'id' | 'name' | 'pfpCount' | 'bannerCount'>;
+export type SetItem = Pick<Collection, 'id' | 'name' | 'hasArtwork'>;
 export type Item = TrackItem | ArtistItem | SetItem;
 
 /** One picture the page can show and delete. */

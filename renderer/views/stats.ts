@@ -1,52 +1,22 @@
+import type {
+  ActivityStep,
+  ListeningTime,
+  RecentPlay,
+  StatsRef,
+  TopAlbum,
+  TopArtist,
+  TopGenre,
+  TopTrack,
+} from '../../server/contract/stats.js';
+import type { User } from '../../server/contract/users.js';
 import { errorText } from '../api.js';
 import { barChart, lineChart } from '../charts.js';
 import type { View } from '../context.js';
 import { card, field, h, onInputSettled, replace, segmented } from '../dom.js';
 import { formatDateTime, formatDuration, rangeQuery, type RangeKind } from '../format.js';
 
-interface Ref {
-  id: string;
-  name: string | null;
-}
-interface TopTrack extends Ref {
-  rank: number;
-  plays: number;
-  artists: Ref[];
-}
-interface TopAlbum extends Ref {
-  rank: number;
-  plays: number;
-  artists: Ref[];
-}
-interface TopArtist extends Ref {
-  rank: number;
-  plays: number;
-  listeningMs: number;
-}
-interface TopGenre {
-  rank: number;
-  genre: string;
-  plays: number;
-}
-interface RecentPlay {
-  id: string;
-  playedAt: string;
-  device: string | null;
-  track: { id: string; name: string | null; artists: Ref[] };
-}
-interface ActivityStep {
-  start: string;
-  plays: number;
-  listeningMs: number;
-}
-interface ListeningTime {
-  totalMs: number;
-  plays: number;
-}
-interface UserSummary {
-  id: string;
-  username: string;
-}
+type Ref = StatsRef;
+type UserSummary = Pick<User, 'id' | 'username'>;
 
 const RANGES: { kind: RangeKind; label: string }[] = [
   { kind: 'week', label: 'This week' },
