@@ -1,21 +1,21 @@
-import type { Invite } from '../server/contract/auth.js';
+import type { InviteView } from '../server/contract/auth.js';
 import { formatCountdown } from '../shared/countdown.js';
 import { messageOf } from '../server/errors.js';
 
 export { formatCountdown };
 
 /** The tray's "Create invite code": make one, copy it, and count it down in the menu. */
-export interface ActiveInvite extends Invite {
+export interface ActiveInvite extends InviteView {
   remainingMs: number;
 }
 
 /** The codes the tray made that are still valid, soonest expiry last (newest first). */
 export class InviteTracker {
-  private invites: Invite[] = [];
+  private invites: InviteView[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(invite: Invite): void {
+  add(invite: InviteView): void {
     this.invites = [invite, ...this.invites.filter((other) => other.code !== invite.code)];
   }
 
@@ -27,7 +27,7 @@ export class InviteTracker {
 }
 
 export interface InviteActionDeps {
-  create: () => Promise<Invite>;
+  create: () => Promise<InviteView>;
   copy: (text: string) => void;
   notify: (title: string, body: string) => void;
   tracker: InviteTracker;
@@ -38,7 +38,7 @@ export interface InviteActionDeps {
  * Makes a code, puts it on the clipboard and tells the user; a refusal (five codes already active,
  * server not running) becomes a notification rather than an unhandled rejection.
  */
-export async function createInviteAction(deps: InviteActionDeps): Promise<Invite | null> {
+export async function createInviteAction(deps: InviteActionDeps): Promise<InviteView | null> {
   try {
     const invite = await deps.create();
     deps.tracker.add(invite);

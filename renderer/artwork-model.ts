@@ -1,16 +1,18 @@
+import type { Collection } from '../server/contract/collections.js';
+import type { Artist, Track } from '../server/contract/library.js';
+import type { ArtInfo } from './album-model.js';
+import { count } from './plural.js';
+
 /**
  * The artwork page's model, without the DOM: what the API returns per kind of item, and which
  * pictures (with their image, caption and delete call) and uploads the page shows for one.
  */
-import type { Collection } from '../server/contract/collections.js';
-import type { Artist, ArtworkInfo, Track } from '../server/contract/library.js';
-
-export type Kind = 'tracks' | 'artists' | 'playlists' | 'collections' | 'default';
+export type Kind = 'albums' | 'artists' | 'playlists' | 'collections' | 'default';
 
 /** A track as the page reads it: its name, artists and pictures (their captions). */
 export interface TrackItem extends Pick<Track, 'id' | 'name'> {
   artists?: Track['artists'];
-  artwork: (Pick<ArtworkInfo, 'pos'> & Partial<Pick<ArtworkInfo, 'type' | 'mime' | 'width' | 'height'>>)[];
+  artwork: ArtInfo[];
 }
 export type ArtistItem = Pick<Artist, 'id' | 'name' | 'pfpCount' | 'bannerCount'>;
 export type SetItem = Pick<Collection, 'id' | 'name' | 'hasArtwork'>;
@@ -34,7 +36,7 @@ export interface Group {
 }
 
 export const KINDS: { kind: Kind; label: string }[] = [
-  { kind: 'tracks', label: 'Tracks' },
+  { kind: 'albums', label: 'Albums' },
   { kind: 'artists', label: 'Artists' },
   { kind: 'playlists', label: 'Playlists' },
   { kind: 'collections', label: 'Collections' },
@@ -45,9 +47,10 @@ export const KINDS: { kind: Kind; label: string }[] = [
 export function summary(item: Item): string {
   if ('artwork' in item) {
     const artists = (item.artists ?? []).map((artist) => artist.name).join(', ');
-    return `${artists ? `${artists} · ` : ''}${item.artwork.length} picture${item.artwork.length === 1 ? '' : 's'}`;
+    return `${artists ? `${artists} · ` : ''}${count(item.artwork.length, 'picture', 'pictures')}`;
   }
-  if ('pfpCount' in item) return `${item.pfpCount} profile picture(s), ${item.bannerCount} banner(s)`;
+  if ('pfpCount' in item)
+    return `${count(item.pfpCount, 'profile picture', 'profile pictures')}, ${count(item.bannerCount, 'banner', 'banners')}`;
   return item.hasArtwork ? 'has artwork' : 'no artwork';
 }
 
@@ -71,7 +74,7 @@ export function groupsFor(kind: Kind, item: Item | null): Group[] {
       },
     ];
   }
-  if (kind === 'tracks' && 'artwork' in item) {
+  if ('artwork' in item) {
     return [
       {
         title: 'Embedded pictures',

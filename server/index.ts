@@ -32,7 +32,34 @@ export interface ServerDeps {
   scanOnStart?: boolean;
   /** Watching the music folders for changes (default on; tests shorten its timings or turn it off). */
   library?: LibraryOptions;
+  /** Replaces some of the HTTP server's limits (tests use short timeouts). */
+  httpLimits?: Partial<HttpLimits>;
 }
+
+/**
+ * How long a client may take and how many may connect at once. Node's defaults hold a request that
+ * trickles in for 300 s, and any number of them: a few slow clients could keep every socket busy.
+ */
+export interface HttpLimits {
+  /**
+   * The whole request, headers and body, must have arrived by then (else 408). Uploads are up to
+   * 20 MiB: 120 s lets them come over a link of 1.4 Mbit/s.
+   */
+  requestTimeoutMs: number;
+  /** The request line and headers must have arrived by then (else 408). */
+  headersTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this many are closed as they arrive. */
+  maxConnections: number;
+}
+
+export const HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
 
 export interface MelonServer {
   readonly config: Config;
@@ -127,6 +154,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
       // This also stops the folder watcher.
       services.library.stopScanning();
+      await services.artwork.close().catch(() => undefined);
       await store.close();
     })();
     return closing;
@@ -142,8 +170,18 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     listen: () =>
       new Promise<string>((resolve, reject) => {
         const handle = app.callback();
-        const server = createHttpServer((req, res) => void handle(req, res));
-        server.keepAliveTimeout = 5_000;
+        const limits = { ...HTTP_LIMITS, ...deps.httpLimits };
+        const server = createHttpServer(
+          {
+            requestTimeout: limits.requestTimeoutMs,
+            headersTimeout: limits.headersTimeoutMs,
+            keepAliveTimeout: limits.keepAliveTimeoutMs,
+            // Node checks the two timeouts every 30 s by default: a timeout would come up to 30 s late.
+            connectionsCheckingInterval: Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2)),
+          },
+          (req, res) => void handle(req, res),
+        );
+        server.maxConnections = limits.maxConnections;
         server.on('clientError', answerClientError);
         server.once('error', reject);
         server.listen(config.port, config.host, () => {

@@ -1,5 +1,5 @@
 import type { Token } from '../../server/contract/auth.js';
-import { ApiError, errorText, type Api } from '../api.js';
+import { ApiError, type Api } from '../api.js';
 import { field, h, onSubmit, submitButton } from '../dom.js';
 import type { Messages } from '../messages.js';
 import type { Session } from '../session.js';
@@ -56,7 +56,7 @@ export function signInView(
         onSignedIn(session);
       })
       .catch((error: unknown) => {
-        messages.error(errorText(error));
+        messages.error(error);
         password.select();
       }),
   );

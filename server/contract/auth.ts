@@ -15,10 +15,27 @@ export const tokenSchema = z
   .meta({ id: 'Token' });
 export type Token = z.output<typeof tokenSchema>;
 
+/**
+ * What became of an invite code. active: can be exchanged; used: exchanged, the device has not made
+ * its account yet; joined: the device made its account (`joinedAs`); expired; revoked (by an Admin
+ * or the guessing alarm).
+ */
+export const INVITE_STATES = ['active', 'used', 'joined', 'expired', 'revoked'] as const;
+export type InviteState = (typeof INVITE_STATES)[number];
+
+/** An invite as the API answers it: the code, and what became of it. */
 export const inviteSchema = z
-  .object({ code: z.string().regex(/^[A-Z2-9]{4}$/), expiresAt: utc() })
+  .object({
+    id: z.string(),
+    code: z.string().regex(/^[A-Z2-9]{4}$/),
+    expiresAt: utc(),
+    state: z.enum(INVITE_STATES),
+    joinedAs: z.string().nullable().meta({ description: 'The username the device made, once joined' }),
+  })
   .meta({ id: 'Invite' });
 export type Invite = z.output<typeof inviteSchema>;
+/** What the desktop app reads of an invite (app/): the code and when it expires. */
+export type InviteView = Pick<Invite, 'code' | 'expiresAt'>;
 
 /** `/auth/check`: the caller's token, checked. */
 export const tokenCheckSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alwaysTrue, count, namedRef, utc } from './common.js';
+import { ACCOUNT_ROLES } from './users.js';
 
 /** A reference in statistics: the name is the library's, or the snapshot's, or null. */
 export const statsRef = z
@@ -18,6 +19,8 @@ export const listeningTimeSchema = z.object({
   plays: count(),
   from: utc().nullable(),
   to: utc().nullable(),
+  firstPlayedAt: utc().nullable().meta({ description: 'The first play counted (null: none)' }),
+  lastPlayedAt: utc().nullable().meta({ description: 'The last play counted (null: none)' }),
 });
 export type ListeningTime = z.output<typeof listeningTimeSchema>;
 
@@ -93,3 +96,31 @@ export const activityStepSchema = z.object({
   listeningMs: count(),
 });
 export type ActivityStep = z.output<typeof activityStepSchema>;
+
+/** `/api/stats/members`: an account of the household, and whether the caller may read its statistics. */
+export const memberSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(ACCOUNT_ROLES),
+  self: z.boolean().meta({ description: "The caller's own account" }),
+  publicStats: z.boolean().meta({ description: 'Whether the member shares their statistics' }),
+  visible: z.boolean().meta({ description: 'Whether the caller may read its statistics' }),
+});
+export type Member = z.output<typeof memberSchema>;
+
+/** `/api/stats/devices`: a device a user played on, with their plays. */
+export const devicePlaysSchema = z.object({
+  device: z.string().nullable().meta({ description: 'null: plays logged without a device' }),
+  plays: count(),
+});
+export type DevicePlays = z.output<typeof devicePlaysSchema>;
+
+/** `/api/stats/heatmap`: plays per weekday and hour. */
+export const heatmapSchema = z.object({
+  userId: z.string(),
+  cells: z
+    .array(z.array(count()).length(24))
+    .length(7)
+    .meta({ description: 'Plays per weekday (0 = Monday) and hour, in the server’s local time' }),
+});
+export type Heatmap = z.output<typeof heatmapSchema>;

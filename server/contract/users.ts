@@ -22,6 +22,12 @@ export const userSchema = z
 /** What clients see of a user: never the hash or the token version. */
 export type User = z.output<typeof userSchema>;
 
+/** What an Admin's list adds to each user: the time of their latest play. */
+export const listedUserSchema = userSchema
+  .extend({ lastActivity: utc().nullable().meta({ description: 'The latest play (null: none yet)' }) })
+  .meta({ id: 'ListedUser' });
+export type ListedUser = z.output<typeof listedUserSchema>;
+
 export const apiKeySchema = z
   .object({
     id: z.string(),

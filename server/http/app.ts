@@ -1,5 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Koa from 'koa';
 import Router, { type RouterContext } from '@koa/router';
 import { koaBody } from 'koa-body';
@@ -28,26 +29,38 @@ const formBody = koaBody({
   jsonStrict: true,
 });
 
-const multipartBody = koaBody({
-  json: true,
-  urlencoded: true,
-  text: false,
-  multipart: true,
-  jsonLimit: BODY_LIMIT_BYTES,
-  formLimit: BODY_LIMIT_BYTES,
-  formidable: {
-    maxFileSize: UPLOAD_LIMIT_BYTES,
-    maxTotalFileSize: UPLOAD_LIMIT_BYTES,
-    maxFiles: 1,
-    uploadDir: tmpdir(),
-    keepExtensions: false,
-  },
-});
+/**
+ * Multipart bodies are written into a folder of the request's own, removed when the request ends
+ * however it ends: a body refused half-way (413 for a second file, a client gone) leaves files the
+ * handler never hears of, and formidable removes only the file it was writing.
+ */
+const multipartBody: Koa.Middleware = async (ctx, next) => {
+  const uploadDir = await mkdtemp(join(tmpdir(), 'melon-upload-'));
+  try {
+    await koaBody({
+      json: true,
+      urlencoded: true,
+      text: false,
+      multipart: true,
+      jsonLimit: BODY_LIMIT_BYTES,
+      formLimit: BODY_LIMIT_BYTES,
+      formidable: {
+        maxFileSize: UPLOAD_LIMIT_BYTES,
+        maxTotalFileSize: UPLOAD_LIMIT_BYTES,
+        maxFiles: 1,
+        uploadDir,
+        keepExtensions: false,
+      },
+    })(ctx, next);
+  } finally {
+    await rm(uploadDir, { recursive: true, force: true });
+  }
+};
 
 type Ctx = RouterContext<AppState>;
 
 /**
- * Builds the Koa application: request log, problem mapping, the host guard, security headers, the
+ * Builds the Koa application: request log, problem mapping, security headers, the host guard, the
  * cross-origin guard, then the route table.
  */
 export function buildApp(
@@ -74,8 +87,9 @@ export function buildApp(
   }
   app.use(requestLog(logger));
   app.use(problemMiddleware(logger));
-  app.use(hostGuard(options.allowedHosts));
+  // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
+  app.use(hostGuard(options.allowedHosts));
   app.use(crossOriginGuard());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -7,12 +7,16 @@ import path from 'node:path';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
-import { sniffImage } from './image-info.js';
+import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 
 export interface ParsedPicture {
-  /** Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'. */
+  /**
+   * Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'; `unsupported` for a picture
+   * whose bytes are not a raster image (it keeps its place, so positions still match the file).
+   */
   type: string;
+  /** The type sniffed from the bytes; `application/octet-stream` for an unsupported picture. */
   mime: string;
   width: number | null;
   height: number | null;
@@ -33,6 +37,9 @@ export interface ParsedTrack {
   format: string;
   pictures: ParsedPicture[];
 }
+
+/** The `type` of a picture whose bytes are not an image the server serves. */
+export const UNSUPPORTED_PICTURE = 'unsupported';
 
 /** ID3v2 / FLAC picture types in numeric order (0..20), as short lower-case labels. */
 const PICTURE_TYPES = [
@@ -104,15 +111,19 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
   };
 }
 
-/** The bytes of the picture at `pos` in the file's picture order, or undefined when there is none. */
+/**
+ * The picture at `pos` in the file's picture order, or undefined when there is none. `mime` is the
+ * type sniffed from the bytes, null when they are not a raster image: the type the tag declares is
+ * never used, since a "picture" may be HTML or SVG with script in it.
+ */
 export async function readPicture(
   file: string,
   pos: number,
-): Promise<{ mime: string; data: Uint8Array } | undefined> {
+): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
   const meta = await parseMetadata(file, false);
   const picture = meta.common.picture?.[pos];
   if (!picture) return undefined;
-  return { mime: pictureMime(picture), data: picture.data };
+  return { mime: sniffImage(picture.data)?.mime ?? null, data: picture.data };
 }
 
 /**
@@ -211,8 +222,8 @@ function formatLabel(meta: IAudioMetadata, file: string): string {
 function describePicture(picture: IPicture, pos: number): ParsedPicture {
   const info = sniffImage(picture.data);
   return {
-    type: pictureType(picture.type, pos),
-    mime: info?.mime ?? pictureMime(picture),
+    type: info ? pictureType(picture.type, pos) : UNSUPPORTED_PICTURE,
+    mime: info?.mime ?? 'application/octet-stream',
     width: info?.width ?? null,
     height: info?.height ?? null,
     size: picture.data.length,
@@ -227,14 +238,4 @@ function pictureType(type: string | undefined, pos: number): string {
   if (!type) return pos === 0 ? 'front cover' : 'other';
   const index = MM_PICTURE_TYPES.indexOf(type);
   return index >= 0 ? PICTURE_TYPES[index]! : type.toLowerCase();
-}
-
-/** The real type from the bytes when recognisable, else the declared one ('image/jpg' normalised). */
-function pictureMime(picture: IPicture): string {
-  const sniffed = sniffImage(picture.data)?.mime;
-  if (sniffed) return sniffed;
-  const declared = picture.format.toLowerCase();
-  if (declared === 'image/jpg' || declared === 'jpeg') return 'image/jpeg';
-  if (declared === 'png') return 'image/png';
-  return declared.includes('/') ? declared : 'application/octet-stream';
 }

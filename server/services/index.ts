@@ -9,6 +9,7 @@ import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
+import { ImageCache } from './image-cache.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -79,7 +80,13 @@ export function createServices(
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
   const trackFiles = new TrackFiles();
-  const artwork = new ArtworkService(store.artwork, library, collections, trackFiles);
+  const artwork = new ArtworkService(
+    store.artwork,
+    library,
+    collections,
+    trackFiles,
+    new ImageCache(join(config.dataDir, 'cache', 'images')),
+  );
   const installer =
     options.installer ??
     new HeadlessInstaller({

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
-import type { Invite, Token } from '../contract/auth.js';
+import type { Invite, InviteState, Token } from '../contract/auth.js';
 import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tokenResponse } from './auth-service.js';
-import type { InvitesStore } from './ports.js';
+import type { InvitesStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -31,7 +31,8 @@ export class InviteService {
   private readonly failuresEverywhere: FailureWindow;
 
   constructor(
-    private readonly users: InvitesStore,
+    /** The invites, and the accounts they made ("joined as"). */
+    private readonly users: InvitesStore & Pick<UsersStore, 'findById'>,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -55,7 +56,7 @@ export class InviteService {
         revokedAt: null,
       };
       const outcome = await this.users.addInvite(invite, MAX_ACTIVE_INVITES);
-      if (outcome === 'added') return view(invite);
+      if (outcome === 'added') return this.view(invite, now);
       if (outcome === 'too_many') {
         throw new AppError(
           'too_many_invites',
@@ -67,7 +68,25 @@ export class InviteService {
   }
 
   listActive(): Invite[] {
-    return this.users.activeInvites(this.clock.now()).map(view);
+    const now = this.clock.now();
+    return this.users.activeInvites(now).map((invite) => this.view(invite, now));
+  }
+
+  /** Every invite of the last day, newest first, with what became of it. */
+  listRecent(): Invite[] {
+    const now = this.clock.now();
+    return this.users.recentInvites().map((invite) => this.view(invite, now));
+  }
+
+  /** Revokes a code (any case) that could still make a user. */
+  async revoke(code: string): Promise<Invite> {
+    const now = this.clock.now();
+    const normalised = code.trim().toUpperCase();
+    const invite = isWellFormed(normalised)
+      ? await this.users.revokeInvite(normalised, now, SERVER_TOKEN_SECONDS * 1000)
+      : undefined;
+    if (!invite) throw notFound('invite_not_found', `No invite code '${normalised}' that can still be used`);
+    return this.view(invite, now);
   }
 
   /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
@@ -90,6 +109,17 @@ export class InviteService {
       SERVER_TOKEN_SECONDS,
     );
     return tokenResponse(issued);
+  }
+
+  private view(invite: InviteRecord, now: number): Invite {
+    const joined = invite.joinedUserId ? this.users.findById(invite.joinedUserId) : undefined;
+    return {
+      id: invite.id,
+      code: invite.code,
+      expiresAt: isoUtc(invite.expiresAt),
+      state: stateOf(invite, now),
+      joinedAs: joined?.username ?? null,
+    };
   }
 
   /** Counts a failure towards the alarm (the per-address one is already counted). */
@@ -115,6 +145,9 @@ function isWellFormed(code: string): boolean {
   return code.length === INVITE_LENGTH && [...code].every((char) => INVITE_ALPHABET.includes(char));
 }
 
-function view(invite: InviteRecord): Invite {
-  return { code: invite.code, expiresAt: isoUtc(invite.expiresAt) };
+function stateOf(invite: InviteRecord, now: number): InviteState {
+  if (invite.redeemedAt !== null) return 'joined';
+  if (invite.revokedAt !== null) return 'revoked';
+  if (invite.usedAt !== null) return 'used';
+  return now < invite.expiresAt ? 'active' : 'expired';
 }

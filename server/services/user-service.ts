@@ -3,7 +3,7 @@ import { usernameProblem } from '../domain/username.js';
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
+import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { RatingsStore, UsersStore } from './ports.js';
@@ -72,7 +72,7 @@ export class UserService {
   }
 
   async setPublicStats(caller: Principal, publicStats: boolean): Promise<User> {
-    const user = await this.users.update(accountOf(caller), { publicStats });
+    const user = await this.users.update(accountOf(caller), { publicStats, publicStatsChosen: true });
     if (!user) throw unauthorized('invalid_token', 'The account of this token no longer exists');
     return userView(user);
   }
@@ -86,11 +86,13 @@ export class UserService {
     request: { userId?: string; currentPassword?: string; newPassword: string },
   ): Promise<User> {
     const targetId = request.userId ?? accountOf(caller);
-    const target = this.get(targetId);
     const ownAccount = targetId === caller.userId;
+    // Refused before the lookup: a non-Admin gets the same answer for an unknown id as for a real
+    // one, so the endpoint does not tell which accounts exist. (Admins list the accounts anyway.)
     if (!ownAccount && caller.role !== 'Admin') {
-      throw new AppError('forbidden_role', "Only an Admin may change another account's password");
+      throw unauthorized('forbidden_role', "Only an Admin may change another account's password");
     }
+    const target = this.get(targetId);
     if (ownAccount) {
       if (request.currentPassword === undefined) {
         throw badRequest('invalid_parameter', "Parameter 'currentPassword' is required", {
@@ -131,6 +133,15 @@ export class UserService {
     return { user: userView(updated), password };
   }
 
+  /** Changes an account's role (Admin); its tokens stop working. The last Admin keeps the role. */
+  async setRole(userId: string, role: AccountRole): Promise<User> {
+    const outcome = await this.users.setRole(userId, role);
+    if (outcome === 'last_admin')
+      throw conflict('last_admin', 'The last Admin cannot be given another role; make another Admin first');
+    if (outcome === 'not_found') throw notFound('user_not_found', `User '${userId}' not found`);
+    return userView(outcome);
+  }
+
   /** Deletes an account (Admin). The last Admin cannot be deleted: nobody could manage Melon then. */
   async delete(userId: string): Promise<void> {
     const outcome = await this.users.remove(userId);
@@ -148,7 +159,9 @@ export class UserService {
       username: request.username,
       passwordHash: await hashPassword(request.password),
       role: request.role ?? 'User',
-      publicStats: false,
+      // Visible to the household unless the user chooses otherwise (contract §3, 2026-11-23).
+      publicStats: true,
+      publicStatsChosen: false,
       tokenVersion: 0,
       createdAt: this.clock.now(),
       lastLogin: null,

@@ -65,7 +65,14 @@ const fake = vi.hoisted(() => {
     visible = false;
     destroyed = false;
     url = '';
-    webContents = Object.assign(new Emitter(), { setWindowOpenHandler: vi.fn() });
+    webContents = Object.assign(new Emitter(), {
+      setWindowOpenHandler: vi.fn(),
+      session: {
+        setPermissionRequestHandler: vi.fn(),
+        setPermissionCheckHandler: vi.fn(),
+        setDevicePermissionHandler: vi.fn(),
+      },
+    });
     constructor(readonly options: Record<string, unknown>) {
       super();
       state.windows.push(this);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import type { LibraryIndex } from '../../server/domain/library.js';
 import { TrackFiles } from '../../server/library/track-files.js';
@@ -6,6 +8,7 @@ import { createMemoryLogger } from '../../server/logger.js';
 import { ArtworkService } from '../../server/services/artwork-service.js';
 import { AuthService } from '../../server/services/auth-service.js';
 import { CollectionService } from '../../server/services/collection-service.js';
+import { ImageCache } from '../../server/services/image-cache.js';
 import { InviteService } from '../../server/services/invite-service.js';
 import { LibraryService, type Scanner } from '../../server/services/library-service.js';
 import { RatingService } from '../../server/services/rating-service.js';
@@ -85,7 +88,14 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     ratings: new RatingService(fakes.ratings, library),
     collections,
     stats: new StatsService(fakes.plays, statsIndex, library, fakes.users, clock),
-    artwork: new ArtworkService(fakes.artwork, library, collections, new TrackFiles(fakes.audioFiles)),
+    artwork: new ArtworkService(
+      fakes.artwork,
+      library,
+      collections,
+      new TrackFiles(fakes.audioFiles),
+      // Only images over 1 MiB are written to the folder; these tests' are smaller.
+      new ImageCache(join(tmpdir(), `melon-test-images-${process.pid}`)),
+    ),
   };
   const sut = Object.values(services).find((service) => service instanceof Service) as InstanceType<S>;
   return { sut, fakes, clock, logger, signer, statsIndex, services };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createServer, type MelonServer } from '../../server/index.js';
+import { createServer, type MelonServer, type ServerDeps } from '../../server/index.js';
 import { openApiDocument } from '../../server/http/openapi.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import type { LibraryOptions, Scanner } from '../../server/services/library-service.js';
@@ -48,6 +48,8 @@ export interface TestServerOptions {
   library?: LibraryOptions;
   /** Check every response against the OpenAPI document (default true). */
   checkResponses?: boolean;
+  /** Replaces some of the HTTP server's limits (timeouts, connection cap). */
+  httpLimits?: ServerDeps['httpLimits'];
 }
 
 /**
@@ -102,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     scanner: options.scanner,
     library: options.library ?? { watch: false },
     exit: () => undefined,
+    httpLimits: options.httpLimits,
   });
   const url = await server.listen();
   // The start-up scan runs in the background; tests begin once it has finished.

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import {
   deletedArtworkSchema,
   deletedDefaultArtworkSchema,
@@ -9,6 +10,7 @@ import { id, idPath, integer } from '../params.js';
 import {
   endpoint,
   rawEndpoint,
+  StreamBody,
   type ErrorCodes,
   type Reply,
   type Request,
@@ -28,19 +30,32 @@ const cacheHeaders = {
 };
 const imageResponses: Record<number, ResponseDoc> = {
   200: {
-    description: 'The image in its own type (JPEG, PNG, WebP, ...); the default artwork when there is none',
+    description:
+      'The image in its type sniffed from its bytes (JPEG, PNG, GIF, WebP, AVIF or BMP); the default artwork when there is none',
     mediaType: 'image/*',
     headers: cacheHeaders,
   },
   304: { description: "The client's copy (If-None-Match) is current", headers: cacheHeaders },
 };
 
-/** Image bytes with their real type and an ETag; 304 when the client's copy is current. */
+/**
+ * Image bytes with their sniffed type and an ETag; 304 when the client's copy is current. A large
+ * image is streamed from the cache's file, so a slow reader holds a stream buffer, not the image.
+ */
 function imageReply(request: Request, image: Image): Reply {
   const headers = { ETag: image.etag, 'Cache-Control': 'private, no-cache' };
   if (request.ifNoneMatch === image.etag) return { status: 304, body: null, headers };
-  return { status: 200, body: image.bytes, type: image.mime, headers };
+  if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };
+  return {
+    status: 200,
+    body: new StreamBody(createReadStream(image.file!), image.size),
+    type: image.mime,
+    headers,
+  };
 }
+
+/** Tells the settings page whether the default can be deleted (only a custom one can). */
+const DEFAULT_SOURCE = '`custom` (an Admin uploaded it; it can be deleted) or `built-in`';
 
 const UPLOAD_FILE = {
   file: 'A JPEG, PNG or WebP image (recognised by its bytes), at most 20 MiB',
@@ -131,7 +146,7 @@ export function artworkHandlers(artwork: ArtworkService) {
       summary: 'A picture embedded in a track',
       path: positionPath,
       responses: imageResponses,
-      errors: { 404: ['track_not_found', 'track_file_not_found'] },
+      errors: { 404: ['track_not_found', 'track_file_not_found', 'artwork_not_found'] },
       handle: async ({ path, request }) => imageReply(request, await artwork.trackImage(path.id, path.pos)),
     }),
     artistPfp: artistImage('pfp'),
@@ -140,8 +155,15 @@ export function artworkHandlers(artwork: ArtworkService) {
     collectionImage: singleImage('collection'),
     defaultImage: rawEndpoint({
       summary: 'The default artwork (the custom one, else the built-in one)',
-      responses: imageResponses,
-      handle: async ({ request }) => imageReply(request, await artwork.defaultImage()),
+      responses: {
+        200: { ...imageResponses[200]!, headers: { ...cacheHeaders, 'X-Melon-Artwork': DEFAULT_SOURCE } },
+        304: { ...imageResponses[304]!, headers: { ...cacheHeaders, 'X-Melon-Artwork': DEFAULT_SOURCE } },
+      },
+      handle: async ({ request }) => {
+        const reply = imageReply(request, await artwork.defaultImage());
+        const source = artwork.hasCustomDefault() ? 'custom' : 'built-in';
+        return { ...reply, headers: { ...reply.headers, 'X-Melon-Artwork': source } };
+      },
     }),
   };
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import {
   activityStepSchema,
+  devicePlaysSchema,
+  heatmapSchema,
   listeningTimeSchema,
   logResultSchema,
+  memberSchema,
   recentItemSchema,
   recentPlaySchema,
   topAlbumSchema,
@@ -92,6 +95,26 @@ export function statsHandlers(stats: StatsService) {
     }),
     recentAlbums: recent('albums'),
     recentArtists: recent('artists'),
+    members: endpoint({
+      summary: 'The household: every account, and whether the caller may read its statistics',
+      response: z.array(memberSchema),
+      handle: ({ request }) => stats.members(callerOf(request)),
+    }),
+    devices: endpoint({
+      summary: 'The devices a user played on, with their plays (all time)',
+      description: 'Devices match ignoring case and are shown in their most frequent spelling.',
+      params: { userId: subject.userId },
+      response: z.array(devicePlaysSchema),
+      errors: readErrors,
+      handle: ({ params, request }) => stats.devices(callerOf(request), params),
+    }),
+    heatmap: endpoint({
+      summary: 'Plays per weekday and hour of the day in a range',
+      params: ranged,
+      response: heatmapSchema,
+      errors: readErrors,
+      handle: ({ params, request }) => stats.heatmap(callerOf(request), params),
+    }),
     activity: endpoint({
       summary: 'Plays, skips and listening time per day, week or month',
       description: 'Every step of the range, empty ones included; the range defaults to the last 30 days.',
