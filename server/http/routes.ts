@@ -1,3 +1,4 @@
+import { healthSchema, serverInfoSchema } from '../contract/server.js';
 import type { Services } from '../services/index.js';
 import { AdminPage } from './admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
@@ -10,9 +11,7 @@ import { playbackHandlers } from './handlers/playback.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
-import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
-import { musicFolderSchema } from './openapi-schemas.js';
 import {
   endpoint,
   rawEndpoint,
@@ -85,7 +84,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       PUBLIC,
       endpoint({
         summary: 'Whether the server is up, and its version',
-        response: z.object({ status: z.literal('ok'), version: z.string() }),
+        response: healthSchema,
         handle: () => ({ status: 'ok' as const, version: services.version }),
       }),
     ),
@@ -96,12 +95,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       endpoint({
         summary:
           'The version, the addresses household devices can use, the music folders, and whether it transcodes',
-        response: z.object({
-          version: z.string(),
-          addresses: z.array(z.string()),
-          musicFolders: z.array(musicFolderSchema),
-          transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
-        }),
+        response: serverInfoSchema,
         handle: async () => ({
           ...services.serverInfo(),
           musicFolders: services.library.musicFolders(),

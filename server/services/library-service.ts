@@ -2,17 +2,27 @@ import { opendirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
+import type { NamedRef, Page } from '../contract/common.js';
+import type {
+  Album,
+  Artist,
+  FolderStatus,
+  MusicFolder,
+  RatingSummary,
+  ScanProblem,
+  ScanStatus,
+  Track,
+} from '../contract/library.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
-import { folderStatus, type FolderStatus, type ScanProblem } from '../library/folder-walk.js';
+import { folderStatus } from '../library/folder-walk.js';
 import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../library/folder-watcher.js';
 import type { ScanProgress } from '../library/scanner.js';
 import { errnoCode } from '../fs/errno.js';
 import type { Logger } from '../logger.js';
-import type { RatingSummary } from '../store/ratings-repo.js';
-import { LibraryCatalog, type AlbumStats, type NamedRef } from './library-catalog.js';
+import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
@@ -21,55 +31,11 @@ export type Scanner = (
   onProgress?: (progress: ScanProgress) => void,
 ) => Promise<{ index: LibraryIndex; progress: ScanProgress }>;
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  count: number;
-  total: number;
-}
-
-export interface TrackView extends TrackTags, RatingSummary {
-  id: string;
-  album: NamedRef | null;
-  artists: NamedRef[];
-  path?: string;
-}
-
-export interface AlbumView extends RatingSummary {
-  id: string;
-  name: string;
-  artists: NamedRef[];
-  year: number | null;
-  trackCount: number;
-  durationMs: number;
-  genres: string[];
-}
-
-export interface ArtistView extends RatingSummary {
-  id: string;
-  name: string;
-  albumCount: number;
-  trackCount: number;
-  pfpCount: number;
-  bannerCount: number;
-}
-
 export interface LibraryOptions {
   /** Watch the music folders and rescan on changes (default true). */
   watch?: boolean;
   /** Debounce and fallback polling of the watcher (tests shorten them). */
   watchOptions?: Partial<WatchOptions>;
-}
-
-/** The scan's progress with its problems in path order: the first PROBLEM_CAP, and how many in all. */
-export interface ScanStatus extends ScanProgress {
-  problems: ScanProblem[];
-  problemCount: number;
-}
-
-export interface MusicFolder {
-  path: string;
-  status: FolderStatus;
 }
 
 export const PROBLEM_CAP = 100;
@@ -372,28 +338,28 @@ export class LibraryService {
 
   // --- read views --------------------------------------------------------------------------------
 
-  listTracks(caller: Principal, query: ListQuery): Page<TrackView> {
+  listTracks(caller: Principal, query: ListQuery): Page<Track> {
     return pageOf(this.catalog.tracksByName(query.q), query, (track) => this.trackView(track, caller));
   }
 
-  listAlbums(caller: Principal, query: ListQuery): Page<AlbumView> {
+  listAlbums(caller: Principal, query: ListQuery): Page<Album> {
     return pageOf(this.catalog.albumsByName(query.q), query, (album) => this.albumView(album.id, caller));
   }
 
-  listArtists(caller: Principal, query: ListQuery): Page<ArtistView> {
+  listArtists(caller: Principal, query: ListQuery): Page<Artist> {
     return pageOf(this.catalog.artistsByName(query.q), query, (artist) => this.artistView(artist.id, caller));
   }
 
-  getTrack(caller: Principal, id: string): TrackView {
+  getTrack(caller: Principal, id: string): Track {
     return this.trackView(this.track(id), caller);
   }
 
-  getAlbum(caller: Principal, id: string): AlbumView {
+  getAlbum(caller: Principal, id: string): Album {
     this.requireAlbum(id);
     return this.albumView(id, caller);
   }
 
-  getArtist(caller: Principal, id: string): ArtistView {
+  getArtist(caller: Principal, id: string): Artist {
     this.requireArtist(id);
     return this.artistView(id, caller);
   }
@@ -402,8 +368,8 @@ export class LibraryService {
     return this.ratings.summary(kind, id, caller.userId);
   }
 
-  private trackView(track: TrackRecord, caller: Principal): TrackView {
-    const view: TrackView = {
+  private trackView(track: TrackRecord, caller: Principal): Track {
+    const view: Track = {
       id: track.id,
       name: track.name,
       album: this.catalog.albumRef(track.albumId),
@@ -422,7 +388,7 @@ export class LibraryService {
     return view;
   }
 
-  private albumView(id: string, caller: Principal): AlbumView {
+  private albumView(id: string, caller: Principal): Album {
     const album = this.library.album(id)!;
     const stats = this.catalog.albumStats(id);
     return {
@@ -437,7 +403,7 @@ export class LibraryService {
     };
   }
 
-  private artistView(id: string, caller: Principal): ArtistView {
+  private artistView(id: string, caller: Principal): Artist {
     const artist = this.library.artist(id)!;
     const stats = this.catalog.artistStats(id);
     return {
