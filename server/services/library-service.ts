@@ -1,4 +1,3 @@
-import { opendirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
@@ -17,12 +16,11 @@ import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../do
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
-import { folderStatus } from '../library/folder-walk.js';
 import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../library/folder-watcher.js';
 import type { ScanProgress } from '../library/scanner.js';
-import { errnoCode } from '../fs/errno.js';
 import type { Logger } from '../logger.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
+import { MusicFolders } from './music-folders.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
@@ -39,11 +37,6 @@ export interface LibraryOptions {
 }
 
 export const PROBLEM_CAP = 100;
-
-const FOLDER_REASONS: Record<Exclude<FolderStatus, 'ok'>, string> = {
-  missing: 'The music folder does not exist (an unmounted disk or share?)',
-  unreadable: 'The music folder cannot be read (permissions?)',
-};
 
 const idleProgress = (): ScanProgress => ({
   running: false,
@@ -69,7 +62,7 @@ export class LibraryService {
   /** The watcher saw a change while a scan ran: scan again when it ends. */
   private rescanRequested = false;
   private watcher: FolderWatcher | null = null;
-  private folders: MusicFolder[];
+  private readonly folders: MusicFolders;
   /** Problems already logged, so a rescan does not repeat a warning per refused file. */
   private loggedProblems = new Set<string>();
 
@@ -84,7 +77,7 @@ export class LibraryService {
     private readonly options: LibraryOptions = {},
   ) {
     this.catalog = new LibraryCatalog(library.index());
-    this.folders = dirs.map((dir) => ({ path: path.resolve(dir), status: folderStatusNow(dir) }));
+    this.folders = new MusicFolders(dirs);
   }
 
   /**
@@ -106,14 +99,12 @@ export class LibraryService {
 
   /** Each configured music folder and whether the last look found it readable. */
   musicFolders(): MusicFolder[] {
-    return this.folders.map((folder) => ({ ...folder }));
+    return this.folders.list();
   }
 
   /** The configured music folders that are missing or unreadable, with a reason for people. */
   folderProblems(): ScanProblem[] {
-    return this.folders.flatMap(({ path: folder, status }) =>
-      status === 'ok' ? [] : [{ path: folder, reason: FOLDER_REASONS[status] }],
-    );
+    return this.folders.problems();
   }
 
   /** A change was seen: scan now, or once the running scan ends. */
@@ -175,7 +166,7 @@ export class LibraryService {
         this.catalog = new LibraryCatalog(index);
       }
       this.progress = { ...progress, running: false };
-      await this.refreshFolders();
+      await this.folders.refresh(this.logger);
       this.logProblems(progress.errors);
       if (unchanged && progress.errors.length === 0) return;
       this.logger.info('library scan finished', {
@@ -201,8 +192,8 @@ export class LibraryService {
   /** One warning per refused file or skipped link, the first time a scan finds it. */
   private logProblems(problems: ScanProblem[]): void {
     const seen = new Set<string>();
-    // A missing music folder has its own warning (start() and refreshFolders()).
-    const folders = new Set(this.folders.map((folder) => folder.path));
+    // A missing music folder has its own warning (start() and MusicFolders.refresh()).
+    const folders = this.folders.paths();
     for (const problem of problems) {
       if (folders.has(problem.path)) continue;
       const key = `${problem.path}\0${problem.reason}`;
@@ -211,20 +202,6 @@ export class LibraryService {
         this.logger.warn('not in the library', { path: problem.path, reason: problem.reason });
     }
     this.loggedProblems = seen;
-  }
-
-  private async refreshFolders(): Promise<void> {
-    const next = await Promise.all(
-      this.folders.map(async (folder) => ({ path: folder.path, status: await folderStatus(folder.path) })),
-    );
-    next.forEach((folder, i) => {
-      if (folder.status !== this.folders[i]!.status && folder.status !== 'ok')
-        this.logger.warn('music folder not available', {
-          folder: folder.path,
-          reason: FOLDER_REASONS[folder.status],
-        });
-    });
-    this.folders = next;
   }
 
   /** Called after a track's file changed outside a scan (artwork edits). */
@@ -415,16 +392,6 @@ export class LibraryService {
       bannerCount: this.artwork.artistImages(id, 'banner').length,
       ...this.rating('artist', id, caller),
     };
-  }
-}
-
-/** A music folder's status, checked synchronously once at start (before anything listens). */
-function folderStatusNow(dir: string): FolderStatus {
-  try {
-    opendirSync(dir).closeSync();
-    return 'ok';
-  } catch (err) {
-    return errnoCode(err) === 'ENOENT' ? 'missing' : 'unreadable';
   }
 }
 
