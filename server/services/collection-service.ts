@@ -5,8 +5,8 @@ import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
 import { forbidden, invalidParameter, notFound } from '../errors.js';
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
-import type { LibraryService, ListQuery } from './library-service.js';
-import { pageOf } from './library-service.js';
+import type { LibraryService } from './library-service.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { ArtworkStore, CollectionsStore } from './ports.js';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });

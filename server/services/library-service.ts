@@ -5,7 +5,6 @@ import type { NamedRef, Page } from '../contract/common.js';
 import type {
   Album,
   Artist,
-  FolderStatus,
   MusicFolder,
   RatingSummary,
   ScanProblem,
@@ -21,6 +20,7 @@ import type { ScanProgress } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders } from './music-folders.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
@@ -393,20 +393,4 @@ export class LibraryService {
       ...this.rating('artist', id, caller),
     };
   }
-}
-
-export interface ListQuery {
-  q?: string | undefined;
-  page: number;
-  count: number;
-}
-
-export function pageOf<T, V>(all: readonly T[], query: ListQuery, view: (item: T) => V): Page<V> {
-  const start = query.page * query.count;
-  return {
-    items: all.slice(start, start + query.count).map(view),
-    page: query.page,
-    count: query.count,
-    total: all.length,
-  };
 }
