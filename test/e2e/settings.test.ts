@@ -56,6 +56,7 @@ describe('Sign in', () => {
       'Statistics',
       'Invites',
       'Artwork',
+      'Library',
       'Users',
       'Updates',
       'Account',
