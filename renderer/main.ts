@@ -11,6 +11,7 @@ import { currentPlace, hrefOf } from './route.js';
 import { Messages } from './messages.js';
 import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
+import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
 import { invitesView } from './views/invites.js';
 import { libraryView } from './views/library.js';
@@ -33,6 +34,7 @@ const TABS: Tab[] = [
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
   { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },
   { id: 'users', label: 'Users', roles: ['Admin'], view: usersView },
+  { id: 'apps', label: 'Apps', roles: ['Admin', 'User', 'Pass'], view: appsView },
   { id: 'updates', label: 'Updates', roles: ['Admin', 'User'], view: updatesView },
   { id: 'account', label: 'Account', roles: ['Admin', 'User', 'Pass'], view: accountView },
 ];

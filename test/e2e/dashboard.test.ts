@@ -335,6 +335,13 @@ describe('Accessibility (axe-core, every impact)', () => {
         },
       ],
       [
+        'apps',
+        async () => {
+          const view = await openSection(page, 'apps');
+          await view.getByTestId('app-keys').and(page.locator(':not([aria-busy])')).waitFor();
+        },
+      ],
+      [
         'updates',
         async () => {
           const view = await openSection(page, 'updates');

@@ -58,6 +58,7 @@ describe('Sign in', () => {
       'Artwork',
       'Library',
       'Users',
+      'Apps',
       'Updates',
       'Account',
     ]);
