@@ -30,6 +30,9 @@ export interface ParsedTrack {
   /** 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav' (or 'aac' for raw ADTS streams). */
   format: string;
   pictures: ParsedPicture[];
+  recordingMbid: string | null;
+  releaseMbid: string | null;
+  artistMbids: string[];
 }
 
 /** ID3v2 / FLAC picture types in numeric order (0..20), as short lower-case labels. */
@@ -98,6 +101,9 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
     durationMs: Math.round((meta.format.duration ?? 0) * 1000),
     format: formatLabel(meta, file),
     pictures: (common.picture ?? []).map(describePicture),
+    recordingMbid: text(common.musicbrainz_recordingid),
+    releaseMbid: text(common.musicbrainz_albumid),
+    artistMbids: (common.musicbrainz_artistid ?? []).filter((id) => id.trim() !== ''),
   };
 }
 
