@@ -8,6 +8,11 @@ import type { Store } from '../store/index.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
+import { ExportService } from './history/export-service.js';
+import { HistoryService } from './history/history-service.js';
+import { ImportService } from './history/import-service.js';
+import { YearInReviewService } from './history/year-in-review.js';
+import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -32,6 +37,11 @@ export interface Services {
   artwork: ArtworkService;
   updates: UpdateService;
   nowPlaying: NowPlayingService;
+  /** Listening history from outside Melon: scrobbles, imports, exports, the year in review. */
+  history: HistoryService;
+  imports: ImportService;
+  exports: ExportService;
+  yearInReview: YearInReviewService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -69,6 +79,24 @@ export function createServices(
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
   const trackFiles = new TrackFiles();
   const artwork = new ArtworkService(store.artwork, library, collections, trackFiles);
+  const nowPlaying = new NowPlayingService(clock);
+  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
+    store.users.list().map((user) => user.id),
+  );
+  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const history = new HistoryService(
+    listenLog,
+    store.unmatchedListens,
+    () => store.library.index(),
+    nowPlaying,
+    logger,
+  );
+  // A scan may bring the tracks of listens that matched nothing before.
+  library.onScanned(() => {
+    history.rematch().catch((error: unknown) => {
+      logger.error('matching unmatched listens failed', { error: String(error) });
+    });
+  });
   const installer =
     options.installer ??
     new HeadlessInstaller({
@@ -87,9 +115,24 @@ export function createServices(
     library,
     ratings: new RatingService(store.ratings, library),
     collections,
-    stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
+    stats,
     artwork,
-    nowPlaying: new NowPlayingService(clock),
+    nowPlaying,
+    history,
+    imports: new ImportService(store.importJobs, history, store.users, clock, logger),
+    exports: new ExportService({
+      readableUser: (caller, userId) => stats.readableUser(caller, userId),
+      rows: options.statsIndex,
+      track: (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+    }),
+    yearInReview: new YearInReviewService(
+      stats,
+      options.statsIndex,
+      () => store.users.list(),
+      (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+      (id) => library.artistName(id),
+      clock,
+    ),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {

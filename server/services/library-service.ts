@@ -71,6 +71,7 @@ export class LibraryService {
   private stopped = false;
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
+  private readonly scanListeners: Array<() => void> = [];
 
   constructor(
     private readonly library: LibraryRepo,
@@ -93,6 +94,11 @@ export class LibraryService {
       });
     }
     return this.scanStatus();
+  }
+
+  /** Called after every scan that changed the library record (e.g. to match unmatched listens again). */
+  onScanned(listener: () => void): void {
+    this.scanListeners.push(listener);
   }
 
   scanStatus(): ScanProgress {
@@ -123,6 +129,7 @@ export class LibraryService {
       await this.library.replace(index);
       this.catalog = new LibraryCatalog(index);
       this.progress = { ...progress, running: false };
+      for (const listener of this.scanListeners) listener();
       this.logger.info('library scan finished', {
         tracks: index.tracks.length,
         added: progress.added,

@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FolderLock } from './folder-lock.js';
+import type { ImportJob } from '../domain/import-job.js';
+import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import { readPlayIndexSnapshot, writePlayIndexSnapshot } from './play-index-snapshot.js';
 import { PlayLog, type PlayLogEntry } from './play-log.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
+import { UnmatchedListens } from './unmatched-listens.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
@@ -24,6 +27,10 @@ export interface Store {
   readonly artwork: ArtworkRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
+  /** Listens that matched no library track (history/unmatched.jsonl). */
+  readonly unmatchedListens: UnmatchedListens;
+  /** Imports of listening history: their records and uploads (imports/). */
+  readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
   /** Wait for every acknowledged change to be on disk. */
   flush(): Promise<void>;
@@ -116,6 +123,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const artwork = await ArtworkRepo.open(dataDir);
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const plays = await openPlayLog(dataDir, options);
+  const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
+  const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
   const saveIndex = async () => {
     if (plays.indexMissedEntries) {
       // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
@@ -146,7 +155,21 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       options.logger.warn('could not save the play index', { error: String(error) });
     }
     await plays.close();
+    await unmatchedListens.close();
     await lock.release();
   };
-  return { dataDir, users, library, ratings, collections, artwork, plays, jwtSecret, flush, close };
+  return {
+    dataDir,
+    users,
+    library,
+    ratings,
+    collections,
+    artwork,
+    plays,
+    unmatchedListens,
+    importJobs,
+    jwtSecret,
+    flush,
+    close,
+  };
 }

@@ -10,6 +10,7 @@ import { decodeSavedIndex, encodeSavedIndex } from './saved-index.js';
 import { allTimeSums, rangeSums, tallyRow } from './sums.js';
 import { newTallies, type Kind, type Tallies, type Tally } from './tally.js';
 import { byPlays, byRecency, select } from './top-n.js';
+import type { LogRows } from './log-rows.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 
 /**
@@ -289,6 +290,12 @@ export class StatsIndex {
     if (idx === undefined) return null;
     const name = this.latest.nameOf(kind, idx);
     return name < 0 ? null : this.names.values[name]!;
+  }
+
+  /** A user's sorted columns, for the focused queries of ./log-rows.ts (the listening history's). */
+  rowsOf(userId: string): LogRows | undefined {
+    const u = this.userColumns(userId);
+    return u && { columns: u, trackIds: this.tracks.values, entryAt: (row) => this.entryAt(u, row) };
   }
 
   private userColumns(userId: string): UserColumns | undefined {

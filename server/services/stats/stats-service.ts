@@ -1,10 +1,12 @@
 import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
-import { isValidId, newId } from '../../domain/ids.js';
+import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
 import type { UsersRepo } from '../../store/users-repo.js';
 import type { LibraryService } from '../library-service.js';
+import { logEntryFor } from './log-entry.js';
+import { findInSecond } from './log-rows.js';
 import type { StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 
@@ -48,6 +50,8 @@ export class StatsService {
     private readonly library: LibraryService,
     private readonly users: UsersRepo,
     private readonly clock: Clock,
+    /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
+    private readonly listens?: { note(entry: PlayLogEntry): void },
   ) {}
 
   async log(caller: Principal, type: 'play' | 'skip', request: LogRequest) {
@@ -61,30 +65,25 @@ export class StatsService {
     const explicit = request.dateTime !== undefined;
     const key = `${userId}\u0000${track.id}\u0000${type}\u0000${at}`;
     const existing = explicit
-      ? (this.index.findRetry(userId, track.id, type, at) ?? (await this.inFlight.get(key)))
+      ? (this.index.findRetry(userId, track.id, type, at) ??
+        (await this.inFlight.get(key)) ??
+        // A scrobbler's listen of the same play (docs/API.md, Listening history: duplicates).
+        findInSecond(this.index.rowsOf(userId), track.id, type, at))
       : undefined;
     if (existing) return logged(existing);
 
-    const album = track.albumId ? this.library.albumName(track.albumId) : null;
-    const artistIds = [...new Set(track.artistIds)];
-    const entry: PlayLogEntry = {
-      id: newId(),
+    const entry = logEntryFor(this.library, track, {
       userId,
-      trackId: track.id,
-      albumId: track.albumId,
-      artistIds,
-      genres: track.genres,
-      durationMs: track.durationMs,
-      device: request.device ?? null,
       type,
       at,
+      device: request.device ?? null,
       explicitAt: explicit,
-      trackName: track.name,
-      albumName: album,
-      artistNames: artistIds.map((id) => this.library.artistName(id) ?? ''),
-    };
+    });
     // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
-    const write = this.playLog.append(entry).then(() => entry);
+    const write = this.playLog.append(entry).then(() => {
+      this.listens?.note(entry);
+      return entry;
+    });
     if (explicit) this.inFlight.set(key, write);
     try {
       return logged(await write);
@@ -197,6 +196,11 @@ export class StatsService {
       skips: step.skips,
       listeningMs: step.listeningMs,
     }));
+  }
+
+  /** The user whose statistics a caller asks for (default: the caller), checked against the privacy rule. */
+  readableUser(caller: Principal, userId: string | undefined): string {
+    return this.filterFor(caller, { userId, page: 0, count: 1 }, false).userId;
   }
 
   /**
