@@ -15,6 +15,7 @@ import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer, UpdateCheck } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
+import { listenBrainzAdapter } from './listenbrainz/routes.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface ServerDeps {
@@ -101,7 +102,13 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
-  const app = buildApp(routes, services.auth, logger, { allowedHosts: config.allowedHosts });
+  const app = buildApp(routes, services.auth, logger, {
+    allowedHosts: config.allowedHosts,
+    // API keys are resolved by the auth service like tokens (docs/API.md, ListenBrainz).
+    adapters: [listenBrainzAdapter({ tokens: services.auth, history: services.history, clock, logger })],
+  });
+  // Imports a stop interrupted run again (their progress says where they were).
+  await services.imports.resume();
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
 
@@ -118,6 +125,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       }
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
       services.library.stopScanning();
+      // A running import stops after its current batch and resumes at the next start.
+      await services.imports.stop();
       await store.close();
     })();
     return closing;

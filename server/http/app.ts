@@ -28,21 +28,30 @@ const formBody = koaBody({
   jsonStrict: true,
 });
 
-const multipartBody = koaBody({
-  json: true,
-  urlencoded: true,
-  text: false,
-  multipart: true,
-  jsonLimit: BODY_LIMIT_BYTES,
-  formLimit: BODY_LIMIT_BYTES,
-  formidable: {
-    maxFileSize: UPLOAD_LIMIT_BYTES,
-    maxTotalFileSize: UPLOAD_LIMIT_BYTES,
-    maxFiles: 1,
-    uploadDir: tmpdir(),
-    keepExtensions: false,
-  },
-});
+/** A multipart parser per upload limit (artwork: 20 MiB; history imports: their own, see routes.ts). */
+const multipartBodies = new Map<number, Koa.Middleware>();
+function multipartBody(limit: number): Koa.Middleware {
+  let parser = multipartBodies.get(limit);
+  if (!parser) {
+    parser = koaBody({
+      json: true,
+      urlencoded: true,
+      text: false,
+      multipart: true,
+      jsonLimit: BODY_LIMIT_BYTES,
+      formLimit: BODY_LIMIT_BYTES,
+      formidable: {
+        maxFileSize: limit,
+        maxTotalFileSize: limit,
+        maxFiles: 1,
+        uploadDir: tmpdir(),
+        keepExtensions: false,
+      },
+    }) as Koa.Middleware;
+    multipartBodies.set(limit, parser);
+  }
+  return parser;
+}
 
 type Ctx = RouterContext<AppState>;
 
@@ -54,13 +63,22 @@ export function buildApp(
   routes: RouteDef[],
   auth: AuthService,
   logger: Logger,
-  options: { allowedHosts?: readonly string[] } = {},
+  options: {
+    allowedHosts?: readonly string[];
+    /**
+     * Second APIs with their own routes, auth and error shapes (the ListenBrainz adapter). They run
+     * after the host guard and security headers and before the cross-origin guard: they take
+     * tokens in headers only, never cookies, so other origins cannot use a visitor's session.
+     */
+    adapters?: readonly Koa.Middleware[];
+  } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
   for (const route of routes) {
     const method = route.method === 'GET' ? 'get' : 'post';
-    const parse = route.body === 'multipart' ? multipartBody : formBody;
+    const parse =
+      route.body === 'multipart' ? multipartBody(route.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES) : formBody;
     // Authorise before reading a body: an anonymous caller cannot make the server buffer 20 MiB.
     router[method](
       route.path,
@@ -76,6 +94,7 @@ export function buildApp(
   app.use(problemMiddleware(logger));
   app.use(hostGuard(options.allowedHosts));
   app.use(securityHeaders());
+  for (const adapter of options.adapters ?? []) app.use(adapter);
   app.use(crossOriginGuard());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -8,6 +8,7 @@ import { libraryHandlers } from './handlers/library.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
+import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
 import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
 import {
@@ -66,6 +67,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users);
   const stats = statsHandlers(services.stats);
+  const history = historyHandlers(services.imports, services.exports, services.yearInReview);
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
   const playlists = collectionHandlers(services.collections, 'playlist');
@@ -148,6 +150,14 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('stats', '/api/stats/recent-albums', READERS, stats.recentAlbums),
     get('stats', '/api/stats/recent-artists', READERS, stats.recentArtists),
     get('stats', '/api/stats/activity', READERS, stats.activity),
+    // Listening history in and out (docs/API.md: Import and export, Year in review)
+    {
+      ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),
+      uploadLimitBytes: IMPORT_UPLOAD_LIMIT_BYTES,
+    },
+    get('stats', '/api/stats/import/:id', MEMBERS, history.importStatus),
+    get('stats', '/api/stats/export', READERS, history.export),
+    get('stats', '/api/stats/year-in-review', READERS, history.yearInReview),
     post('ratings', '/api/stats/rate-track', MEMBERS, ratings.rateTrack),
     post('ratings', '/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
     post('ratings', '/api/stats/rate-artist', MEMBERS, ratings.rateArtist),

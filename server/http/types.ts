@@ -63,6 +63,8 @@ export interface RouteDef {
   access: Access;
   /** How the body is read: small JSON/form bodies (default) or multipart uploads. */
   body?: 'form' | 'multipart';
+  /** The most a multipart route's upload may hold (default: UPLOAD_LIMIT_BYTES, 20 MiB). */
+  uploadLimitBytes?: number;
   handler: Handler;
   /** What the route takes and answers; the OpenAPI document is made from it (http/openapi.ts). */
   doc?: EndpointDoc;
