@@ -168,7 +168,12 @@ function successResponse(response: ResponseDoc, schemas: SchemaCollector): Json 
     : response.mediaType?.startsWith('image/')
       ? { [response.mediaType]: {} }
       : response.mediaType
-        ? { [response.mediaType]: { schema: { type: 'string' } } }
+        ? Object.fromEntries(
+            [response.mediaType, ...(response.otherMediaTypes ?? [])].map((type) => [
+              type,
+              { schema: { type: 'string' } },
+            ]),
+          )
         : undefined;
   return { description: response.description, headers, ...(content ? { content } : {}) };
 }

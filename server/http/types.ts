@@ -82,6 +82,8 @@ export interface ResponseDoc {
   json?: z.ZodType;
   /** A body that is not JSON: its media type (`image/*`, `text/html`, ...). */
   mediaType?: string;
+  /** Further media types the same response may have (a download in the format asked for). */
+  otherMediaTypes?: readonly string[];
   /** Response headers worth knowing, by name, with their descriptions. */
   headers?: Record<string, string>;
 }

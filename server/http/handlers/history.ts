@@ -112,6 +112,7 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
         200: {
           description: 'The plays, oldest first, streamed',
           mediaType: 'application/x-ndjson',
+          otherMediaTypes: ['text/csv'],
           headers: { 'Content-Disposition': 'attachment; filename="melon-<user>.jsonl" (or .csv)' },
         },
       },

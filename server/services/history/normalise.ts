@@ -6,9 +6,9 @@
 /** Bracketed suffixes that describe an edition rather than a different recording. */
 const EDITION =
   /\s*[([][^)\]]*\b(remaster(ed)?|re-?master(ed)?|deluxe|expanded|anniversary|bonus track|mono|stereo|single version|album version|radio edit|explicit|clean)\b[^)\]]*[)\]]/giu;
-/** " - Remastered 2011", " - 2011 Remaster" (Spotify's style). */
+/** " - Remastered 2011", " - 2011 Remaster", " - 2019 Mix" (Spotify's style). */
 const DASH_EDITION =
-  /\s+-\s+(\d{4}\s+)?(remaster(ed)?|re-?master(ed)?|mono|stereo|single version|album version|radio edit)\b.*$/iu;
+  /\s+-\s+(?:(?:\d{4}\s+)?(?:remaster(?:ed)?|re-?master(?:ed)?|mono|stereo|single version|album version|radio edit)|\d{4}\s+(?:\w+\s+)?(?:mix|version))\b.*$/iu;
 /** Guest credits inside a title: "(feat. X)", "[ft. X]", "feat. X". */
 const TITLE_CREDIT = /\s*([([]\s*)?\b(feat|ft|featuring|with)\b\.?\s[^)\]]*([)\]])?/iu;
 /** Where an artist credit starts listing others: "A feat. B", "A ft B", "A featuring B", "A & B", "A, B". */
