@@ -47,7 +47,7 @@ export function upload(
   t: TestServer,
   token: string,
   fields: { source: string; userId?: string },
-  content: string | Uint8Array,
+  content: string,
   fileName = 'export.dat',
 ) {
   const form = new FormData();
@@ -62,7 +62,7 @@ export async function importFile(
   t: TestServer,
   token: string,
   fields: { source: string; userId?: string },
-  content: string | Uint8Array,
+  content: string,
 ): Promise<ImportProgress> {
   const response = await upload(t, token, fields, content);
   expect(response.status, await response.clone().text()).toBe(202);

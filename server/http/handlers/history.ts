@@ -34,7 +34,7 @@ const importProgress = z
 const ref = z.object({ id: z.string(), name: z.string().nullable() });
 const ranked = { rank: z.int().min(1), plays: count(), listeningMs: count() };
 const day = z.string().meta({ description: 'A local date, YYYY-MM-DD' });
-const yearInReview = z
+export const yearInReviewSchema = z
   .object({
     year: z.int(),
     household: z.boolean(),
@@ -67,6 +67,8 @@ const yearInReview = z
     }),
   })
   .meta({ id: 'YearInReview' });
+
+export type YearInReview = z.output<typeof yearInReviewSchema>;
 
 /** The most an import upload may hold (a 300 MB Spotify or ListenBrainz export fits). */
 export const IMPORT_UPLOAD_LIMIT_BYTES = 1024 * 1024 * 1024;
@@ -138,7 +140,7 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
           .default(false)
           .meta({ description: 'The whole household: every member whose statistics the caller may see' }),
       },
-      response: yearInReview,
+      response: yearInReviewSchema,
       errors: { 401: ['stats_private'], 404: ['user_not_found'] },
       handle: ({ params, request }) => review.review(callerOf(request), params),
     }),
