@@ -49,14 +49,17 @@ export class UnmatchedListens {
   }
 
   /**
-   * Offers every listen to `take` in batches; those it does not take stay. The file is replaced by
-   * one of the listens that stayed (written beside it, fsynced, renamed), and appends wait meanwhile.
+   * Offers every listen to `take` in batches; those it does not take stay. When any was taken, the
+   * file is replaced by one of the listens that stayed (written beside it, fsynced, renamed); appends
+   * wait meanwhile.
    */
   sweep(
     take: (batch: Listen[]) => Promise<boolean[]>,
     batchSize = 5000,
   ): Promise<{ taken: number; kept: number }> {
     return this.serial(async () => {
+      // Nothing kept, nothing to offer: no file is written.
+      if ((await this.handle.stat()).size === 0) return { taken: 0, kept: 0 };
       const next = `${this.path}.next`;
       const out = await open(next, 'w', 0o600);
       let taken = 0;
@@ -83,6 +86,11 @@ export class UnmatchedListens {
         throw error;
       }
       await out.close();
+      if (taken === 0) {
+        // Every listen stayed: the file is as it was.
+        await rm(next, { force: true });
+        return { taken, kept };
+      }
       await this.handle.close();
       await rename(next, this.path);
       await fsyncDir(dirname(this.path));

@@ -93,6 +93,11 @@ export class HistoryService {
     return outcome;
   }
 
+  /** Resolves once no sweep of the unmatched listens is running (tests). */
+  async idle(): Promise<void> {
+    while (this.sweeping) await this.sweeping;
+  }
+
   private currentMatcher(): TrackMatcher {
     const index = this.library();
     if (this.matcher?.tracks !== index.tracks) {
