@@ -18,6 +18,8 @@ import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
 import type { PlayLogEntry } from '../server/store/play-log.js';
 import {
+  ADMIN_PASSWORD,
+  ADMIN_USER,
   argValue,
   benchLibrary,
   benchPlays,
@@ -99,6 +101,23 @@ async function naiveRewrite(plays: number): Promise<number> {
   }
 }
 
+/**
+ * GET /api/stats/year-in-review for a year in the middle of the data: one listener's year, and the
+ * whole household's (every member, as the Admin sees it).
+ */
+async function yearInReviewTimings(
+  get: (path: string) => Promise<void>,
+  getAsAdmin: (path: string) => Promise<void>,
+  data: { firstAt: number; lastAt: number },
+): Promise<{ one: Timing; household: Timing }> {
+  const year = new Date((data.firstAt + data.lastAt) / 2).getFullYear();
+  const one = await time(100, 5, () => get(`/api/stats/year-in-review?year=${year}`));
+  const household = await time(30, 3, () =>
+    getAsAdmin(`/api/stats/year-in-review?year=${year}&household=true`),
+  );
+  return { one, household };
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const plays = Number(argValue(args, '--plays') ?? 1_000_000);
@@ -147,6 +166,12 @@ async function main(): Promise<void> {
     const deviceFull = await time(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
     const recent = await time(200, 10, () => get('/api/stats/recent-tracks?count=50'));
     const activity = await time(100, 5, () => get('/api/stats/activity?step=month&' + month));
+    const adminToken = await login(url, ADMIN_USER, ADMIN_PASSWORD);
+    const getAsAdmin = async (path: string) => {
+      const response = await request(url + path, { headers: { authorization: `Bearer ${adminToken}` } });
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.body}`);
+    };
+    const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
     const rssMb = server.rssMb();
     agent.destroy();
     await server.stop();
@@ -171,6 +196,8 @@ async function main(): Promise<void> {
       ['listening-time, one month', listeningMonth],
       ['recent-tracks', recent],
       ['activity, one month by month', activity],
+      ['year in review, one listener', yearInReview.one],
+      ['year in review, household (5 listeners)', yearInReview.household],
       ['naive lowdb rewrite (one write)', naiveRewriteMs],
     ];
     console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
@@ -195,6 +222,7 @@ async function main(): Promise<void> {
         topMonthP99Ms: round(topMonth.p99),
         listeningFullP99Ms: round(listeningFull.p99),
         recentP99Ms: round(recent.p99),
+        yearInReviewP99Ms: round(yearInReview.one.p99),
         coldStartMs: round(coldStartMs),
         rssMb: round(rssMb),
         naiveRewriteMs: round(naiveRewriteMs),

@@ -13,7 +13,7 @@ import { parseListenBrainzExport } from './parsers/listenbrainz.js';
 import { parseSpotifyHistory } from './parsers/spotify.js';
 
 /** How many listens are matched and written together: one group commit each. */
-const BATCH = 5000;
+const BATCH = 1000;
 const MAX_PROBLEMS = 100;
 
 const PARSERS: Record<ImportSource, (path: string) => AsyncGenerator<ParsedEntry>> = {
