@@ -10,6 +10,7 @@ import { Messages } from './messages.js';
 import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
 import { artworkView } from './views/artwork.js';
+import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
 import { signInView } from './views/signin.js';
 import { statsView } from './views/stats.js';
@@ -26,6 +27,7 @@ interface Tab {
 /** Tabs by role, as the route table allows: Pass reads statistics only, Users also check updates. */
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
+  { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
   { id: 'users', label: 'Users', roles: ['Admin'], view: usersView },

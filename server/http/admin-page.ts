@@ -20,7 +20,7 @@ export const SETTINGS_PAGE_BUILD: BuildOptions = {
  * The page's style sheets (renderer/styles/), one per concern, served in this order as the one
  * /admin/style.css: later files may override earlier ones.
  */
-export const STYLESHEETS = ['base.css', 'layout.css', 'components.css', 'views.css'] as const;
+export const STYLESHEETS = ['base.css', 'layout.css', 'components.css', 'views.css', 'history.css'] as const;
 
 /** Strict headers for the settings page: only our own script, styles and the API. */
 export const PAGE_HEADERS: Record<string, string> = {
