@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 /** An error answered in ListenBrainz's shape, `{"code": 400, "error": "..."}`. */
 export class ListenBrainzError extends Error {
   constructor(
-    readonly status: 400 | 401 | 413,
+    readonly status: 400 | 401 | 404 | 405 | 413,
     message: string,
   ) {
     super(message);

@@ -53,10 +53,11 @@ export function listenBrainzAdapter(deps: ListenBrainzDeps): Koa.Middleware {
     await errors(ctx, async () => {
       const sub = ctx.path.slice(LISTENBRAINZ_ROOT.length).replace(/\/+$/u, '');
       const route = ROUTES.find((r) => r.path === sub);
-      if (!route) throw new ListenBrainzError(400, `No endpoint at ${ctx.path}.`);
+      if (!route)
+        throw new ListenBrainzError(404, `Melon serves only submit-listens and validate-token, not ${sub}.`);
       if (route.method !== ctx.method && !(route.method === 'GET' && ctx.method === 'HEAD')) {
         ctx.set('Allow', route.method);
-        throw new ListenBrainzError(400, `${sub} takes ${route.method} requests.`);
+        throw new ListenBrainzError(405, `${sub} takes ${route.method} requests.`);
       }
       ctx.type = 'application/json';
       ctx.body = await route.handler(ctx, deps);

@@ -204,3 +204,13 @@ describe('POST /listenbrainz/1/submit-listens', () => {
     expect(await playCount(t, user)).toBe(before);
   });
 });
+
+describe('other ListenBrainz paths', () => {
+  it('answers 404 for endpoints Melon does not serve and 405 for the wrong method, in ListenBrainz shape', async () => {
+    const missing = await listenBrainz(t, 'user/someone/listens', { token: scrobblerToken(user) });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ code: 404, error: expect.any(String) as string });
+    const wrong = await listenBrainz(t, 'submit-listens', { token: scrobblerToken(user) });
+    expect(wrong.status).toBe(405);
+  });
+});
