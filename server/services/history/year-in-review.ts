@@ -3,6 +3,7 @@ import { accountOf, type Principal } from '../../domain/user.js';
 import { invalidParameter } from '../../errors.js';
 import type { StatsService } from '../stats/stats-service.js';
 import type { LogRowsSource } from '../stats/listen-log.js';
+import { forEachArtistPlay, hasPlay } from '../stats/log-rows.js';
 import { LISTEN_MINIMUM_TS } from './parsers/listenbrainz.js';
 import {
   emptyTally,
@@ -79,7 +80,7 @@ export class YearInReviewService {
       year: request.year,
       household: request.household,
       userIds,
-      years: this.yearsWithPlays(caller, userIds, thisYear),
+      years: this.yearsWithPlays(userIds, thisYear),
       totalMs: tally.totalMs,
       plays: tally.plays,
       skips: tally.skips,
@@ -109,7 +110,7 @@ export class YearInReviewService {
         dayTop === null
           ? null
           : { date: calendar.dateOf(dayTop.day), plays: dayTop.plays, track: this.trackRef(dayTop.trackId) },
-      newArtists: this.newArtists(caller, userIds, range),
+      newArtists: this.newArtists(userIds, calendar),
     };
   }
 
@@ -155,50 +156,48 @@ export class YearInReviewService {
       .map(([, item], i) => ({ ...item, rank: i + 1 }));
   }
 
-  /** Artists played in the year that none of the members had played before it. */
-  private newArtists(
-    caller: Principal,
-    userIds: string[],
-    range: { gtDateTime: number; ltDateTime: number },
-  ) {
-    const heard = new Map<string, { id: string; name: string | null; plays: number }>();
-    const before = new Set<string>();
+  /**
+   * Artists played in the year that none of the members had played before it: one pass over the
+   * year's rows counting plays per artist, one over the earlier rows marking the artists heard.
+   */
+  private newArtists(userIds: string[], calendar: YearCalendar) {
+    const inYear = new Map<number, number>();
+    let ids: readonly string[] = [];
     for (const userId of userIds) {
-      for (const item of this.allArtists(caller, userId, range)) {
-        const seen = heard.get(item.id);
-        if (seen) seen.plays += item.plays;
-        else heard.set(item.id, { id: item.id, name: item.name ?? null, plays: item.plays });
-      }
-      for (const item of this.allArtists(caller, userId, { ltDateTime: range.gtDateTime - 1 }))
-        before.add(item.id);
+      const rows = this.rows.rowsOf(userId);
+      if (rows) ids = rows.artistIds;
+      forEachArtistPlay(rows, calendar.from, calendar.to, (artist) =>
+        inYear.set(artist, (inYear.get(artist) ?? 0) + 1),
+      );
     }
-    const fresh = [...heard.values()].filter((a) => !before.has(a.id));
-    fresh.sort((a, b) => b.plays - a.plays || (a.id < b.id ? -1 : 1));
-    return { count: fresh.length, items: fresh.slice(0, NEW_ARTISTS_LISTED) };
+    const heardBefore = new Uint8Array(ids.length);
+    for (const userId of userIds) {
+      forEachArtistPlay(
+        this.rows.rowsOf(userId),
+        undefined,
+        calendar.from - 1,
+        (artist) => (heardBefore[artist] = 1),
+      );
+    }
+    const fresh = [...inYear]
+      .filter(([artist]) => heardBefore[artist] !== 1)
+      .map(([artist, plays]) => ({ id: ids[artist]!, plays }))
+      .sort((a, b) => b.plays - a.plays || (a.id < b.id ? -1 : 1));
+    return {
+      count: fresh.length,
+      items: fresh
+        .slice(0, NEW_ARTISTS_LISTED)
+        .map((a) => ({ id: a.id, name: this.artistName(a.id), plays: a.plays })),
+    };
   }
 
-  private allArtists(caller: Principal, userId: string, range: { gtDateTime?: number; ltDateTime: number }) {
-    const out: Array<{ id: string; name: string | null; plays: number }> = [];
-    for (let page = 0; ; page += 1) {
-      const items = this.stats.top(caller, 'artists', { userId, ...range, page, count: 1000 }) as Ranked[];
-      for (const item of items) out.push({ id: item.id!, name: item.name ?? null, plays: item.plays });
-      if (items.length < 1000) return out;
-    }
-  }
-
-  private yearsWithPlays(caller: Principal, userIds: string[], thisYear: number): number[] {
+  /** The years with a play of any of the users, latest first (a binary search per user and year). */
+  private yearsWithPlays(userIds: string[], thisYear: number): number[] {
     const years: number[] = [];
     for (let year = thisYear; year >= FIRST_YEAR; year -= 1) {
-      const calendar = {
-        gtDateTime: new Date(year, 0, 1).getTime(),
-        ltDateTime: new Date(year + 1, 0, 1).getTime() - 1,
-      };
-      if (
-        userIds.some(
-          (userId) => this.stats.listeningTime(caller, { userId, ...calendar, page: 0, count: 1 }).plays > 0,
-        )
-      )
-        years.push(year);
+      const from = new Date(year, 0, 1).getTime();
+      const to = new Date(year + 1, 0, 1).getTime() - 1;
+      if (userIds.some((userId) => hasPlay(this.rows.rowsOf(userId), from, to))) years.push(year);
     }
     return years;
   }

@@ -9,6 +9,8 @@ export interface LogRows {
   readonly columns: UserColumns;
   /** Track ids by the index's track number (`columns.track[row]`). */
   readonly trackIds: readonly string[];
+  /** Artist ids by the index's artist number (`columns.artFlat[...]`). */
+  readonly artistIds: readonly string[];
   /** The whole entry of a row (costs an object; for exports, not for scans). */
   entryAt(row: number): PlayLogEntry;
 }
@@ -58,4 +60,39 @@ export function findInSecond(
     if (((u.flags[row]! & SKIP) !== 0) === (type === 'skip')) return rows.entryAt(row);
   }
   return undefined;
+}
+
+/** Whether a play (not a skip) lies in [from, to]. */
+export function hasPlay(rows: LogRows | undefined, from: number, to: number): boolean {
+  if (!rows) return false;
+  const [lo, hi] = rows.columns.range(from, to);
+  for (let row = lo; row < hi; row += 1) if ((rows.columns.flags[row]! & SKIP) === 0) return true;
+  return false;
+}
+
+/** Visits the artists of every play in [from, to] (either open), by the index's artist number. */
+export function forEachArtistPlay(
+  rows: LogRows | undefined,
+  from: number | undefined,
+  to: number | undefined,
+  visit: (artist: number) => void,
+): void {
+  if (!rows) return;
+  const u = rows.columns;
+  const [lo, hi] = u.range(from, to);
+  const { flags, artStart, artCount, artFlat } = u;
+  for (let row = lo; row < hi; row += 1) {
+    if (flags[row]! & SKIP) continue;
+    const start = artStart[row]!;
+    for (let i = start; i < start + artCount[row]!; i += 1) visit(artFlat[i]!);
+  }
+}
+
+export function logRows(
+  columns: UserColumns,
+  trackIds: readonly string[],
+  artistIds: readonly string[],
+  entryAt: (row: number) => PlayLogEntry,
+): LogRows {
+  return { columns, trackIds, artistIds, entryAt };
 }

@@ -10,7 +10,7 @@ import { decodeSavedIndex, encodeSavedIndex } from './saved-index.js';
 import { allTimeSums, rangeSums, tallyRow } from './sums.js';
 import { newTallies, type Kind, type Tallies, type Tally } from './tally.js';
 import { byPlays, byRecency, select } from './top-n.js';
-import type { LogRows } from './log-rows.js';
+import { logRows, type LogRows } from './log-rows.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 
 /**
@@ -295,7 +295,7 @@ export class StatsIndex {
   /** A user's sorted columns, for the focused queries of ./log-rows.ts (the listening history's). */
   rowsOf(userId: string): LogRows | undefined {
     const u = this.userColumns(userId);
-    return u && { columns: u, trackIds: this.tracks.values, entryAt: (row) => this.entryAt(u, row) };
+    return u && logRows(u, this.tracks.values, this.artists.values, (row) => this.entryAt(u, row));
   }
 
   private userColumns(userId: string): UserColumns | undefined {
