@@ -127,12 +127,14 @@ async function main(): Promise<void> {
         ['server RSS before (MB)', first.rssBefore.toFixed(1)],
         ['server RSS peak (MB)', first.rssPeak.toFixed(1)],
         ['server RSS growth at peak (MB)', growth.toFixed(1)],
+        ['server RSS when done (MB)', first.rssAfter.toFixed(1)],
       ];
       if (again) {
         rows.push(['re-import: duplicates', String(again.progress.duplicates)]);
         rows.push(['re-import: matched (added)', String(again.progress.matched)]);
         rows.push(['re-import (s)', (again.totalMs / 1000).toFixed(1)]);
         rows.push(['re-import RSS growth at peak (MB)', (again.rssPeak - again.rssBefore).toFixed(1)]);
+        rows.push(['re-import RSS when done (MB)', again.rssAfter.toFixed(1)]);
       }
       console.log(`\nMelon history import bench\n`);
       for (const [name, value] of rows) console.log(`${name.padEnd(44)}${value.padStart(24)}`);
@@ -147,6 +149,7 @@ async function main(): Promise<void> {
             rssBeforeMb: round(first.rssBefore),
             rssPeakMb: round(first.rssPeak),
             rssGrowthMb: round(growth),
+            rssAfterMb: round(first.rssAfter),
             ...(again && {
               reimportAdded: again.progress.matched,
               reimportDuplicates: again.progress.duplicates,

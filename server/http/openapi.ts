@@ -279,7 +279,7 @@ const DESCRIPTION = `A self-hosted music-library server for a household.
   value; unknown parameters are ignored.
 - Protected endpoints take \`Authorization: Bearer <JWT>\`; \`x-roles\` lists the roles each accepts.
   A token whose role is not listed is refused with 401 \`forbidden_role\`.
-- Bodies over 1 MiB (uploads: 20 MiB) are refused with 413.
+- Bodies over 1 MiB (uploads: 20 MiB; history imports: 1 GiB) are refused with 413.
 - Requests a browser marks as coming from a web page of another origin are refused with 403
   \`cross_origin_refused\`, on every endpoint.`;
 

@@ -25,6 +25,8 @@ export interface FuzzRoute {
   path: string;
   access: readonly string[] | 'public';
   multipart: boolean;
+  /** A multipart route's own upload limit, when it has one (history imports: 1 GiB). */
+  uploadLimitBytes?: number | undefined;
 }
 
 export interface LaneReport {
@@ -94,6 +96,7 @@ export class Lane {
       path: route.path,
       access: route.access,
       multipart: route.body === 'multipart',
+      uploadLimitBytes: route.uploadLimitBytes,
     }));
   }
 

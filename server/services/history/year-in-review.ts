@@ -28,7 +28,7 @@ type Ranked = {
 
 const TOP = 5;
 /** Per member when a household's rankings are merged: enough that a household's top 5 is exact in practice. */
-const MERGE_DEPTH = 1000;
+const MERGE_DEPTH = 200;
 const NEW_ARTISTS_LISTED = 10;
 const FIRST_YEAR = new Date(LISTEN_MINIMUM_TS * 1000).getFullYear();
 
