@@ -41,7 +41,23 @@ export class TrackMatcher {
     }
   }
 
+  /**
+   * Answers for names seen before: an export names the same few thousand recordings over and over,
+   * and folding names is most of a match's work and garbage. Cleared when it reaches its bound.
+   */
+  private readonly seen = new Map<string, TrackRecord | null>();
+
   match(listen: ListenNames): TrackRecord | undefined {
+    const key = `${listen.recordingMbid ?? ''}\u0000${listen.artist}\u0000${listen.title}\u0000${listen.album ?? ''}`;
+    const known = this.seen.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const found = this.find(listen);
+    if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
+    this.seen.set(key, found ?? null);
+    return found;
+  }
+
+  private find(listen: ListenNames): TrackRecord | undefined {
     if (listen.recordingMbid) {
       const byId = this.byMbid.get(listen.recordingMbid.toLowerCase());
       if (byId) return byId;
@@ -55,6 +71,8 @@ export class TrackMatcher {
     return this.byArtistTitle.get(key)?.[0];
   }
 }
+
+const SEEN_LIMIT = 50_000;
 
 function setOnce<K, V>(map: Map<K, V>, key: K, value: V): void {
   if (!map.has(key)) map.set(key, value);
