@@ -1,5 +1,6 @@
 import { BrowserWindow, dialog, screen, shell } from 'electron';
 import type { AppFiles } from './paths.js';
+import { allowPermission } from './permissions.js';
 import { serverOrigin, serverUrl, type ServerState } from './server-lifecycle.js';
 import {
   closeAction,
@@ -77,6 +78,16 @@ export class SettingsWindow {
         preload: files.preload,
       },
     });
+    // Electron grants every permission by default; the page needs none (app/permissions.ts).
+    const origin = () => serverOrigin(this.deps.server());
+    const { session } = win.webContents;
+    session.setPermissionRequestHandler((_contents, permission, grant, details) =>
+      grant(allowPermission(permission, details.requestingUrl, origin())),
+    );
+    session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+      allowPermission(permission, requestingOrigin, origin()),
+    );
+    session.setDevicePermissionHandler(() => false);
     win.webContents.setWindowOpenHandler(({ url }) => {
       if (navigationTarget(url, null) === 'external') void shell.openExternal(url);
       return { action: 'deny' };

@@ -82,7 +82,11 @@ export async function saveBounds(file: string, bounds: Bounds): Promise<void> {
   await writeFile(file, JSON.stringify(bounds));
 }
 
-/** The window shows only the server's own pages; anything else opens in the browser (https only). */
+/**
+ * The window shows only the server's own pages; anything else opens in the browser (https only).
+ * Only http(s) URLs can be the server's pages: `blob:http://server/…` has the server's origin but is
+ * whatever bytes made it (an image response, say), so it is blocked like `data:` and `file:`.
+ */
 export function navigationTarget(url: string, serverOrigin: string | null): 'inside' | 'external' | 'block' {
   let parsed: URL;
   try {
@@ -90,6 +94,7 @@ export function navigationTarget(url: string, serverOrigin: string | null): 'ins
   } catch {
     return 'block';
   }
-  if (serverOrigin !== null && parsed.origin === serverOrigin) return 'inside';
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  if (serverOrigin !== null && web && parsed.origin === serverOrigin) return 'inside';
   return parsed.protocol === 'https:' ? 'external' : 'block';
 }

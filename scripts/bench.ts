@@ -2,9 +2,11 @@
  * Play-statistics bench (issue: ~1M play logs must stay fast). Builds a data folder with N plays
  * (scripts/bench-data.ts, in a child process so its garbage does not count against the server),
  * starts the real server on it and measures over real HTTP. Beside it, the cost of the naive
- * design: one whole-file rewrite of a lowdb JSON document holding the same N plays.
+ * design: one whole-file rewrite of a lowdb JSON document holding the same N plays. Then the
+ * playback bench (scripts/bench-playback.ts): streams, transcodes and search at 100,000 tracks.
  *
  *   npm run bench -- [--plays N]
+ *   npm run bench -- --playback          (the playback bench alone)
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
@@ -29,6 +31,7 @@ import {
   runTsxScript,
   USER_COUNT,
 } from './bench-data.js';
+import { playbackBench, type PlaybackFigures } from './bench-playback.js';
 import { startServerProcess } from './server-process.js';
 
 interface Timing {
@@ -125,6 +128,12 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ naiveRewriteMs: await naiveRewrite(plays) }));
     return;
   }
+  if (args.includes('--playback')) {
+    const playback = await playbackBench();
+    printPlayback(playback);
+    console.log(JSON.stringify(roundAll(playback)));
+    return;
+  }
   const self = new URL(import.meta.url).pathname;
   const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-'));
   try {
@@ -183,6 +192,8 @@ async function main(): Promise<void> {
       ['--max-old-space-size=8192'],
     );
 
+    const playback = await playbackBench();
+
     const rows: Array<[string, Timing | number, string?]> = [
       ['first start (index built from the log)', data.indexBuildMs],
       ['cold start (saved index + log tail)', coldStartMs],
@@ -210,6 +221,7 @@ async function main(): Promise<void> {
     console.log(
       `${'server RSS after the run (MB)'.padEnd(40)}${''.padStart(10)}${rssMb.toFixed(1).padStart(10)}\n`,
     );
+    printPlayback(playback);
 
     const round = (n: number) => Math.round(n * 100) / 100;
     console.log(
@@ -227,11 +239,38 @@ async function main(): Promise<void> {
         rssMb: round(rssMb),
         naiveRewriteMs: round(naiveRewriteMs),
         speedupVsNaive: round(naiveRewriteMs / logPlayT.p50),
+        streamFirstByteP50Ms: round(playback.streamFirstByteP50Ms),
+        transcodeFirstByteP50Ms: round(playback.transcodeFirstByteP50Ms),
+        concurrentStreamsMBps: round(playback.concurrentStreamsMBps),
+        concurrentStreamsRssGrowthMb: round(playback.concurrentStreamsRssGrowthMb),
+        searchP99Ms: round(playback.searchP99Ms),
       }),
     );
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+function printPlayback(figures: PlaybackFigures): void {
+  const f = (n: number) => n.toFixed(2).padStart(10);
+  console.log(`Melon playback bench: 100,000 tracks, 60 s files\n`);
+  console.log(
+    `${'stream first byte (original, Range 0-)'.padEnd(40)}${f(figures.streamFirstByteP50Ms)}${f(figures.streamFirstByteP99Ms)}`,
+  );
+  console.log(
+    `${'transcode first byte (mp3 128k)'.padEnd(40)}${f(figures.transcodeFirstByteP50Ms)}${f(figures.transcodeFirstByteP99Ms)}`,
+  );
+  console.log(`${'search, 100,000 tracks'.padEnd(40)}${f(figures.searchP50Ms)}${f(figures.searchP99Ms)}`);
+  console.log(
+    `${'20 concurrent whole-file streams (MB/s)'.padEnd(40)}${''.padStart(10)}${f(figures.concurrentStreamsMBps)}`,
+  );
+  console.log(
+    `${'  server RSS growth meanwhile (MB)'.padEnd(40)}${''.padStart(10)}${f(figures.concurrentStreamsRssGrowthMb)}\n`,
+  );
+}
+
+function roundAll(figures: PlaybackFigures): Record<string, number> {
+  return Object.fromEntries(Object.entries(figures).map(([key, n]) => [key, Math.round(n * 100) / 100]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -28,6 +28,8 @@ const STAMP = '.stamp';
 const FFMPEG = 'ffmpeg';
 
 export const FIXTURE_ALBUM_DIR = path.join('library', 'Aurora Lane', 'Fixture Album');
+/** One file per format the scanner must accept, with lengths that defeat header-only parsing. */
+export const FORMATS_DIR = 'formats';
 
 interface AudioFormat {
   fmt: string;
@@ -238,6 +240,74 @@ async function makeBroken(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'readme.txt'), 'Not music: the scanner must ignore this file.\n');
 }
 
+/**
+ * A file per accepted format, in its own folder so the fixture album stays as the other tests know it.
+ * The Ogg and raw AAC files span many pages/frames (music-metadata stops reading them early unless
+ * told otherwise), and the MP3s cover every way of knowing a length: a Xing/Info header, a VBR
+ * stream with one, and CBR and VBR streams without one (only counting frames gives their length).
+ */
+export const FORMAT_FIXTURES: Array<{ file: string; format: string; args: string[]; seconds: number }> = [
+  { file: 'vorbis-long.ogg', format: 'ogg', seconds: 65, args: ['-c:a', 'libvorbis', '-q:a', '0'] },
+  {
+    file: 'opus-long.opus',
+    format: 'opus',
+    seconds: 65,
+    args: ['-ar', '48000', '-c:a', 'libopus', '-b:a', '8k'],
+  },
+  { file: 'flac.flac', format: 'flac', seconds: 4, args: ['-c:a', 'flac'] },
+  { file: 'mp3-cbr.mp3', format: 'mp3', seconds: 30, args: ['-c:a', 'libmp3lame', '-b:a', '32k'] },
+  { file: 'mp3-vbr.mp3', format: 'mp3', seconds: 30, args: ['-c:a', 'libmp3lame', '-q:a', '9'] },
+  {
+    file: 'mp3-cbr-no-xing.mp3',
+    format: 'mp3',
+    seconds: 60,
+    args: ['-c:a', 'libmp3lame', '-b:a', '32k', '-write_xing', '0'],
+  },
+  {
+    file: 'mp3-vbr-no-xing.mp3',
+    format: 'mp3',
+    seconds: 60,
+    args: ['-c:a', 'libmp3lame', '-q:a', '9', '-write_xing', '0'],
+  },
+  { file: 'aac.m4a', format: 'm4a', seconds: 20, args: ['-c:a', 'aac', '-b:a', '24k', '-f', 'ipod'] },
+  { file: 'adts-long.aac', format: 'aac', seconds: 60, args: ['-c:a', 'aac', '-b:a', '16k', '-f', 'adts'] },
+  { file: 'alac.m4a', format: 'm4a', seconds: 3, args: ['-c:a', 'alac', '-f', 'ipod'] },
+  {
+    file: 'wav-utf8-info.wav',
+    format: 'wav',
+    seconds: 3,
+    // ffmpeg's WAV muxer writes these as RIFF INFO in UTF-8 (INFO has no encoding field).
+    args: [
+      '-c:a',
+      'pcm_s16le',
+      '-metadata',
+      'title=Mädchen',
+      '-metadata',
+      'artist=Bär',
+      '-metadata',
+      'album=Grüße',
+    ],
+  },
+  { file: 'aiff.aiff', format: 'aiff', seconds: 3, args: ['-c:a', 'pcm_s16be'] },
+  { file: 'wma.wma', format: 'wma', seconds: 20, args: ['-c:a', 'wmav2', '-b:a', '32k'] },
+];
+
+async function makeFormats(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const input = (seconds: number) => [
+    ...['-f', 'lavfi', '-i', `sine=frequency=523:sample_rate=22050:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `anoisesrc=amplitude=0.05:sample_rate=22050:duration=${seconds}:seed=7`],
+    ...['-filter_complex', 'amix=inputs=2:duration=shortest', '-ac', '1'],
+  ];
+  // Two at a time: ffmpeg is single-threaded for these and the machine may have two cores.
+  const queue = [...FORMAT_FIXTURES];
+  const worker = async (): Promise<void> => {
+    for (let f = queue.shift(); f; f = queue.shift())
+      await ffmpeg([...input(f.seconds), '-fflags', '+bitexact', ...f.args, path.join(dir, f.file)]);
+  };
+  await Promise.all([worker(), worker()]);
+}
+
 async function generate(dir: string, hash: string): Promise<void> {
   const images = path.join(dir, 'images');
   await makeImages(images);
@@ -247,6 +317,7 @@ async function generate(dir: string, hash: string): Promise<void> {
   for (const [i, f] of FORMATS.entries()) await makeTaggedTrack(album, f, i + 1, images);
   await makeUntagged(path.join(dir, 'library', 'untagged', 'Lonely Folder'));
   await makeBroken(path.join(dir, 'library', 'broken'));
+  await makeFormats(path.join(dir, FORMATS_DIR));
   await writeFile(path.join(dir, STAMP), `${hash}\n`);
 }
 

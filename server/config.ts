@@ -56,8 +56,11 @@ const schema = z.object({
   updateChannel: z.enum(['stable', 'prerelease']),
   installCommand: z.string().min(1).nullable(),
   githubToken: z.string().min(1).nullable(),
+  ffmpegPath: z.string().min(1),
+  maxTranscodes: z.preprocess(wholeNumber, z.number().int().min(1).max(64)),
   version: z.string().min(1),
   allowedHosts: z.array(z.string().regex(hostName)),
+  rescanMinutes: z.preprocess(wholeNumber, z.number().int().min(1).max(1440)),
 });
 
 /** Everything the server reads from its environment, validated once at start (README, Configuration). */
@@ -98,7 +101,16 @@ const SETTINGS: Record<keyof Config, Setting> = {
   updateChannel: { source: 'MELON_UPDATE_CHANNEL', rule: 'must be stable or prerelease' },
   installCommand: { source: 'MELON_INSTALL_COMMAND', rule: 'must be a command' },
   githubToken: { source: 'GITHUB_TOKEN', rule: 'must be a token', secret: true },
+  ffmpegPath: { source: 'MELON_FFMPEG', rule: 'must be the ffmpeg program: a name on the PATH or a path' },
+  maxTranscodes: {
+    source: 'MELON_MAX_TRANSCODES',
+    rule: 'must be a whole number 1–64 (encoders running at once)',
+  },
   version: { source: 'the version in package.json', rule: 'must not be empty' },
+  rescanMinutes: {
+    source: 'MELON_RESCAN_MINUTES',
+    rule: 'must be a whole number of minutes, 1–1440',
+  },
   allowedHosts: {
     source: 'MELON_ALLOWED_HOSTS',
     rule: 'must be host names separated by commas, e.g. nas.lan,music.home.arpa',
@@ -145,11 +157,14 @@ export function loadConfig(
     updateChannel: nonEmpty(env.MELON_UPDATE_CHANNEL) ?? 'stable',
     installCommand: nonEmpty(env.MELON_INSTALL_COMMAND) ?? null,
     githubToken: nonEmpty(env.GITHUB_TOKEN) ?? null,
+    ffmpegPath: nonEmpty(env.MELON_FFMPEG) ?? 'ffmpeg',
+    maxTranscodes: nonEmpty(env.MELON_MAX_TRANSCODES) ?? 4,
     version: APP_VERSION,
     allowedHosts: (nonEmpty(env.MELON_ALLOWED_HOSTS) ?? '')
       .split(',')
       .map((name) => name.trim().replace(/\.$/, ''))
       .filter((name) => name !== ''),
+    rescanMinutes: nonEmpty(env.MELON_RESCAN_MINUTES) ?? 5,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

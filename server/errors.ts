@@ -30,12 +30,18 @@ export const PROBLEM_STATUS = {
   username_taken: 409,
   invalid_username: 400,
   last_admin: 409,
+  // API keys
+  api_key_not_found: 404,
+  too_many_api_keys: 409,
   // library, playlists, collections
   track_not_found: 404,
   album_not_found: 404,
   artist_not_found: 404,
   playlist_not_found: 404,
   collection_not_found: 404,
+  // streaming
+  range_not_satisfiable: 416,
+  busy: 503,
   // stats
   stats_private: 401,
   too_many_steps: 400,
@@ -73,10 +79,12 @@ const TITLES: Record<ProblemStatus, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
   421: 'Misdirected Request',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** The problem document's `title`: the status's reason phrase, as RFC 9457 asks for `about:blank`. */

@@ -10,7 +10,7 @@ import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
 import type { InviteView } from './services/invite-service.js';
-import type { Scanner } from './services/library-service.js';
+import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer, UpdateCheck } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
@@ -30,7 +30,36 @@ export interface ServerDeps {
   exit?: (code: number) => void;
   /** Scan the library on start (default true; in the background). */
   scanOnStart?: boolean;
+  /** Watching the music folders for changes (default on; tests shorten its timings or turn it off). */
+  library?: LibraryOptions;
+  /** Replaces some of the HTTP server's limits (tests use short timeouts). */
+  httpLimits?: Partial<HttpLimits>;
 }
+
+/**
+ * How long a client may take and how many may connect at once. Node's defaults hold a request that
+ * trickles in for 300 s, and any number of them: a few slow clients could keep every socket busy.
+ */
+export interface HttpLimits {
+  /**
+   * The whole request, headers and body, must have arrived by then (else 408). Uploads are up to
+   * 20 MiB: 120 s lets them come over a link of 1.4 Mbit/s.
+   */
+  requestTimeoutMs: number;
+  /** The request line and headers must have arrived by then (else 408). */
+  headersTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this many are closed as they arrive. */
+  maxConnections: number;
+}
+
+export const HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
 
 export interface MelonServer {
   readonly config: Config;
@@ -87,6 +116,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     statsIndex,
     installer: deps.installer,
     scanner: deps.scanner,
+    // Folders that give no change events (network shares) are rescanned every MELON_RESCAN_MINUTES.
+    library: {
+      ...deps.library,
+      watchOptions: { pollIntervalMs: config.rescanMinutes * 60_000, ...deps.library?.watchOptions },
+    },
     exit: deps.exit,
     beforeExit: () => close(),
     serverInfo: () => ({
@@ -104,8 +138,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const routes = routeTable(services);
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
-    // API keys are resolved by the auth service like tokens (docs/API.md, ListenBrainz).
-    adapters: [listenBrainzAdapter({ tokens: services.auth, history: services.history, clock, logger })],
+    // A scrobbler's ListenBrainz token is a Melon API key (docs/API.md, ListenBrainz).
+    adapters: [listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger })],
   });
   // Imports a stop interrupted run again (their progress says where they were).
   await services.imports.resume();
@@ -124,9 +158,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         clearTimeout(timer);
       }
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
+      // This also stops the folder watcher.
       services.library.stopScanning();
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
+      await services.artwork.close().catch(() => undefined);
       await store.close();
     })();
     return closing;
@@ -142,15 +178,25 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     listen: () =>
       new Promise<string>((resolve, reject) => {
         const handle = app.callback();
-        const server = createHttpServer((req, res) => void handle(req, res));
-        server.keepAliveTimeout = 5_000;
+        const limits = { ...HTTP_LIMITS, ...deps.httpLimits };
+        const server = createHttpServer(
+          {
+            requestTimeout: limits.requestTimeoutMs,
+            headersTimeout: limits.headersTimeoutMs,
+            keepAliveTimeout: limits.keepAliveTimeoutMs,
+            // Node checks the two timeouts every 30 s by default: a timeout would come up to 30 s late.
+            connectionsCheckingInterval: Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2)),
+          },
+          (req, res) => void handle(req, res),
+        );
+        server.maxConnections = limits.maxConnections;
         server.on('clientError', answerClientError);
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
           http = server;
           port = (server.address() as AddressInfo).port;
-          if (deps.scanOnStart ?? true) services.library.startScan();
+          services.library.start({ scan: deps.scanOnStart ?? true });
           resolve(`http://${urlHost(config.host)}:${port}`);
         });
       }),

@@ -5,7 +5,7 @@ import { createLogger } from '../logger.js';
 
 /**
  * `melon` (or `npm start`): runs the headless server until SIGTERM or SIGINT. Configured by the
- * MELON_* environment variables (README, README, Configuration). Resolves once listening; the process then
+ * MELON_* environment variables (README, Configuration). Resolves once listening; the process then
  * lives on until a signal stops the server.
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
@@ -51,6 +51,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${port}`);
   }
   console.log(`  settings page: ${url}/admin    data folder: ${config.dataDir}`);
+  for (const { path, reason } of server.services.library.folderProblems())
+    console.log(`  music folder unavailable: ${path} (${reason})`);
   if (server.firstAdmin?.generatedPassword) {
     console.log(
       `First start: made the Admin account '${server.firstAdmin.username}' with the password ` +

@@ -1,5 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Koa from 'koa';
 import Router, { type RouterContext } from '@koa/router';
 import { koaBody } from 'koa-body';
@@ -13,7 +14,7 @@ import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import type { Request, RouteDef, UploadedFile } from './types.js';
+import { StreamBody, type Request, type RouteDef, type UploadedFile } from './types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -28,35 +29,41 @@ const formBody = koaBody({
   jsonStrict: true,
 });
 
-/** A multipart parser per upload limit (artwork: 20 MiB; history imports: their own, see routes.ts). */
-const multipartBodies = new Map<number, Koa.Middleware>();
+/**
+ * Multipart bodies are written into a folder of the request's own, removed when the request ends
+ * however it ends: a body refused half-way (413 for a second file, a client gone) leaves files the
+ * handler never hears of, and formidable removes only the file it was writing. `limit` is the
+ * route's upload limit (default 20 MiB; history imports: 1 GiB, see routes.ts).
+ */
 function multipartBody(limit: number): Koa.Middleware {
-  let parser = multipartBodies.get(limit);
-  if (!parser) {
-    parser = koaBody({
-      json: true,
-      urlencoded: true,
-      text: false,
-      multipart: true,
-      jsonLimit: BODY_LIMIT_BYTES,
-      formLimit: BODY_LIMIT_BYTES,
-      formidable: {
-        maxFileSize: limit,
-        maxTotalFileSize: limit,
-        maxFiles: 1,
-        uploadDir: tmpdir(),
-        keepExtensions: false,
-      },
-    }) as Koa.Middleware;
-    multipartBodies.set(limit, parser);
-  }
-  return parser;
+  return async (ctx, next) => {
+    const uploadDir = await mkdtemp(join(tmpdir(), 'melon-upload-'));
+    try {
+      await koaBody({
+        json: true,
+        urlencoded: true,
+        text: false,
+        multipart: true,
+        jsonLimit: BODY_LIMIT_BYTES,
+        formLimit: BODY_LIMIT_BYTES,
+        formidable: {
+          maxFileSize: limit,
+          maxTotalFileSize: limit,
+          maxFiles: 1,
+          uploadDir,
+          keepExtensions: false,
+        },
+      })(ctx, next);
+    } finally {
+      await rm(uploadDir, { recursive: true, force: true });
+    }
+  };
 }
 
 type Ctx = RouterContext<AppState>;
 
 /**
- * Builds the Koa application: request log, problem mapping, the host guard, security headers, the
+ * Builds the Koa application: request log, problem mapping, security headers, the host guard, the
  * cross-origin guard, then the route table.
  */
 export function buildApp(
@@ -92,8 +99,9 @@ export function buildApp(
   }
   app.use(requestLog(logger));
   app.use(problemMiddleware(logger));
-  app.use(hostGuard(options.allowedHosts));
+  // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
+  app.use(hostGuard(options.allowedHosts));
   for (const adapter of options.adapters ?? []) app.use(adapter);
   app.use(crossOriginGuard());
   app.use(router.routes());
@@ -147,6 +155,8 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     clientAddress: ctx.ip,
     files,
     ifNoneMatch: ctx.get('If-None-Match') || null,
+    method: ctx.method,
+    header: (name) => ctx.get(name) || null,
     signal: abort.signal,
   };
   try {
@@ -154,7 +164,13 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     ctx.status = reply.status ?? 200;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     if (reply.type) ctx.type = reply.type;
-    ctx.body = reply.body ?? null;
+    if (reply.body instanceof StreamBody) {
+      // Koa pipes the stream and destroys it when the response finishes or the client goes away.
+      ctx.body = reply.body.stream;
+      if (reply.body.length !== null) ctx.length = reply.body.length;
+    } else {
+      ctx.body = reply.body ?? null;
+    }
     if (reply.afterSend) runAfterResponse(ctx, reply.afterSend);
   } finally {
     await Promise.all(Object.values(files).map((file) => rm(file.tempPath, { force: true })));

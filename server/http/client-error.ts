@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { AppError } from '../errors.js';
 import { problemDocument } from './problem.js';
+import { API_CSP } from './security-headers.js';
 
 /**
  * Node's HTTP parser refuses some requests before Koa sees them: headers over 16 KiB, a malformed
@@ -20,6 +21,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     `HTTP/1.1 ${problem.status} ${String(doc.title)}\r\n` +
       'Content-Type: application/problem+json\r\n' +
       'X-Content-Type-Options: nosniff\r\n' +
+      `Content-Security-Policy: ${API_CSP}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,

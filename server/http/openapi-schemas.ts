@@ -145,6 +145,11 @@ export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
     .object({ items: z.array(item), page: count(), count: z.int().min(1), total: count() })
     .meta({ id, description: 'A page of a list, ordered by name.' });
 
+export const scanProblemSchema = z.object({ path: z.string(), reason: z.string() }).meta({
+  id: 'ScanProblem',
+  description: 'Something below the music folders that is not in the library, and why.',
+});
+
 export const scanProgressSchema = z
   .object({
     running: z.boolean(),
@@ -153,9 +158,18 @@ export const scanProgressSchema = z
     added: count(),
     updated: count(),
     removed: count(),
-    errors: z.array(z.object({ path: z.string(), reason: z.string() })),
+    errors: z.array(scanProblemSchema).meta({ description: 'Every problem of the scan, in path order.' }),
+    problems: z.array(scanProblemSchema).max(100).meta({
+      description:
+        'The first 100 problems in path order: files Melon could not read, links it did not follow, folders it could not open.',
+    }),
+    problemCount: count().meta({ description: 'How many problems in all.' }),
   })
   .meta({ id: 'ScanProgress' });
+
+export const musicFolderSchema = z
+  .object({ path: z.string(), status: z.enum(['ok', 'missing', 'unreadable']) })
+  .meta({ id: 'MusicFolder' });
 
 export const updateStatusSchema = z
   .object({

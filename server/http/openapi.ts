@@ -140,7 +140,12 @@ function problemResponseBody(status: number, list: readonly string[]): Json {
   const headers: Json = { 'X-Request-Id': requestIdHeader };
   if (status === 401)
     headers['WWW-Authenticate'] = { description: 'Bearer, with the error', schema: { type: 'string' } };
-  if (status === 429)
+  if (status === 416)
+    headers['Content-Range'] = {
+      description: 'bytes */<size>: the size of the whole file',
+      schema: { type: 'string' },
+    };
+  if (status === 429 || status === 503)
     headers['Retry-After'] = {
       description: 'Seconds until a new attempt may succeed',
       schema: { type: 'integer' },
@@ -165,7 +170,7 @@ function successResponse(response: ResponseDoc, schemas: SchemaCollector): Json 
     headers[name] = { description, schema: { type: 'string' } };
   const content = response.json
     ? { 'application/json': { schema: schemas.convert(response.json, 'output') } }
-    : response.mediaType?.startsWith('image/')
+    : response.mediaType?.startsWith('image/') || response.mediaType?.startsWith('audio/')
       ? { [response.mediaType]: {} }
       : response.mediaType
         ? Object.fromEntries(
@@ -277,7 +282,8 @@ const DESCRIPTION = `A self-hosted music-library server for a household.
 - GET endpoints read the query string; POST endpoints read the query string and the body (JSON or a
   form), and the body wins. An empty value counts as absent; a parameter given twice takes its first
   value; unknown parameters are ignored.
-- Protected endpoints take \`Authorization: Bearer <JWT>\`; \`x-roles\` lists the roles each accepts.
+- Protected endpoints take \`Authorization: Bearer <JWT>\` or \`Bearer <API key>\`; \`x-roles\` lists the
+  roles each accepts.
   A token whose role is not listed is refused with 401 \`forbidden_role\`.
 - Bodies over 1 MiB (uploads: 20 MiB; history imports: 1 GiB) are refused with 413.
 - Requests a browser marks as coming from a web page of another origin are refused with 403
@@ -316,7 +322,8 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A token from /auth/login or /auth/code-authenticate (HS256 JWT).',
+          description:
+            'A token from /auth/login or /auth/code-authenticate (HS256 JWT), or an API key (`melon_…`, from /api/users/api-keys/create).',
         },
       },
       responses: Object.fromEntries(

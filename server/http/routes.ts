@@ -1,16 +1,19 @@
 import type { Services } from '../services/index.js';
 import { AdminPage } from './admin-page.js';
+import { apiKeyHandlers } from './handlers/api-keys.js';
 import { artworkHandlers } from './handlers/artwork.js';
 import { authHandlers } from './handlers/auth.js';
 import { userHandlers } from './handlers/users.js';
 import { collectionHandlers } from './handlers/collections.js';
 import { libraryHandlers } from './handlers/library.js';
+import { playbackHandlers } from './handlers/playback.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
 import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
 import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
+import { musicFolderSchema } from './openapi-schemas.js';
 import {
   endpoint,
   rawEndpoint,
@@ -66,10 +69,12 @@ const page = (summary: string, mediaType: string, reply: () => ReturnType<Endpoi
 export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users);
+  const apiKeys = apiKeyHandlers(services.apiKeys);
   const stats = statsHandlers(services.stats);
   const history = historyHandlers(services.imports, services.exports, services.yearInReview);
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
+  const playback = playbackHandlers(services.stream, services.search);
   const playlists = collectionHandlers(services.collections, 'playlist');
   const collections = collectionHandlers(services.collections, 'collection');
   const art = artworkHandlers(services.artwork);
@@ -91,9 +96,19 @@ export function routeTable(services: Services): DocumentedRoute[] {
       '/api/server-info',
       ADMIN,
       endpoint({
-        summary: 'The version and the addresses household devices can use',
-        response: z.object({ version: z.string(), addresses: z.array(z.string()) }),
-        handle: () => services.serverInfo(),
+        summary:
+          'The version, the addresses household devices can use, the music folders, and whether it transcodes',
+        response: z.object({
+          version: z.string(),
+          addresses: z.array(z.string()),
+          musicFolders: z.array(musicFolderSchema),
+          transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
+        }),
+        handle: async () => ({
+          ...services.serverInfo(),
+          musicFolders: services.library.musicFolders(),
+          transcoding: await services.stream.transcoding(),
+        }),
       }),
     ),
     get(
@@ -137,6 +152,9 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('users', '/api/users/settings', READERS, users.settings),
     post('users', '/api/users/change-password', READERS, users.changePassword),
     post('users', '/api/users/delete', ADMIN, users.delete),
+    post('users', '/api/users/api-keys/create', READERS, apiKeys.create),
+    get('users', '/api/users/api-keys', READERS, apiKeys.list),
+    post('users', '/api/users/api-keys/delete', READERS, apiKeys.delete),
 
     // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
@@ -171,6 +189,11 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('library', '/api/albums/:id', READERS, library.album),
     get('library', '/api/artists', READERS, library.artists),
     get('library', '/api/artists/:id', READERS, library.artist),
+
+    // Streaming and search (docs/API.md: Streaming, Search); a GET route also answers HEAD.
+    get('playback', '/api/tracks/:id/stream', READERS, playback.stream),
+    get('playback', '/api/tracks/:id/download', READERS, playback.download),
+    get('playback', '/api/search', READERS, playback.search),
     get('playlists', '/api/playlists', READERS, playlists.list),
     get('playlists', '/api/playlists/:id', READERS, playlists.get),
     post('playlists', '/api/playlists/create', MEMBERS, playlists.create),

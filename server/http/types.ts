@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Principal, Role } from '../domain/user.js';
 import { AppError } from '../errors.js';
@@ -15,6 +16,10 @@ export interface Request {
   files: Record<string, UploadedFile>;
   /** The client's cache validator for conditional GETs. */
   ifNoneMatch: string | null;
+  /** GET, HEAD (a GET route answering HEAD: its body is not sent) or POST. */
+  method: string;
+  /** A request header's value (the first one), or null; for the few routes that read more than the above. */
+  header: (name: string) => string | null;
   /** Resolves when the client goes away; long work may stop early. */
   signal: AbortSignal;
 }
@@ -25,7 +30,10 @@ export interface UploadedFile {
   size: number;
 }
 
-/** What a handler answers. `body` is JSON unless `type` says otherwise (then a Buffer). */
+/**
+ * What a handler answers. `body` is JSON unless `type` says otherwise (then a Buffer, or a
+ * StreamBody for bodies that are read from disk or made while they are sent).
+ */
 export interface Reply {
   status?: number;
   body: unknown;
@@ -33,6 +41,18 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Runs once the response has been sent (e.g. start an installer and exit). */
   afterSend?: () => Promise<void> | void;
+}
+
+/**
+ * A body sent as it is read or made (audio). The stream is destroyed when the response ends or the
+ * client goes away, so whatever feeds it (a file, an encoder process) must stop on its destruction.
+ */
+export class StreamBody {
+  constructor(
+    readonly stream: Readable,
+    /** The byte count when known in advance (Content-Length); otherwise the body is chunked. */
+    readonly length: number | null = null,
+  ) {}
 }
 
 export type Handler = (request: Request) => Promise<Reply> | Reply;
@@ -48,6 +68,7 @@ export const ROUTE_GROUPS = {
   ratings: 'Ratings of tracks, albums and artists',
   stats: 'Play logging and statistics',
   library: 'Tracks, albums, artists and scanning',
+  playback: 'Streaming, downloads and search',
   playlists: 'Playlists and collections',
   artwork: 'Track pictures and stored artwork',
   updates: 'Checking for and installing updates',
@@ -89,7 +110,9 @@ export interface ResponseDoc {
 }
 
 /** Problem statuses an endpoint's own rules give, each with the `code`s it may carry. */
-export type ErrorCodes = Partial<Record<400 | 401 | 404 | 408 | 409 | 413 | 415 | 429, readonly string[]>>;
+export type ErrorCodes = Partial<
+  Record<400 | 401 | 404 | 408 | 409 | 413 | 415 | 416 | 429 | 503, readonly string[]>
+>;
 
 /**
  * Everything the OpenAPI document says about an endpoint. `params` and `path` are the very shapes

@@ -1,10 +1,13 @@
 /**
- * Finds the audio files below the music folders. Hidden files and folders are skipped; symlinks are
- * followed, but each real folder is entered only once, so a link loop cannot hang a scan.
+ * Finds the audio files below the music folders. Hidden files and folders are skipped. Symlinks are
+ * followed only when they lead to a place inside a music folder (a link to `/etc` or to another
+ * user's home must not put those files in the library); each real folder is entered only once, so a
+ * link loop cannot hang a scan. What cannot be followed or read is reported as a problem.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoCode } from '../fs/errno.js';
 
 export const AUDIO_EXTENSIONS = new Set([
   '.mp3',
@@ -17,6 +20,10 @@ export const AUDIO_EXTENSIONS = new Set([
   '.oga',
   '.opus',
   '.wav',
+  '.aif',
+  '.aiff',
+  '.aifc',
+  '.wma',
 ]);
 
 export interface FoundFile {
@@ -25,12 +32,37 @@ export interface FoundFile {
   root: string;
 }
 
+/** Something below a music folder that was not scanned, and why. */
+export interface ScanProblem {
+  path: string;
+  reason: string;
+}
+
+export type FolderStatus = 'ok' | 'missing' | 'unreadable';
+
+export interface WalkResult {
+  files: FoundFile[];
+  /** Each configured music folder (resolved) and whether it could be read. */
+  roots: Array<{ path: string; status: FolderStatus }>;
+  problems: ScanProblem[];
+}
+
+export const OUTSIDE_LINK_REASON = 'Symbolic link to a place outside the music folders: not followed';
+
 function isAudioFile(name: string): boolean {
   return AUDIO_EXTENSIONS.has(path.extname(name).toLowerCase());
 }
 
-/** Lists audio files below `root`, following symlinks but entering each real directory only once. */
-async function walk(root: string, visited: Set<string>, out: FoundFile[]): Promise<void> {
+interface WalkState {
+  visited: Set<string>;
+  /** The real paths of the readable music folders: links must stay below one of them. */
+  realRoots: string[];
+  files: FoundFile[];
+  problems: ScanProblem[];
+}
+
+/** Lists audio files below `root`, entering each real directory only once. */
+async function walk(root: string, state: WalkState): Promise<void> {
   const pending = [root];
   while (pending.length > 0) {
     const dir = pending.pop()!;
@@ -39,58 +71,70 @@ async function walk(root: string, visited: Set<string>, out: FoundFile[]): Promi
     try {
       info = await stat(dir);
       entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue; // unreadable folder: nothing to scan in it
+    } catch (err) {
+      state.problems.push({ path: dir, reason: `Folder could not be read (${errnoCode(err) ?? 'error'})` });
+      continue;
     }
     const key = `${info.dev}:${info.ino}`;
-    if (visited.has(key)) continue; // symlink loop or a folder reached twice
-    visited.add(key);
+    if (state.visited.has(key)) continue; // symlink loop or a folder reached twice
+    state.visited.add(key);
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
-      const kind = await entryKind(entry, full);
+      const kind = await entryKind(entry, full, state);
       if (kind === 'dir') pending.push(full);
-      else if (kind === 'file' && isAudioFile(entry.name)) out.push({ path: full, root });
+      else if (kind === 'file' && isAudioFile(entry.name)) state.files.push({ path: full, root });
     }
   }
 }
 
-async function entryKind(entry: Dirent, full: string): Promise<'dir' | 'file' | 'other'> {
+async function entryKind(entry: Dirent, full: string, state: WalkState): Promise<'dir' | 'file' | 'other'> {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
   if (!entry.isSymbolicLink()) return 'other';
+  let target;
+  let real;
   try {
-    const target = await stat(full);
-    return target.isDirectory() ? 'dir' : target.isFile() ? 'file' : 'other';
+    real = await realpath(full);
+    target = await stat(real);
   } catch {
     return 'other'; // dangling link
   }
+  const kind = target.isDirectory() ? 'dir' : target.isFile() ? 'file' : 'other';
+  if (kind === 'other' || (kind === 'file' && !isAudioFile(entry.name))) return kind;
+  if (!state.realRoots.some((root) => real === root || isUnder(real, root))) {
+    state.problems.push({ path: full, reason: OUTSIDE_LINK_REASON });
+    return 'other';
+  }
+  return kind;
 }
 
-/** The audio files of all `dirs` in path order, and the music folders that could not be read. */
-export async function findAudioFiles(
-  dirs: string[],
-): Promise<{ files: FoundFile[]; missingRoots: string[] }> {
-  const found: FoundFile[] = [];
-  const visited = new Set<string>();
-  const missingRoots: string[] = [];
+/** The audio files of all `dirs` in path order, each music folder's status, and what was skipped. */
+export async function findAudioFiles(dirs: string[]): Promise<WalkResult> {
+  const state: WalkState = { visited: new Set(), realRoots: [], files: [], problems: [] };
+  const roots: WalkResult['roots'] = [];
   for (const dir of dirs) {
     const root = path.resolve(dir);
-    if (!(await isReadableDir(root))) missingRoots.push(root);
-    else await walk(root, visited, found);
+    const status = await folderStatus(root);
+    roots.push({ path: root, status });
+    if (status === 'ok') state.realRoots.push(await realpath(root).catch(() => root));
   }
+  for (const { path: root, status } of roots) if (status === 'ok') await walk(root, state);
   // Path order makes "first spelling wins" and the output order independent of the file system.
-  const unique = new Map(found.map((f) => [f.path, f]));
-  const files = [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, missingRoots };
+  const unique = new Map(state.files.map((f) => [f.path, f]));
+  const files = [...unique.values()].sort((a, b) => byPath(a.path, b.path));
+  return { files, roots, problems: state.problems };
 }
 
-async function isReadableDir(dir: string): Promise<boolean> {
+const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether a music folder can be scanned: missing (an unmounted disk or share) or unreadable. */
+export async function folderStatus(dir: string): Promise<FolderStatus> {
   try {
     await readdir(dir);
-    return true;
-  } catch {
-    return false;
+    return 'ok';
+  } catch (err) {
+    return errnoCode(err) === 'ENOENT' ? 'missing' : 'unreadable';
   }
 }
 

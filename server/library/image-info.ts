@@ -1,9 +1,10 @@
 /**
- * Recognises JPEG, PNG and WebP images by their bytes (never by name or declared type) and reads their
- * pixel size from the headers, without decoding anything.
+ * Recognises raster images (JPEG, PNG, GIF, WebP, AVIF, BMP) by their bytes (never by name or
+ * declared type) and reads their pixel size from the headers, without decoding anything. Nothing
+ * else counts as an image: SVG and HTML can carry script, so they are never recognised.
  */
 
-export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp';
+export type ImageMime = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'image/avif' | 'image/bmp';
 
 export interface ImageInfo {
   mime: ImageMime;
@@ -24,6 +25,11 @@ export function sniffImage(bytes: Uint8Array): ImageInfo | null {
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') {
     return withSize('image/webp', webpSize(bytes));
   }
+  if (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a') {
+    return withSize('image/gif', size(le(bytes, 6, 2), le(bytes, 8, 2)));
+  }
+  if (isAvif(bytes)) return withSize('image/avif', avifSize(bytes));
+  if (isBmp(bytes)) return withSize('image/bmp', bmpSize(bytes));
   return null;
 }
 
@@ -132,4 +138,48 @@ function vp8xSize(bytes: Uint8Array, at: number): Size | null {
   const width = le(bytes, at + 4, 3);
   const height = le(bytes, at + 7, 3);
   return size(width === null ? null : width + 1, height === null ? null : height + 1);
+}
+
+// ----------------------------------------------------------------------------------------------- AVIF
+
+/** An ISO-BMFF file whose first box is `ftyp` naming the `avif` (still) or `avis` (sequence) brand. */
+function isAvif(bytes: Uint8Array): boolean {
+  if (ascii(bytes, 4, 4) !== 'ftyp') return false;
+  const boxSize = be(bytes, 0, 4);
+  if (boxSize === null || boxSize < 16) return false;
+  const end = Math.min(boxSize, bytes.length);
+  // The major brand at 8, the minor version at 12, then the compatible brands.
+  for (let at = 8; at + 4 <= end; at += at === 8 ? 8 : 4) {
+    const brand = ascii(bytes, at, 4);
+    if (brand === 'avif' || brand === 'avis') return true;
+  }
+  return false;
+}
+
+/** The first `ispe` (image spatial extent) property: version and flags, then width and height. */
+function avifSize(bytes: Uint8Array): Size | null {
+  const limit = Math.min(bytes.length, 64 * 1024);
+  for (let at = 0; at + 16 <= limit; at++) {
+    if (bytes[at] === 0x69 && ascii(bytes, at, 4) === 'ispe')
+      return size(be(bytes, at + 8, 4), be(bytes, at + 12, 4));
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------------------------ BMP
+
+/** The DIB header sizes Windows and OS/2 bitmaps use; text that starts with `BM` has none of them. */
+const DIB_HEADER_SIZES = new Set([12, 40, 52, 56, 64, 108, 124]);
+
+function isBmp(bytes: Uint8Array): boolean {
+  const dib = le(bytes, 14, 4);
+  return ascii(bytes, 0, 2) === 'BM' && dib !== null && DIB_HEADER_SIZES.has(dib);
+}
+
+/** BITMAPCOREHEADER has 16-bit sizes; the others 32-bit ones (a negative height means top-down). */
+function bmpSize(bytes: Uint8Array): Size | null {
+  if (le(bytes, 14, 4) === 12) return size(le(bytes, 18, 2), le(bytes, 20, 2));
+  const width = le(bytes, 18, 4);
+  const height = le(bytes, 22, 4);
+  return size(width, height === null ? null : Math.abs(height | 0));
 }

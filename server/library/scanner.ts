@@ -3,8 +3,9 @@
  *
  * - Ids are derived from stable inputs (see domain/library-ids.ts), so they survive rescans and restarts.
  * - A rescan is incremental: a file whose path, size and mtime equal the previous record is not re-read.
- * - Files with an audio extension that cannot be parsed are reported in `errors`; other files are
- *   ignored silently.
+ * - Files with an audio extension that cannot be parsed are reported in `errors`, with symlinks
+ *   that lead outside the music folders and folders that cannot be read; other files are ignored
+ *   silently.
  * - Missing tags fall back to file and folder names (see track-entry.ts).
  */
 import { stat } from 'node:fs/promises';
@@ -74,7 +75,8 @@ export async function scanLibrary(
   previous: LibraryIndex,
   onProgress?: (p: ScanProgress) => void,
 ): Promise<{ index: LibraryIndex; progress: ScanProgress }> {
-  const { files, missingRoots } = await findAudioFiles(dirs);
+  const { files, roots, problems } = await findAudioFiles(dirs);
+  const missingRoots = roots.filter((r) => r.status !== 'ok').map((r) => r.path);
   const progress: ScanProgress = {
     running: true,
     filesSeen: 0,
@@ -82,7 +84,7 @@ export async function scanLibrary(
     added: 0,
     updated: 0,
     removed: 0,
-    errors: [],
+    errors: [...problems],
   };
   const report = (): void => onProgress?.({ ...progress, errors: [...progress.errors] });
   report();

@@ -4,13 +4,19 @@
  */
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
-import { sniffImage } from './image-info.js';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
+import { adtsDuration, mpegDuration } from './frame-count.js';
+import { sniffImage, type ImageMime } from './image-info.js';
+import { utf8FromLatin1 } from './latin1-utf8.js';
 
 export interface ParsedPicture {
-  /** Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'. */
+  /**
+   * Lower-case picture kind, e.g. 'front cover', 'back cover', 'other'; `unsupported` for a picture
+   * whose bytes are not a raster image (it keeps its place, so positions still match the file).
+   */
   type: string;
+  /** The type sniffed from the bytes; `application/octet-stream` for an unsupported picture. */
   mime: string;
   width: number | null;
   height: number | null;
@@ -27,13 +33,16 @@ export interface ParsedTrack {
   discNumber: number | null;
   year: number | null;
   durationMs: number;
-  /** 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav' (or 'aac' for raw ADTS streams). */
+  /** 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav' | 'aiff' | 'wma' (or 'aac' for raw ADTS streams). */
   format: string;
   pictures: ParsedPicture[];
   recordingMbid: string | null;
   releaseMbid: string | null;
   artistMbids: string[];
 }
+
+/** The `type` of a picture whose bytes are not an image the server serves. */
+export const UNSUPPORTED_PICTURE = 'unsupported';
 
 /** ID3v2 / FLAC picture types in numeric order (0..20), as short lower-case labels. */
 const PICTURE_TYPES = [
@@ -87,18 +96,19 @@ const MM_PICTURE_TYPES = [
 
 export async function readTrackFile(file: string): Promise<ParsedTrack> {
   // Covers are needed for their type, size and dimensions.
-  const meta = await parseAudio(file);
+  const { meta, duration } = await parseAudio(file);
   const { common } = meta;
+  const fix = latin1Repair(meta);
   return {
-    title: text(common.title),
-    artists: rawArtists(common.artists, common.artist),
-    albumArtist: text(common.albumartist),
-    album: text(common.album),
-    genres: (common.genre ?? []).filter((g) => g.trim() !== ''),
+    title: text(fix(common.title)),
+    artists: rawArtists(common.artists?.map(fix), fix(common.artist)),
+    albumArtist: text(fix(common.albumartist)),
+    album: text(fix(common.album)),
+    genres: (common.genre ?? []).map(fix).filter((g) => g.trim() !== ''),
     trackNumber: positive(common.track.no),
     discNumber: positive(common.disk.no),
     year: positive(common.year),
-    durationMs: Math.round((meta.format.duration ?? 0) * 1000),
+    durationMs: Math.round(duration * 1000),
     format: formatLabel(meta, file),
     pictures: (common.picture ?? []).map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
@@ -107,34 +117,79 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
   };
 }
 
-/** The bytes of the picture at `pos` in the file's picture order, or undefined when there is none. */
+/**
+ * The picture at `pos` in the file's picture order, or undefined when there is none. `mime` is the
+ * type sniffed from the bytes, null when they are not a raster image: the type the tag declares is
+ * never used, since a "picture" may be HTML or SVG with script in it.
+ */
 export async function readPicture(
   file: string,
   pos: number,
-): Promise<{ mime: string; data: Uint8Array } | undefined> {
-  const meta = await parseAudio(file);
+): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
+  const meta = await parseMetadata(file, false);
   const picture = meta.common.picture?.[pos];
   if (!picture) return undefined;
-  return { mime: pictureMime(picture), data: picture.data };
+  return { mime: sniffImage(picture.data)?.mime ?? null, data: picture.data };
 }
 
 /**
- * Parses the file, turning "not audio at all" into an error: music-metadata returns an empty result
- * (no container, no duration) for random bytes with an audio extension rather than throwing.
+ * Ogg pages carry no total length: music-metadata finds it only when told to read the last page
+ * (cheap: it seeks to the end). The same option makes it read every MPEG/ADTS frame, which is slow,
+ * so it is asked for by extension here and used for other files only when nothing else gave one.
  */
-async function parseAudio(file: string): Promise<IAudioMetadata> {
-  let meta: IAudioMetadata;
+const READ_TO_THE_END = new Set(['.ogg', '.oga', '.opus', '.spx']);
+
+/**
+ * Parses the file and finds its duration, turning "not audio at all" into an error: music-metadata
+ * returns an empty result (no container, no duration) for random bytes with an audio extension
+ * rather than throwing.
+ */
+async function parseAudio(file: string): Promise<{ meta: IAudioMetadata; duration: number }> {
+  let meta = await parseMetadata(file, READ_TO_THE_END.has(path.extname(file).toLowerCase()));
+  let duration = (await countedDuration(meta, file)) ?? meta.format.duration;
+  if (meta.format.container && !duration) {
+    meta = await parseMetadata(file, true);
+    duration = meta.format.duration;
+  }
+  if (!meta.format.container || !duration || duration <= 0) {
+    throw new Error('Not an audio file: no audio stream found');
+  }
+  return { meta, duration };
+}
+
+async function parseMetadata(file: string, duration: boolean): Promise<IAudioMetadata> {
   try {
-    meta = await parseFile(file);
+    return await parseFile(file, { duration });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
     throw new Error(`Unreadable audio file: ${reason}`, { cause: err });
   }
-  if (!meta.format.container || !meta.format.duration || meta.format.duration <= 0) {
-    throw new Error('Not an audio file: no audio stream found');
+}
+
+/** The exact duration of the streams music-metadata can only estimate (see frame-count.ts). */
+async function countedDuration(meta: IAudioMetadata, file: string): Promise<number | null> {
+  const container = (meta.format.container ?? '').toLowerCase();
+  try {
+    if (container === 'mpeg') return await mpegDuration(file);
+    // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
+    if (container.startsWith('adts')) return await adtsDuration(file);
+  } catch (err) {
+    if (isErrno(err)) throw err;
   }
-  return meta;
+  return null;
+}
+
+/**
+ * The tag text that came from RIFF INFO or ID3v1 (no encoding field; read as Latin-1) is re-decoded
+ * as UTF-8 where it is valid UTF-8. Text from tags that declare their encoding is left alone.
+ */
+function latin1Repair(meta: IAudioMetadata): <T extends string | undefined>(value: T) => T {
+  const latin1 = new Set<string>();
+  for (const tagType of ['exif', 'ID3v1', 'AIFF'])
+    for (const tag of meta.native[tagType] ?? []) if (typeof tag.value === 'string') latin1.add(tag.value);
+  return <T extends string | undefined>(value: T): T =>
+    value !== undefined && latin1.has(value) ? (utf8FromLatin1(value) as T) : value;
 }
 
 function isErrno(err: unknown): boolean {
@@ -162,7 +217,9 @@ function formatLabel(meta: IAudioMetadata, file: string): string {
   if (container === 'flac') return 'flac';
   if (container === 'wave') return 'wav';
   if (container === 'ogg') return codec.includes('opus') ? 'opus' : 'ogg';
-  if (container === 'adts') return 'aac';
+  if (container.startsWith('adts')) return 'aac';
+  if (container === 'aiff' || container === 'aiff-c') return 'aiff';
+  if (container.startsWith('asf')) return 'wma';
   // MPEG-4 reports its brands, e.g. 'M4A/isom/iso2' or 'isom/iso2/mp41'.
   if (/m4a|mp4|isom|iso\d|m4b|3gp|qt/.test(container)) return 'm4a';
   return path.extname(file).slice(1).toLowerCase() || container;
@@ -171,8 +228,8 @@ function formatLabel(meta: IAudioMetadata, file: string): string {
 function describePicture(picture: IPicture, pos: number): ParsedPicture {
   const info = sniffImage(picture.data);
   return {
-    type: pictureType(picture.type, pos),
-    mime: info?.mime ?? pictureMime(picture),
+    type: info ? pictureType(picture.type, pos) : UNSUPPORTED_PICTURE,
+    mime: info?.mime ?? 'application/octet-stream',
     width: info?.width ?? null,
     height: info?.height ?? null,
     size: picture.data.length,
@@ -187,14 +244,4 @@ function pictureType(type: string | undefined, pos: number): string {
   if (!type) return pos === 0 ? 'front cover' : 'other';
   const index = MM_PICTURE_TYPES.indexOf(type);
   return index >= 0 ? PICTURE_TYPES[index]! : type.toLowerCase();
-}
-
-/** The real type from the bytes when recognisable, else the declared one ('image/jpg' normalised). */
-function pictureMime(picture: IPicture): string {
-  const sniffed = sniffImage(picture.data)?.mime;
-  if (sniffed) return sniffed;
-  const declared = picture.format.toLowerCase();
-  if (declared === 'image/jpg' || declared === 'jpeg') return 'image/jpeg';
-  if (declared === 'png') return 'image/png';
-  return declared.includes('/') ? declared : 'application/octet-stream';
 }

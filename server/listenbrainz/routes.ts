@@ -6,7 +6,7 @@ import type { HistoryService } from '../services/history/history-service.js';
 import { badRequest, ListenBrainzError, listenBrainzErrors, unauthorized } from './errors.js';
 import { MAX_LISTEN_PAYLOAD_SIZE, readSubmission } from './submission.js';
 
-/** Who a scrobbler's token is: a Melon API key (or token) resolved to its account, or null. */
+/** Who a scrobbler's token is: a Melon API key resolved to its account (with its role), or null. */
 export interface ScrobblerTokens {
   authenticate(token: string): Principal | null;
 }
@@ -65,7 +65,7 @@ export function listenBrainzAdapter(deps: ListenBrainzDeps): Koa.Middleware {
   };
 }
 
-/** The token of `Authorization: Token <key>` (ListenBrainz's scheme; `Bearer` is taken too). */
+/** The key of `Authorization: Token <key>` (ListenBrainz's scheme; `Bearer` is taken too). */
 function tokenOf(ctx: Koa.Context): string | null {
   const match = /^(?:Token|Bearer)\s+(\S+)\s*$/iu.exec(ctx.get('Authorization'));
   return match ? match[1]! : null;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
@@ -7,15 +6,14 @@ import type { TrackRecord } from '../domain/library.js';
 import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
 import type { TrackFiles } from '../library/track-files.js';
-import type { ArtistImageKind, ArtworkRepo, SingleArtKind } from '../store/artwork-repo.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
 import type { CollectionService } from './collection-service.js';
+import { etagOf, fileKey, type CachedImage, type ImageCache } from './image-cache.js';
 import type { LibraryService } from './library-service.js';
+import type { ArtworkStore } from './ports.js';
 
-export interface Image {
-  bytes: Buffer;
-  mime: string;
-  etag: string;
-}
+/** An image to serve: its sniffed type, and its bytes in memory or in a file to stream. */
+export type Image = CachedImage & { mime: string };
 
 const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp']);
 const BUILT_IN_DEFAULT = new URL('../assets/default-art.png', import.meta.url);
@@ -31,10 +29,11 @@ export class ArtworkService {
   private builtIn: Promise<Image> | undefined;
 
   constructor(
-    private readonly artwork: ArtworkRepo,
+    private readonly artwork: ArtworkStore,
     private readonly library: LibraryService,
     private readonly collections: CollectionService,
     private readonly trackFiles: TrackFiles,
+    private readonly images: ImageCache,
   ) {}
 
   // --- deletion ----------------------------------------------------------------------------------
@@ -127,39 +126,67 @@ export class ArtworkService {
   async trackImage(trackId: string, pos: number): Promise<Image> {
     const track = this.library.track(trackId);
     if (pos >= track.artwork.length) return this.defaultImage();
-    let picture: { mime: string; data: Uint8Array } | undefined;
+    let picture: CachedImage | null;
     try {
-      picture = await readPicture(track.path, pos);
+      const key = await fileKey(track.path, pos);
+      picture = await this.images.get(key, () => readPicture(track.path, pos));
     } catch (error) {
       if (errnoCode(error) === 'ENOENT')
         throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
       throw error;
     }
-    return picture ? image(Buffer.from(picture.data), picture.mime) : this.defaultImage();
+    if (!picture) return this.defaultImage();
+    // Never the type the tag declares: a "picture" of text/html or image/svg+xml runs script.
+    if (!isImage(picture))
+      throw notFound(
+        'artwork_not_found',
+        `The picture at position ${pos} is not a JPEG, PNG, GIF, WebP, AVIF or BMP image`,
+      );
+    return picture;
   }
 
   async artistImage(kind: ArtistImageKind, artistId: string, pos: number): Promise<Image> {
     this.library.requireArtist(artistId);
     const stored = this.artwork.artistImages(artistId, kind)[pos];
-    return stored ? image(await this.artwork.read(stored), stored.mime) : this.defaultImage();
+    return stored ? this.storedImage(stored) : this.defaultImage();
   }
 
   async singleImage(kind: SingleArtKind, ownerId: string): Promise<Image> {
     this.collections.require(kind, ownerId);
     const stored = this.artwork.single(kind, ownerId);
-    return stored ? image(await this.artwork.read(stored), stored.mime) : this.defaultImage();
+    return stored ? this.storedImage(stored) : this.defaultImage();
   }
 
   async defaultImage(): Promise<Image> {
     const custom = this.artwork.defaultImage();
-    if (custom) return image(await this.artwork.read(custom), custom.mime);
-    this.builtIn ??= readFile(BUILT_IN_DEFAULT).then((bytes) => image(bytes, 'image/png'));
+    if (custom) return this.storedImage(custom);
+    this.builtIn ??= readFile(BUILT_IN_DEFAULT).then((bytes) => inMemory(bytes, 'image/png'));
     return this.builtIn;
+  }
+
+  /** Removes the cache's spill folder (the server is stopping). */
+  close(): Promise<void> {
+    return this.images.close();
+  }
+
+  /**
+   * A stored image (sniffed when uploaded), through the same cache as track pictures. Its file is
+   * never rewritten (a new upload gets a new name), so the name is its key.
+   */
+  private async storedImage(stored: StoredImage): Promise<Image> {
+    const image = await this.images.get(`stored\0${stored.file}`, async () => ({
+      mime: stored.mime,
+      data: await this.artwork.read(stored),
+    }));
+    if (!image || !isImage(image)) throw new Error(`Stored image ${stored.file} is not an image`);
+    return image;
   }
 }
 
 export type UploadTarget = 'artist-pfp' | 'artist-banner' | 'playlist-art' | 'collection-art' | 'default-art';
 
-function image(bytes: Buffer, mime: string): Image {
-  return { bytes, mime, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+const isImage = (image: CachedImage): image is Image => image.mime !== null;
+
+function inMemory(bytes: Buffer, mime: string): Image {
+  return { mime, etag: etagOf(bytes), size: bytes.length, bytes, file: null };
 }

@@ -1,10 +1,11 @@
 import { isoUtc, type Clock } from '../clock.js';
+import { API_KEY_PREFIX } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
 import { unauthorized } from '../errors.js';
-import type { UsersRepo } from '../store/users-repo.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { LoginThrottle } from './login-throttle.js';
+import type { InvitesStore, UsersStore } from './ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 /** The body of a successful login or code exchange (docs/API.md, Tokens). */
@@ -31,10 +32,12 @@ export class AuthService {
   private readonly throttle: LoginThrottle;
 
   constructor(
-    private readonly users: UsersRepo,
+    private readonly users: UsersStore & Pick<InvitesStore, 'findInvite'>,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly tokenTtlSeconds: number,
+    /** Bearer values that are API keys, not JWTs (docs/API.md, API keys). */
+    private readonly apiKeys?: { authenticate(key: string): Principal | null },
   ) {
     this.throttle = new LoginThrottle(clock);
   }
@@ -63,9 +66,10 @@ export class AuthService {
   /**
    * The caller behind a bearer token, or null. Account tokens must still match their user's record
    * (deleted users, new passwords, renames and role changes bump tokenVersion); a Server token is
-   * good only until its invite has made a user.
+   * good only until its invite has made a user. An API key (`melon_…`) stands for its account.
    */
   authenticate(token: string): Principal | null {
+    if (token.startsWith(API_KEY_PREFIX)) return this.apiKeys?.authenticate(token) ?? null;
     const claims = this.signer.verify(token);
     if (!claims) return null;
     const expiresAt = claims.exp * 1000;

@@ -2,11 +2,10 @@ import { newId, isValidId } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
 import { invalidParameter, notFound } from '../errors.js';
-import type { ArtworkRepo } from '../store/artwork-repo.js';
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
-import type { CollectionsRepo } from '../store/collections-repo.js';
 import type { LibraryService, ListQuery, Page } from './library-service.js';
 import { pageOf } from './library-service.js';
+import type { ArtworkStore, CollectionsStore } from './ports.js';
 
 export interface CollectionView {
   id: string;
@@ -22,8 +21,8 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 /** Playlists and collections: made by Admins and Users, readable by every signed-in role. */
 export class CollectionService {
   constructor(
-    private readonly collections: CollectionsRepo,
-    private readonly artwork: ArtworkRepo,
+    private readonly collections: CollectionsStore,
+    private readonly artwork: ArtworkStore,
     private readonly library: LibraryService,
     private readonly clock: Clock,
   ) {}

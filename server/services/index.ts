@@ -5,6 +5,7 @@ import { scanLibrary } from '../library/scanner.js';
 import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
+import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
@@ -12,10 +13,13 @@ import { ExportService } from './history/export-service.js';
 import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
+import { ImageCache } from './image-cache.js';
 import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
-import { LibraryService, type Scanner } from './library-service.js';
+import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { SearchService } from './playback/search-service.js';
+import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
 import type { StatsIndex } from './stats/stats-index.js';
 import { StatsService } from './stats/stats-service.js';
@@ -28,9 +32,14 @@ import { UserService } from './user-service.js';
 export interface Services {
   version: string;
   auth: AuthService;
+  /** API keys for music apps; `auth` accepts them as bearer values. */
+  apiKeys: ApiKeyService;
   invites: InviteService;
   users: UserService;
   library: LibraryService;
+  /** Audio of the library's tracks: originals, ranges, transcodes. */
+  stream: StreamService;
+  search: SearchService;
   ratings: RatingService;
   collections: CollectionService;
   stats: StatsService;
@@ -52,6 +61,8 @@ export interface ServiceOptions {
   /** The desktop app passes its electron-updater installer; headless uses the built-in one. */
   installer?: Installer;
   scanner?: Scanner;
+  /** Watching the music folders (default on) and its timings. */
+  library?: LibraryOptions;
   /** Flushes and closes the store before an installer replaces the app. */
   beforeExit: () => Promise<void>;
   exit?: (code: number) => void;
@@ -74,11 +85,18 @@ export function createServices(
     options.scanner ?? scanLibrary,
     logger,
     clock,
+    options.library,
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
   const trackFiles = new TrackFiles();
-  const artwork = new ArtworkService(store.artwork, library, collections, trackFiles);
+  const artwork = new ArtworkService(
+    store.artwork,
+    library,
+    collections,
+    trackFiles,
+    new ImageCache(join(config.dataDir, 'cache', 'images')),
+  );
   const nowPlaying = new NowPlayingService(clock);
   const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
     store.users.list().map((user) => user.id),
@@ -106,13 +124,21 @@ export function createServices(
       exit: options.exit,
       logger,
     });
+  const apiKeys = new ApiKeyService(store.users, clock, logger);
   return {
     version: config.version,
     serverInfo: options.serverInfo,
-    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds),
+    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
+    apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, store.ratings, clock),
     library,
+    stream: new StreamService(library, {
+      ffmpeg: config.ffmpegPath,
+      maxTranscodes: config.maxTranscodes,
+      logger,
+    }),
+    search: new SearchService(library),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats,

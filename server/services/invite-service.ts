@@ -4,8 +4,8 @@ import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
 import { AppError, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { UsersRepo } from '../store/users-repo.js';
 import { tokenResponse, type TokenResponse } from './auth-service.js';
+import type { InvitesStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -35,7 +35,7 @@ export class InviteService {
   private readonly failuresEverywhere: FailureWindow;
 
   constructor(
-    private readonly users: UsersRepo,
+    private readonly users: InvitesStore,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly logger: Logger,

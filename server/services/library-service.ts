@@ -1,15 +1,19 @@
+import { opendirSync } from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
 import type { LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
+import { folderStatus, type FolderStatus, type ScanProblem } from '../library/folder-walk.js';
+import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../library/folder-watcher.js';
 import type { ScanProgress } from '../library/scanner.js';
+import { errnoCode } from '../fs/errno.js';
 import type { Logger } from '../logger.js';
-import type { ArtworkRepo } from '../store/artwork-repo.js';
-import type { LibraryRepo } from '../store/library-repo.js';
-import type { RatingSummary, RatingsRepo } from '../store/ratings-repo.js';
+import type { RatingSummary } from '../store/ratings-repo.js';
 import { LibraryCatalog, type NamedRef } from './library-catalog.js';
+import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
   dirs: string[],
@@ -50,6 +54,31 @@ export interface ArtistView extends RatingSummary {
   bannerCount: number;
 }
 
+export interface LibraryOptions {
+  /** Watch the music folders and rescan on changes (default true). */
+  watch?: boolean;
+  /** Debounce and fallback polling of the watcher (tests shorten them). */
+  watchOptions?: Partial<WatchOptions>;
+}
+
+/** The scan's progress with its problems in path order: the first PROBLEM_CAP, and how many in all. */
+export interface ScanStatus extends ScanProgress {
+  problems: ScanProblem[];
+  problemCount: number;
+}
+
+export interface MusicFolder {
+  path: string;
+  status: FolderStatus;
+}
+
+export const PROBLEM_CAP = 100;
+
+const FOLDER_REASONS: Record<Exclude<FolderStatus, 'ok'>, string> = {
+  missing: 'The music folder does not exist (an unmounted disk or share?)',
+  unreadable: 'The music folder cannot be read (permissions?)',
+};
+
 const idleProgress = (): ScanProgress => ({
   running: false,
   filesSeen: 0,
@@ -72,25 +101,72 @@ export class LibraryService {
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
   private readonly scanListeners: Array<() => void> = [];
+  /** The watcher saw a change while a scan ran: scan again when it ends. */
+  private rescanRequested = false;
+  private watcher: FolderWatcher | null = null;
+  private folders: MusicFolder[];
+  /** Problems already logged, so a rescan does not repeat a warning per refused file. */
+  private loggedProblems = new Set<string>();
 
   constructor(
-    private readonly library: LibraryRepo,
-    private readonly ratings: RatingsRepo,
-    private readonly artwork: ArtworkRepo,
+    private readonly library: LibraryStore,
+    private readonly ratings: RatingsStore,
+    private readonly artwork: ArtworkStore,
     private readonly dirs: string[],
     private readonly scanner: Scanner,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    private readonly options: LibraryOptions = {},
   ) {
     this.catalog = new LibraryCatalog(library.index());
+    this.folders = dirs.map((dir) => ({ path: path.resolve(dir), status: folderStatusNow(dir) }));
+  }
+
+  /**
+   * Starts the library's background work: a warning per music folder that is missing or unreadable,
+   * the start-up scan (unless `scan` is false) and the watcher.
+   */
+  start({ scan = true }: { scan?: boolean } = {}): void {
+    for (const problem of this.folderProblems())
+      this.logger.warn('music folder not available', { folder: problem.path, reason: problem.reason });
+    if (scan) this.startScan();
+    if ((this.options.watch ?? true) && this.dirs.length > 0 && !this.stopped) {
+      this.watcher = new FolderWatcher(() => this.requestScan(), this.logger, {
+        ...DEFAULT_WATCH_OPTIONS,
+        ...this.options.watchOptions,
+      });
+      void this.watcher.start(this.dirs);
+    }
+  }
+
+  /** Each configured music folder and whether the last look found it readable. */
+  musicFolders(): MusicFolder[] {
+    return this.folders.map((folder) => ({ ...folder }));
+  }
+
+  /** The configured music folders that are missing or unreadable, with a reason for people. */
+  folderProblems(): ScanProblem[] {
+    return this.folders.flatMap(({ path: folder, status }) =>
+      status === 'ok' ? [] : [{ path: folder, reason: FOLDER_REASONS[status] }],
+    );
+  }
+
+  /** A change was seen: scan now, or once the running scan ends. */
+  private requestScan(): void {
+    if (this.running) this.rescanRequested = true;
+    else this.startScan();
   }
 
   /** Starts a scan unless one is running; either way answers the current progress. */
-  startScan(): ScanProgress {
+  startScan(): ScanStatus {
     if (!this.running && !this.stopped) {
       this.progress = { ...idleProgress(), running: true };
       this.running = this.scan().finally(() => {
         this.running = null;
+        if (this.rescanRequested) {
+          this.rescanRequested = false;
+          this.startScan();
+        }
       });
     }
     return this.scanStatus();
@@ -101,13 +177,16 @@ export class LibraryService {
     this.scanListeners.push(listener);
   }
 
-  scanStatus(): ScanProgress {
-    return { ...this.progress, errors: [...this.progress.errors] };
+  scanStatus(): ScanStatus {
+    const errors = [...this.progress.errors];
+    return { ...this.progress, errors, problems: errors.slice(0, PROBLEM_CAP), problemCount: errors.length };
   }
 
-  /** On shutdown: no new scans, and a running scan's result is dropped instead of written. */
+  /** On shutdown: no new scans, the watcher stops, and a running scan's result is dropped. */
   stopScanning(): void {
     this.stopped = true;
+    this.watcher?.stop();
+    this.watcher = null;
   }
 
   /** Resolves once no scan is running (an update waits for this before it replaces the app). */
@@ -126,10 +205,20 @@ export class LibraryService {
       const changed = this.changedDuringScan;
       this.changedDuringScan = new Map();
       if (changed.size > 0) index.tracks = index.tracks.map((track) => changed.get(track.id) ?? track);
-      await this.library.replace(index);
-      this.catalog = new LibraryCatalog(index);
+      // A rescan that found nothing new (the watcher's, the periodic one) leaves library.json alone.
+      const unchanged =
+        progress.added + progress.updated + progress.removed === 0 &&
+        changed.size === 0 &&
+        index.tracks.length === this.library.index().tracks.length;
+      if (!unchanged) {
+        await this.library.replace(index);
+        this.catalog = new LibraryCatalog(index);
+      }
       this.progress = { ...progress, running: false };
-      for (const listener of this.scanListeners) listener();
+      if (!unchanged) for (const listener of this.scanListeners) listener();
+      await this.refreshFolders();
+      this.logProblems(progress.errors);
+      if (unchanged && progress.errors.length === 0) return;
       this.logger.info('library scan finished', {
         tracks: index.tracks.length,
         added: progress.added,
@@ -150,11 +239,45 @@ export class LibraryService {
     }
   }
 
+  /** One warning per refused file or skipped link, the first time a scan finds it. */
+  private logProblems(problems: ScanProblem[]): void {
+    const seen = new Set<string>();
+    // A missing music folder has its own warning (start() and refreshFolders()).
+    const folders = new Set(this.folders.map((folder) => folder.path));
+    for (const problem of problems) {
+      if (folders.has(problem.path)) continue;
+      const key = `${problem.path}\0${problem.reason}`;
+      seen.add(key);
+      if (!this.loggedProblems.has(key))
+        this.logger.warn('not in the library', { path: problem.path, reason: problem.reason });
+    }
+    this.loggedProblems = seen;
+  }
+
+  private async refreshFolders(): Promise<void> {
+    const next = await Promise.all(
+      this.folders.map(async (folder) => ({ path: folder.path, status: await folderStatus(folder.path) })),
+    );
+    next.forEach((folder, i) => {
+      if (folder.status !== this.folders[i]!.status && folder.status !== 'ok')
+        this.logger.warn('music folder not available', {
+          folder: folder.path,
+          reason: FOLDER_REASONS[folder.status],
+        });
+    });
+    this.folders = next;
+  }
+
   /** Called after a track's file changed outside a scan (artwork edits). */
   async replaceTrack(track: TrackRecord): Promise<void> {
     if (this.running) this.changedDuringScan.set(track.id, track);
     await this.library.updateTrack(track);
     this.catalog = new LibraryCatalog(this.library.index());
+  }
+
+  /** The current read-only catalog; replaced, never changed, when the library changes (search keys on it). */
+  snapshot(): LibraryCatalog {
+    return this.catalog;
   }
 
   albumName(id: string): string | null {
@@ -268,6 +391,16 @@ export class LibraryService {
       bannerCount: this.artwork.artistImages(id, 'banner').length,
       ...this.rating('artist', id, caller),
     };
+  }
+}
+
+/** A music folder's status, checked synchronously once at start (before anything listens). */
+function folderStatusNow(dir: string): FolderStatus {
+  try {
+    opendirSync(dir).closeSync();
+    return 'ok';
+  } catch (err) {
+    return errnoCode(err) === 'ENOENT' ? 'missing' : 'unreadable';
   }
 }
 

@@ -1,12 +1,12 @@
 import { accountOf, type Principal } from '../domain/user.js';
 import type { RatingKind } from '../domain/rating.js';
-import type { RatingsRepo } from '../store/ratings-repo.js';
 import type { LibraryService } from './library-service.js';
+import type { RatingsStore } from './ports.js';
 
 /** Ratings: 0–10 per user (half-stars on a five-star scale); 0 removes the caller's rating. */
 export class RatingService {
   constructor(
-    private readonly ratings: RatingsRepo,
+    private readonly ratings: RatingsStore,
     private readonly library: LibraryService,
   ) {}
 

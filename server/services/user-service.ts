@@ -2,11 +2,10 @@ import { usernameProblem } from '../domain/username.js';
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type AccountRole, type Principal, type UserRecord } from '../domain/user.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../errors.js';
-import type { RatingsRepo } from '../store/ratings-repo.js';
-import type { UsersRepo } from '../store/users-repo.js';
+import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import type { RatingsStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 /** What clients see of a user: never the hash or the token version. */
@@ -47,8 +46,8 @@ export class UserService {
   private readonly passwordFailures: FailureWindow;
 
   constructor(
-    private readonly users: UsersRepo,
-    private readonly ratings: RatingsRepo,
+    private readonly users: UsersStore,
+    private readonly ratings: RatingsStore,
     private readonly clock: Clock,
   ) {
     this.passwordFailures = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
@@ -96,11 +95,13 @@ export class UserService {
     request: { userId?: string; currentPassword?: string; newPassword: string },
   ): Promise<UserView> {
     const targetId = request.userId ?? accountOf(caller);
-    const target = this.get(targetId);
     const ownAccount = targetId === caller.userId;
+    // Refused before the lookup: a non-Admin gets the same answer for an unknown id as for a real
+    // one, so the endpoint does not tell which accounts exist. (Admins list the accounts anyway.)
     if (!ownAccount && caller.role !== 'Admin') {
-      throw new AppError('forbidden_role', "Only an Admin may change another account's password");
+      throw unauthorized('forbidden_role', "Only an Admin may change another account's password");
     }
+    const target = this.get(targetId);
     if (ownAccount) {
       if (request.currentPassword === undefined) {
         throw badRequest('invalid_parameter', "Parameter 'currentPassword' is required", {

@@ -3,6 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidId } from '../domain/ids.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
+import type { ArtworkStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 export type ArtistImageKind = 'pfp' | 'banner';
@@ -29,7 +30,7 @@ const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': '
  * validated ids and random suffixes, never from client input. Lists change in the JSON first and
  * files are deleted after, so a crash can leave an orphan file but never a list entry without a file.
  */
-export class ArtworkRepo {
+export class ArtworkRepo implements ArtworkStore {
   private constructor(
     private readonly doc: JsonDocument<ArtworkFile>,
     private readonly root: string,

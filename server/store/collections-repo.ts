@@ -1,4 +1,5 @@
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
+import type { CollectionsStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface CollectionsFile extends Versioned {
@@ -10,7 +11,7 @@ const listOf = (data: CollectionsFile, kind: CollectionKind) =>
   kind === 'playlist' ? data.playlists : data.collections;
 
 /** Playlists and collections (playlists.json). */
-export class CollectionsRepo {
+export class CollectionsRepo implements CollectionsStore {
   private constructor(private readonly doc: JsonDocument<CollectionsFile>) {}
 
   static async open(path: string): Promise<CollectionsRepo> {

@@ -73,6 +73,7 @@ export class JsonDocument<T extends Versioned> {
     const low = new Low<T>(new DurableJsonFile<T>(path, mode), defaults);
     await low.read();
     const doc = new JsonDocument(low, path);
+    const fresh = low.data === defaults; // no file yet
     const stored = low.data.schemaVersion;
     if (typeof stored !== 'number' || stored > defaults.schemaVersion) {
       throw new StoreFileError(
@@ -86,8 +87,9 @@ export class JsonDocument<T extends Versioned> {
       data = { ...migrate(data), schemaVersion: version + 1 };
     }
     low.data = { ...defaults, ...data };
-    // Creates the file on first start and records migrations.
-    await low.write();
+    // Creates the file on first start and records migrations; an up-to-date file is not rewritten
+    // (a 100,000-track library.json is 45 MB: rewriting it doubled the time to open it).
+    if (fresh || stored < defaults.schemaVersion) await low.write();
     return doc;
   }
 

@@ -1,4 +1,5 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
+import type { LibraryStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface LibraryFile extends Versioned, LibraryIndex {}
@@ -7,7 +8,7 @@ interface LibraryFile extends Versioned, LibraryIndex {}
  * The scanned library (library.json): tracks, albums and artists as the scanner made them, with
  * lookup maps rebuilt whenever the library changes.
  */
-export class LibraryRepo {
+export class LibraryRepo implements LibraryStore {
   private tracksById = new Map<string, TrackRecord>();
   private albumsById = new Map<string, AlbumRecord>();
   private artistsById = new Map<string, ArtistRecord>();

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
 import { encodeLine, HEADER } from './play-log-codec.js';
 import { readLines } from './play-log-reader.js';
+import type { PlayStore } from '../services/ports.js';
 
 /**
  * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken
@@ -68,7 +69,7 @@ interface Pending {
  * arrive while a write is on its way are grouped into the next write and fsync (group commit), so
  * a burst of plays costs a few fsyncs, and each append resolves only once its line is durable.
  */
-export class PlayLog {
+export class PlayLog implements PlayStore {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
   private closed = false;

@@ -1,4 +1,5 @@
 import type { RatingKind } from '../domain/rating.js';
+import type { RatingsStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 /** kind → target id → user id → rating (1–10). */
@@ -15,7 +16,7 @@ export interface RatingSummary {
 }
 
 /** Per-user ratings of tracks, albums and artists (ratings.json). */
-export class RatingsRepo {
+export class RatingsRepo implements RatingsStore {
   private constructor(private readonly doc: JsonDocument<RatingsFile>) {}
 
   static async open(path: string): Promise<RatingsRepo> {

@@ -1,11 +1,19 @@
+import type { ApiKeyRecord } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { InviteRecord, UserRecord } from '../domain/user.js';
-import { JsonDocument, type Versioned } from './json-document.js';
+import type { InvitesStore, UsersStore } from '../services/ports.js';
+import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {
   users: UserRecord[];
   invites: InviteRecord[];
+  apiKeys: ApiKeyRecord[];
 }
+
+/** Version 2 added API keys; an older Melon refuses the file rather than lose them. */
+const MIGRATIONS: Migrations = {
+  1: (old) => ({ ...old, apiKeys: [] }),
+};
 
 const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 
@@ -13,15 +21,19 @@ const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 const INVITE_RETENTION_MS = 24 * 60 * 60_000;
 
 /**
- * Users and invite codes share one file, so that "mark the invite redeemed" and "add the user" are
- * one atomic write.
+ * Users, invite codes and API keys share one file, so that "mark the invite redeemed" and "add the
+ * user" are one atomic write, and so are "delete the user" and "delete their API keys".
  */
-export class UsersRepo {
+export class UsersRepo implements UsersStore, InvitesStore {
   private constructor(private readonly doc: JsonDocument<UsersFile>) {}
 
   static async open(path: string): Promise<UsersRepo> {
     return new UsersRepo(
-      await JsonDocument.open<UsersFile>(path, { schemaVersion: 1, users: [], invites: [] }),
+      await JsonDocument.open<UsersFile>(
+        path,
+        { schemaVersion: 2, users: [], invites: [], apiKeys: [] },
+        MIGRATIONS,
+      ),
     );
   }
 
@@ -87,6 +99,7 @@ export class UsersRepo {
         const admins = data.users.filter((user) => user.role === 'Admin').length;
         if (data.users[index]!.role === 'Admin' && admins === 1) return 'last_admin';
         data.users.splice(index, 1);
+        data.apiKeys = data.apiKeys.filter((key) => key.userId !== id);
         return 'removed';
       },
       (outcome) => outcome === 'removed',
@@ -148,6 +161,59 @@ export class UsersRepo {
         return open.length;
       },
       (revoked) => revoked > 0,
+    );
+  }
+
+  // --- API keys ----------------------------------------------------------------------------------
+
+  apiKeysOf(userId: string): ApiKeyRecord[] {
+    return this.doc.data.apiKeys.filter((key) => key.userId === userId);
+  }
+
+  findApiKeyByHash(hash: string): ApiKeyRecord | undefined {
+    return this.doc.data.apiKeys.find((key) => key.hash === hash);
+  }
+
+  /**
+   * Stores a key if its user exists and has fewer than `maxPerUser` (checked in the same step of
+   * the write queue, so parallel creations cannot pass the limit, nor add a key to a user being
+   * deleted).
+   */
+  addApiKey(key: ApiKeyRecord, maxPerUser: number): Promise<'added' | 'too_many' | 'no_user'> {
+    return this.doc.mutate(
+      (data) => {
+        if (!data.users.some((user) => user.id === key.userId)) return 'no_user';
+        if (data.apiKeys.filter((other) => other.userId === key.userId).length >= maxPerUser)
+          return 'too_many';
+        data.apiKeys.push(key);
+        return 'added';
+      },
+      (outcome) => outcome === 'added',
+    );
+  }
+
+  /** Removes a key of this user; false when the user has no key with that id. */
+  removeApiKey(userId: string, id: string): Promise<boolean> {
+    return this.doc.mutate(
+      (data) => {
+        const index = data.apiKeys.findIndex((key) => key.id === id && key.userId === userId);
+        if (index < 0) return false;
+        data.apiKeys.splice(index, 1);
+        return true;
+      },
+      (removed) => removed,
+    );
+  }
+
+  /** Records a key's use; nothing is written when the key is gone. */
+  touchApiKey(id: string, at: number): Promise<boolean> {
+    return this.doc.mutate(
+      (data) => {
+        const key = data.apiKeys.find((record) => record.id === id);
+        if (key) key.lastUsedAt = at;
+        return key !== undefined;
+      },
+      (touched) => touched,
     );
   }
 

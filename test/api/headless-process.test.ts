@@ -31,6 +31,24 @@ describe('npm start (headless server)', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('names a music folder that is missing in its start banner and its log', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
+    const missing = join(dataDir, 'unplugged-disk', 'Music');
+    const server = spawnServer({
+      MELON_DATA_DIR: dataDir,
+      MELON_ADMIN_PASSWORD: 'configured-pw',
+      MELON_LIBRARY: missing,
+    });
+    await server.url;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const output = server.output();
+    expect(output).toContain(`music folder unavailable: ${missing}`);
+    // The log line (JSON) names it too, as a warning.
+    expect(output.split('\n').some((line) => line.includes('WARN') && line.includes(missing))).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
   it('finishes an in-flight request on SIGTERM and exits 0 within 5 s', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
     const server = spawnServer({ MELON_DATA_DIR: dataDir, MELON_ADMIN_PASSWORD: 'configured-pw' });

@@ -89,6 +89,20 @@ describe('scanning', () => {
     ]);
   });
 
+  it('names each refused file with its reason: in problems, with the total, and once in the log', async () => {
+    const progress = await get<Record<string, unknown>>('/api/library/scan', t.adminToken);
+    const corrupt = join(music, 'broken', 'corrupt.mp3');
+    expect(progress.problems).toEqual([
+      { path: corrupt, reason: 'Not an audio file: no audio stream found' },
+    ]);
+    expect(progress.problemCount).toBe(1);
+    const warnings = () => t.logs.filter((line) => line.includes('WARN not in the library'));
+    expect(warnings()).toEqual([expect.stringContaining(corrupt)]);
+    // A rescan that finds the same problem does not repeat the warning.
+    await scan();
+    expect(warnings()).toHaveLength(1);
+  });
+
   it('is for Admins only', async () => {
     for (const method of ['GET', 'POST']) {
       const response = await t.call('/api/library/scan', { method, token: user.token });

@@ -46,6 +46,8 @@ export type Kind =
   | 'name'
   | 'description'
   | 'trackIds'
+  | 'audioFormat'
+  | 'bitRate'
   | `id:${PoolName}`;
 
 export type Principal = 'admin' | 'user' | 'pass' | 'server' | 'none' | 'garbage';
@@ -407,6 +409,10 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       return fc.oneof(str({ unit: 'grapheme', minLength: 1, maxLength: 30 }), fc.constant('x'.repeat(257)));
     case 'description':
       return fc.oneof(str({ unit: 'grapheme', maxLength: 60 }), fc.constant('d'.repeat(4097)));
+    case 'audioFormat':
+      return fc.constantFrom('mp3', 'opus', 'aac', 'MP3', 'wav', 'flac', '');
+    case 'bitRate':
+      return intText([0, 31, 32, 64, 128, 320, 10_000, 10_001]);
     case 'trackIds':
       return fc.oneof(
         fc.array(ref('track'), { maxLength: 5 }) as fc.Arbitrary<Value>,

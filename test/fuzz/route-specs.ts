@@ -41,6 +41,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
     weight: 0.3,
   },
   'POST /api/users/delete': { params: { id: 'id:victim' } },
+  'POST /api/users/api-keys/create': { params: { name: 'name' } },
+  'GET /api/users/api-keys': { params: {} },
+  'POST /api/users/api-keys/delete': { params: { id: 'text' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
@@ -77,6 +80,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/albums/:id': { params: { id: 'id:album' } },
   'GET /api/artists': { params: list },
   'GET /api/artists/:id': { params: { id: 'id:artist' } },
+  'GET /api/tracks/:id/stream': { params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate' } },
+  'GET /api/tracks/:id/download': { params: { id: 'id:track' } },
+  'GET /api/search': { params: { q: 'q', count: 'count' } },
   'GET /api/playlists': { params: list },
   'GET /api/playlists/:id': { params: { id: 'id:playlist' } },
   'POST /api/playlists/create': {

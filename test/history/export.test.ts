@@ -4,7 +4,7 @@ import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, problem, useTestServer } from '../support/server.js';
 import { historyLibrary } from './library.js';
-import { importFile, listenBrainz, playCount, scrobblerToken } from './support.js';
+import { importFile, listenBrainz, playCount, scrobblerKey } from './support.js';
 
 const t = useTestServer({
   scanner: fakeScanner(historyLibrary()),
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await log('sun', '2026-01-05T10:09:00Z', 'skip');
   await log('something', '2026-02-01T18:00:00Z');
   const scrobble = await listenBrainz(t, 'submit-listens', {
-    token: scrobblerToken(user),
+    token: await scrobblerKey(t, user),
     body: {
       listen_type: 'single',
       payload: [

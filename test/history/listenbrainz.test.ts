@@ -4,7 +4,7 @@ import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, useTestServer } from '../support/server.js';
 import { ASTLEY_MBID, historyLibrary } from './library.js';
-import { listenBrainz, playCount, recentPlays, scrobblerToken } from './support.js';
+import { listenBrainz, playCount, recentPlays, scrobblerKey } from './support.js';
 
 /**
  * A scrobbler's requests, written from ListenBrainz's API documentation (users/api/core and
@@ -15,10 +15,14 @@ const NOW = Date.parse('2026-06-15T12:00:00Z');
 const t = useTestServer({ scanner: fakeScanner(historyLibrary()), clock: new ManualClock(NOW) });
 let user: TestUser;
 let pass: TestUser;
+let userKey: string;
+let passKey: string;
 
 beforeAll(async () => {
   user = await makeUser(t);
   pass = await makeUser(t, { role: 'Pass' });
+  userKey = await scrobblerKey(t, user);
+  passKey = await scrobblerKey(t, pass);
 });
 
 /** The sample listen of the JSON documentation, at a given time. */
@@ -42,7 +46,7 @@ const sampleListen = (listenedAt: number) => ({
 
 describe('GET /listenbrainz/1/validate-token', () => {
   it('answers valid with the user name for a good key, in the header or the token parameter', async () => {
-    const byHeader = await listenBrainz(t, 'validate-token', { token: scrobblerToken(user) });
+    const byHeader = await listenBrainz(t, 'validate-token', { token: userKey });
     expect(byHeader.status).toBe(200);
     expect(await byHeader.json()).toEqual({
       code: 200,
@@ -50,14 +54,16 @@ describe('GET /listenbrainz/1/validate-token', () => {
       valid: true,
       user_name: user.username,
     });
-    const byQuery = await listenBrainz(t, `validate-token?token=${encodeURIComponent(scrobblerToken(user))}`);
+    const byQuery = await listenBrainz(t, `validate-token?token=${encodeURIComponent(userKey)}`);
     expect(((await byQuery.json()) as { valid: boolean }).valid).toBe(true);
   });
 
   it('answers invalid for a bad key, and 400 in ListenBrainz shape without one', async () => {
-    const bad = await listenBrainz(t, 'validate-token', { token: 'not-a-real-key' });
-    expect(bad.status).toBe(200);
-    expect(await bad.json()).toEqual({ code: 200, message: 'Token invalid.', valid: false });
+    for (const token of ['not-a-real-key', `${userKey.slice(0, -2)}xx`, user.token]) {
+      const bad = await listenBrainz(t, 'validate-token', { token });
+      expect(bad.status).toBe(200);
+      expect(await bad.json()).toEqual({ code: 200, message: 'Token invalid.', valid: false });
+    }
     const none = await listenBrainz(t, 'validate-token');
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ code: 400, error: expect.any(String) as string });
@@ -68,7 +74,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
   it('logs a single listen as a play at listened_at, on the media player, matched by recording MBID', async () => {
     const at = Math.floor(NOW / 1000) - 600;
     const response = await listenBrainz(t, 'submit-listens', {
-      token: scrobblerToken(user),
+      token: userKey,
       body: { listen_type: 'single', payload: [sampleListen(at)] },
     });
     expect(response.status).toBe(200);
@@ -86,7 +92,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
     const at = Math.floor(NOW / 1000) - 1200;
     for (let i = 0; i < 3; i += 1) {
       const response = await listenBrainz(t, 'submit-listens', {
-        token: scrobblerToken(user),
+        token: userKey,
         body: { listen_type: 'single', payload: [sampleListen(at)] },
       });
       expect(response.status).toBe(200);
@@ -99,7 +105,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
     const nowPlaying: Partial<ReturnType<typeof sampleListen>> = sampleListen(0);
     delete nowPlaying.listened_at;
     const response = await listenBrainz(t, 'submit-listens', {
-      token: scrobblerToken(user),
+      token: userKey,
       body: { listen_type: 'playing_now', payload: [nowPlaying] },
     });
     expect(response.status).toBe(200);
@@ -117,7 +123,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
       track_metadata: { artist_name: artist, track_name: track, ...(release && { release_name: release }) },
     });
     const response = await listenBrainz(t, 'submit-listens', {
-      token: scrobblerToken(user),
+      token: userKey,
       body: {
         listen_type: 'import',
         payload: [
@@ -142,7 +148,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
     expect(await logPlay(new Date(first).toISOString())).toBe(200);
     const scrobble = (seconds: number) =>
       listenBrainz(t, 'submit-listens', {
-        token: scrobblerToken(user),
+        token: userKey,
         body: { listen_type: 'single', payload: [sampleListen(seconds)] },
       });
     expect((await scrobble(Math.floor(first / 1000))).status).toBe(200);
@@ -154,7 +160,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
 
   it('accepts a browser-extension scrobbler (an Origin of another scheme) and answers CORS', async () => {
     const response = await listenBrainz(t, 'validate-token', {
-      token: scrobblerToken(user),
+      token: userKey,
       headers: { Origin: 'chrome-extension://hhinaapppaileiechjoiifaancjggfjm' },
     });
     expect(response.status).toBe(200);
@@ -163,7 +169,7 @@ describe('POST /listenbrainz/1/submit-listens', () => {
 
   it('refuses without a token, with a bad token and for a Pass account: 401 {code, error}', async () => {
     const body = { listen_type: 'single', payload: [sampleListen(Math.floor(NOW / 1000))] };
-    for (const token of [null, 'bad-key', scrobblerToken(pass)]) {
+    for (const token of [null, 'bad-key', passKey]) {
       const response = await listenBrainz(t, 'submit-listens', { token, body });
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ code: 401, error: expect.any(String) as string });
@@ -192,12 +198,12 @@ describe('POST /listenbrainz/1/submit-listens', () => {
       },
     ];
     for (const body of cases) {
-      const response = await listenBrainz(t, 'submit-listens', { token: scrobblerToken(user), body });
+      const response = await listenBrainz(t, 'submit-listens', { token: userKey, body });
       expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(await response.json()).toEqual({ code: 400, error: expect.any(String) as string });
     }
     const notJson = await listenBrainz(t, 'submit-listens', {
-      token: scrobblerToken(user),
+      token: userKey,
       raw: '{"listen_type": ',
     });
     expect(notJson.status).toBe(400);
@@ -207,10 +213,10 @@ describe('POST /listenbrainz/1/submit-listens', () => {
 
 describe('other ListenBrainz paths', () => {
   it('answers 404 for endpoints Melon does not serve and 405 for the wrong method, in ListenBrainz shape', async () => {
-    const missing = await listenBrainz(t, 'user/someone/listens', { token: scrobblerToken(user) });
+    const missing = await listenBrainz(t, 'user/someone/listens', { token: userKey });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ code: 404, error: expect.any(String) as string });
-    const wrong = await listenBrainz(t, 'submit-listens', { token: scrobblerToken(user) });
+    const wrong = await listenBrainz(t, 'submit-listens', { token: userKey });
     expect(wrong.status).toBe(405);
   });
 });

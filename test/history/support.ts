@@ -2,13 +2,16 @@ import { expect } from 'vitest';
 import type { TestUser } from '../factories/users.js';
 import type { TestServer } from '../support/server.js';
 
-/**
- * The token a scrobbler is configured with. ListenBrainz's `Authorization: Token <key>` takes a
- * Melon API key; until the API keys of the playback work are merged, the auth service resolves a
- * sign-in token the same way, so the user's token stands in for the key.
- */
-export function scrobblerToken(user: TestUser): string {
-  return user.token;
+/** A Melon API key made for the user (POST /api/users/api-keys/create): what a scrobbler is given. */
+export async function scrobblerKey(t: TestServer, user: TestUser): Promise<string> {
+  const response = await t.call('/api/users/api-keys/create', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Scrobbler' }),
+    token: user.token,
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { key: string }).key;
 }
 
 /** A request to the ListenBrainz API as a scrobbler makes it. */

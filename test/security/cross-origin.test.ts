@@ -21,6 +21,8 @@ beforeAll(async () => {
     scanner: fakeScanner(
       makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks: [{ id: 't1' }] }),
     ),
+    // A name the household gave the server (the host guard answers only to known names).
+    env: { MELON_ALLOWED_HOSTS: 'melon.home' },
   });
   user = await makeUser(t);
   own = t.url; // http://127.0.0.1:PORT, which is also what fetch sends as Host

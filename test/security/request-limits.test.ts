@@ -137,20 +137,20 @@ describe('oversized bodies', () => {
 });
 
 describe('request smuggling at the HTTP layer', () => {
-  const smuggled = (n: number) => `GET /api/health?smuggled=${n} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  const smuggled = (n: number) => `GET /api/health?smuggled=${n} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
 
   it('refuses ambiguous message lengths with 400 and closes the connection, so nothing rides along', async () => {
     const attacks = [
       // Content-Length and Transfer-Encoding together (CL.TE / TE.CL).
-      `POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled(1)}`,
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled(1)}`,
       // Two different Content-Lengths.
-      `POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 60\r\n\r\nabcd${smuggled(2)}`,
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4\r\nContent-Length: 60\r\n\r\nabcd${smuggled(2)}`,
       // A Transfer-Encoding the server does not know.
-      `POST /auth/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n${smuggled(3)}`,
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n${smuggled(3)}`,
       // An obfuscated one.
-      `POST /auth/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n${smuggled(4)}`,
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n${smuggled(4)}`,
       // A bare LF inside a header line.
-      `POST /auth/login HTTP/1.1\r\nHost: x\r\nX-A: 1\nContent-Length: 40\r\n\r\n${smuggled(5)}`,
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nX-A: 1\nContent-Length: 40\r\n\r\n${smuggled(5)}`,
     ];
     for (const [i, attack] of attacks.entries()) {
       const answer = await sendBytes(t.url, attack);
@@ -163,7 +163,7 @@ describe('request smuggling at the HTTP layer', () => {
   it('answers both requests of an honest pipeline, so the refusals above are not a broken parser', async () => {
     const answer = await sendBytes(
       t.url,
-      `GET /api/health?pipelined=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /api/health?pipelined=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      `GET /api/health?pipelined=1 HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/health?pipelined=2 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
     );
     expect(answer.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
   });

@@ -45,3 +45,26 @@ export async function tagsAndPictures(path: string) {
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * What a full decode of the file's first audio stream plays, in ms: ffmpeg decodes every packet to
+ * mono 16-bit PCM at the stream's own rate and the samples are counted (containers' length claims and
+ * ffprobe's `format=duration` estimates are not trusted).
+ */
+export async function decodedDurationMs(path: string): Promise<number> {
+  const probe = await run('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate'],
+    ...['-of', 'csv=p=0', path],
+  ]);
+  const rate = Number(probe.stdout.trim());
+  if (!(rate > 0)) throw new Error(`ffprobe found no audio stream in ${path}`);
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-i', path, '-map', '0:a:0', '-ac', '1', '-f', 's16le', '-'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  return (stdout.length / 2 / rate) * 1000;
+}

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createServer, type MelonServer } from '../../server/index.js';
+import { createServer, type MelonServer, type ServerDeps } from '../../server/index.js';
 import { openApiDocument } from '../../server/http/openapi.js';
 import { createMemoryLogger } from '../../server/logger.js';
-import type { Scanner } from '../../server/services/library-service.js';
+import type { LibraryOptions, Scanner } from '../../server/services/library-service.js';
 import { checkResponse, type OpenApiDocument } from './openapi.js';
 
 export const ADMIN_USER = 'admin';
@@ -41,8 +41,15 @@ export interface TestServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Replaces the real scanner (see test/factories/library.ts). */
   scanner?: Scanner;
+  /**
+   * The library's watcher and its timings. Off unless given: a watcher's rescan would race the
+   * manual scans other tests count on.
+   */
+  library?: LibraryOptions;
   /** Check every response against the OpenAPI document (default true). */
   checkResponses?: boolean;
+  /** Replaces some of the HTTP server's limits (timeouts, connection cap). */
+  httpLimits?: ServerDeps['httpLimits'];
 }
 
 /**
@@ -95,7 +102,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     logger,
     scanner: options.scanner,
+    library: options.library ?? { watch: false },
     exit: () => undefined,
+    httpLimits: options.httpLimits,
   });
   const url = await server.listen();
   // The start-up scan runs in the background; tests begin once it has finished.

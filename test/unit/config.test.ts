@@ -118,6 +118,11 @@ describe('loadConfig', () => {
       'MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
     ],
     [
+      'MELON_RESCAN_MINUTES',
+      { MELON_RESCAN_MINUTES: '0' },
+      'MELON_RESCAN_MINUTES=0: must be a whole number of minutes, 1–1440',
+    ],
+    [
       'MELON_ALLOWED_HOSTS',
       { MELON_ALLOWED_HOSTS: 'nas.lan,http://evil' },
       'MELON_ALLOWED_HOSTS=nas.lan,http://evil: must be host names separated by commas, e.g. nas.lan,music.home.arpa',

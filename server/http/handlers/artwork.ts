@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
 import { alwaysTrue } from '../openapi-schemas.js';
@@ -5,6 +6,7 @@ import { id, idPath, integer } from '../params.js';
 import {
   endpoint,
   rawEndpoint,
+  StreamBody,
   type ErrorCodes,
   type Reply,
   type Request,
@@ -24,18 +26,28 @@ const cacheHeaders = {
 };
 const imageResponses: Record<number, ResponseDoc> = {
   200: {
-    description: 'The image in its own type (JPEG, PNG, WebP, ...); the default artwork when there is none',
+    description:
+      'The image in its type sniffed from its bytes (JPEG, PNG, GIF, WebP, AVIF or BMP); the default artwork when there is none',
     mediaType: 'image/*',
     headers: cacheHeaders,
   },
   304: { description: "The client's copy (If-None-Match) is current", headers: cacheHeaders },
 };
 
-/** Image bytes with their real type and an ETag; 304 when the client's copy is current. */
+/**
+ * Image bytes with their sniffed type and an ETag; 304 when the client's copy is current. A large
+ * image is streamed from the cache's file, so a slow reader holds a stream buffer, not the image.
+ */
 function imageReply(request: Request, image: Image): Reply {
   const headers = { ETag: image.etag, 'Cache-Control': 'private, no-cache' };
   if (request.ifNoneMatch === image.etag) return { status: 304, body: null, headers };
-  return { status: 200, body: image.bytes, type: image.mime, headers };
+  if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };
+  return {
+    status: 200,
+    body: new StreamBody(createReadStream(image.file!), image.size),
+    type: image.mime,
+    headers,
+  };
 }
 
 const deleted = z.object({ deleted: alwaysTrue(), id: z.string(), pos: z.int().min(0) });
@@ -136,7 +148,7 @@ export function artworkHandlers(artwork: ArtworkService) {
       summary: 'A picture embedded in a track',
       path: positionPath,
       responses: imageResponses,
-      errors: { 404: ['track_not_found', 'track_file_not_found'] },
+      errors: { 404: ['track_not_found', 'track_file_not_found', 'artwork_not_found'] },
       handle: async ({ path, request }) => imageReply(request, await artwork.trackImage(path.id, path.pos)),
     }),
     artistPfp: artistImage('pfp'),

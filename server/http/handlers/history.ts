@@ -4,7 +4,7 @@ import type { ImportService } from '../../services/history/import-service.js';
 import type { YearInReviewService } from '../../services/history/year-in-review.js';
 import { count, utc } from '../openapi-schemas.js';
 import { boolean, id, integer } from '../params.js';
-import { callerOf, endpoint, rawEndpoint } from '../types.js';
+import { callerOf, endpoint, rawEndpoint, StreamBody } from '../types.js';
 
 const userId = id().optional();
 const source = z.enum(['listenbrainz', 'lastfm', 'spotify'], {
@@ -123,7 +123,7 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
         const { userId: whose, stream } = exports.export(callerOf(request), params);
         const csv = params.format === 'csv';
         return {
-          body: stream,
+          body: new StreamBody(stream),
           type: csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
           headers: {
             'Content-Disposition': `attachment; filename="melon-${whose}.${csv ? 'csv' : 'jsonl'}"`,

@@ -2,9 +2,9 @@ import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
 import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
-import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
-import type { UsersRepo } from '../../store/users-repo.js';
+import type { PlayLogEntry } from '../../store/play-log.js';
 import type { LibraryService } from '../library-service.js';
+import type { PlayStore, UsersStore } from '../ports.js';
 import { logEntryFor } from './log-entry.js';
 import { findInSecond } from './log-rows.js';
 import type { StatsFilter } from './results.js';
@@ -45,10 +45,10 @@ export class StatsService {
   private readonly inFlight = new Map<string, Promise<PlayLogEntry>>();
 
   constructor(
-    private readonly playLog: PlayLog,
+    private readonly playLog: PlayStore,
     private readonly index: StatsIndex,
     private readonly library: LibraryService,
-    private readonly users: UsersRepo,
+    private readonly users: UsersStore,
     private readonly clock: Clock,
     /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
     private readonly listens?: { note(entry: PlayLogEntry): void },

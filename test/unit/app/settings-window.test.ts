@@ -27,9 +27,19 @@ const fake = vi.hoisted(() => {
     url = '';
     visible = false;
     openHandler: ((details: { url: string }) => { action: string }) | null = null;
+    permissions = {
+      request: null as Listener | null,
+      check: null as Listener | null,
+      device: null as Listener | null,
+    };
     webContents = Object.assign(new Emitter(), {
       setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => {
         this.openHandler = handler;
+      },
+      session: {
+        setPermissionRequestHandler: (handler: Listener) => (this.permissions.request = handler),
+        setPermissionCheckHandler: (handler: Listener) => (this.permissions.check = handler),
+        setDevicePermissionHandler: (handler: Listener) => (this.permissions.device = handler),
       },
     });
     constructor(readonly options: Record<string, unknown>) {
@@ -155,6 +165,18 @@ describe('SettingsWindow', () => {
     expect(navigate('file:///etc/passwd')).toBe(true);
     expect(window!.openHandler!({ url: 'https://example.org/notes' })).toEqual({ action: 'deny' });
     expect(electron.shell.openExternal).toHaveBeenCalledTimes(2);
+  });
+
+  it('grants its page no permission: requests, checks and devices are all denied', async () => {
+    await settingsWindow().show();
+    const { permissions } = FakeWindow.all[0]!;
+    for (const permission of ['clipboard-sanitized-write', 'notifications', 'media', 'geolocation']) {
+      const grant = vi.fn();
+      permissions.request!(null, permission, grant, { requestingUrl: 'http://127.0.0.1:5000/admin' });
+      expect(grant, permission).toHaveBeenCalledWith(false);
+      expect(permissions.check!(null, permission, 'http://127.0.0.1:5000', {}), permission).toBe(false);
+    }
+    expect(permissions.device!({ deviceType: 'usb', origin: 'http://127.0.0.1:5000' })).toBe(false);
   });
 
   it('hides on close and saves its bounds; closes for real when quitting', async () => {

@@ -6,6 +6,9 @@ import { sniffImage } from '../../../server/library/image-info.js';
 
 let images: string;
 
+const FFMPEG_AVIF =
+  'AAAAIGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZk1BMUIAAAD5bWV0YQAAAAAAAAAvaGRscgAAAAAAAAAAcGljdAAAAAAAAAAAAAAAAFBpY3R1cmVIYW5kbGVyAAAAAA5waXRtAAAAAAABAAAAHmlsb2MAAAAARAAAAQABAAAAAQAAASEAAAAiAAAAKGlpbmYAAAAAAAEAAAAaaW5mZQIAAAAAAQAAYXYwMUNvbG9yAAAAAGppcHJwAAAAS2lwY28AAAAUaXNwZQAAAAAAAAAeAAAAFAAAABBwaXhpAAAAAAMICAgAAAAMYXYxQ4EADAAAAAATY29scm5jbHgAAgACAAIAAAAAF2lwbWEAAAAAAAAAAQABBAECgwQAAAAqbWRhdAoKAAAAAidmf/zAIDIUEADAAAACgAAAAuXXO98WvcwYXMg=';
+
 beforeAll(async () => {
   images = path.join(await ensureFixtures(), 'images');
 });
@@ -35,8 +38,46 @@ describe('sniffImage', () => {
   it('rejects text with an image name and other formats', async () => {
     expect(sniffImage(await image('not-an-image.png'))).toBeNull();
     expect(sniffImage(new Uint8Array())).toBeNull();
-    expect(sniffImage(Buffer.from('GIF89a\x01\x00\x01\x00'))).toBeNull();
+    expect(sniffImage(Buffer.from('GIF90a\x01\x00\x01\x00'))).toBeNull();
     expect(sniffImage(Buffer.from('RIFF\x00\x00\x00\x00WAVEfmt '))).toBeNull();
+  });
+
+  it('never takes markup for an image: SVG, HTML and text that starts like a bitmap are not images', () => {
+    for (const text of [
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '<?xml version="1.0"?><svg/>',
+      '<html><script>alert(1)</script></html>',
+      'BM<script>alert(1)</script>',
+      '\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom',
+    ])
+      expect(sniffImage(Buffer.from(text, 'latin1')), text).toBeNull();
+  });
+
+  it('reads GIF, BMP and AVIF headers', () => {
+    expect(sniffImage(Buffer.from('GIF89a\x1e\x00\x14\x00', 'latin1'))).toEqual({
+      mime: 'image/gif',
+      width: 30,
+      height: 20,
+    });
+    expect(sniffImage(Buffer.from('GIF87a\x01\x00\x01\x00', 'latin1'))?.mime).toBe('image/gif');
+    const bmp = Buffer.alloc(54);
+    bmp.write('BM');
+    bmp.writeUInt32LE(40, 14); // BITMAPINFOHEADER
+    bmp.writeInt32LE(30, 18);
+    bmp.writeInt32LE(-20, 22); // top-down
+    expect(sniffImage(bmp)).toEqual({ mime: 'image/bmp', width: 30, height: 20 });
+    const core = Buffer.alloc(26);
+    core.write('BM');
+    core.writeUInt32LE(12, 14); // BITMAPCOREHEADER: 16-bit sizes
+    core.writeUInt16LE(7, 18);
+    core.writeUInt16LE(9, 20);
+    expect(sniffImage(core)).toEqual({ mime: 'image/bmp', width: 7, height: 9 });
+    // A 30x20 red AVIF made by ffmpeg 5.1 (libaom): `ftyp avif`, the size in `ispe`.
+    expect(sniffImage(Buffer.from(FFMPEG_AVIF, 'base64'))).toEqual({
+      mime: 'image/avif',
+      width: 30,
+      height: 20,
+    });
   });
 
   it('reads lossless (VP8L) WebP headers', () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TrackRecord } from '../../../server/domain/library.js';
-import type { Scanner } from '../../../server/services/library-service.js';
-import { fakeScanner, makeLibrary } from '../../factories/library.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import type { TrackRecord } from '../../server/domain/library.js';
+import type { Scanner } from '../../server/services/library-service.js';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {

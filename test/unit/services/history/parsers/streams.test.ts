@@ -2,9 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListenKeys } from '../../../../server/services/history/listen-keys.js';
-import { parseLastfmDate } from '../../../../server/services/history/parsers/lastfm.js';
-import { jsonArrayItems, MAX_ENTRY_CHARS } from '../../../../server/services/history/parsers/streams.js';
+import { jsonArrayItems, MAX_ENTRY_CHARS } from '../../../../../server/services/history/parsers/streams.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -37,27 +35,5 @@ describe('jsonArrayItems', () => {
     ]);
     await expect(items('{"not": "an array"}')).rejects.toThrow(/not a JSON array/);
     await expect(items('[{"a": 1}, {"b":')).rejects.toThrow(/not closed/);
-  });
-});
-
-describe('parseLastfmDate', () => {
-  it('reads the export tools’ date in UTC, Unix seconds and ISO', () => {
-    expect(parseLastfmDate('31 Jan 2021 14:03')).toBe(Date.UTC(2021, 0, 31, 14, 3));
-    expect(parseLastfmDate('1612101780')).toBe(1612101780_000);
-    expect(parseLastfmDate('2021-01-31 14:03:00')).toBe(Date.UTC(2021, 0, 31, 14, 3));
-    expect(parseLastfmDate('31 Feb 2021 14:03')).toBeNull();
-    expect(parseLastfmDate('yesterday')).toBeNull();
-  });
-});
-
-describe('ListenKeys', () => {
-  it('holds (user, track, second) keys through growth', () => {
-    const keys = new ListenKeys(4);
-    for (let i = 0; i < 10_000; i += 1) expect(keys.add('u', `t${i % 100}`, i * 1000 + 500)).toBe(true);
-    expect(keys.size).toBe(10_000);
-    expect(keys.add('u', 't5', 5_000)).toBe(false); // same second as 5500
-    expect(keys.has('u', 't5', 5_999)).toBe(true);
-    expect(keys.has('u', 't6', 5_000)).toBe(false);
-    expect(keys.has('v', 't5', 5_000)).toBe(false);
   });
 });

@@ -2,12 +2,12 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
-import { AppError } from '../../../server/errors.js';
-import { createMemoryLogger } from '../../../server/logger.js';
-import { HeadlessInstaller, parseCommand } from '../../../server/services/updates/headless-installer.js';
-import { parseManifest, pickFile, safeFileName } from '../../../server/services/updates/manifest.js';
-import { UpdateService, type UpdateStatus } from '../../../server/services/updates/update-service.js';
+import { ManualClock } from '../../../../server/clock.js';
+import { AppError } from '../../../../server/errors.js';
+import { createMemoryLogger } from '../../../../server/logger.js';
+import { HeadlessInstaller, parseCommand } from '../../../../server/services/updates/headless-installer.js';
+import { parseManifest, pickFile, safeFileName } from '../../../../server/services/updates/manifest.js';
+import { UpdateService, type UpdateStatus } from '../../../../server/services/updates/update-service.js';
 import {
   defaultBinary,
   FakeReleaseServer,
@@ -15,7 +15,7 @@ import {
   OWNER,
   REPO,
   sha512Base64,
-} from '../../support/fake-release-server.js';
+} from '../../../support/fake-release-server.js';
 
 let fake: FakeReleaseServer;
 let dir: string;

@@ -4,12 +4,12 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/clock.js';
-import { buildApp } from '../../../server/http/app.js';
-import { createMemoryLogger } from '../../../server/logger.js';
-import { AuthService } from '../../../server/services/auth-service.js';
-import { TokenSigner } from '../../../server/services/tokens.js';
-import { UsersRepo } from '../../../server/store/users-repo.js';
+import { ManualClock } from '../../server/clock.js';
+import { buildApp } from '../../server/http/app.js';
+import { createMemoryLogger } from '../../server/logger.js';
+import { AuthService } from '../../server/services/auth-service.js';
+import { TokenSigner } from '../../server/services/tokens.js';
+import { UsersRepo } from '../../server/store/users-repo.js';
 
 /**
  * A reply's after-send step (the update install) runs once, whether the response went out or the

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, MINUTE_MS } from '../../../server/clock.js';
-import { AppError } from '../../../server/errors.js';
-import { createMemoryLogger } from '../../../server/logger.js';
+import { ManualClock, MINUTE_MS } from '../../../../server/clock.js';
+import { AppError } from '../../../../server/errors.js';
+import { createMemoryLogger } from '../../../../server/logger.js';
 import {
   UpdateService,
   type Installer,
   type InstallProgress,
   type PreparedUpdate,
   type Release,
-} from '../../../server/services/updates/update-service.js';
-import { FakeReleaseServer, OWNER, REPO } from '../../support/fake-release-server.js';
+} from '../../../../server/services/updates/update-service.js';
+import { FakeReleaseServer, OWNER, REPO } from '../../../support/fake-release-server.js';
 
 let fake: FakeReleaseServer;
 beforeAll(async () => {

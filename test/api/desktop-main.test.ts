@@ -3,7 +3,7 @@ import { createServer as createNetServer, type AddressInfo, type Server } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as LoggerModule from '../../../server/logger.js';
+import type * as LoggerModule from '../../server/logger.js';
 
 /**
  * app/main.ts, the Electron wiring, with `electron` and `electron-updater` mocked (the Electron
@@ -65,7 +65,14 @@ const fake = vi.hoisted(() => {
     visible = false;
     destroyed = false;
     url = '';
-    webContents = Object.assign(new Emitter(), { setWindowOpenHandler: vi.fn() });
+    webContents = Object.assign(new Emitter(), {
+      setWindowOpenHandler: vi.fn(),
+      session: {
+        setPermissionRequestHandler: vi.fn(),
+        setPermissionCheckHandler: vi.fn(),
+        setDevicePermissionHandler: vi.fn(),
+      },
+    });
     constructor(readonly options: Record<string, unknown>) {
       super();
       state.windows.push(this);
@@ -132,7 +139,7 @@ const fake = vi.hoisted(() => {
 
 vi.mock('electron', () => fake.electron);
 vi.mock('electron-updater', () => ({ default: { autoUpdater: fake.updater } }));
-vi.mock('../../../server/logger.js', async (importOriginal) => {
+vi.mock('../../server/logger.js', async (importOriginal) => {
   const original = await importOriginal<typeof LoggerModule>();
   return { ...original, createLogger: () => original.createLogger((line) => fake.state.logLines.push(line)) };
 });
@@ -179,7 +186,7 @@ afterEach(async () => {
 
 /** Imports main.ts (it starts on import) and waits for the tray to show where the server is. */
 async function launch(until: RegExp = /^Melon — 127\.0\.0\.1:\d+$/): Promise<void> {
-  await import('../../../app/main.js');
+  await import('../../app/main.js');
   await vi.waitFor(() => expect(state.trays[0]?.tooltip).toMatch(until), { timeout: 10_000 });
 }
 
@@ -328,7 +335,7 @@ describe('the desktop main process', () => {
 
   it('leaves a second copy to the first: it quits at once without starting anything', async () => {
     state.lock = false;
-    await import('../../../app/main.js');
+    await import('../../app/main.js');
     expect(electron.app.quit).toHaveBeenCalledOnce();
     expect(state.trays).toHaveLength(0);
     expect(state.windows).toHaveLength(0);

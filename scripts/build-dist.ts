@@ -1,0 +1,51 @@
+/**
+ * Transpiles Melon into dist/ for running without tsx or esbuild: the headless server
+ * (`npm run build`, scripts/build.ts) and the desktop app (`npm run build:app`, app/build.ts).
+ *
+ * Files are transpiled one by one, not bundled: the server finds package.json, its assets and the
+ * settings page relative to its own files (import.meta.url), so dist/ mirrors the source tree. The
+ * settings page is prebuilt, so neither build runs esbuild at run time. Type checking is
+ * `npm run typecheck`'s job.
+ */
+import { build } from 'esbuild';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SETTINGS_PAGE_BUILD, STYLESHEETS } from '../server/http/admin-page.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+
+/** The TypeScript sources of a top-level folder, build scripts left out. */
+function sources(dir: string, except: readonly string[]): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => join(ROOT, dir, file))
+    .filter((file) => !except.includes(file));
+}
+
+/** Builds `folders` (server and shared always; app for the desktop) and the settings page into dist/. */
+export async function buildDist(folders: readonly string[], except: readonly string[] = []): Promise<void> {
+  for (const dir of [...folders, 'renderer']) rmSync(join(DIST, dir), { recursive: true, force: true });
+  await build({
+    entryPoints: folders.flatMap((dir) => sources(dir, except)),
+    outdir: DIST,
+    outbase: ROOT,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    logLevel: 'warning',
+  });
+
+  // The settings page, prebuilt: served at /admin without running esbuild (server/http/admin-page.ts).
+  await build({ ...SETTINGS_PAGE_BUILD, outfile: join(DIST, 'renderer', 'app.js'), logLevel: 'warning' });
+  copyFileSync(join(ROOT, 'renderer', 'index.html'), join(DIST, 'renderer', 'index.html'));
+  mkdirSync(join(DIST, 'renderer', 'styles'), { recursive: true });
+  for (const file of STYLESHEETS)
+    copyFileSync(join(ROOT, 'renderer', 'styles', file), join(DIST, 'renderer', 'styles', file));
+
+  cpSync(join(ROOT, 'server', 'assets'), join(DIST, 'server', 'assets'), { recursive: true });
+  // server/config.ts reads the version from ../package.json, which from dist/server is this copy.
+  copyFileSync(join(ROOT, 'package.json'), join(DIST, 'package.json'));
+}

@@ -1,0 +1,158 @@
+/**
+ * ffmpeg as the encoder of transcoded streams. Run without a shell, with an argument list; its
+ * output is read from a pipe as it is made, so the first bytes reach the client long before the
+ * encode ends, and a client that reads slowly holds the encoder back (the pipe fills up) instead of
+ * filling the server's memory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
+
+export const TRANSCODE_FORMATS = ['mp3', 'opus', 'aac'] as const;
+export type TranscodeFormat = (typeof TRANSCODE_FORMATS)[number];
+
+interface Encoding {
+  codec: string;
+  container: string;
+  contentType: string;
+  extra: readonly string[];
+}
+
+export const ENCODINGS: Record<TranscodeFormat, Encoding> = {
+  // No Xing header (written before the frames it counts, never filled in on a pipe) and no ID3 tag:
+  // the stream is frames only.
+  mp3: {
+    codec: 'libmp3lame',
+    container: 'mp3',
+    contentType: 'audio/mpeg',
+    extra: ['-write_xing', '0', '-id3v2_version', '0'],
+  },
+  // Constrained VBR keeps every stretch of the stream near the asked rate.
+  opus: { codec: 'libopus', container: 'ogg', contentType: 'audio/ogg', extra: ['-vbr', 'constrained'] },
+  aac: { codec: 'aac', container: 'adts', contentType: 'audio/aac', extra: [] },
+};
+
+/** Whether `command` runs as ffmpeg (`ffmpeg -version` exits 0 within 10 s). Checked once at start. */
+export function ffmpegWorks(command: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(command, ['-hide_banner', '-version'], { stdio: 'ignore', timeout: 10_000 });
+    } catch {
+      resolve(false);
+      return;
+    }
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+}
+
+export interface EncoderOptions {
+  command: string;
+  file: string;
+  format: TranscodeFormat;
+  kbps: number;
+  /** Called once the ffmpeg process has exited (the transcode slot is free again). */
+  onExit: () => void;
+  /** Gives up when ffmpeg makes no output this long (an unreadable file). */
+  firstByteTimeoutMs?: number;
+  /** After SIGTERM, ffmpeg gets this long before SIGKILL. */
+  killGraceMs?: number;
+}
+
+export class EncoderError extends Error {}
+
+/**
+ * Starts ffmpeg on `file` and resolves with its output once the first bytes are there, so a file
+ * ffmpeg cannot read is an error before any response is sent. Destroying the returned stream (the
+ * client went away) stops ffmpeg at once; an encode that fails later ends the stream with an error.
+ */
+export function startEncoder(options: EncoderOptions): Promise<Readable> {
+  const { codec, container, extra } = ENCODINGS[options.format];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-i',
+    options.file,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-map_metadata',
+    '-1',
+    '-c:a',
+    codec,
+    '-b:a',
+    `${options.kbps}k`,
+    ...extra,
+    '-f',
+    container,
+    'pipe:1',
+  ];
+  const child = spawn(options.command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = child.stdout;
+  const output = new PassThrough();
+  let stderr = '';
+  let exited = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-2000);
+  });
+
+  const stop = () => {
+    stdout.destroy();
+    if (exited) return;
+    child.kill('SIGTERM');
+    killTimer ??= setTimeout(() => {
+      if (!exited) child.kill('SIGKILL');
+    }, options.killGraceMs ?? 1_000);
+  };
+  // The client went away (Koa destroys the body) or the response ended: no encoder outlives it.
+  output.once('close', stop);
+
+  return new Promise<Readable>((resolve, reject) => {
+    let started = false;
+    const firstByteTimer = setTimeout(() => {
+      if (started) return;
+      stop();
+      reject(new EncoderError(`ffmpeg made no output within ${options.firstByteTimeoutMs ?? 15_000} ms`));
+    }, options.firstByteTimeoutMs ?? 15_000);
+
+    child.once('error', (error) => {
+      clearTimeout(firstByteTimer);
+      exited = true;
+      if (!started) reject(error);
+      else output.destroy(error);
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      clearTimeout(firstByteTimer);
+      clearTimeout(killTimer);
+      options.onExit();
+      if (code === 0) return;
+      const error = new EncoderError(
+        `ffmpeg ended with ${signal ?? `code ${String(code)}`}${stderr ? `: ${stderr.trim()}` : ''}`,
+      );
+      if (!started) reject(error);
+      else if (!output.destroyed) output.destroy(error);
+    });
+
+    stdout.once('data', (first: Buffer) => {
+      started = true;
+      clearTimeout(firstByteTimer);
+      stdout.pause();
+      output.write(first);
+      stdout.pipe(output);
+      resolve(output);
+    });
+    // An empty output (nothing to encode) still ends the stream.
+    stdout.once('end', () => {
+      if (started) return;
+      started = true;
+      clearTimeout(firstByteTimer);
+      output.end();
+      resolve(output);
+    });
+  });
+}

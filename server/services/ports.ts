@@ -1,0 +1,92 @@
+/**
+ * What the services need from storage: one small interface per store, holding only the calls some
+ * service makes. The repositories under store/ implement them; unit tests give the services in-memory
+ * fakes instead (test/fakes/). They live in one file, on the services' side, because the services
+ * are the ones that decide what they need, and so a change of storage reads as one diff here.
+ */
+import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
+import type { RatingKind } from '../domain/rating.js';
+import type { InviteRecord, UserRecord } from '../domain/user.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
+import type { PlayLogEntry } from '../store/play-log.js';
+import type { RatingSummary } from '../store/ratings-repo.js';
+
+/**
+ * Accounts (users.json). Names are compared by `usernameKey`; `add` refuses a taken name and `remove`
+ * the last Admin inside one write, so concurrent requests cannot get around either rule.
+ */
+export interface UsersStore {
+  count(): number;
+  list(): readonly UserRecord[];
+  findById(id: string): UserRecord | undefined;
+  findByUsername(username: string): UserRecord | undefined;
+  /** `redeemInviteId` marks that invite redeemed in the same write; a spent one adds nothing. */
+  add(user: UserRecord, redeemInviteId?: string | null): Promise<'added' | 'username_taken' | 'invite_spent'>;
+  update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<UserRecord | undefined>;
+  remove(id: string): Promise<'removed' | 'not_found' | 'last_admin'>;
+}
+
+/** Invite codes, kept with the accounts so that redeeming one and adding its user is one write. */
+export interface InvitesStore {
+  activeInvites(now: number): InviteRecord[];
+  findInvite(id: string): InviteRecord | undefined;
+  addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'>;
+  /** Marks the active invite with this code used; exactly one caller can win a code. */
+  consumeInvite(code: string, now: number): Promise<InviteRecord | undefined>;
+  revokeUnredeemedInvites(now: number): Promise<number>;
+}
+
+/** Per-user ratings of tracks, albums and artists (ratings.json). */
+export interface RatingsStore {
+  /** 0 removes the user's rating. */
+  set(kind: RatingKind, targetId: string, userId: string, rating: number): Promise<void>;
+  summary(kind: RatingKind, targetId: string, userId: string | null): RatingSummary;
+  removeUser(userId: string): Promise<void>;
+}
+
+/** Playlists and collections (playlists.json). */
+export interface CollectionsStore {
+  list(kind: CollectionKind): readonly CollectionRecord[];
+  find(kind: CollectionKind, id: string): CollectionRecord | undefined;
+  add(kind: CollectionKind, record: CollectionRecord): Promise<void>;
+}
+
+/** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */
+export interface ArtworkStore {
+  artistImages(artistId: string, kind: ArtistImageKind): readonly StoredImage[];
+  single(kind: SingleArtKind, ownerId: string): StoredImage | undefined;
+  defaultImage(): StoredImage | null;
+  read(image: StoredImage): Promise<Buffer>;
+  /** Returns the new image's position. */
+  addArtistImage(artistId: string, kind: ArtistImageKind, bytes: Uint8Array, mime: string): Promise<number>;
+  /** False when there is no image at `pos`; later positions move down by one. */
+  removeArtistImage(artistId: string, kind: ArtistImageKind, pos: number): Promise<boolean>;
+  /** `ownerId` is null for the default. */
+  setSingle(
+    kind: SingleArtKind | 'default',
+    ownerId: string | null,
+    bytes: Uint8Array,
+    mime: string,
+  ): Promise<void>;
+  /** False when there is none. */
+  removeSingle(kind: SingleArtKind | 'default', ownerId: string | null): Promise<boolean>;
+}
+
+/** The scanned library (library.json). */
+export interface LibraryStore {
+  index(): Readonly<LibraryIndex>;
+  track(id: string): TrackRecord | undefined;
+  album(id: string): AlbumRecord | undefined;
+  artist(id: string): ArtistRecord | undefined;
+  replace(index: LibraryIndex): Promise<void>;
+  updateTrack(track: TrackRecord): Promise<void>;
+}
+
+/**
+ * The append-only play log. `append` resolves once the entry is durable, and the stats index has been
+ * handed it before then (the store wires the log to the index), so a read after a log sees it.
+ */
+export interface PlayStore {
+  append(entry: PlayLogEntry): Promise<void>;
+}

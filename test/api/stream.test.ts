@@ -1,0 +1,385 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { sha256 } from '../support/audio.js';
+import { copyFixtureLibrary } from '../support/fixture-library.js';
+import { problem, startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * Streaming over real HTTP (docs/API.md, Streaming): originals with ranges and validators, transcodes
+ * by the real ffmpeg checked with ffprobe, the limit on encoders, and no encoder outliving its client.
+ */
+const run = promisify(execFile);
+
+interface Track {
+  id: string;
+  name: string;
+  path: string;
+}
+
+let t: TestServer;
+let music: string;
+let user: TestUser;
+let pass: TestUser;
+let mp3: Track;
+let flac: Track;
+let long: Track;
+let gone: Track;
+
+const LONG_SECONDS = 120;
+
+beforeAll(async () => {
+  ({ library: music } = await copyFixtureLibrary('melon-stream-'));
+  // A long track, so an encode is still running when the client reads its first bytes or leaves.
+  await mkdir(join(music, 'Long'), { recursive: true });
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `sine=frequency=440:sample_rate=44100:duration=${LONG_SECONDS}`],
+    ...['-ac', '2', '-c:a', 'flac', '-metadata', 'title=Long Tone', join(music, 'Long', 'Long Tone.flac')],
+  ]);
+  await mkdir(join(music, 'Gone'), { recursive: true });
+  await writeFile(
+    join(music, 'Gone', 'Gone.mp3'),
+    await readFile(join(music, 'Aurora Lane', 'Fixture Album', '01 - Tone MP3.mp3')),
+  );
+  t = await startTestServer({ config: { libraryDirs: [music], maxTranscodes: 2 } });
+  user = await makeUser(t);
+  pass = await makeUser(t, { role: 'Pass' });
+  const response = await t.call('/api/tracks?count=1000', { token: t.adminToken });
+  const tracks = ((await response.json()) as { items: Track[] }).items;
+  const at = (suffix: string) => tracks.find((track) => track.path.endsWith(suffix))!;
+  mp3 = at('Tone MP3.mp3');
+  flac = at('Tone FLAC.flac');
+  long = at('Long Tone.flac');
+  gone = at('Gone.mp3');
+  expect([mp3, flac, long, gone].every(Boolean)).toBe(true);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await rm(dirname(music), { recursive: true, force: true });
+});
+
+const stream = (track: Track, init: RequestInit & { token?: string } = {}, query = '') =>
+  t.call(`/api/tracks/${track.id}/stream${query}`, { token: user.token, ...init });
+
+const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
+
+/** The ffmpeg processes the server (running in this process) has started and that still run. */
+async function ffmpegChildren(): Promise<number[]> {
+  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).catch(() => ({
+    stdout: '',
+  }));
+  return stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, comm]) => comm === 'ffmpeg')
+    .map(([pid]) => Number(pid));
+}
+
+async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+/** A GET held open after its headers (and first bytes); `abort` drops the connection. */
+function openStream(
+  path: string,
+  token: string,
+): Promise<{ res: IncomingMessage; first: Buffer; abort: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(t.url + path, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`status ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      res.once('data', (first: Buffer) => {
+        res.pause();
+        resolve({ res, first, abort: () => req.destroy() });
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end();
+  });
+}
+
+async function ffprobe(file: string): Promise<{ codec: string; bitRate: number; duration: number }> {
+  const { stdout } = await run('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'a:0', '-count_packets'],
+    ...['-show_entries', 'stream=codec_name,bit_rate:format=duration,bit_rate', '-of', 'json', file],
+  ]);
+  const info = JSON.parse(stdout) as {
+    streams: Array<{ codec_name: string; bit_rate?: string }>;
+    format: { duration?: string; bit_rate?: string };
+  };
+  const stream = info.streams[0]!;
+  return {
+    codec: stream.codec_name,
+    // The codec's own rate when the container states one (MP3 frames do), else size over duration.
+    bitRate: Number(stream.bit_rate ?? info.format.bit_rate),
+    duration: Number(info.format.duration),
+  };
+}
+
+describe('the original file', () => {
+  it('sends the whole file byte for byte, with its type, length and validators', async () => {
+    for (const [track, type] of [
+      [mp3, 'audio/mpeg'],
+      [flac, 'audio/flac'],
+    ] as const) {
+      const file = await readFile(track.path);
+      const response = await stream(track);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('accept-ranges')).toBe('bytes');
+      expect(response.headers.get('content-length')).toBe(String(file.length));
+      expect(response.headers.get('etag')).toMatch(/^"[0-9a-f-]+"$/);
+      expect(response.headers.get('last-modified')).toMatch(/GMT$/);
+      expect(sha256(await bytes(response))).toBe(sha256(file));
+    }
+  });
+
+  it('streams a long file from disk, identical to the file', async () => {
+    const file = await readFile(long.path);
+    expect(file.length).toBeGreaterThan(1_000_000);
+    const response = await stream(long);
+    expect(sha256(await bytes(response))).toBe(sha256(file));
+  });
+
+  it('answers single ranges: first byte, last byte, open end, suffix, end past the file', async () => {
+    const file = await readFile(mp3.path);
+    const size = file.length;
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-0', 0, 0],
+      [`bytes=${size - 1}-${size - 1}`, size - 1, size - 1],
+      [`bytes=${size - 1}-`, size - 1, size - 1],
+      ['bytes=0-', 0, size - 1],
+      ['bytes=-100', size - 100, size - 1],
+      [`bytes=-${size * 2}`, 0, size - 1],
+      ['bytes=10-99999999999999999999', 10, size - 1],
+      ['bytes=100-199', 100, 199],
+    ];
+    for (const [range, start, end] of cases) {
+      const response = await stream(mp3, { headers: { Range: range } });
+      expect(response.status, range).toBe(206);
+      expect(response.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(response.headers.get('content-length'), range).toBe(String(end - start + 1));
+      expect(response.headers.get('content-type'), range).toBe('audio/mpeg');
+      expect((await bytes(response)).equals(file.subarray(start, end + 1)), range).toBe(true);
+    }
+  });
+
+  it('refuses ranges past the end with 416 and the size', async () => {
+    const size = (await readFile(mp3.path)).length;
+    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
+      const response = await stream(mp3, { headers: { Range: range } });
+      expect(response.status, range).toBe(416);
+      expect(response.headers.get('content-range'), range).toBe(`bytes */${size}`);
+      expect((await problem(response)).code, range).toBe('range_not_satisfiable');
+    }
+  });
+
+  it('sends the whole file for ranges it does not serve: several, malformed, other units', async () => {
+    const size = (await readFile(mp3.path)).length;
+    for (const range of ['bytes=0-1,5-6', 'bytes=abc', 'items=0-1', 'bytes=5-2', 'bytes=-']) {
+      const response = await stream(mp3, { headers: { Range: range } });
+      expect(response.status, range).toBe(200);
+      expect((await bytes(response)).length, range).toBe(size);
+    }
+  });
+
+  it('answers If-None-Match and If-Modified-Since with 304, and a stale If-Range with the whole file', async () => {
+    const first = await stream(mp3);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag')!;
+    const lastModified = first.headers.get('last-modified')!;
+    const cached = await stream(mp3, { headers: { 'If-None-Match': etag } });
+    expect(cached.status).toBe(304);
+    expect((await bytes(cached)).length).toBe(0);
+    expect((await stream(mp3, { headers: { 'If-None-Match': `"other", W/${etag}` } })).status).toBe(304);
+    expect((await stream(mp3, { headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
+    const changed = await stream(mp3, { headers: { 'If-None-Match': '"other"' } });
+    expect(changed.status).toBe(200);
+    await changed.arrayBuffer();
+
+    const current = await stream(mp3, { headers: { Range: 'bytes=0-9', 'If-Range': etag } });
+    expect(current.status).toBe(206);
+    await current.arrayBuffer();
+    const stale = await stream(mp3, { headers: { Range: 'bytes=0-9', 'If-Range': '"stale"' } });
+    expect(stale.status).toBe(200);
+    expect((await bytes(stale)).length).toBe((await readFile(mp3.path)).length);
+  });
+
+  it('answers HEAD with the headers of the GET and no body', async () => {
+    const size = (await readFile(mp3.path)).length;
+    const head = await stream(mp3, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(size));
+    expect(head.headers.get('content-type')).toBe('audio/mpeg');
+    expect(head.headers.get('accept-ranges')).toBe('bytes');
+    expect((await bytes(head)).length).toBe(0);
+    const ranged = await stream(mp3, { method: 'HEAD', headers: { Range: 'bytes=-10' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes ${size - 10}-${size - 1}/${size}`);
+  });
+
+  it('is for every reading role, and 404s unknown tracks and missing files', async () => {
+    expect((await stream(mp3, { token: pass.token })).status).toBe(200);
+    expect((await stream(mp3, { token: t.adminToken })).status).toBe(200);
+    const unknown = await t.call('/api/tracks/nope/stream', { token: user.token });
+    expect((await problem(unknown)).code).toBe('track_not_found');
+    const traversal = await t.call('/api/tracks/..%2F..%2Fsecret.key/stream', { token: user.token });
+    expect(traversal.status).toBe(404);
+    await rm(gone.path);
+    const missing = await stream(gone);
+    expect(missing.status).toBe(404);
+    expect((await problem(missing)).code).toBe('track_file_not_found');
+  });
+
+  it('downloads the original as an attachment with its name', async () => {
+    const file = await readFile(flac.path);
+    const response = await t.call(`/api/tracks/${flac.id}/download`, { token: pass.token });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="02 - Tone FLAC.flac"; filename*=UTF-8''02%20-%20Tone%20FLAC.flac`,
+    );
+    expect(response.headers.get('content-type')).toBe('audio/flac');
+    expect(sha256(await bytes(response))).toBe(sha256(file));
+  });
+});
+
+describe('transcoding', () => {
+  it('says in server-info that it transcodes', async () => {
+    const info = await t.call('/api/server-info', { token: t.adminToken });
+    expect(((await info.json()) as { transcoding: boolean }).transcoding).toBe(true);
+  });
+
+  it.each([
+    ['mp3', 64, 'mp3', 'audio/mpeg'],
+    ['opus', 48, 'opus', 'audio/ogg'],
+    ['aac', 96, 'aac', 'audio/aac'],
+  ] as const)(
+    'makes %s at %i kbps or less, as ffprobe reads it',
+    async (format, kbps, codec, type) => {
+      const response = await stream(long, {}, `?format=${format}&maxBitRate=${kbps}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('content-length')).toBeNull();
+      expect(response.headers.get('accept-ranges')).toBe('none');
+      const body = await bytes(response);
+      const file = join(dirname(music), `out-${format}`);
+      await writeFile(file, body);
+      const probed = await ffprobe(file);
+      expect(probed.codec).toBe(codec);
+      // The whole encode: as long as the track, and within the asked bit rate, container included.
+      expect(probed.duration).toBeGreaterThan(LONG_SECONDS - 1);
+      expect(probed.bitRate).toBeLessThanOrEqual(kbps * 1000);
+      expect(probed.bitRate).toBeGreaterThan(kbps * 1000 * 0.8);
+      // The bytes sent, over the audio's duration: the container's framing fits in too.
+      expect((body.length * 8) / probed.duration).toBeLessThanOrEqual(kbps * 1000);
+    },
+    60_000,
+  );
+
+  it('sends the original when it already fits the format and bit rate', async () => {
+    // The fixture MP3 is 32 kbps.
+    const file = await readFile(mp3.path);
+    for (const query of ['?format=mp3&maxBitRate=128', '?maxBitRate=320', '?format=mp3', '?maxBitRate=0']) {
+      const response = await stream(mp3, {}, query);
+      expect(response.headers.get('accept-ranges'), query).toBe('bytes');
+      expect(sha256(await bytes(response)), query).toBe(sha256(file));
+    }
+    const lower = await stream(flac, {}, '?maxBitRate=64');
+    expect(lower.headers.get('content-type')).toBe('audio/mpeg');
+    await lower.arrayBuffer();
+  });
+
+  it('refuses unknown formats and bit rates it cannot honour', async () => {
+    for (const query of [
+      '?format=wav',
+      '?format=MP3x',
+      '?maxBitRate=16',
+      '?maxBitRate=abc',
+      '?maxBitRate=-1',
+    ]) {
+      const response = await stream(mp3, {}, query);
+      expect(response.status, query).toBe(400);
+      expect((await problem(response)).code, query).toBe('invalid_parameter');
+    }
+  });
+
+  it('answers HEAD of a transcode without starting ffmpeg', async () => {
+    const head = await stream(long, { method: 'HEAD' }, '?format=opus');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('audio/ogg');
+    expect(await ffmpegChildren()).toEqual([]);
+  });
+
+  it('sends first bytes while encoding, and stops ffmpeg at once when the client leaves', async () => {
+    expect(await ffmpegChildren()).toEqual([]);
+    const started = Date.now();
+    const open = await openStream(`/api/tracks/${long.id}/stream?format=mp3&maxBitRate=128`, user.token);
+    expect(open.first.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The encode is not over: its ffmpeg still runs while the client holds the stream.
+    const running = await ffmpegChildren();
+    expect(running).toHaveLength(1);
+    open.abort();
+    expect(await waitFor(async () => (await ffmpegChildren()).length === 0, 1_500)).toBe(true);
+    expect(t.server.services.stream.activeTranscodes).toBe(0);
+  }, 30_000);
+
+  it('runs at most MELON_MAX_TRANSCODES encoders; more are 503 busy with Retry-After', async () => {
+    const path = `/api/tracks/${long.id}/stream?format=opus&maxBitRate=64`;
+    const held = [await openStream(path, user.token), await openStream(path, user.token)];
+    expect(await ffmpegChildren()).toHaveLength(2);
+    const refused = await t.call(path, { token: user.token });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await problem(refused)).code).toBe('busy');
+    // Originals need no encoder and are never refused.
+    expect((await stream(mp3)).status).toBe(200);
+    for (const stream of held) stream.abort();
+    expect(await waitFor(async () => (await ffmpegChildren()).length === 0, 1_500)).toBe(true);
+    const again = await openStream(path, user.token);
+    again.abort();
+    expect(await waitFor(async () => (await ffmpegChildren()).length === 0, 1_500)).toBe(true);
+  }, 30_000);
+});
+
+describe('without ffmpeg', () => {
+  it('sends originals for transcoding requests, and server-info says transcoding: false', async () => {
+    const bare = await startTestServer({
+      config: { libraryDirs: [music], ffmpegPath: '/nonexistent/ffmpeg' },
+    });
+    try {
+      const info = await bare.call('/api/server-info', { token: bare.adminToken });
+      expect(((await info.json()) as { transcoding: boolean }).transcoding).toBe(false);
+      const tracks = (await (
+        await bare.call('/api/tracks?count=100', { token: bare.adminToken })
+      ).json()) as {
+        items: Track[];
+      };
+      const track = tracks.items.find((item) => item.path.endsWith('Tone FLAC.flac'))!;
+      const response = await bare.call(`/api/tracks/${track.id}/stream?format=mp3&maxBitRate=64`, {
+        token: bare.adminToken,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('audio/flac');
+      expect(sha256(await bytes(response))).toBe(sha256(await readFile(track.path)));
+    } finally {
+      await bare.stop();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,20 @@
+import type { CollectionKind, CollectionRecord } from '../../server/domain/collection.js';
+import type { CollectionsStore } from '../../server/services/ports.js';
+
+/** Playlists and collections in memory, in the order they were added (as CollectionsRepo keeps them). */
+export class FakeCollectionsStore implements CollectionsStore {
+  readonly records: Record<CollectionKind, CollectionRecord[]> = { playlist: [], collection: [] };
+
+  list(kind: CollectionKind): readonly CollectionRecord[] {
+    return this.records[kind];
+  }
+
+  find(kind: CollectionKind, id: string): CollectionRecord | undefined {
+    return this.records[kind].find((record) => record.id === id);
+  }
+
+  add(kind: CollectionKind, record: CollectionRecord): Promise<void> {
+    this.records[kind].push(record);
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,94 @@
+import type { InviteRecord, UserRecord } from '../../server/domain/user.js';
+import { usernameKey } from '../../server/domain/username.js';
+import type { InvitesStore, UsersStore } from '../../server/services/ports.js';
+
+const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
+
+/**
+ * Accounts and invites in memory, with UsersRepo's rules: names compared by `usernameKey`, the last
+ * Admin kept, an invite redeemed in the same step as its user is added. Every step is synchronous, so
+ * it is as atomic as the repo's write queue.
+ */
+export class FakeUsersStore implements UsersStore, InvitesStore {
+  readonly users: UserRecord[] = [];
+  readonly invites: InviteRecord[] = [];
+
+  count(): number {
+    return this.users.length;
+  }
+
+  list(): readonly UserRecord[] {
+    return this.users;
+  }
+
+  findById(id: string): UserRecord | undefined {
+    return this.users.find((user) => user.id === id);
+  }
+
+  findByUsername(username: string): UserRecord | undefined {
+    return this.users.find((user) => sameName(user.username, username));
+  }
+
+  add(
+    user: UserRecord,
+    redeemInviteId: string | null = null,
+  ): Promise<'added' | 'username_taken' | 'invite_spent'> {
+    if (this.users.some((other) => sameName(other.username, user.username)))
+      return Promise.resolve('username_taken');
+    if (redeemInviteId !== null) {
+      const invite = this.findInvite(redeemInviteId);
+      if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null)
+        return Promise.resolve('invite_spent');
+      invite.redeemedAt = user.createdAt;
+    }
+    this.users.push(user);
+    return Promise.resolve('added');
+  }
+
+  update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<UserRecord | undefined> {
+    const user = this.findById(id);
+    if (user) Object.assign(user, patch);
+    return Promise.resolve(user);
+  }
+
+  remove(id: string): Promise<'removed' | 'not_found' | 'last_admin'> {
+    const index = this.users.findIndex((record) => record.id === id);
+    if (index < 0) return Promise.resolve('not_found');
+    const admins = this.users.filter((user) => user.role === 'Admin').length;
+    if (this.users[index]!.role === 'Admin' && admins === 1) return Promise.resolve('last_admin');
+    this.users.splice(index, 1);
+    return Promise.resolve('removed');
+  }
+
+  activeInvites(now: number): InviteRecord[] {
+    return this.invites.filter((invite) => isActive(invite, now));
+  }
+
+  findInvite(id: string): InviteRecord | undefined {
+    return this.invites.find((invite) => invite.id === id);
+  }
+
+  addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'> {
+    const active = this.activeInvites(invite.createdAt);
+    if (active.length >= maxActive) return Promise.resolve('too_many');
+    if (active.some((other) => other.code === invite.code)) return Promise.resolve('code_clash');
+    this.invites.push(invite);
+    return Promise.resolve('added');
+  }
+
+  consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
+    const invite = this.invites.find((record) => record.code === code && isActive(record, now));
+    if (invite) invite.usedAt = now;
+    return Promise.resolve(invite ? { ...invite } : undefined);
+  }
+
+  revokeUnredeemedInvites(now: number): Promise<number> {
+    const open = this.invites.filter((invite) => invite.redeemedAt === null && invite.revokedAt === null);
+    for (const invite of open) invite.revokedAt = now;
+    return Promise.resolve(open.length);
+  }
+}
+
+function isActive(invite: InviteRecord, now: number): boolean {
+  return invite.usedAt === null && invite.revokedAt === null && now < invite.expiresAt;
+}

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listFiles } from './support/tree-hash.js';
+
+/** The suite layout of test/README.md, checked so that a new test cannot quietly break it. */
+const root = join(import.meta.dirname, '..');
+const unitDir = join(root, 'test', 'unit');
+const OTHER_ROOTS = ['app', 'renderer', 'shared'];
+
+async function unitTests(): Promise<string[]> {
+  return (await listFiles(unitDir))
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => relative(unitDir, file).split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * test/unit/<path>.test.ts tests app|renderer|shared/<path>.ts when it starts with one of those, else
+ * server/<path>.ts; `<path>.<aspect>.test.ts` tests one aspect of that module (scanner.formats).
+ */
+function sourceOf(test: string): string {
+  const path = test.replace(/(\.[a-z-]+)?\.test\.ts$/, '.ts');
+  return OTHER_ROOTS.includes(path.split('/')[0]!) ? path : `server/${path}`;
+}
+
+describe('test/unit', () => {
+  it('mirrors the source tree: every test names the module it tests', async () => {
+    const orphans = (await unitTests()).filter((test) => !existsSync(join(root, sourceOf(test))));
+    expect(orphans).toEqual([]);
+  });
+
+  it('starts no whole server: those tests belong in test/api', async () => {
+    const wholeServer =
+      /from '[./]*(support\/server|support\/child-server|server\/index|app\/main)\.js'|import\('[./]*app\/main\.js'\)/;
+    const offenders: string[] = [];
+    for (const test of await unitTests()) {
+      if (wholeServer.test(await readFile(join(unitDir, test), 'utf8'))) offenders.push(test);
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeUser } from '../factories/users.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { bigPng, writeMp3WithPictures } from '../support/hostile-audio.js';
+import { loginToken, type TestServer } from '../support/server.js';
+
+/**
+ * Issue 14, item 2: 40 parallel requests by a Pass account for one 15 MiB track picture grew the
+ * server by ~685 MB (every request parsed the file, copied the picture and hashed it). The server
+ * runs in its own process here, so its memory is measured alone: the peak resident size (VmHWM,
+ * reset just before the requests) may grow by at most 64 MiB.
+ */
+const MIB = 1024 * 1024;
+const PICTURE = bigPng(15 * MIB);
+const PICTURE_SHA = createHash('sha256').update(PICTURE).digest('hex');
+const ADMIN = { user: 'admin', password: 'correct horse battery staple' };
+
+let root: string;
+let server: ChildServer;
+let token: string;
+let trackId: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'melon-art-memory-'));
+  const music = join(root, 'music');
+  await mkdir(music);
+  await writeMp3WithPictures(join(music, 'Big.mp3'), [{ data: PICTURE, mime: 'image/png' }]);
+  server = await startChildServer({
+    MELON_DATA_DIR: join(root, 'data'),
+    MELON_LIBRARY: music,
+    MELON_ADMIN_USER: ADMIN.user,
+    MELON_ADMIN_PASSWORD: ADMIN.password,
+  });
+  const call = (path: string, init: RequestInit & { token?: string } = {}) => {
+    const { token: bearer, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
+    return fetch(server.url + path, { ...rest, headers });
+  };
+  const adminToken = await loginToken(call, ADMIN.user, ADMIN.password);
+  token = (await makeUser({ call, adminToken } as TestServer, { role: 'Pass' })).token;
+  // The start-up scan runs in the background: wait for the track.
+  for (let i = 0; i < 300 && !trackId; i++) {
+    const list = (await (await call('/api/tracks', { token })).json()) as { items: Array<{ id: string }> };
+    if (list.items[0]) trackId = list.items[0].id;
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** The server's resident size and its peak, in bytes (Linux /proc). */
+async function memory(): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/** GETs a URL and hashes the body as it streams in (the test process keeps none of it). */
+function download(path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; type: string; etag: string; size: number; sha: string }>(
+    (resolve, reject) => {
+      const hash = createHash('sha256');
+      let size = 0;
+      get(server.url + path, { headers: { Authorization: `Bearer ${token}`, ...headers } }, (res) => {
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          hash.update(chunk);
+        });
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: res.headers['content-type'] ?? '',
+            etag: String(res.headers.etag ?? ''),
+            size,
+            sha: hash.digest('hex'),
+          }),
+        );
+      }).on('error', reject);
+    },
+  );
+}
+
+it('40 parallel requests for one 15 MiB track picture grow the server by at most 64 MiB', async () => {
+  expect(trackId).toBeTruthy();
+  // Warm the route (and its modules) with a small image first, so only the picture is measured.
+  expect((await download('/api/art/default')).status).toBe(200);
+  const before = await memory();
+  // Writing 5 to clear_refs resets the peak (VmHWM) to the current size.
+  await writeFile(`/proc/${server.child.pid}/clear_refs`, '5');
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, () => download(`/api/art/track/${trackId}/0`)),
+  );
+  const after = await memory();
+  for (const answer of answers) {
+    expect(answer).toMatchObject({ status: 200, type: 'image/png', size: PICTURE.length, sha: PICTURE_SHA });
+  }
+  const grownPeak = after.peak - before.rss;
+  const grown = after.rss - before.rss;
+  console.log(
+    `artwork memory: rss before ${(before.rss / MIB).toFixed(1)} MiB, after ${(after.rss / MIB).toFixed(1)} MiB ` +
+      `(+${(grown / MIB).toFixed(1)}), peak +${(grownPeak / MIB).toFixed(1)} MiB`,
+  );
+  expect(grownPeak).toBeLessThanOrEqual(64 * MIB);
+  // The ETag still answers 304, and the picture comes from the cache's file, not a new parse.
+  const etag = answers[0]!.etag;
+  expect((await download(`/api/art/track/${trackId}/0`, { 'If-None-Match': etag })).status).toBe(304);
+  expect(await readdir(join(root, 'data', 'cache', 'images'))).toHaveLength(1);
+}, 120_000);

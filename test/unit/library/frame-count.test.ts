@@ -1,0 +1,90 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adtsDuration, mpegDuration, mpegFrame } from '../../../server/library/frame-count.js';
+
+/** An MPEG-1 layer III header: 128 kbit/s, 44.1 kHz, stereo. */
+const MPEG1_128K = [0xff, 0xfb, 0x90, 0x00];
+
+function mpegStream(frames: number, padding = false): Buffer {
+  const header = Buffer.from(MPEG1_128K);
+  if (padding) header[2]! |= 0x02;
+  const length = mpegFrame(header)!.length;
+  const frame = Buffer.alloc(length);
+  header.copy(frame);
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+}
+
+async function tempFile(name: string, data: Buffer): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'melon-frames-')), name);
+  await writeFile(file, data);
+  return file;
+}
+
+describe('mpegFrame', () => {
+  it('reads the frame length, samples and rate of a header', () => {
+    expect(mpegFrame(Uint8Array.from(MPEG1_128K))).toEqual({
+      length: 417,
+      samples: 1152,
+      sampleRate: 44100,
+      xingOffset: 36,
+    });
+    // MPEG-2 layer III, 32 kbit/s, 22.05 kHz, mono, padded.
+    expect(mpegFrame(Uint8Array.from([0xff, 0xf3, 0x42, 0xc0]))).toEqual({
+      length: 105,
+      samples: 576,
+      sampleRate: 22050,
+      xingOffset: 13,
+    });
+  });
+
+  it('refuses what is not a frame header', () => {
+    expect(mpegFrame(Uint8Array.from([0x49, 0x44, 0x33, 0x03]))).toBeNull(); // "ID3"
+    expect(mpegFrame(Uint8Array.from([0xff, 0xfb, 0xf0, 0x00]))).toBeNull(); // bit rate index 15
+    expect(mpegFrame(Uint8Array.from([0xff, 0xfb, 0x9c, 0x00]))).toBeNull(); // sample rate index 3
+    expect(mpegFrame(Uint8Array.from([0xff, 0xfb]))).toBeNull();
+  });
+});
+
+describe('mpegDuration', () => {
+  it('counts every frame, after an ID3v2 tag and before an ID3v1 tag', async () => {
+    const id3v2 = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x0a', 'latin1'), Buffer.alloc(10)]);
+    const id3v1 = Buffer.concat([Buffer.from('TAG'), Buffer.alloc(125)]);
+    const file = await tempFile('a.mp3', Buffer.concat([id3v2, mpegStream(100), id3v1]));
+    expect(await mpegDuration(file)).toBeCloseTo((100 * 1152) / 44100, 9);
+  });
+
+  it('takes the frame count of a Xing header, less the LAME tag’s encoder delay and padding', async () => {
+    const stream = mpegStream(10);
+    stream.write('Xing', 36, 'latin1');
+    stream.writeUInt32BE(0x1, 40); // flags: frame count only
+    stream.writeUInt32BE(1000, 44); // frames (the header may speak for a stream longer than the file)
+    expect(await mpegDuration(await tempFile('x.mp3', stream))).toBeCloseTo((1000 * 1152) / 44100, 9);
+    stream.write('LAME3.100', 48, 'latin1');
+    // delay 576 (0x240), padding 1000 (0x3E8): 24 bits 0x2403E8 at byte 21 of the tag.
+    stream.writeUIntBE(0x2403e8, 48 + 21, 3);
+    expect(await mpegDuration(await tempFile('l.mp3', stream))).toBeCloseTo((1000 * 1152 - 1576) / 44100, 9);
+  });
+
+  it('leaves a VBRI header to music-metadata', async () => {
+    const stream = mpegStream(10);
+    stream.write('VBRI', 36, 'latin1');
+    expect(await mpegDuration(await tempFile('v.mp3', stream))).toBeNull();
+  });
+
+  it('skips garbage between frames', async () => {
+    const data = Buffer.concat([mpegStream(10), Buffer.from('junk!'), mpegStream(10)]);
+    expect(await mpegDuration(await tempFile('g.mp3', data))).toBeCloseTo((20 * 1152) / 44100, 9);
+  });
+});
+
+describe('adtsDuration', () => {
+  it('counts 1024 samples per frame at the stream’s rate', async () => {
+    // AAC LC, 22.05 kHz (index 7), mono; frame length 20 bytes, one raw block.
+    const frame = Buffer.alloc(20);
+    Buffer.from([0xff, 0xf1, 0x5c, 0x40, 0x02, 0x9f, 0xfc]).copy(frame);
+    const file = await tempFile('a.aac', Buffer.concat(Array.from({ length: 50 }, () => frame)));
+    expect(await adtsDuration(file)).toBeCloseTo((50 * 1024) / 22050, 9);
+  });
+});

@@ -1,0 +1,157 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MINUTE_MS } from '../../../../server/clock.js';
+import type { UserRecord } from '../../../../server/domain/user.js';
+import { StatsService } from '../../../../server/services/stats/stats-service.js';
+import { makeUserRecord, principalOf } from '../../../factories/accounts.js';
+import { makeLibrary } from '../../../factories/library.js';
+import { newTestService } from '../../../fakes/test-service.js';
+import { problemOf } from '../../../support/problem-of.js';
+
+const library = makeLibrary({
+  artists: [{ id: 'ar1' }],
+  albums: [{ id: 'al1', artistIds: ['ar1'] }],
+  tracks: [
+    { id: 't1', artistIds: ['ar1'], durationMs: 1000 },
+    { id: 't2', artistIds: ['ar1'], durationMs: 2000 },
+  ],
+});
+
+let t: ReturnType<typeof newTestService<typeof StatsService>>;
+let alice: UserRecord;
+let carol: UserRecord;
+let sharer: UserRecord;
+let admin: UserRecord;
+beforeEach(async () => {
+  t = newTestService(StatsService, { library });
+  alice = makeUserRecord();
+  carol = makeUserRecord();
+  sharer = makeUserRecord({ publicStats: true });
+  admin = makeUserRecord({ role: 'Admin' });
+  for (const user of [alice, carol, sharer, admin]) await t.fakes.users.add(user);
+});
+
+const read = (userId?: string, extra: object = {}) => ({ userId, page: 0, count: 10, ...extra });
+
+describe('StatsService privacy', () => {
+  it("refuses another user's private statistics with 401 stats_private", async () => {
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read(carol.id)))).toBe(
+      '401 stats_private',
+    );
+    expect(await problemOf(() => t.sut.top(principalOf(alice), 'tracks', read(carol.id)))).toBe(
+      '401 stats_private',
+    );
+    expect(await problemOf(() => t.sut.recent(principalOf(alice), 'tracks', read(carol.id)))).toBe(
+      '401 stats_private',
+    );
+  });
+
+  it("lets an Admin read anyone's, and anyone read public ones and their own", async () => {
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(admin), read(carol.id)))).toBe('ok');
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read(sharer.id)))).toBe('ok');
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(carol), read(carol.id)))).toBe('ok');
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(carol), read()))).toBe('ok');
+  });
+
+  it('answers an unknown user as a private one, except to an Admin, who gets 404 user_not_found', async () => {
+    for (const id of ['no-such-user', '../etc/passwd']) {
+      expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read(id)))).toBe(
+        '401 stats_private',
+      );
+      expect(await problemOf(() => t.sut.listeningTime(principalOf(admin), read(id)))).toBe(
+        '404 user_not_found',
+      );
+    }
+  });
+
+  it('answers 404 user_not_found to a caller whose own account is gone', async () => {
+    await t.fakes.users.remove(alice.id);
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read()))).toBe('404 user_not_found');
+  });
+});
+
+describe('StatsService ranges', () => {
+  it('refuses gtDateTime later than ltDateTime with 400 invalid_parameter', async () => {
+    const now = t.clock.now();
+    const range = (gtDateTime: number, ltDateTime: number) => read(undefined, { gtDateTime, ltDateTime });
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), range(now, now - 1)))).toBe(
+      '400 invalid_parameter',
+    );
+    expect(await problemOf(() => t.sut.top(principalOf(alice), 'albums', range(now, now - 1)))).toBe(
+      '400 invalid_parameter',
+    );
+    expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), range(now, now)))).toBe('ok');
+  });
+
+  it('takes no date filters for recent lists, so a reversed range there is not refused', async () => {
+    const now = t.clock.now();
+    const reversed = read(undefined, { gtDateTime: now, ltDateTime: now - 1 });
+    expect(await problemOf(() => t.sut.recent(principalOf(alice), 'tracks', reversed))).toBe('ok');
+  });
+
+  it('refuses a dateTime more than five minutes ahead of the clock', async () => {
+    const ahead = t.clock.now() + 5 * MINUTE_MS;
+    expect(await problemOf(() => t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: ahead }))).toBe(
+      'ok',
+    );
+    expect(
+      await problemOf(() => t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: ahead + 1 })),
+    ).toBe('400 invalid_parameter');
+  });
+
+  it('refuses a log of an unknown track with 404 track_not_found', async () => {
+    expect(await problemOf(() => t.sut.log(principalOf(alice), 'play', { id: 'nope' }))).toBe(
+      '404 track_not_found',
+    );
+    expect(t.fakes.plays.entries).toEqual([]);
+  });
+});
+
+describe('StatsService devices', () => {
+  it('matches the device filter without regard to case', async () => {
+    const caller = principalOf(alice);
+    await t.sut.log(caller, 'play', { id: 't1', device: 'Phone' });
+    await t.sut.log(caller, 'play', { id: 't2', device: 'phone' });
+    await t.sut.log(caller, 'play', { id: 't2', device: 'Car' });
+    expect(t.sut.listeningTime(caller, read(undefined, { device: 'PHONE' }))).toMatchObject({
+      plays: 2,
+      totalMs: 3000,
+    });
+    expect(t.sut.listeningTime(caller, read(undefined, { device: 'car' }))).toMatchObject({ plays: 1 });
+  });
+});
+
+describe('StatsService retries', () => {
+  it('records a log with an explicit dateTime once, however often it is retried', async () => {
+    const caller = principalOf(alice);
+    const request = { id: 't1', dateTime: t.clock.now() - MINUTE_MS };
+    const first = await t.sut.log(caller, 'play', request);
+    const retry = await t.sut.log(caller, 'play', request);
+    expect(retry).toEqual(first);
+    expect(t.fakes.plays.entries).toHaveLength(1);
+  });
+
+  it('records a retry that arrives while its original is still being written once', async () => {
+    const caller = principalOf(alice);
+    const request = { id: 't1', dateTime: t.clock.now() - MINUTE_MS };
+    const release = t.fakes.plays.hold();
+    const original = t.sut.log(caller, 'play', request);
+    // Requests arrive in separate turns of the event loop; the original is now waiting on the disk.
+    await new Promise((resolve) => setImmediate(resolve));
+    const retried = t.sut.log(caller, 'play', request);
+    release();
+    const [first, retry] = await Promise.all([original, retried]);
+    expect(retry).toEqual(first);
+    expect(t.fakes.plays.entries).toHaveLength(1);
+  });
+
+  it('records logs without a dateTime, and logs differing in user, type or time, each time', async () => {
+    const at = t.clock.now() - MINUTE_MS;
+    await t.sut.log(principalOf(alice), 'play', { id: 't1' });
+    await t.sut.log(principalOf(alice), 'play', { id: 't1' });
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at });
+    await t.sut.log(principalOf(alice), 'skip', { id: 't1', dateTime: at });
+    await t.sut.log(principalOf(carol), 'play', { id: 't1', dateTime: at });
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at + 1 });
+    expect(t.fakes.plays.entries).toHaveLength(6);
+  });
+});
