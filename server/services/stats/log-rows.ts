@@ -44,24 +44,6 @@ export function entriesFrom(rows: LogRows | undefined, start: number, limit: num
   return out;
 }
 
-/** The first log of a track and type in the second of `at`, if any (a listen a log-play repeats). */
-export function findInSecond(
-  rows: LogRows | undefined,
-  trackId: string,
-  type: 'play' | 'skip',
-  at: number,
-): PlayLogEntry | undefined {
-  if (!rows) return undefined;
-  const second = Math.floor(at / 1000) * 1000;
-  const u = rows.columns;
-  const [lo, hi] = u.range(second, second + 999);
-  for (let row = lo; row < hi; row += 1) {
-    if (rows.trackIds[u.track[row]!] !== trackId) continue;
-    if (((u.flags[row]! & SKIP) !== 0) === (type === 'skip')) return rows.entryAt(row);
-  }
-  return undefined;
-}
-
 /** Whether a play (not a skip) lies in [from, to]. */
 export function hasPlay(rows: LogRows | undefined, from: number, to: number): boolean {
   if (!rows) return false;

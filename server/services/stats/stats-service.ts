@@ -6,7 +6,6 @@ import type { PlayLogEntry } from '../../store/play-log.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../ports.js';
 import { logEntryFor } from './log-entry.js';
-import { findInSecond } from './log-rows.js';
 import type { StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 
@@ -65,10 +64,7 @@ export class StatsService {
     const explicit = request.dateTime !== undefined;
     const key = `${userId}\u0000${track.id}\u0000${type}\u0000${at}`;
     const existing = explicit
-      ? (this.index.findRetry(userId, track.id, type, at) ??
-        (await this.inFlight.get(key)) ??
-        // A scrobbler's listen of the same play (docs/API.md, Listening history: duplicates).
-        findInSecond(this.index.rowsOf(userId), track.id, type, at))
+      ? (this.index.findRetry(userId, track.id, type, at) ?? (await this.inFlight.get(key)))
       : undefined;
     if (existing) return logged(existing);
 
