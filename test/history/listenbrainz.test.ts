@@ -212,6 +212,36 @@ describe('POST /listenbrainz/1/submit-listens', () => {
   });
 });
 
+describe('a deleted API key', () => {
+  it('is invalid for validate-token and refused by submit-listens', async () => {
+    const made = await t.call('/api/users/api-keys/create', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Old phone' }),
+      token: user.token,
+    });
+    const { id, key } = (await made.json()) as { id: string; key: string };
+    expect(
+      ((await (await listenBrainz(t, 'validate-token', { token: key })).json()) as { valid: boolean }).valid,
+    ).toBe(true);
+    const removed = await t.call('/api/users/api-keys/delete', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+      token: user.token,
+    });
+    expect(removed.status).toBeLessThan(300);
+    expect(
+      ((await (await listenBrainz(t, 'validate-token', { token: key })).json()) as { valid: boolean }).valid,
+    ).toBe(false);
+    const submit = await listenBrainz(t, 'submit-listens', {
+      token: key,
+      body: { listen_type: 'single', payload: [sampleListen(Math.floor(NOW / 1000) - 5)] },
+    });
+    expect(submit.status).toBe(401);
+  });
+});
+
 describe('other ListenBrainz paths', () => {
   it('answers 404 for endpoints Melon does not serve and 405 for the wrong method, in ListenBrainz shape', async () => {
     const missing = await listenBrainz(t, 'user/someone/listens', { token: userKey });
