@@ -44,6 +44,12 @@ export class Api {
     return (await this.send(path, {})).blob();
   }
 
+  /** An image with its response headers (e.g. whether the default artwork is the built-in one). */
+  async image(path: string): Promise<{ blob: Blob; headers: Headers }> {
+    const response = await this.send(path, {});
+    return { blob: await response.blob(), headers: response.headers };
+  }
+
   private async send(path: string, options: RequestOptions): Promise<Response> {
     const headers = new Headers({ Accept: 'application/json' });
     const token = options.anonymous ? null : this.token();

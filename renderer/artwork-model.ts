@@ -1,8 +1,10 @@
+import { count } from './plural.js';
+
 /**
  * The artwork page's model, without the DOM: what the API returns per kind of item, and which
  * pictures (with their image, caption and delete call) and uploads the page shows for one.
  */
-export type Kind = 'tracks' | 'artists' | 'playlists' | 'collections' | 'default';
+export type Kind = 'albums' | 'artists' | 'playlists' | 'collections' | 'default';
 
 export interface Named {
   id: string;
@@ -39,7 +41,7 @@ export interface Group {
 }
 
 export const KINDS: { kind: Kind; label: string }[] = [
-  { kind: 'tracks', label: 'Tracks' },
+  { kind: 'albums', label: 'Albums' },
   { kind: 'artists', label: 'Artists' },
   { kind: 'playlists', label: 'Playlists' },
   { kind: 'collections', label: 'Collections' },
@@ -50,9 +52,10 @@ export const KINDS: { kind: Kind; label: string }[] = [
 export function summary(item: Item): string {
   if ('artwork' in item) {
     const artists = (item.artists ?? []).map((artist) => artist.name).join(', ');
-    return `${artists ? `${artists} · ` : ''}${item.artwork.length} picture${item.artwork.length === 1 ? '' : 's'}`;
+    return `${artists ? `${artists} · ` : ''}${count(item.artwork.length, 'picture', 'pictures')}`;
   }
-  if ('pfpCount' in item) return `${item.pfpCount} profile picture(s), ${item.bannerCount} banner(s)`;
+  if ('pfpCount' in item)
+    return `${count(item.pfpCount, 'profile picture', 'profile pictures')}, ${count(item.bannerCount, 'banner', 'banners')}`;
   return item.hasArtwork ? 'has artwork' : 'no artwork';
 }
 
@@ -76,7 +79,7 @@ export function groupsFor(kind: Kind, item: Item | null): Group[] {
       },
     ];
   }
-  if (kind === 'tracks' && 'artwork' in item) {
+  if ('artwork' in item) {
     return [
       {
         title: 'Embedded pictures',

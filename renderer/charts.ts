@@ -1,144 +1,283 @@
-import { svg } from './dom.js';
+import uPlot from 'uplot';
+import { h } from './dom.js';
+import { formatDuration, type Step } from './format.js';
+import { plays as playsText } from './plural.js';
 
 /**
- * Charts as inline SVG built with DOM calls: no library, no inline styles (the CSP forbids them),
- * colours come from styles/ through classes.
+ * Charts. The activity chart is uPlot (canvas, ~50 kB, no dependencies): it keeps a fixed text size
+ * at every width, sizes its axes to their labels and is cheap to redraw. Its numbers are also in the
+ * DOM as a table (hidden until "Show numbers"), for screen readers and for reading without a mouse.
+ * Ranked lists are plain HTML bars with their values written out. Colours come from the CSS tokens.
  */
-/** An empty chart of `width`×`height` user units, named `title` for screen readers and tooltips. */
-function chartFrame(
-  kind: 'bar-chart' | 'line-chart',
-  width: number,
-  height: number,
-  testid: string,
-  title: string,
-): SVGSVGElement {
-  const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`,
-    class: `chart ${kind}`,
-    role: 'img',
-    'aria-label': title,
-    'data-testid': testid,
+
+export interface ActivityPoint {
+  start: string;
+  plays: number;
+  listeningMs: number;
+}
+
+const FONT_PX = 12;
+const font = (px = FONT_PX) => `${px}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+
+/** The step's name for labels: "Mon 3 Nov", "week of 3 Nov", "Nov 2026". */
+export function stepLabel(iso: string, step: Step): string {
+  const date = new Date(iso);
+  if (step === 'month') return date.toLocaleDateString('en-GB', { month: 'short', year: 'numeric' });
+  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  return step === 'week'
+    ? `week of ${day}`
+    : date.toLocaleDateString('en-GB', { weekday: 'short' }) + ' ' + day;
+}
+
+function token(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+export interface Chart {
+  element: HTMLElement;
+  destroy(): void;
+}
+
+/** Plays per step as bars, labelled with their values when there are few enough to read. */
+export function activityChart(points: ActivityPoint[], step: Step, title: string, testid: string): Chart {
+  const total = points.reduce((sum, point) => sum + point.plays, 0);
+  const canvasBox = h('div', { class: 'chart-canvas', attrs: { 'aria-hidden': 'true' } });
+  const table = dataTable(points, step, testid);
+  // The wrapper hides the table, not the table itself: tables ignore overflow, so a hidden one
+  // would still widen the page.
+  const tableBox = h(
+    'div',
+    { class: 'data-table-box visually-hidden', attrs: { id: `${testid}-table` } },
+    table,
+  );
+  const toggle = h('button', {
+    class: 'button small',
+    testid: `${testid}-toggle`,
+    text: 'Show numbers',
+    attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': `${testid}-table` },
   });
-  chart.appendChild(svg('title', {}, title));
-  return chart;
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide numbers' : 'Show numbers';
+    tableBox.classList.toggle('visually-hidden', !open);
+  });
+  const element = h(
+    'figure',
+    { class: 'chart-figure', testid, attrs: { 'data-total': total, 'data-step': step } },
+    h(
+      'figcaption',
+      { class: 'chart-caption' },
+      h('span', { text: `${title} — ${playsText(total)}` }),
+      toggle,
+    ),
+    canvasBox,
+    tableBox,
+  );
+
+  const x = points.map((point) => Date.parse(point.start) / 1000);
+  const y = points.map((point) => point.plays);
+  const muted = token('--muted', '#5f6b66');
+  const accent = token('--chart', token('--accent', '#1f7a44'));
+  const grid = token('--border', '#dfe4e0');
+  const text = token('--text', '#1d2321');
+  const labelled = points.length <= 40;
+  const plot = new uPlot(
+    {
+      width: 600,
+      height: 240,
+      legend: { show: false },
+      cursor: { show: false },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+      axes: [
+        { stroke: muted, font: font(), grid: { show: false }, ticks: { stroke: grid } },
+        {
+          stroke: muted,
+          font: font(),
+          grid: { stroke: grid, width: 1 },
+          ticks: { show: false },
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+          // Wide enough for the longest label, so "140" never reads "40".
+          size: (_u, values) => Math.max(32, ...(values ?? []).map((v) => String(v).length * 8 + 16)),
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
+        },
+      ],
+      series: [
+        {},
+        {
+          label: 'Plays',
+          stroke: accent,
+          fill: accent,
+          width: 0,
+          paths: uPlot.paths.bars!({ size: [0.7, 48, 1], align: 0 }),
+          points: { show: false },
+        },
+      ],
+      hooks: {
+        draw: [
+          (u) => {
+            if (!labelled) return;
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.font = font(FONT_PX * uPlot.pxRatio);
+            ctx.fillStyle = text;
+            ctx.textAlign = 'center';
+            ctx.textBaseline = 'bottom';
+            y.forEach((value, i) => {
+              if (!value) return;
+              ctx.fillText(
+                String(value),
+                u.valToPos(x[i]!, 'x', true),
+                u.valToPos(value, 'y', true) - 3 * uPlot.pxRatio,
+              );
+            });
+            ctx.restore();
+          },
+        ],
+      },
+    },
+    [x, y],
+    canvasBox,
+  );
+  const observer = new ResizeObserver(() => {
+    const width = Math.floor(canvasBox.clientWidth);
+    if (width > 0 && width !== plot.width) plot.setSize({ width, height: 240 });
+  });
+  observer.observe(canvasBox);
+  return {
+    element,
+    destroy: () => {
+      observer.disconnect();
+      plot.destroy();
+    },
+  };
 }
 
-export interface Bar {
-  label: string;
-  value: number;
-  /** Shown at the end of the bar, e.g. `12 plays`. */
-  text: string;
-}
-
-export function barChart(bars: Bar[], testid: string, title: string): SVGSVGElement {
-  const rowHeight = 28;
-  const labelWidth = 150;
-  const width = 600;
-  const barArea = width - labelWidth - 90;
-  const height = Math.max(1, bars.length) * rowHeight + 8;
-  const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const chart = chartFrame('bar-chart', width, height, testid, title);
-  bars.forEach((bar, index) => {
-    const y = index * rowHeight + 4;
-    const barWidth = Math.max(2, (bar.value / max) * barArea);
-    chart.appendChild(
-      svg(
-        'g',
-        { class: 'bar', 'data-testid': 'chart-bar', 'data-label': bar.label, 'data-value': bar.value },
-        svg(
-          'text',
-          { x: labelWidth - 8, y: y + 17, class: 'chart-label', 'text-anchor': 'end' },
-          truncate(bar.label, 22),
-        ),
-        svg('rect', {
-          x: labelWidth,
-          y: y + 3,
-          width: barWidth,
-          height: rowHeight - 8,
-          rx: 4,
-          class: 'chart-bar',
+function dataTable(points: ActivityPoint[], step: Step, testid: string): HTMLTableElement {
+  const body = h('tbody');
+  for (const point of points) {
+    body.appendChild(
+      h(
+        'tr',
+        {},
+        h('th', { text: stepLabel(point.start, step), attrs: { scope: 'row' } }),
+        h('td', {
+          testid: `${testid}-plays`,
+          text: String(point.plays),
+          attrs: { 'data-plays': point.plays },
         }),
-        svg('text', { x: labelWidth + barWidth + 6, y: y + 17, class: 'chart-value' }, bar.text),
-        svg('title', {}, `${bar.label}: ${bar.text}`),
-      ),
-    );
-  });
-  return chart;
-}
-
-export interface Point {
-  label: string;
-  value: number;
-  text: string;
-}
-
-export function lineChart(points: Point[], testid: string, title: string, unit: string): SVGSVGElement {
-  const width = 600;
-  const height = 220;
-  const pad = { left: 44, right: 12, top: 12, bottom: 28 };
-  const innerWidth = width - pad.left - pad.right;
-  const innerHeight = height - pad.top - pad.bottom;
-  const max = Math.max(1, ...points.map((point) => point.value));
-  const x = (index: number) =>
-    pad.left + (points.length <= 1 ? innerWidth / 2 : (index / (points.length - 1)) * innerWidth);
-  const y = (value: number) => pad.top + innerHeight - (value / max) * innerHeight;
-  const chart = chartFrame('line-chart', width, height, testid, title);
-  // Grid: zero, half and the maximum.
-  for (const fraction of [0, 0.5, 1]) {
-    const value = max * fraction;
-    chart.appendChild(
-      svg('line', { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: 'chart-grid' }),
-    );
-    chart.appendChild(
-      svg(
-        'text',
-        { x: pad.left - 6, y: y(value) + 4, class: 'chart-axis', 'text-anchor': 'end' },
-        `${axisNumber(value, max)}${unit}`,
+        h('td', { text: formatDuration(point.listeningMs) }),
       ),
     );
   }
-  if (points.length > 0) {
-    const coords = points.map((point, index) => `${x(index).toFixed(1)},${y(point.value).toFixed(1)}`);
-    const baseline = y(0).toFixed(1);
-    chart.appendChild(
-      svg('polygon', {
-        points: `${x(0).toFixed(1)},${baseline} ${coords.join(' ')} ${x(points.length - 1).toFixed(1)},${baseline}`,
-        class: 'chart-area',
-      }),
+  return h(
+    'table',
+    { class: 'data-table', testid: `${testid}-table` },
+    h('caption', { class: 'visually-hidden', text: 'Plays and listening time per ' + step }),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {
+          text: step === 'day' ? 'Day' : step === 'week' ? 'Week' : 'Month',
+          attrs: { scope: 'col' },
+        }),
+        h('th', { text: 'Plays', attrs: { scope: 'col' } }),
+        h('th', { text: 'Listening time', attrs: { scope: 'col' } }),
+      ),
+    ),
+    body,
+  );
+}
+
+export interface Ranked {
+  label: string;
+  value: number;
+  /** Written after the bar, e.g. "12 plays · 40 min". */
+  text: string;
+  detail?: string;
+}
+
+/** A ranked list with proportional bars; every value is written out. */
+export function rankedBars(rows: Ranked[], testid: string, label: string): HTMLElement {
+  const max = Math.max(1, ...rows.map((row) => row.value));
+  const list = h('ol', { class: 'ranked', testid, attrs: { 'aria-label': label } });
+  for (const row of rows) {
+    const bar = h('span', { class: 'ranked-bar', attrs: { 'aria-hidden': 'true' } });
+    // CSSOM, not a style attribute: the CSP allows it.
+    bar.style.width = `${Math.max(2, (row.value / max) * 100)}%`;
+    list.appendChild(
+      h(
+        'li',
+        {
+          class: 'ranked-row',
+          testid: `${testid}-item`,
+          attrs: { 'data-label': row.label, 'data-value': row.value },
+        },
+        h(
+          'span',
+          { class: 'ranked-label' },
+          h('span', { class: 'ranked-name', text: row.label }),
+          row.detail ? h('small', { class: 'muted', text: row.detail }) : null,
+        ),
+        h('span', { class: 'ranked-track' }, bar),
+        h('span', { class: 'ranked-value', text: row.text }),
+      ),
     );
-    chart.appendChild(
-      svg('polyline', { points: coords.join(' '), class: 'chart-line', 'data-testid': 'chart-line' }),
+  }
+  return list;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** Plays per weekday (rows) and hour (columns); each cell's number is in the DOM, shade by level. */
+export function heatmap(cells: number[][], testid: string): HTMLElement {
+  const max = Math.max(1, ...cells.flat());
+  const head = h('tr', {}, h('td', { class: 'heat-corner' }));
+  for (let hour = 0; hour < 24; hour++) {
+    head.appendChild(
+      h(
+        'th',
+        { class: hour % 3 === 0 ? 'heat-hour' : 'heat-hour minor', attrs: { scope: 'col' } },
+        hour % 3 === 0 ? String(hour) : h('span', { class: 'visually-hidden', text: String(hour) }),
+      ),
     );
-    points.forEach((point, index) => {
-      chart.appendChild(
-        svg(
-          'circle',
-          { cx: x(index), cy: y(point.value), r: points.length > 60 ? 1.5 : 3, class: 'chart-point' },
-          svg('title', {}, `${point.label}: ${point.text}`),
+  }
+  const body = h('tbody');
+  cells.forEach((row, day) => {
+    const tr = h('tr', {}, h('th', { class: 'heat-day', text: WEEKDAYS[day]!, attrs: { scope: 'row' } }));
+    row.forEach((value) => {
+      const level = value === 0 ? 0 : Math.min(4, Math.ceil((value / max) * 4));
+      tr.appendChild(
+        h(
+          'td',
+          { class: `heat-cell level-${level}`, attrs: { 'data-value': value } },
+          h('span', { class: 'visually-hidden', text: String(value) }),
         ),
       );
     });
-    const first = points[0]!;
-    const last = points[points.length - 1]!;
-    chart.appendChild(svg('text', { x: pad.left, y: height - 8, class: 'chart-axis' }, first.label));
-    if (points.length > 1) {
-      chart.appendChild(
-        svg(
-          'text',
-          { x: width - pad.right, y: height - 8, class: 'chart-axis', 'text-anchor': 'end' },
-          last.label,
-        ),
-      );
-    }
-  }
-  return chart;
-}
-
-/** Whole numbers on a tall axis; one decimal on a short one, so 0.5 and 1 are not both "1". */
-export function axisNumber(value: number, max: number): string {
-  return max < 10 ? String(Math.round(value * 10) / 10) : String(Math.round(value));
-}
-
-function truncate(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+    body.appendChild(tr);
+  });
+  return h(
+    'div',
+    { class: 'heatmap-wrap' },
+    h(
+      'table',
+      { class: 'heatmap', testid },
+      h('caption', { class: 'visually-hidden', text: 'Plays per weekday and hour of the day' }),
+      h('thead', {}, head),
+      body,
+    ),
+    h(
+      'p',
+      { class: 'heat-legend muted' },
+      'Fewer',
+      ...[0, 1, 2, 3, 4].map((level) =>
+        h('span', { class: `heat-cell level-${level}`, attrs: { 'aria-hidden': 'true' } }),
+      ),
+      'More plays',
+    ),
+  );
 }

@@ -10,6 +10,10 @@ export interface ViewContext {
   messages: Messages;
   /** The desktop app's bridge (preload.ts); null in a browser. */
   desktop: MelonDesktop | null;
+  /** The view's parameters from the address (route.ts), e.g. the statistics' person and range. */
+  params: URLSearchParams;
+  /** Tells the page an update is (or is no longer) waiting: the badge on Updates. */
+  setUpdateBadge(version: string | null): void;
   /** Replaces the session after the password changed (the old token is revoked). */
   renewSession(session: Session): void;
 }

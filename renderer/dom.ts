@@ -60,7 +60,11 @@ export function replace(parent: Node, ...children: Child[]): void {
   append(parent, children);
 }
 
-/** A button that disables itself while its action runs, so a double click does not run it twice. */
+/**
+ * A button that refuses clicks while its action runs, so a double click does not run it twice. It
+ * stays enabled (aria-disabled): a disabled button would drop the keyboard focus, and a dialog
+ * opened by the action could not give it back.
+ */
 export function actionButton(
   label: string,
   testid: string,
@@ -69,11 +73,11 @@ export function actionButton(
 ): HTMLButtonElement {
   const button = h('button', { class: className, testid, text: label, attrs: { type: 'button' } });
   button.addEventListener('click', () => {
-    if (button.disabled) return;
-    button.disabled = true;
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
     button.setAttribute('aria-busy', 'true');
     void run().finally(() => {
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
       button.removeAttribute('aria-busy');
     });
   });
@@ -128,28 +132,42 @@ export function onInputSettled(input: HTMLInputElement, ms: number, run: () => v
   return () => clearTimeout(timer);
 }
 
-/** A row of tab-like buttons, `${testid}-${kind}` each; `mark` shows which one is selected. */
+/** Text for screen readers only (styles: .visually-hidden). */
+export function srOnly(text: string): HTMLSpanElement {
+  return h('span', { class: 'visually-hidden', text });
+}
+
+/** A view's one level-one heading; focus moves to it on navigation (main.ts). */
+export function viewHeading(text: string, testid = 'view-heading'): HTMLHeadingElement {
+  return h('h1', { class: 'view-heading', testid, text, attrs: { tabindex: -1 } });
+}
+
+/**
+ * A row of toggle buttons, `${testid}-${kind}` each, one pressed at a time (`aria-pressed`): plain
+ * buttons in a labelled group, not tabs, so Tab and Enter work as everywhere else.
+ */
 export function segmented<K extends string>(
   entries: { kind: K; label: string }[],
   testid: string,
   onSelect: (kind: K) => void,
+  label = 'Choose one',
 ): { element: HTMLElement; mark: (kind: K) => void } {
   const element = h(
     'div',
-    { class: 'segmented', attrs: { role: 'tablist' } },
+    { class: 'segmented', testid, attrs: { role: 'group', 'aria-label': label } },
     ...entries.map((entry) =>
       h('button', {
         class: 'segment',
         testid: `${testid}-${entry.kind}`,
         text: entry.label,
-        attrs: { type: 'button', role: 'tab' },
+        attrs: { type: 'button', 'aria-pressed': 'false', 'data-kind': entry.kind },
         on: { click: () => onSelect(entry.kind) },
       }),
     ),
   );
   const mark = (kind: K): void =>
     element.querySelectorAll<HTMLButtonElement>('.segment').forEach((button) => {
-      button.setAttribute('aria-selected', String(button.dataset.testid === `${testid}-${kind}`));
+      button.setAttribute('aria-pressed', String(button.dataset.kind === kind));
     });
   return { element, mark };
 }

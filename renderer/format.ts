@@ -27,16 +27,20 @@ export function localDate(date: Date): string {
 export type RangeKind = 'week' | 'month' | 'year' | 'all' | 'custom';
 export type Step = 'day' | 'week' | 'month';
 
+export const RANGE_KINDS: RangeKind[] = ['week', 'month', 'year', 'all', 'custom'];
+
 export interface RangeQuery {
+  /** Absent for "all time": the chart then starts at the first play (listening-time's firstPlayedAt). */
   gtDateTime?: string;
-  ltDateTime?: string;
-  /** The activity chart's step: per day where the server's 1000-step limit allows it. */
-  step: Step;
+  ltDateTime: string;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * The stats query for a range. "This week" starts on Monday, "this month" on the 1st and "this
- * year" on 1 January, all in local time; a custom range includes both of its days.
+ * The stats query for a range, ending now (so the headline and the chart count the same plays).
+ * "This week" starts on Monday, "this month" on the 1st, "this year" on 1 January, in local time; a
+ * custom range includes both of its days.
  */
 export function rangeQuery(
   kind: RangeKind,
@@ -44,30 +48,33 @@ export function rangeQuery(
   custom: { from?: string; to?: string } = {},
 ): RangeQuery {
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const end = now.toISOString();
   switch (kind) {
     case 'week': {
       const sinceMonday = (today.getDay() + 6) % 7;
-      return {
-        gtDateTime: localDate(new Date(today.getFullYear(), today.getMonth(), today.getDate() - sinceMonday)),
-        step: 'day',
-      };
+      const monday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - sinceMonday);
+      return { gtDateTime: localDate(monday), ltDateTime: end };
     }
     case 'month':
-      return { gtDateTime: localDate(new Date(today.getFullYear(), today.getMonth(), 1)), step: 'day' };
+      return { gtDateTime: localDate(new Date(today.getFullYear(), today.getMonth(), 1)), ltDateTime: end };
     case 'year':
-      return { gtDateTime: localDate(new Date(today.getFullYear(), 0, 1)), step: 'day' };
+      return { gtDateTime: localDate(new Date(today.getFullYear(), 0, 1)), ltDateTime: end };
     case 'all':
-      return { step: 'month' };
+      return { ltDateTime: end };
     case 'custom': {
-      const query: RangeQuery = { step: 'day' };
+      const query: RangeQuery = { ltDateTime: custom.to ? `${custom.to}T23:59:59.999` : end };
       if (custom.from) query.gtDateTime = custom.from;
-      if (custom.to) query.ltDateTime = `${custom.to}T23:59:59.999`;
-      const from = custom.from ? Date.parse(custom.from) : NaN;
-      const to = custom.to ? Date.parse(custom.to) : now.getTime();
-      if (Number.isNaN(from) || (to - from) / 86_400_000 > 900) query.step = 'month';
       return query;
     }
   }
+}
+
+/** The chart's step from the span it covers: days up to 92 days, weeks up to two years, then months. */
+export function stepFor(fromMs: number, toMs: number): Step {
+  const days = (toMs - fromMs) / DAY_MS;
+  if (days <= 92) return 'day';
+  if (days <= 731) return 'week';
+  return 'month';
 }
 
 /** `192.168.1.20:14524` from `http://192.168.1.20:14524`. */

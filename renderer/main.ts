@@ -3,9 +3,11 @@
  * each tab is a view module; everything goes through the HTTP API with the signed-in user's token.
  */
 import type { MelonDesktop } from '../shared/desktop-api.js';
-import { Api, errorText } from './api.js';
+import type { UpdateCheck } from '../server/services/updates/update-service.js';
+import { Api } from './api.js';
 import type { View, ViewContext } from './context.js';
 import { actionButton, h, replace } from './dom.js';
+import { currentPlace, hrefOf } from './route.js';
 import { Messages } from './messages.js';
 import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
@@ -24,7 +26,7 @@ interface Tab {
   view: View;
 }
 
-/** Tabs by role, as the route table allows: Pass reads statistics only, Users also check updates. */
+/** Sections by role, as the route table allows: Pass reads statistics only, Users also check updates. */
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
   { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
@@ -46,18 +48,22 @@ const account = document.getElementById('account')!;
 const main = document.getElementById('view')!;
 let session = loadSession();
 let cleanup: () => void = () => undefined;
+let shownView: string | null = null;
+let updateVersion: string | null = null;
 
 const api = new Api(
   () => session?.token ?? null,
-  (detail) => {
-    // The token expired or was revoked (password change, user deleted): back to sign-in.
+  () => {
+    // The token expired or was revoked (password change, role change, user deleted): back to sign-in.
     signOut();
-    messages.error(`Please sign in again: ${detail}`);
+    messages.error('Your sign-in has ended. Please sign in again.');
   },
 );
 
 function signOut(): void {
   session = null;
+  shownView = null;
+  updateVersion = null;
   saveSession(null);
   render();
 }
@@ -75,29 +81,18 @@ function render(): void {
         session = next;
         saveSession(next);
         render();
+        void checkForUpdate();
       }),
     );
     return;
   }
   const current = session;
   const tabs = tabsFor(current.role);
-  const wanted = location.hash.slice(1);
-  const tab = tabs.find((candidate) => candidate.id === wanted) ?? tabs[0]!;
-  replace(
-    nav,
-    ...tabs.map((candidate) =>
-      h('a', {
-        class: 'tab',
-        testid: `tab-${candidate.id}`,
-        text: candidate.label,
-        attrs: { href: `#${candidate.id}`, 'aria-current': candidate.id === tab.id ? 'page' : null },
-        // The hash does not change when the open section's tab is clicked: reload it instead.
-        on: {
-          click: () => (candidate.id === tab.id && location.hash === `#${tab.id}` ? render() : undefined),
-        },
-      }),
-    ),
-  );
+  const place = currentPlace();
+  const tab = tabs.find((candidate) => candidate.id === place.view) ?? tabs[0]!;
+  const navigated = shownView !== null && shownView !== tab.id;
+  if (shownView !== tab.id) messages.clear();
+  drawNav(tabs, tab);
   replace(
     account,
     desktop ? desktopTools(desktop) : null,
@@ -115,6 +110,11 @@ function render(): void {
     session: current,
     messages,
     desktop,
+    params: place.params,
+    setUpdateBadge: (version) => {
+      updateVersion = version;
+      drawNav(tabs, tab);
+    },
     renewSession: (next) => {
       session = next;
       saveSession(next);
@@ -123,7 +123,59 @@ function render(): void {
   const root = h('div', { class: 'view', testid: `view-${tab.id}` });
   replace(main, root);
   document.title = `${tab.label} — Melon`;
+  shownView = tab.id;
   cleanup = tab.view(ctx, root);
+  // Focus follows navigation to the new view's heading, so keyboard and screen-reader users land there.
+  if (navigated) root.querySelector<HTMLElement>('h1')?.focus();
+}
+
+function drawNav(tabs: Tab[], current: Tab): void {
+  replace(
+    nav,
+    ...tabs.map((candidate) =>
+      h(
+        'a',
+        {
+          class: 'tab',
+          testid: `tab-${candidate.id}`,
+          attrs: { href: hrefOf(candidate.id), 'aria-current': candidate.id === current.id ? 'page' : null },
+          // The hash does not change when the open section's link is clicked: reload it instead.
+          on: {
+            click: (event) => {
+              if (candidate.id !== current.id || location.hash !== hrefOf(candidate.id)) return;
+              event.preventDefault();
+              shownView = null;
+              render();
+            },
+          },
+        },
+        candidate.label,
+        candidate.id === 'updates' && updateVersion
+          ? h('span', {
+              class: 'tab-badge',
+              testid: 'update-badge',
+              text: '1',
+              attrs: { 'aria-label': `(Melon ${updateVersion} is available)`, role: 'img' },
+            })
+          : null,
+      ),
+    ),
+  );
+}
+
+/** Once per sign-in: is an update waiting? (The server caches the answer for 10 minutes.) */
+async function checkForUpdate(): Promise<void> {
+  if (!session || session.role === 'Pass') return;
+  try {
+    const info = await api.json<UpdateCheck>('/api/settings/check-for-updates');
+    updateVersion = info.UpdateAvailable ? info.LatestVersion : null;
+    if (session) {
+      const tabs = tabsFor(session.role);
+      drawNav(tabs, tabs.find((tab) => tab.id === shownView) ?? tabs[0]!);
+    }
+  } catch {
+    // Quietly: the Updates section says why when it is opened.
+  }
 }
 
 /** Only inside the desktop app: what the preload bridge allows. */
@@ -133,7 +185,7 @@ function desktopTools(bridge: MelonDesktop): HTMLElement {
       await action();
       if (done) messages.info(done);
     } catch (error) {
-      messages.error(errorText(error));
+      messages.error(error);
     }
   };
   return h(
@@ -170,14 +222,15 @@ async function start(): Promise<void> {
       };
       saveSession(session);
     } catch (error) {
-      if (session) messages.error(errorText(error)); // a refused token already signed out
+      if (session) messages.error(error); // a refused token already signed out
     }
   }
   render();
+  void checkForUpdate();
 }
 
 window.addEventListener('hashchange', () => {
   if (session) render();
 });
-window.addEventListener('unhandledrejection', (event) => messages.error(errorText(event.reason)));
+window.addEventListener('unhandledrejection', (event) => messages.error(event.reason));
 void start();

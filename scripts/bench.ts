@@ -7,11 +7,13 @@
  *
  *   npm run bench -- [--plays N]
  *   npm run bench -- --playback          (the playback bench alone)
+ *   npm run bench -- --compare sqlite [--plays N]   (the same reads in-process, beside SQLite)
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
+import { spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { open, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, open, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,13 +28,18 @@ import {
   benchLibrary,
   benchPlays,
   buildBenchDataInChild,
+  DAY_MS,
   login,
   monthRange,
   runTsxScript,
   USER_COUNT,
+  YEAR_MS,
 } from './bench-data.js';
 import { playbackBench, type PlaybackFigures } from './bench-playback.js';
-import { startServerProcess } from './server-process.js';
+import { startServerProcess, type Measures } from './server-process.js';
+
+/** The most plays the naive design is timed with (see main). */
+const NAIVE_MAX_PLAYS = 1_000_000;
 
 interface Timing {
   p50: number;
@@ -121,9 +128,56 @@ async function yearInReviewTimings(
   return { one, household };
 }
 
+/**
+ * A start without a saved index (the first start after an upgrade, or after plays.index was deleted):
+ * the server reads and indexes the whole log. Its index is saved again before it stops.
+ */
+async function rawStart(dataDir: string): Promise<number> {
+  await rm(join(dataDir, 'plays.index'), { force: true });
+  const server = await startServerProcess(dataDir);
+  await server.ask('save');
+  await server.stop();
+  return server.startMs;
+}
+
+/**
+ * Bytes the index of N plays holds: the server's used memory (heap and typed arrays, after a full
+ * GC) minus that of a server on the same folder without plays.
+ */
+async function indexBytesPerPlay(dataDir: string, usedBytes: number, plays: number): Promise<number> {
+  const empty = await mkdtemp(join(tmpdir(), 'melon-bench-empty-'));
+  try {
+    for (const name of await readdir(dataDir)) {
+      if (name.startsWith('plays.') || name === 'melon.lock') continue;
+      if ((await stat(join(dataDir, name))).isFile()) await copyFile(join(dataDir, name), join(empty, name));
+    }
+    const server = await startServerProcess(empty);
+    const baseline = await server.ask<Measures>('measures');
+    await server.stop();
+    return (usedBytes - baseline.usedBytes) / plays;
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+}
+
+/** The play log and the saved index on disk, per play. */
+async function diskBytesPerPlay(dataDir: string, plays: number): Promise<number> {
+  const size = async (name: string) => (await stat(join(dataDir, name))).size;
+  return ((await size('plays.jsonl')) + (await size('plays.index'))) / plays;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const plays = Number(argValue(args, '--plays') ?? 1_000_000);
+  if (argValue(args, '--compare') === 'sqlite') {
+    // In a child, so only this run loads better-sqlite3 (a dev dependency: never at run time).
+    const script = new URL('./bench-sqlite.ts', import.meta.url).pathname;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--plays', String(plays)], {
+      stdio: 'inherit',
+    });
+    process.exitCode = result.status ?? 1;
+    return;
+  }
   if (args.includes('--naive')) {
     console.log(JSON.stringify({ naiveRewriteMs: await naiveRewrite(plays) }));
     return;
@@ -141,6 +195,9 @@ async function main(): Promise<void> {
     const genStart = performance.now();
     const data = buildBenchDataInChild(dataDir, plays);
     console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+
+    console.error('starting from the raw log (no saved index) ...');
+    const rawStartMs = await rawStart(dataDir);
 
     // The server in its own process: the client's work and garbage do not land in its timings or
     // its memory. Cold start is measured inside it (open the store, load the index, listen).
@@ -164,6 +221,9 @@ async function main(): Promise<void> {
       if (response.status !== 200) throw new Error(`log-play: ${response.status} ${response.body}`);
     };
     const month = monthRange(data);
+    const iso = (at: number) => new Date(at).toISOString();
+    const fiveYears = `gtDateTime=${iso(data.lastAt - 5 * YEAR_MS)}`;
+    const allButFirstDay = `gtDateTime=${iso(data.firstAt + DAY_MS)}`;
 
     const logPlayT = await time(500, 20, logPlay);
     const topFull = await time(200, 10, () => get('/api/stats/top-tracks?count=50'));
@@ -175,27 +235,41 @@ async function main(): Promise<void> {
     const deviceFull = await time(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
     const recent = await time(200, 10, () => get('/api/stats/recent-tracks?count=50'));
     const activity = await time(100, 5, () => get('/api/stats/activity?step=month&' + month));
+    const topFiveYears = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${fiveYears}`));
+    const topButFirstDay = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${allButFirstDay}`));
+    const recentAlbums = await time(200, 10, () => get('/api/stats/recent-albums?count=50'));
+    const health = await time(200, 10, () => get('/api/health'));
     const adminToken = await login(url, ADMIN_USER, ADMIN_PASSWORD);
     const getAsAdmin = async (path: string) => {
       const response = await request(url + path, { headers: { authorization: `Bearer ${adminToken}` } });
       if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.body}`);
     };
     const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
+    // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
+    await server.ask('save');
+    const { maxStallMs, usedBytes } = await server.ask<Measures>('measures');
     const rssMb = server.rssMb();
     agent.destroy();
     await server.stop();
+    const diskPerPlay = await diskBytesPerPlay(dataDir, plays);
+    const indexPerPlay = await indexBytesPerPlay(dataDir, usedBytes, plays);
 
-    console.error('timing one lowdb rewrite of the same plays (the naive design) ...');
-    const { naiveRewriteMs } = runTsxScript<{ naiveRewriteMs: number }>(
+    // Above 1M plays the naive design needs more memory than this machine has (~3 GB of heap a
+    // million): it is timed at 1M and scaled, its cost being linear in the plays.
+    const naivePlays = Math.min(plays, NAIVE_MAX_PLAYS);
+    console.error(`timing one lowdb rewrite of ${naivePlays} of the plays (the naive design) ...`);
+    const naive = runTsxScript<{ naiveRewriteMs: number }>(
       self,
-      ['--naive', '--plays', String(plays)],
+      ['--naive', '--plays', String(naivePlays)],
       ['--max-old-space-size=8192'],
     );
+    const naiveRewriteMs = (naive.naiveRewriteMs * plays) / naivePlays;
 
     const playback = await playbackBench();
 
     const rows: Array<[string, Timing | number, string?]> = [
       ['first start (index built from the log)', data.indexBuildMs],
+      ['start from the raw log (no plays.index)', rawStartMs],
       ['cold start (saved index + log tail)', coldStartMs],
       ['log-play (durable)', logPlayT],
       ['top-tracks, full range', topFull],
@@ -207,9 +281,13 @@ async function main(): Promise<void> {
       ['listening-time, one month', listeningMonth],
       ['recent-tracks', recent],
       ['activity, one month by month', activity],
+      ['top-tracks, last 5 years', topFiveYears],
+      ['top-tracks, all but the first day', topButFirstDay],
+      ['recent-albums', recentAlbums],
+      ['health (the HTTP floor)', health],
       ['year in review, one listener', yearInReview.one],
       ['year in review, household (5 listeners)', yearInReview.household],
-      ['naive lowdb rewrite (one write)', naiveRewriteMs],
+      [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
     ];
     console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
     console.log(`${'measure'.padEnd(40)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}`);
@@ -218,9 +296,15 @@ async function main(): Promise<void> {
         typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
       console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
     }
-    console.log(
-      `${'server RSS after the run (MB)'.padEnd(40)}${''.padStart(10)}${rssMb.toFixed(1).padStart(10)}\n`,
-    );
+    for (const [name, value] of [
+      ['server RSS after the run (MB)', rssMb],
+      ['index bytes per play', indexPerPlay],
+      ['disk bytes per play (log + index)', diskPerPlay],
+      ['longest event-loop stall (ms)', maxStallMs],
+    ] as const) {
+      console.log(`${name.padEnd(40)}${''.padStart(10)}${value.toFixed(1).padStart(10)}`);
+    }
+    console.log('');
     printPlayback(playback);
 
     const round = (n: number) => Math.round(n * 100) / 100;
@@ -244,6 +328,12 @@ async function main(): Promise<void> {
         concurrentStreamsMBps: round(playback.concurrentStreamsMBps),
         concurrentStreamsRssGrowthMb: round(playback.concurrentStreamsRssGrowthMb),
         searchP99Ms: round(playback.searchP99Ms),
+        indexBytesPerPlay: round(indexPerPlay),
+        diskBytesPerPlay: round(diskPerPlay),
+        rawStartMs: round(rawStartMs),
+        maxStallMs: round(maxStallMs),
+        healthP99Ms: round(health.p99),
+        topFiveYearsP99Ms: round(topFiveYears.p99),
       }),
     );
   } finally {

@@ -11,7 +11,12 @@ import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS_PAGE_BUILD, STYLESHEETS } from '../server/http/admin-page.js';
+import {
+  SETTINGS_PAGE_BUILD,
+  STYLESHEETS,
+  VENDOR_STYLESHEETS,
+  vendorSheetPath,
+} from '../server/http/admin-page.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
@@ -44,6 +49,9 @@ export async function buildDist(folders: readonly string[], except: readonly str
   mkdirSync(join(DIST, 'renderer', 'styles'), { recursive: true });
   for (const file of STYLESHEETS)
     copyFileSync(join(ROOT, 'renderer', 'styles', file), join(DIST, 'renderer', 'styles', file));
+  // Libraries' sheets (uPlot's) beside ours: the built app has no node_modules to read them from.
+  for (const name of Object.keys(VENDOR_STYLESHEETS))
+    copyFileSync(vendorSheetPath(name), join(DIST, 'renderer', 'styles', name));
 
   cpSync(join(ROOT, 'server', 'assets'), join(DIST, 'server', 'assets'), { recursive: true });
   // server/config.ts reads the version from ../package.json, which from dist/server is this copy.

@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer } from '../server/index.js';
 import { createLogger } from '../server/logger.js';
@@ -23,6 +23,15 @@ interface Started {
   startMs: number;
 }
 
+/** What the bench may ask the server process over IPC, and what it answers. */
+export type Question = 'measures' | 'save';
+export interface Measures {
+  /** The longest the event loop was held up since listening (ms). */
+  maxStallMs: number;
+  /** V8 heap plus typed arrays and buffers, after a full GC (bytes). */
+  usedBytes: number;
+}
+
 async function serve(dataDir: string): Promise<void> {
   const begin = performance.now();
   const server = await createServer({
@@ -33,6 +42,30 @@ async function serve(dataDir: string): Promise<void> {
   });
   const url = await server.listen();
   const started: Started = { url, startMs: performance.now() - begin };
+  // Stalls of the event loop while serving (a save of the play index included), to 1 ms.
+  const stalls = monitorEventLoopDelay({ resolution: 1 });
+  stalls.enable();
+  process.on('message', (question: { ask: Question; id: number }) => {
+    const answer = async () => {
+      if (question.ask === 'save') {
+        await server.store.savePlayIndex();
+        return {};
+      }
+      // Full collections with pauses between: buffers freed by one are returned after it.
+      const gc = (globalThis as { gc?: () => void }).gc;
+      for (let i = 0; i < 3; i += 1) {
+        gc?.();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const memory = process.memoryUsage();
+      const measures: Measures = {
+        maxStallMs: stalls.max / 1e6,
+        usedBytes: memory.heapUsed + memory.external,
+      };
+      return measures;
+    };
+    void answer().then((value) => process.send?.({ id: question.id, value }));
+  });
   process.send?.(started);
   process.on('SIGTERM', () => {
     void server.close(2_000).then(() => process.exit(0));
@@ -41,6 +74,8 @@ async function serve(dataDir: string): Promise<void> {
 
 export interface ServerProcess extends Started {
   child: ChildProcess;
+  /** Asks the server process for its measures, or to save its play index now. */
+  ask<T>(question: Question): Promise<T>;
   /** Resident memory of the server process now, in MB. */
   rssMb(): number;
   /** SIGTERM, then wait for the exit (the store is flushed and the play index saved). */
@@ -48,7 +83,7 @@ export interface ServerProcess extends Started {
 }
 
 export function startServerProcess(dataDir: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, dataDir], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SELF, dataDir], {
     // Request lines go to stdout like `npm start`'s; nobody reads them here.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -58,9 +93,21 @@ export function startServerProcess(dataDir: string): Promise<ServerProcess> {
     child.kill('SIGTERM');
     await exited;
   };
+  let asked = 0;
+  const ask = <T>(question: Question) =>
+    new Promise<T>((resolve) => {
+      const id = ++asked;
+      const listener = (message: { id?: number; value?: T }) => {
+        if (message.id !== id) return;
+        child.off('message', listener);
+        resolve(message.value as T);
+      };
+      child.on('message', listener);
+      child.send({ ask: question, id });
+    });
   return new Promise((resolve, reject) => {
     child.once('message', (message: Started) =>
-      resolve({ ...message, child, rssMb: () => rssMb(child.pid!), stop }),
+      resolve({ ...message, child, ask, rssMb: () => rssMb(child.pid!), stop }),
     );
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
   });

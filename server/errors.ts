@@ -25,6 +25,7 @@ export const PROBLEM_STATUS = {
   invalid_invite: 401,
   too_many_attempts: 429,
   too_many_invites: 408,
+  invite_not_found: 404,
   // users
   user_not_found: 404,
   username_taken: 409,

@@ -1,7 +1,7 @@
-import { errorText } from '../api.js';
 import type { View } from '../context.js';
-import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
+import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
 import { signIn } from './signin.js';
+import type { Member } from '../stats-data.js';
 import type { UserRecord } from './users.js';
 
 /** Account (everyone): share one's statistics with the household, change one's password. */
@@ -21,7 +21,7 @@ export const accountView: View = (ctx, root) => {
       })
       .catch((error: unknown) => {
         publicStats.checked = !wanted;
-        ctx.messages.error(errorText(error));
+        ctx.messages.error(error);
       })
       .finally(() => {
         publicStats.disabled = false;
@@ -59,20 +59,21 @@ export const accountView: View = (ctx, root) => {
           ctx.renewSession(session);
           ctx.messages.info('Password changed. Other devices must sign in again.');
         })
-        .catch((error: unknown) => ctx.messages.error(errorText(error)))
+        .catch((error: unknown) => ctx.messages.error(error))
     );
   });
 
   replace(
     root,
+    viewHeading('Account'),
     card(
-      `Account: ${ctx.session.username}`,
+      `${ctx.session.username}`,
       h('p', { class: 'muted', text: `Role: ${ctx.session.role}` }),
       h(
         'label',
         { class: 'check' },
         publicStats,
-        h('span', { text: 'Let the household see my listening statistics' }),
+        h('span', { text: 'Let the household see my listening statistics (on unless you turn it off)' }),
         state,
       ),
     ),
@@ -85,13 +86,10 @@ export const accountView: View = (ctx, root) => {
     state.textContent = value === null ? '' : value ? '(public)' : '(private)';
   }
 
-  // Only an admin can list users; for others the setting is shown once they change it.
   show(null);
-  if (ctx.session.role === 'Admin') {
-    ctx.api
-      .json<UserRecord[]>('/api/users')
-      .then((users) => show(users.find((user) => user.id === ctx.session.userId)?.publicStats ?? null))
-      .catch((error: unknown) => ctx.messages.error(errorText(error)));
-  }
+  ctx.api
+    .json<Member[]>('/api/stats/members')
+    .then((members) => show(members.find((member) => member.self)?.publicStats ?? null))
+    .catch((error: unknown) => ctx.messages.error(error));
   return () => undefined;
 };

@@ -1,9 +1,4 @@
-import { errorText } from '../api.js';
-import type { View, ViewContext } from '../context.js';
-import { actionButton, card, h, onInputSettled, replace, segmented } from '../dom.js';
-import { confirmDialog } from '../confirm.js';
 import {
-  deleteWarning,
   groupsFor,
   KINDS,
   summary,
@@ -12,191 +7,240 @@ import {
   type Kind,
   type Picture,
 } from '../artwork-model.js';
+import { confirmDialog } from '../confirm.js';
+import type { View, ViewContext } from '../context.js';
+import { actionButton, card, h, onInputSettled, replace, segmented, viewHeading } from '../dom.js';
+import { setParams } from '../route.js';
+import { apiImage, enlarge, ObjectUrls, uploadZone } from '../ui/pictures.js';
+import { errorBox } from '../ui/section.js';
+import { albumBrowser } from './artwork-album.js';
 
-/** Artwork (Admin): browse, view every picture with its position, delete one, upload new ones. */
+/**
+ * Artwork (Admin): albums first (covers, an album's tracks and their pictures, album-wide
+ * deletion); artists' pictures and banners, playlist and collection artwork, the default artwork.
+ */
 export const artworkView: View = (ctx, root) => {
-  let kind: Kind = 'tracks';
-  let urls: string[] = [];
-  const search = h('input', {
-    testid: 'art-search',
-    attrs: { type: 'search', placeholder: 'Search by name', 'aria-label': 'Search' },
-  });
-  const results = h('ul', { class: 'art-results', testid: 'art-results' });
-  const detail = h('div', { class: 'art-detail', testid: 'art-detail' });
-  const kinds = segmented(KINDS, 'art-kind', (next) => selectKind(next));
-  const cancelSearch = onInputSettled(search, 250, () => void loadList());
-  replace(root, card('Artwork', kinds.element, search, h('div', { class: 'art-layout' }, results, detail)));
+  const urls = new ObjectUrls();
+  let cancelCurrent: () => void = () => undefined;
+  const wanted = ctx.params.get('kind');
+  let kind: Kind = KINDS.some((entry) => entry.kind === wanted) ? (wanted as Kind) : 'albums';
+  const kinds = segmented(KINDS, 'art-kind', (next) => select(next, true), 'What artwork');
+  const content = h('div', { class: 'art-content' });
+  replace(root, viewHeading('Artwork'), card('Pictures', kinds.element, content));
 
-  function selectKind(next: Kind): void {
+  function select(next: Kind, push: boolean): void {
     kind = next;
     kinds.mark(next);
-    search.hidden = next === 'default';
-    replace(detail);
-    if (next === 'default') {
-      replace(results);
-      void showItem(null);
+    if (push) setParams('artwork', { kind: next === 'albums' ? null : next });
+    cancelCurrent();
+    urls.revokeAll();
+    if (next === 'albums') {
+      const browser = albumBrowser(ctx, urls);
+      cancelCurrent = browser.cancel;
+      replace(content, browser.element);
+    } else if (next === 'default') {
+      cancelCurrent = () => undefined;
+      void showDefault();
     } else {
-      void loadList();
+      cancelCurrent = itemBrowser(next);
     }
   }
 
-  async function loadList(): Promise<void> {
-    if (kind === 'default') return;
-    const listKind = kind;
-    try {
-      const page = await ctx.api.json<{ items: Item[]; total: number }>(`/api/${listKind}`, {
-        query: { q: search.value.trim(), count: 50 },
-      });
-      if (listKind !== kind) return;
-      if (page.items.length === 0) {
-        replace(results, h('li', { class: 'muted', text: 'Nothing found.' }));
-        return;
-      }
-      replace(
-        results,
-        ...page.items.map((item) =>
+  /** Artists, playlists, collections: search, pick one, see and change its pictures. */
+  function itemBrowser(listKind: Exclude<Kind, 'albums' | 'default'>): () => void {
+    const search = h('input', {
+      testid: 'art-search',
+      attrs: { type: 'search', placeholder: 'Search by name', 'aria-label': `Search ${listKind}` },
+    });
+    const results = h('ul', { class: 'art-results', testid: 'art-results' });
+    const detail = h('div', { class: 'art-detail', testid: 'art-detail' });
+    replace(content, search, h('div', { class: 'art-layout' }, results, detail));
+    const loadList = async () => {
+      try {
+        const page = await ctx.api.json<{ items: Item[]; total: number }>(`/api/${listKind}`, {
+          query: { q: search.value.trim(), count: 50 },
+        });
+        if (kind !== listKind) return;
+        replace(
+          results,
+          ...(page.items.length
+            ? page.items.map((item) =>
+                h(
+                  'li',
+                  {},
+                  h(
+                    'button',
+                    {
+                      class: 'art-item',
+                      testid: 'art-item',
+                      attrs: { type: 'button', 'data-id': item.id },
+                      on: { click: () => void showItem(item.id) },
+                    },
+                    h('span', { text: item.name || '(untitled)' }),
+                    h('small', { class: 'muted', text: summary(item) }),
+                  ),
+                ),
+              )
+            : [h('li', { class: 'muted', text: 'Nothing found.' })]),
+          page.total > page.items.length
+            ? h('li', { class: 'muted', text: `${page.total - page.items.length} more — refine the search.` })
+            : null,
+        );
+      } catch (error) {
+        replace(
+          results,
           h(
             'li',
             {},
-            h(
-              'button',
-              {
-                class: 'art-item',
-                testid: 'art-item',
-                attrs: { type: 'button', 'data-id': item.id },
-                on: { click: () => void showItem(item.id) },
-              },
-              h('span', { text: item.name || '(untitled)' }),
-              h('small', { class: 'muted', text: summary(item) }),
-            ),
+            errorBox(error, 'art-results', () => void loadList()),
           ),
-        ),
-        page.total > page.items.length
-          ? h('li', { class: 'muted', text: `${page.total - page.items.length} more — refine the search.` })
-          : null,
-      );
-    } catch (error) {
-      ctx.messages.error(errorText(error));
-    }
+        );
+      }
+    };
+    const showItem = async (id: string) => {
+      try {
+        const item = await ctx.api.json<Item>(`/api/${listKind}/${encodeURIComponent(id)}`);
+        if (kind !== listKind) return;
+        drawGroups(detail, item.name || '(untitled)', groupsFor(listKind, item), async () => {
+          await showItem(id);
+          await loadList();
+        });
+      } catch (error) {
+        replace(
+          detail,
+          errorBox(error, 'art-detail', () => void showItem(id)),
+        );
+      }
+    };
+    void loadList();
+    return onInputSettled(search, 250, () => void loadList());
   }
 
-  async function showItem(id: string | null): Promise<void> {
-    const shownKind = kind;
+  async function showDefault(): Promise<void> {
     try {
-      const item =
-        id === null ? null : await ctx.api.json<Item>(`/api/${shownKind}/${encodeURIComponent(id)}`);
-      if (shownKind !== kind) return;
-      drawGroups(item ? item.name || '(untitled)' : 'Default artwork', groupsFor(shownKind, item), () =>
-        showItem(id),
+      const { headers } = await ctx.api.image('/api/art/default');
+      const custom = headers.get('X-Melon-Artwork') === 'custom';
+      const [group] = groupsFor('default', null);
+      drawGroups(
+        content,
+        custom ? 'Your default artwork' : 'The built-in default artwork',
+        [
+          {
+            ...group!,
+            pictures: group!.pictures.map((picture) => ({ ...picture, deletable: custom })),
+            title: custom
+              ? 'Shown where an item has no picture. Delete it to use the built-in one again.'
+              : 'Shown where an item has no picture. It is built into Melon and cannot be deleted; upload your own to replace it.',
+          },
+        ],
+        showDefault,
       );
     } catch (error) {
-      ctx.messages.error(errorText(error));
+      replace(
+        content,
+        errorBox(error, 'art-default', () => void showDefault()),
+      );
     }
   }
 
-  function drawGroups(title: string, groups: Group[], reload: () => Promise<void>): void {
-    revokeUrls();
-    const sections = groups.map((group) => {
-      const grid = h('div', { class: 'thumbs', testid: `${group.testid}-thumbs` });
-      if (group.pictures.length === 0) grid.appendChild(h('p', { class: 'muted', text: 'No pictures.' }));
-      for (const picture of group.pictures)
-        grid.appendChild(thumb(ctx, picture, reload, (url) => urls.push(url)));
-      return h(
-        'section',
-        { class: 'art-group', testid: group.testid },
-        h('h3', { text: group.title }),
-        grid,
-        group.upload ? uploadForm(ctx, group.upload, reload) : null,
-      );
+  function drawGroups(
+    target: HTMLElement,
+    title: string,
+    groups: Group[],
+    reload: () => Promise<void>,
+  ): void {
+    urls.revokeAll();
+    const heading = h('h2', {
+      class: 'art-title',
+      testid: 'art-title',
+      text: title,
+      attrs: { tabindex: -1 },
     });
-    replace(detail, h('h3', { class: 'art-title', testid: 'art-title', text: title }), ...sections);
+    replace(
+      target,
+      heading,
+      ...groups.map((group) => {
+        const grid = h('div', { class: 'thumbs', testid: `${group.testid}-thumbs` });
+        if (group.pictures.length === 0) grid.appendChild(h('p', { class: 'muted', text: 'No pictures.' }));
+        for (const picture of group.pictures) grid.appendChild(thumb(ctx, urls, picture, reload));
+        return h(
+          'section',
+          { class: 'art-group', testid: group.testid },
+          h('h3', { text: group.title }),
+          grid,
+          group.upload ? uploadFor(ctx, group.upload, reload) : null,
+        );
+      }),
+    );
   }
 
-  function revokeUrls(): void {
-    for (const url of urls) URL.revokeObjectURL(url);
-    urls = [];
-  }
-
-  selectKind('tracks');
+  select(kind, false);
   return () => {
-    cancelSearch();
-    revokeUrls();
+    cancelCurrent();
+    urls.revokeAll();
   };
 };
 
 function thumb(
   ctx: ViewContext,
-  picture: Picture,
+  urls: ObjectUrls,
+  picture: Picture & { deletable?: boolean },
   reload: () => Promise<void>,
-  track: (url: string) => void,
 ): HTMLElement {
-  const img = h('img', { class: 'thumb-img', attrs: { alt: picture.caption, loading: 'lazy' } });
-  const figure = h(
+  return h(
     'figure',
     { class: 'thumb', testid: 'art-thumb', attrs: { 'data-src': picture.src } },
-    img,
-    h('figcaption', { testid: 'art-thumb-caption', text: picture.caption }),
-    actionButton(
-      'Delete',
-      'art-delete',
-      async () => {
-        const confirmed = await confirmDialog('Delete this picture?', deleteWarning(picture), 'Delete');
-        if (!confirmed) return;
-        try {
-          // The interface names a form body for artwork deletion.
-          await ctx.api.json(picture.deletePath, { method: 'POST', fields: picture.deleteFields });
-          ctx.messages.info('Picture deleted.');
-          await reload();
-        } catch (error) {
-          ctx.messages.error(errorText(error));
-        }
+    h(
+      'button',
+      {
+        class: 'thumb-open',
+        testid: 'art-enlarge',
+        attrs: { type: 'button', 'aria-label': `Enlarge ${picture.caption}` },
+        on: { click: () => enlarge(ctx.api, urls, picture.src, picture.caption) },
       },
-      'button danger small',
+      apiImage(ctx.api, urls, picture.src, picture.caption),
     ),
+    h('figcaption', { testid: 'art-thumb-caption', text: picture.caption }),
+    picture.deletable === false
+      ? null
+      : actionButton(
+          'Delete',
+          'art-delete',
+          async () => {
+            const ok = await confirmDialog(
+              'Delete this picture?',
+              'The image file is removed from the server. This cannot be undone.',
+              'Delete',
+            );
+            if (!ok) return;
+            try {
+              await ctx.api.json(picture.deletePath, { method: 'POST', fields: picture.deleteFields });
+              ctx.messages.info('Picture deleted.');
+            } catch (error) {
+              ctx.messages.error(error);
+            }
+            await reload();
+          },
+          'button danger small',
+        ),
   );
-  ctx.api
-    .blob(picture.src)
-    .then((blob) => {
-      const url = URL.createObjectURL(blob);
-      track(url);
-      img.src = url;
-    })
-    .catch((error: unknown) => {
-      figure.classList.add('thumb-missing');
-      ctx.messages.error(`Could not load ${picture.caption}: ${errorText(error)}`);
-    });
-  return figure;
 }
 
-function uploadForm(
+function uploadFor(
   ctx: ViewContext,
   upload: NonNullable<Group['upload']>,
   reload: () => Promise<void>,
 ): HTMLElement {
-  const input = h('input', {
-    testid: 'art-upload-file',
-    attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', 'aria-label': upload.label },
+  return uploadZone(upload.label, async (file) => {
+    const form = new FormData();
+    if (upload.id) form.append('id', upload.id);
+    form.append('file', file);
+    try {
+      await ctx.api.json(upload.path, { method: 'POST', form });
+      ctx.messages.info('Picture uploaded.');
+      await reload();
+    } catch (error) {
+      ctx.messages.error(error);
+    }
   });
-  return h(
-    'div',
-    { class: 'upload' },
-    input,
-    actionButton(upload.label, 'art-upload', async () => {
-      const file = input.files?.[0];
-      if (!file) {
-        ctx.messages.error('Choose a JPEG, PNG or WebP image first.');
-        return;
-      }
-      const form = new FormData();
-      if (upload.id) form.append('id', upload.id);
-      form.append('file', file);
-      try {
-        await ctx.api.json(upload.path, { method: 'POST', form });
-        ctx.messages.info('Picture uploaded.');
-        await reload();
-      } catch (error) {
-        ctx.messages.error(errorText(error));
-      }
-    }),
-  );
 }

@@ -1,4 +1,4 @@
-import { ApiError, errorText, type Api } from '../api.js';
+import { ApiError, type Api } from '../api.js';
 import { field, h, onSubmit, submitButton } from '../dom.js';
 import type { Messages } from '../messages.js';
 import type { Role, Session } from '../session.js';
@@ -62,7 +62,7 @@ export function signInView(
         onSignedIn(session);
       })
       .catch((error: unknown) => {
-        messages.error(errorText(error));
+        messages.error(error);
         password.select();
       }),
   );

@@ -1,272 +1,233 @@
-import { errorText } from '../api.js';
-import { barChart, lineChart } from '../charts.js';
+import type { Chart } from '../charts.js';
 import type { View } from '../context.js';
-import { card, field, h, onInputSettled, replace, segmented } from '../dom.js';
-import { formatDateTime, formatDuration, rangeQuery, type RangeKind } from '../format.js';
+import { field, h, replace, segmented, viewHeading } from '../dom.js';
+import { RANGE_KINDS, type RangeKind } from '../format.js';
+import { plays } from '../plural.js';
+import { setParams } from '../route.js';
+import { loadHousehold, loadPerson, type DevicePlays, type Member, type Selection } from '../stats-data.js';
+import { errorBox, section } from '../ui/section.js';
+import { renderHousehold, renderPerson, type Rendered } from './stats-render.js';
 
-interface Ref {
-  id: string;
-  name: string | null;
-}
-interface TopTrack extends Ref {
-  rank: number;
-  plays: number;
-  artists: Ref[];
-}
-interface TopAlbum extends Ref {
-  rank: number;
-  plays: number;
-  artists: Ref[];
-}
-interface TopArtist extends Ref {
-  rank: number;
-  plays: number;
-  listeningMs: number;
-}
-interface TopGenre {
-  rank: number;
-  genre: string;
-  plays: number;
-}
-interface RecentPlay {
-  id: string;
-  playedAt: string;
-  device: string | null;
-  track: { id: string; name: string | null; artists: Ref[] };
-}
-interface ActivityStep {
-  start: string;
-  plays: number;
-  listeningMs: number;
-}
-interface ListeningTime {
-  totalMs: number;
-  plays: number;
-}
-interface UserSummary {
-  id: string;
-  username: string;
-}
+const RANGE_LABELS: Record<RangeKind, string> = {
+  week: 'This week',
+  month: 'This month',
+  year: 'This year',
+  all: 'All time',
+  custom: 'Custom',
+};
+export const EVERYONE = 'everyone';
 
-const RANGES: { kind: RangeKind; label: string }[] = [
-  { kind: 'week', label: 'This week' },
-  { kind: 'month', label: 'This month' },
-  { kind: 'year', label: 'This year' },
-  { kind: 'all', label: 'All time' },
-  { kind: 'custom', label: 'Custom' },
-];
-
-const artistsOf = (refs: Ref[]) => refs.map((ref) => ref.name ?? 'unknown artist').join(', ');
-
-/** A top track's or album's row: its name, then its artists and plays. */
-const playsRow =
-  (unnamed: string) =>
-  (entry: TopTrack | TopAlbum): [string, string] => [
-    entry.name ?? unnamed,
-    `${artistsOf(entry.artists)} · ${entry.plays} plays`,
-  ];
-
-/** Statistics: the signed-in user's, or any user's for an admin. */
+/**
+ * Statistics: one person's or everyone's, for a range and (for one person) a device. Every member
+ * may browse everyone whose statistics are visible; a wall display (Pass) opens on everyone. The
+ * selection lives in the address, so Back and reload restore it.
+ */
 export const statsView: View = (ctx, root) => {
-  let range: RangeKind = 'month';
-  let generation = 0;
-  const userPicker = h('select', { testid: 'stats-user', attrs: { 'aria-label': 'User' } });
-  userPicker.appendChild(
-    h('option', { text: `${ctx.session.username} (you)`, attrs: { value: ctx.session.userId } }),
-  );
-  const from = h('input', { testid: 'stats-from', attrs: { type: 'date', 'aria-label': 'From' } });
-  const to = h('input', { testid: 'stats-to', attrs: { type: 'date', 'aria-label': 'To' } });
+  const params = ctx.params;
+  const range = (RANGE_KINDS as string[]).includes(params.get('range') ?? '')
+    ? (params.get('range') as RangeKind)
+    : 'month';
+  const state = {
+    user: params.get('user') ?? (ctx.session.role === 'Pass' ? EVERYONE : ctx.session.userId),
+    range,
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    device: params.get('device') ?? '',
+  };
+  let members: Member[] = [];
+  let charts: Chart[] = [];
+
+  const person = h('select', { testid: 'stats-user' });
+  const device = h('select', { testid: 'stats-device' });
+  const from = h('input', { testid: 'stats-from', attrs: { type: 'date', value: state.from } });
+  const to = h('input', { testid: 'stats-to', attrs: { type: 'date', value: state.to } });
   const custom = h('div', { class: 'custom-range' }, field('From', from), field('To', to));
-  const device = h('input', {
-    testid: 'stats-device',
-    attrs: { placeholder: 'All devices', 'aria-label': 'Device' },
+  const deviceField = field('Device', device);
+  const ranges = segmented(
+    RANGE_KINDS.map((kind) => ({ kind, label: RANGE_LABELS[kind] })),
+    'stats-range',
+    (kind) => {
+      state.range = kind;
+      changed();
+    },
+    'Range',
+  );
+  const subtitle = h('p', { class: 'muted', testid: 'stats-subtitle' });
+  const body = section<unknown>({
+    testid: 'stats-body',
+    label: 'statistics',
+    load: () => load(),
+    render: () => [],
   });
-  const ranges = segmented(RANGES, 'stats-range', (kind) => {
-    range = kind;
-    void load();
+  // The body's content is drawn by load itself (charts need their element in the page first).
+
+  person.addEventListener('change', () => {
+    state.user = person.value;
+    state.device = '';
+    changed();
   });
+  device.addEventListener('change', () => {
+    state.device = device.value;
+    changed();
+  });
+  for (const input of [from, to])
+    input.addEventListener('change', () => {
+      state.from = from.value;
+      state.to = to.value;
+      changed();
+    });
 
-  const body = h('div', { class: 'stats-body', testid: 'stats-body' });
-  for (const control of [userPicker, from, to]) control.addEventListener('change', () => void load());
-  const cancelDeviceInput = onInputSettled(device, 400, () => void load());
-
+  const controls = h(
+    'div',
+    { class: 'stats-controls' },
+    field('Person', person),
+    h('div', { class: 'field' }, h('span', { class: 'field-label', text: 'Range' }), ranges.element),
+    custom,
+    deviceField,
+  );
+  const content = h('div', { class: 'stats-content', testid: 'stats-content' });
   replace(
     root,
-    card(
-      'Listening statistics',
-      h(
-        'div',
-        { class: 'stats-controls' },
-        ctx.session.role === 'Admin' ? field('User', userPicker) : null,
-        ranges.element,
-        custom,
-        field('Device', device),
-      ),
-    ),
-    body,
+    viewHeading('Statistics'),
+    h('section', { class: 'card' }, subtitle, controls),
+    body.element,
+    content,
   );
 
-  async function loadUsers(): Promise<void> {
-    if (ctx.session.role !== 'Admin') return;
+  function changed(): void {
+    setParams('stats', {
+      user: state.user === ctx.session.userId && ctx.session.role !== 'Pass' ? null : state.user,
+      range: state.range === 'month' ? null : state.range,
+      from: state.range === 'custom' ? state.from : null,
+      to: state.range === 'custom' ? state.to : null,
+      device: state.device || null,
+    });
+    void body.reload();
+  }
+
+  /** The newest load: an older one finishing later (a slower range) must not draw over it. */
+  let generation = 0;
+
+  async function load(): Promise<unknown> {
+    const mine = ++generation;
+    ranges.mark(state.range);
+    custom.hidden = state.range !== 'custom';
+    content.setAttribute('aria-busy', 'true');
+    if (members.length === 0) {
+      members = await ctx.api.json<Member[]>('/api/stats/members');
+      if (mine !== generation) return null;
+    }
+    drawPeople();
+    const selection: Selection = {
+      range: state.range,
+      from: state.from,
+      to: state.to,
+      device: state.device || undefined,
+    };
+    const everyone = state.user === EVERYONE;
+    deviceField.hidden = everyone;
+    const member = members.find((candidate) => candidate.id === state.user);
+    subtitle.textContent = everyone
+      ? 'Everyone in the household who shares their statistics.'
+      : member?.self
+        ? 'Your listening.'
+        : `${member?.username ?? 'Someone'}’s listening.`;
+    if (state.range === 'custom' && state.from && state.to && state.from > state.to) {
+      destroyCharts();
+      replace(
+        content,
+        h('p', {
+          class: 'error-text',
+          testid: 'stats-range-error',
+          attrs: { role: 'alert' },
+          text: 'The “From” date is after the “To” date.',
+        }),
+      );
+      content.removeAttribute('aria-busy');
+      return null;
+    }
     try {
-      const users = await ctx.api.json<UserSummary[]>('/api/users');
-      for (const user of users) {
-        if (user.id === ctx.session.userId) continue;
-        userPicker.appendChild(h('option', { text: user.username, attrs: { value: user.id } }));
+      if (everyone) {
+        const stats = await loadHousehold(ctx.api, members, selection);
+        if (mine !== generation) return null;
+        draw(renderHousehold(stats));
+      } else {
+        const [stats, devices] = await Promise.all([
+          loadPerson(ctx.api, state.user, selection),
+          ctx.api.json<DevicePlays[]>('/api/stats/devices', { query: { userId: state.user } }),
+        ]);
+        if (mine !== generation) return null;
+        drawDevices(devices);
+        draw(renderPerson(stats, member?.username ?? 'this person'));
       }
     } catch (error) {
-      ctx.messages.error(errorText(error));
-    }
-  }
-
-  async function load(): Promise<void> {
-    const mine = ++generation;
-    ranges.mark(range);
-    custom.hidden = range !== 'custom';
-    const { step, ...dates } = rangeQuery(range, new Date(), { from: from.value, to: to.value });
-    const query = {
-      userId: userPicker.value || undefined,
-      device: device.value.trim() || undefined,
-      ...dates,
-    };
-    const top = { ...query, count: 10 };
-    body.setAttribute('aria-busy', 'true');
-    try {
-      const [time, tracks, albums, artists, genres, activity, recent] = await Promise.all([
-        ctx.api.json<ListeningTime>('/api/stats/listening-time', { query }),
-        ctx.api.json<TopTrack[]>('/api/stats/top-tracks', { query: top }),
-        ctx.api.json<TopAlbum[]>('/api/stats/top-albums', { query: top }),
-        ctx.api.json<TopArtist[]>('/api/stats/top-artists', { query: top }),
-        ctx.api.json<TopGenre[]>('/api/stats/top-genres', { query: top }),
-        ctx.api.json<ActivityStep[]>('/api/stats/activity', { query: { ...query, step } }),
-        ctx.api.json<RecentPlay[]>('/api/stats/recent-tracks', {
-          query: { userId: query.userId, device: query.device, count: 15 },
-        }),
-      ]);
-      if (mine !== generation) return; // a newer selection is loading
+      if (mine !== generation) return null;
+      destroyCharts();
+      deviceField.hidden = true;
       replace(
-        body,
-        h(
-          'section',
-          { class: 'card summary' },
-          h(
-            'div',
-            { class: 'figure' },
-            h('span', {
-              class: 'figure-value',
-              testid: 'stats-listening-time',
-              text: formatDuration(time.totalMs),
-            }),
-            h('span', { class: 'muted', text: 'listening time' }),
-          ),
-          h(
-            'div',
-            { class: 'figure' },
-            h('span', { class: 'figure-value', testid: 'stats-plays', text: String(time.plays) }),
-            h('span', { class: 'muted', text: 'plays' }),
-          ),
-          h(
-            'div',
-            { class: 'figure' },
-            h('span', { class: 'figure-value', testid: 'stats-top-artist', text: artists[0]?.name ?? '—' }),
-            h('span', { class: 'muted', text: 'top artist' }),
-          ),
-        ),
-        h(
-          'section',
-          { class: 'card' },
-          h('h3', { text: step === 'day' ? 'Listening time per day' : `Listening time per ${step}` }),
-          lineChart(
-            activity.map((entry) => ({
-              label: new Date(entry.start).toLocaleDateString(),
-              value: entry.listeningMs / 60_000,
-              text: `${formatDuration(entry.listeningMs)}, ${entry.plays} plays`,
-            })),
-            'chart-activity',
-            'Listening time',
-            ' min',
-          ),
-        ),
-        h(
-          'section',
-          { class: 'card' },
-          h('h3', { text: 'Top artists' }),
-          artists.length
-            ? barChart(
-                artists.map((artist) => ({
-                  label: artist.name ?? 'unknown',
-                  value: artist.plays,
-                  text: `${artist.plays} plays`,
-                })),
-                'chart-top-artists',
-                'Top artists by plays',
-              )
-            : h('p', { class: 'muted', testid: 'chart-top-artists-empty', text: 'No plays in this range.' }),
-        ),
-        h(
-          'div',
-          { class: 'grid-2' },
-          topList('Top tracks', 'top-tracks', tracks.map(playsRow('unknown track'))),
-          topList('Top albums', 'top-albums', albums.map(playsRow('unknown album'))),
-          topList(
-            'Top artists',
-            'top-artists',
-            artists.map((artist) => [
-              artist.name ?? 'unknown artist',
-              `${artist.plays} plays · ${formatDuration(artist.listeningMs)}`,
-            ]),
-          ),
-          topList(
-            'Top genres',
-            'top-genres',
-            genres.map((genre) => [genre.genre, `${genre.plays} plays`]),
-          ),
-        ),
-        topList(
-          'Recent plays',
-          'recent-plays',
-          recent.map((play) => [
-            play.track.name ?? 'unknown track',
-            `${artistsOf(play.track.artists)} · ${formatDateTime(play.playedAt)}${play.device ? ` · ${play.device}` : ''}`,
-          ]),
-          'ul',
-        ),
+        content,
+        errorBox(error, 'stats', () => void body.reload()),
       );
-    } catch (error) {
-      if (mine !== generation) return;
-      replace(body, h('p', { class: 'card error-text', testid: 'stats-error', text: errorText(error) }));
-      ctx.messages.error(errorText(error));
     } finally {
-      // An older selection finishing must not mark the newer one, still loading, as done.
-      if (mine === generation) body.removeAttribute('aria-busy');
+      if (mine === generation) content.removeAttribute('aria-busy');
     }
+    return null;
   }
 
-  void loadUsers();
-  void load();
-  return () => {
-    generation++;
-    cancelDeviceInput();
-  };
-};
+  function draw(rendered: Rendered): void {
+    destroyCharts();
+    replace(content, ...rendered.nodes);
+    charts = rendered.charts;
+  }
 
-function topList(
-  title: string,
-  testid: string,
-  rows: [string, string][],
-  tag: 'ol' | 'ul' = 'ol',
-): HTMLElement {
-  const list = h(tag, { class: 'top-list', testid });
-  if (rows.length === 0) list.appendChild(h('li', { class: 'muted', text: 'Nothing yet.' }));
-  for (const [name, detail] of rows) {
-    list.appendChild(
-      h(
-        'li',
-        { testid: `${testid}-item` },
-        h('span', { class: 'top-name', text: name }),
-        h('small', { class: 'muted', text: detail }),
+  function destroyCharts(): void {
+    for (const chart of charts) chart.destroy();
+    charts = [];
+  }
+
+  function drawPeople(): void {
+    replace(
+      person,
+      h('option', { text: 'Everyone', attrs: { value: EVERYONE } }),
+      ...members.map((member) =>
+        h('option', {
+          text: member.self
+            ? `${member.username} (you)`
+            : member.visible
+              ? member.username
+              : `${member.username} (private)`,
+          attrs: { value: member.id, disabled: !member.visible && member.id !== state.user },
+        }),
       ),
     );
+    if (!Array.from(person.options).some((option) => option.value === state.user))
+      person.appendChild(h('option', { text: 'Someone else', attrs: { value: state.user } }));
+    person.value = state.user;
   }
-  return h('section', { class: 'card' }, h('h3', { text: title }), list);
-}
+
+  function drawDevices(devices: DevicePlays[]): void {
+    replace(
+      device,
+      h('option', { text: 'All devices', attrs: { value: '' } }),
+      ...devices.map((entry) =>
+        h('option', {
+          text: `${entry.device ?? 'Unknown device'} — ${plays(entry.plays)}`,
+          // Plays without a device cannot be filtered on (an empty device means "all").
+          attrs: { value: entry.device ?? '', disabled: entry.device === null },
+        }),
+      ),
+    );
+    if (state.device && !devices.some((entry) => entry.device?.toLowerCase() === state.device.toLowerCase()))
+      device.appendChild(h('option', { text: `${state.device} — no plays`, attrs: { value: state.device } }));
+    device.value =
+      devices.find((entry) => entry.device?.toLowerCase() === state.device.toLowerCase())?.device ??
+      state.device;
+  }
+
+  void body.reload();
+  return () => {
+    generation++;
+    body.cancel();
+    destroyCharts();
+  };
+};

@@ -1,9 +1,11 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import type { UpdateCheck } from '../../server/services/updates/update-service.js';
-import { ApiError, errorText } from '../api.js';
+import { ApiError } from '../api.js';
+import { confirmDialog } from '../confirm.js';
 import type { View } from '../context.js';
-import { actionButton, card, h, replace } from '../dom.js';
+import { actionButton, card, h, replace, viewHeading } from '../dom.js';
+import { errorBox } from '../ui/section.js';
 
 interface UpdateStatus {
   state: 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
@@ -15,6 +17,9 @@ interface UpdateStatus {
 type InstallAnswer = { status: 'up_to_date' } | { status: 'installing'; version: string };
 
 const POLL_MS = 400;
+const HEALTH_MS = 1000;
+/** How long the page waits for the updated server before saying it has not come back. */
+const RECONNECT_LIMIT_MS = 5 * 60_000;
 
 /** Release notes are markdown from the release source: rendered, then sanitised before use. */
 export function renderNotes(markdown: string): DocumentFragment {
@@ -25,57 +30,79 @@ export function renderNotes(markdown: string): DocumentFragment {
     link.setAttribute('target', '_blank');
     link.setAttribute('rel', 'noopener noreferrer');
   });
+  // Every picture says what it is, even when the notes' author gave it no words.
+  clean.querySelectorAll('img').forEach((image) => {
+    if (!image.getAttribute('alt')) image.setAttribute('alt', 'Picture from the release notes');
+  });
   return clean;
 }
 
-/** Updates: check, read what changed, install (Admin) with a progress bar fed by update-status. */
+/**
+ * Updates: checked when the section opens (the server caches the answer for 10 minutes); install
+ * (Admin) after a confirmation, one progress figure, then the page waits for Melon to come back and
+ * says which version it runs.
+ */
 export const updatesView: View = (ctx, root) => {
   const isAdmin = ctx.session.role === 'Admin';
   let poll: ReturnType<typeof setInterval> | undefined;
-  const result = h('div', { class: 'update-result', testid: 'update-result' });
-  const progressBar = h('progress', { testid: 'update-progress', attrs: { max: 100, value: 0 } });
-  const progressText = h('span', { class: 'progress-text', testid: 'update-percent', text: '' });
+  let health: ReturnType<typeof setTimeout> | undefined;
+  let gone = false;
+  const result = h('div', {
+    class: 'update-result',
+    testid: 'update-result',
+    attrs: { 'aria-live': 'polite' },
+  });
+  const progressBar = h('progress', {
+    testid: 'update-progress',
+    attrs: { max: 100, value: 0, 'aria-labelledby': 'update-percent' },
+  });
+  const progressText = h('span', {
+    class: 'progress-text',
+    testid: 'update-percent',
+    attrs: { id: 'update-percent' },
+  });
   const progress = h(
     'div',
     { class: 'update-progress', testid: 'update-progress-box' },
     progressBar,
     progressText,
   );
+  const outcome = h('div', { testid: 'update-outcome', attrs: { role: 'status' } });
   progress.hidden = true;
 
-  const check = actionButton(
-    'Check for updates',
-    'update-check',
-    async () => {
-      replace(result, h('p', { class: 'muted', testid: 'update-message', text: 'Checking…' }));
-      try {
-        const info = await ctx.api.json<UpdateCheck>('/api/settings/check-for-updates');
-        drawResult(info);
-      } catch (error) {
-        replace(
-          result,
-          h('p', {
-            class: 'error-text',
-            testid: 'update-message',
-            text: `The update check failed: ${errorText(error)}`,
-          }),
-        );
-        ctx.messages.error(errorText(error));
-      }
-    },
-    'button primary',
-  );
+  const check = actionButton('Check again', 'update-check', () => runCheck(), 'button');
 
   replace(
     root,
+    viewHeading('Updates'),
     card(
-      'Updates',
-      h('p', { class: 'muted', text: 'Melon checks its GitHub releases for a newer version.' }),
-      check,
+      'Melon',
+      h('p', {
+        class: 'muted',
+        text: 'Melon looks for a newer version on its release page when you open this section.',
+      }),
       result,
       progress,
+      outcome,
+      check,
     ),
   );
+
+  async function runCheck(): Promise<void> {
+    replace(result, h('p', { class: 'muted', testid: 'update-message', text: 'Checking for updates…' }));
+    try {
+      const info = await ctx.api.json<UpdateCheck>('/api/settings/check-for-updates');
+      if (gone) return;
+      ctx.setUpdateBadge(info.UpdateAvailable ? info.LatestVersion : null);
+      drawResult(info);
+    } catch (error) {
+      if (gone) return;
+      replace(
+        result,
+        errorBox(error, 'update-check', () => void runCheck()),
+      );
+    }
+  }
 
   function drawResult(info: UpdateCheck): void {
     const versions = h(
@@ -104,15 +131,28 @@ export const updatesView: View = (ctx, root) => {
       result,
       versions,
       h('p', { testid: 'update-message', text: `Melon ${info.LatestVersion} is available.` }),
-      h('h3', { text: "What's new" }),
+      h('h2', { text: "What's new" }),
       notes,
       isAdmin
-        ? actionButton(`Install ${info.LatestVersion}`, 'update-install', () => install(), 'button primary')
+        ? actionButton(
+            `Install ${info.LatestVersion}`,
+            'update-install',
+            () => install(info),
+            'button primary',
+          )
         : h('p', { class: 'muted', text: 'Ask an admin to install it.' }),
     );
   }
 
-  async function install(): Promise<void> {
+  async function install(info: UpdateCheck): Promise<void> {
+    const ok = await confirmDialog(
+      `Install Melon ${info.LatestVersion}?`,
+      'Melon downloads the new version, checks it and restarts. Music stops for a moment; this page reconnects by itself.',
+      'Install',
+      false,
+    );
+    if (!ok) return;
+    replace(outcome);
     progress.hidden = false;
     progress.classList.remove('failed');
     setProgress(0, 'Starting the download…');
@@ -123,26 +163,88 @@ export const updatesView: View = (ctx, root) => {
         method: 'POST',
         json: {},
       });
+      stopPolling();
       if (answer.status === 'up_to_date') {
-        stopPolling();
         progress.hidden = true;
-        ctx.messages.info('Melon is already up to date.');
+        replace(
+          outcome,
+          h('p', { class: 'ok-text', testid: 'update-done', text: 'Melon is already up to date.' }),
+        );
         return;
       }
-      stopPolling();
-      setProgress(100, `Installing Melon ${answer.version}. Melon restarts when it is done.`);
+      setProgress(100, `Installing Melon ${answer.version}. Waiting for Melon to restart…`);
       ctx.messages.info(`Installing Melon ${answer.version}…`);
+      waitForRestart(info.CurrentVersion, answer.version, Date.now());
     } catch (error) {
       stopPolling();
-      const text = errorText(error);
-      setProgress(Number(progressBar.value), `The update failed: ${text}`);
       progress.classList.add('failed');
-      ctx.messages.error(
-        error instanceof ApiError && error.code === 'update_in_progress'
-          ? text
-          : `The update failed: ${text}`,
+      setProgress(Number(progressBar.value), 'The update failed.');
+      replace(
+        outcome,
+        errorBox(
+          error,
+          'update-install',
+          error instanceof ApiError && error.code === 'update_in_progress' ? null : () => void install(info),
+        ),
       );
     }
+  }
+
+  /** Asks /api/health until Melon answers with the new version (or clearly has not updated). */
+  function waitForRestart(previous: string, target: string, since: number): void {
+    let wentDown = false;
+    const attempt = async () => {
+      if (gone) return;
+      let version: string | null;
+      try {
+        const response = await fetch('/api/health', { cache: 'no-store' });
+        version = response.ok ? ((await response.json()) as { version: string }).version : null;
+      } catch {
+        version = null;
+      }
+      if (version === null) wentDown = true;
+      if (version === target) {
+        finish('ok', `Updated to ${target}.`);
+        ctx.setUpdateBadge(null);
+        return;
+      }
+      if (version !== null && wentDown) {
+        finish(
+          'error',
+          `Melon restarted but still runs ${version}: the installer did not finish. Its log on the server says why.`,
+        );
+        return;
+      }
+      if (Date.now() - since > RECONNECT_LIMIT_MS) {
+        finish(
+          'error',
+          `Melon has not come back with ${target} after 5 minutes. Check the computer it runs on.`,
+        );
+        return;
+      }
+      setProgress(
+        100,
+        version === null
+          ? `Melon is restarting with ${target}…`
+          : `Installing Melon ${target} (still ${previous})…`,
+      );
+      health = setTimeout(() => void attempt(), HEALTH_MS);
+    };
+    health = setTimeout(() => void attempt(), HEALTH_MS);
+  }
+
+  function finish(kind: 'ok' | 'error', text: string): void {
+    progress.hidden = kind === 'ok';
+    if (kind === 'error') progress.classList.add('failed');
+    replace(
+      outcome,
+      h('p', {
+        class: kind === 'ok' ? 'ok-text' : 'error-text',
+        testid: kind === 'ok' ? 'update-done' : 'update-not-done',
+        text,
+      }),
+    );
+    if (kind === 'ok') void runCheck();
   }
 
   function startPolling(): void {
@@ -152,12 +254,9 @@ export const updatesView: View = (ctx, root) => {
         .json<UpdateStatus>('/api/settings/update-status')
         .then((status) => {
           if (!poll) return;
-          if (status.state === 'downloading')
-            setProgress(status.percent, `Downloading… ${Math.floor(status.percent)} %`);
-          else if (status.state === 'verifying') setProgress(status.percent, 'Checking the download…');
-          else if (status.state === 'installing') setProgress(100, 'Installing…');
-          else if (status.state === 'failed' && status.error)
-            setProgress(status.percent, `The update failed: ${status.error}`);
+          if (status.state === 'downloading') setProgress(status.percent, 'Downloading');
+          else if (status.state === 'verifying') setProgress(status.percent, 'Checking the download');
+          else if (status.state === 'installing') setProgress(100, 'Installing');
         })
         .catch(() => undefined); // the install request itself reports failures
     }, POLL_MS);
@@ -168,12 +267,19 @@ export const updatesView: View = (ctx, root) => {
     poll = undefined;
   }
 
+  /** One figure: the bar, and its words with the percentage once. */
   function setProgress(percent: number, text: string): void {
-    const value = Math.max(0, Math.min(100, Math.round(percent)));
+    const value = Math.max(0, Math.min(100, Math.floor(percent)));
     progressBar.value = value;
-    progressBar.setAttribute('aria-valuenow', String(value));
-    progressText.textContent = `${value} % — ${text}`;
+    const words = value > 0 && value < 100 ? `${text}: ${value} %` : text;
+    progressText.textContent = words;
+    progressBar.setAttribute('aria-valuetext', words);
   }
 
-  return stopPolling;
+  void runCheck();
+  return () => {
+    gone = true;
+    stopPolling();
+    clearTimeout(health);
+  };
 };

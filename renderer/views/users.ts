@@ -1,103 +1,215 @@
 import type { UserView } from '../../server/services/user-service.js';
-import { errorText } from '../api.js';
-import type { View } from '../context.js';
-import { card, field, h, onSubmit, replace, submitButton } from '../dom.js';
+import { confirmDialog, noticeDialog } from '../confirm.js';
+import { copyText, type View, type ViewContext } from '../context.js';
+import { actionButton, card, h, replace, viewHeading } from '../dom.js';
 import { formatDateTime } from '../format.js';
+import { plays } from '../plural.js';
+import type { DevicePlays } from '../stats-data.js';
+import { errorBox, section, type Section } from '../ui/section.js';
+import { createUserForm } from './user-form.js';
 
-/** A user as the API answers it. */
-export type UserRecord = UserView;
+/** A user as the Admin's list answers it. */
+export type UserRecord = UserView & { lastActivity?: string | null };
 
-/** Users (Admin): who has an account, their role and last sign-in; create a new one. */
+const ROLES = ['Admin', 'User', 'Pass'] as const;
+
+/** A readable random password: 16 characters without look-alikes, from the browser's crypto. */
+export function generatePassword(length = 16): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return [...bytes].map((byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/**
+ * Users (Admin): who has an account, their role, last sign-in and last play, their devices; change
+ * a role, reset a password (shown once), delete; create a user.
+ */
 export const usersView: View = (ctx, root) => {
-  const table = h('tbody', { testid: 'users-rows' });
-  const username = h('input', {
-    testid: 'user-new-username',
-    attrs: { required: true, maxlength: 64, autocomplete: 'off' },
+  const status = h('div', {
+    class: 'users-status',
+    testid: 'users-status',
+    attrs: { 'aria-live': 'polite' },
   });
-  const password = h('input', {
-    testid: 'user-new-password',
-    attrs: { type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password' },
+  const list: Section = section<UserRecord[]>({
+    testid: 'users-list',
+    label: 'users',
+    load: () => ctx.api.json<UserRecord[]>('/api/users'),
+    render: (users) => table(ctx, users, reload, status),
   });
-  const role = h(
-    'select',
-    { testid: 'user-new-role' },
-    h('option', { text: 'User — plays, rates, own statistics', attrs: { value: 'User' } }),
-    h('option', { text: 'Pass — read-only (guest, wall display)', attrs: { value: 'Pass' } }),
-    h('option', { text: 'Admin — manages the server', attrs: { value: 'Admin' } }),
-  );
-  const submit = submitButton('Create user', 'user-create');
-  const form = h(
-    'form',
-    { class: 'inline-form', testid: 'user-form' },
-    field('Username', username),
-    field('Password', password, 'At least 8 characters.'),
-    field('Role', role),
-    submit,
-  );
-  onSubmit(form, submit, () =>
-    ctx.api
-      .json<UserRecord>('/api/users/create', {
-        method: 'POST',
-        json: { username: username.value.trim(), password: password.value, role: role.value },
-      })
-      .then(async (user) => {
-        ctx.messages.info(`Created ${user.role} “${user.username}”.`);
-        form.reset();
-        await load();
-      })
-      .catch((error: unknown) => ctx.messages.error(errorText(error))),
-  );
-
+  const reload = (): Promise<void> => list.reload();
   replace(
     root,
-    card(
-      'Users',
+    viewHeading('Users'),
+    card('People', status, list.element),
+    card('Create a user', createUserForm(ctx, reload)),
+  );
+  void list.reload();
+  return () => list.cancel();
+};
+
+function table(
+  ctx: ViewContext,
+  users: UserRecord[],
+  reload: () => Promise<void>,
+  status: HTMLElement,
+): HTMLElement {
+  const admins = users.filter((user) => user.role === 'Admin').length;
+  return h(
+    'table',
+    { class: 'table users-table', testid: 'users-table' },
+    h('caption', { class: 'visually-hidden', text: 'Every account' }),
+    h(
+      'thead',
+      {},
       h(
-        'div',
-        { class: 'table-wrap' },
-        h(
-          'table',
-          { class: 'table', testid: 'users-table' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', { text: 'Username' }),
-              h('th', { text: 'Role' }),
-              h('th', { text: 'Last sign-in' }),
-              h('th', { text: 'Statistics' }),
-            ),
-          ),
-          table,
+        'tr',
+        {},
+        ...['Username', 'Role', 'Last sign-in', 'Last play', 'Statistics', 'Devices', 'Actions'].map((name) =>
+          h('th', { text: name, attrs: { scope: 'col' } }),
         ),
       ),
     ),
-    card('Create a user', form),
+    h(
+      'tbody',
+      { testid: 'users-rows' },
+      ...[...users]
+        .sort((a, b) => a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }))
+        .map((user) => row(ctx, user, admins, reload, status)),
+    ),
   );
+}
 
-  async function load(): Promise<void> {
-    try {
-      const users = await ctx.api.json<UserRecord[]>('/api/users');
-      replace(
-        table,
-        ...users.map((user) =>
-          h(
-            'tr',
-            { testid: 'user-row', attrs: { 'data-username': user.username } },
-            h('td', { text: user.username + (user.id === ctx.session.userId ? ' (you)' : '') }),
-            h('td', {}, h('span', { class: `badge role-${user.role.toLowerCase()}`, text: user.role })),
-            h('td', { text: formatDateTime(user.lastLogin) }),
-            h('td', { text: user.publicStats ? 'public' : 'private' }),
-          ),
-        ),
+function cell(label: string, ...children: (Node | string | null)[]): HTMLTableCellElement {
+  return h('td', { attrs: { 'data-label': label } }, ...children);
+}
+
+function row(
+  ctx: ViewContext,
+  user: UserRecord,
+  admins: number,
+  reload: () => Promise<void>,
+  status: HTMLElement,
+): HTMLTableRowElement {
+  const self = user.id === ctx.session.userId;
+  const say = (error: unknown, text?: string) =>
+    replace(
+      status,
+      error === null
+        ? h('p', { class: 'ok-text', testid: 'users-status-ok', text: text ?? '' })
+        : errorBox(error, 'users-status', null),
+    );
+  const role = h(
+    'select',
+    { testid: 'user-role', attrs: { 'aria-label': `Role of ${user.username}` } },
+    ...ROLES.map((name) => h('option', { text: name, attrs: { value: name, selected: name === user.role } })),
+  );
+  role.addEventListener('change', () => {
+    const wanted = role.value;
+    void (async () => {
+      const ok = await confirmDialog(
+        `Make ${user.username} ${wanted === 'Admin' ? 'an' : 'a'} ${wanted}?`,
+        `${user.username} is signed out on every device and signs in again with the new role.`,
+        'Change role',
+        false,
       );
-    } catch (error) {
-      ctx.messages.error(errorText(error));
-    }
-  }
-
-  void load();
-  return () => undefined;
-};
+      if (!ok) {
+        role.value = user.role;
+        return;
+      }
+      try {
+        await ctx.api.json('/api/users/role', { method: 'POST', json: { id: user.id, role: wanted } });
+        say(null, `${user.username} is now ${wanted === 'Admin' ? 'an' : 'a'} ${wanted}.`);
+        await reload();
+      } catch (error) {
+        role.value = user.role;
+        say(error);
+      }
+    })();
+  });
+  const devices = h('span', { class: 'muted', testid: 'user-devices', text: '…' });
+  ctx.api
+    .json<DevicePlays[]>('/api/stats/devices', { query: { userId: user.id } })
+    .then((list) => {
+      devices.textContent = list.length
+        ? list.map((entry) => `${entry.device ?? 'unknown device'} (${plays(entry.plays)})`).join(', ')
+        : 'none yet';
+    })
+    .catch(() => {
+      devices.textContent = '—';
+    });
+  const reset = self
+    ? null
+    : actionButton(
+        'Reset password',
+        'user-reset',
+        async () => {
+          const ok = await confirmDialog(
+            `Reset ${user.username}’s password?`,
+            `${user.username} gets a new password, shown to you once, and is signed out on every device.`,
+            'Reset password',
+          );
+          if (!ok) return;
+          const password = generatePassword();
+          try {
+            await ctx.api.json('/api/users/change-password', {
+              method: 'POST',
+              json: { userId: user.id, newPassword: password },
+            });
+            await noticeDialog(
+              `${user.username}’s new password`,
+              h('p', { text: 'It is shown only now. Give it to them; they can change it in Account.' }),
+              h('p', { class: 'new-password', testid: 'reset-password-value', text: password }),
+              actionButton('Copy', 'reset-password-copy', () =>
+                copyText(ctx, password).then(
+                  () => ctx.messages.info('Password copied.'),
+                  (error: unknown) => ctx.messages.error(error),
+                ),
+              ),
+            );
+            say(null, `${user.username}’s password was reset.`);
+          } catch (error) {
+            say(error);
+          }
+        },
+        'button small',
+      );
+  const remove = actionButton(
+    'Delete',
+    'user-delete',
+    async () => {
+      const ok = await confirmDialog(
+        `Delete ${user.username}?`,
+        self
+          ? 'This is your own account: you are signed out at once. Their plays stay in the statistics; their ratings go.'
+          : `${user.username} can no longer sign in. Their plays stay in the statistics; their ratings go.`,
+        'Delete',
+      );
+      if (!ok) return;
+      try {
+        await ctx.api.json('/api/users/delete', { method: 'POST', fields: { id: user.id } });
+        say(null, `${user.username} was deleted.`);
+        await reload();
+      } catch (error) {
+        say(error);
+      }
+    },
+    'button small danger',
+  );
+  return h(
+    'tr',
+    { testid: 'user-row', attrs: { 'data-username': user.username } },
+    cell('Username', h('span', { class: 'user-name', text: user.username + (self ? ' (you)' : '') })),
+    cell(
+      'Role',
+      role,
+      user.role === 'Admin' && admins === 1
+        ? h('small', { class: 'muted block', text: 'the only Admin' })
+        : null,
+    ),
+    cell('Last sign-in', formatDateTime(user.lastLogin)),
+    cell('Last play', formatDateTime(user.lastActivity ?? null)),
+    cell('Statistics', user.publicStats ? 'shared' : 'private'),
+    cell('Devices', devices),
+    cell('Actions', h('span', { class: 'row-actions' }, reset, remove)),
+  );
+}

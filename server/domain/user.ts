@@ -26,6 +26,11 @@ export interface UserRecord {
   passwordHash: PasswordHash;
   role: AccountRole;
   publicStats: boolean;
+  /**
+   * Whether the user set `publicStats` themselves. A user who never chose follows the default, so a
+   * later change of the default reaches them and never someone who chose (docs/API.md, Users).
+   */
+  publicStatsChosen: boolean;
   /** Tokens carry the version they were issued at; bumping it revokes them all. */
   tokenVersion: number;
   /** epoch ms */
@@ -45,8 +50,10 @@ export interface InviteRecord {
   usedAt: number | null;
   /** When the Server token made its one user. */
   redeemedAt: number | null;
-  /** When the code was revoked because of guessing. */
+  /** When the code was revoked (by an Admin, or because of guessing). */
   revokedAt: number | null;
+  /** The user the code's Server token made (absent in records from before it was kept). */
+  joinedUserId?: string | null;
 }
 
 /** The caller, as proven by a verified token. */

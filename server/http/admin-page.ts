@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import type { Reply } from './types.js';
@@ -20,7 +21,26 @@ export const SETTINGS_PAGE_BUILD: BuildOptions = {
  * The page's style sheets (renderer/styles/), one per concern, served in this order as the one
  * /admin/style.css: later files may override earlier ones.
  */
-export const STYLESHEETS = ['base.css', 'layout.css', 'components.css', 'views.css', 'history.css'] as const;
+export const STYLESHEETS = [
+  'base.css',
+  'layout.css',
+  'components.css',
+  'views.css',
+  'dashboard.css',
+  'history.css',
+] as const;
+
+/**
+ * Style sheets of the libraries the page bundles, served before the page's own (which may override
+ * them): by file name in renderer/styles/ of a build, else from the package. The CSP allows no
+ * inline <style>, so uPlot's sheet comes this way.
+ */
+export const VENDOR_STYLESHEETS: Record<string, string> = { 'uplot.css': 'uplot/dist/uPlot.min.css' };
+
+/** Where a library's sheet is when it is not copied into a build. */
+export function vendorSheetPath(name: string): string {
+  return createRequire(import.meta.url).resolve(VENDOR_STYLESHEETS[name]!);
+}
 
 /** Strict headers for the settings page: only our own script, styles and the API. */
 export const PAGE_HEADERS: Record<string, string> = {
@@ -46,9 +66,15 @@ export class AdminPage {
   }
 
   async css(): Promise<Reply> {
-    const sheets = await Promise.all(
-      STYLESHEETS.map((name) => readFile(new URL(`styles/${name}`, RENDERER), 'utf8')),
+    const vendor = Object.keys(VENDOR_STYLESHEETS).map((name) =>
+      readFile(new URL(`styles/${name}`, RENDERER), 'utf8').catch(() =>
+        readFile(vendorSheetPath(name), 'utf8'),
+      ),
     );
+    const sheets = await Promise.all([
+      ...vendor,
+      ...STYLESHEETS.map((name) => readFile(new URL(`styles/${name}`, RENDERER), 'utf8')),
+    ]);
     return { status: 200, body: sheets.join('\n'), type: 'text/css; charset=utf-8', headers: PAGE_HEADERS };
   }
 

@@ -54,7 +54,13 @@ export const tokenSchema = z
   .meta({ id: 'Token' });
 
 export const inviteSchema = z
-  .object({ code: z.string().regex(/^[A-Z2-9]{4}$/), expiresAt: utc() })
+  .object({
+    id: z.string(),
+    code: z.string().regex(/^[A-Z2-9]{4}$/),
+    expiresAt: utc(),
+    state: z.enum(['active', 'used', 'joined', 'expired', 'revoked']),
+    joinedAs: z.string().nullable().meta({ description: 'The username the device made, once joined' }),
+  })
   .meta({ id: 'Invite' });
 
 export const userSchema = z

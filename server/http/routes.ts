@@ -68,7 +68,7 @@ const page = (summary: string, mediaType: string, reply: () => ReturnType<Endpoi
  */
 export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
-  const users = userHandlers(services.users);
+  const users = userHandlers(services.users, services.stats);
   const apiKeys = apiKeyHandlers(services.apiKeys);
   const stats = statsHandlers(services.stats);
   const history = historyHandlers(services.imports, services.exports, services.yearInReview);
@@ -143,6 +143,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('auth', '/auth/login', PUBLIC, auth.login),
     get('auth', '/auth/invite', ADMIN, auth.invite),
     get('auth', '/auth/invites', ADMIN, auth.listInvites),
+    post('auth', '/auth/invites/revoke', ADMIN, auth.revokeInvite),
     get('auth', '/auth/code-authenticate', PUBLIC, auth.codeAuthenticate),
     get('auth', '/auth/check', READERS, auth.check),
 
@@ -152,6 +153,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('users', '/api/users/settings', READERS, users.settings),
     post('users', '/api/users/change-password', READERS, users.changePassword),
     post('users', '/api/users/delete', ADMIN, users.delete),
+    post('users', '/api/users/role', ADMIN, users.setRole),
     post('users', '/api/users/api-keys/create', READERS, apiKeys.create),
     get('users', '/api/users/api-keys', READERS, apiKeys.list),
     post('users', '/api/users/api-keys/delete', READERS, apiKeys.delete),
@@ -168,6 +170,9 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('stats', '/api/stats/recent-albums', READERS, stats.recentAlbums),
     get('stats', '/api/stats/recent-artists', READERS, stats.recentArtists),
     get('stats', '/api/stats/activity', READERS, stats.activity),
+    get('stats', '/api/stats/members', READERS, stats.members),
+    get('stats', '/api/stats/devices', READERS, stats.devices),
+    get('stats', '/api/stats/heatmap', READERS, stats.heatmap),
     // Listening history in and out (docs/API.md: Import and export, Year in review)
     {
       ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),

@@ -157,6 +157,11 @@ export class ArtworkService {
     return stored ? this.storedImage(stored) : this.defaultImage();
   }
 
+  /** Whether an Admin uploaded a default artwork (else the built-in one is used; it cannot be deleted). */
+  hasCustomDefault(): boolean {
+    return this.artwork.defaultImage() !== null;
+  }
+
   async defaultImage(): Promise<Image> {
     const custom = this.artwork.defaultImage();
     if (custom) return this.storedImage(custom);

@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tokenResponse, type TokenResponse } from './auth-service.js';
-import type { InvitesStore } from './ports.js';
+import type { InvitesStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -21,9 +21,24 @@ const GLOBAL_WINDOW_MS = 10 * MINUTE_MS;
 const GLOBAL_MAX_FAILURES = 50;
 const GLOBAL_KEY = '*';
 
+export type InviteState = 'active' | 'used' | 'joined' | 'expired' | 'revoked';
+
+/** What the desktop app reads of an invite (app/). */
 export interface InviteView {
   code: string;
   expiresAt: string;
+}
+
+/** An invite as the API answers it: the code, and what became of it. */
+export interface InviteDetails extends InviteView {
+  id: string;
+  /**
+   * active: can be exchanged; used: exchanged, the device has not made its account yet; joined: the
+   * device made its account (`joinedAs`); expired; revoked (by an Admin or the guessing alarm).
+   */
+  state: InviteState;
+  /** The username the code's device made (null when not joined, or that user is gone). */
+  joinedAs: string | null;
 }
 
 /**
@@ -35,7 +50,8 @@ export class InviteService {
   private readonly failuresEverywhere: FailureWindow;
 
   constructor(
-    private readonly users: InvitesStore,
+    /** The invites, and the accounts they made ("joined as"). */
+    private readonly users: InvitesStore & Pick<UsersStore, 'findById'>,
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -44,7 +60,7 @@ export class InviteService {
     this.failuresEverywhere = new FailureWindow(clock, GLOBAL_WINDOW_MS, GLOBAL_MAX_FAILURES);
   }
 
-  async create(admin: Principal): Promise<InviteView> {
+  async create(admin: Principal): Promise<InviteDetails> {
     // A clash with another active code is rare (5 of ~1M); try a few fresh codes.
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = this.clock.now();
@@ -59,7 +75,7 @@ export class InviteService {
         revokedAt: null,
       };
       const outcome = await this.users.addInvite(invite, MAX_ACTIVE_INVITES);
-      if (outcome === 'added') return view(invite);
+      if (outcome === 'added') return this.view(invite, now);
       if (outcome === 'too_many') {
         throw new AppError(
           'too_many_invites',
@@ -70,8 +86,26 @@ export class InviteService {
     throw new Error('could not find a free invite code');
   }
 
-  listActive(): InviteView[] {
-    return this.users.activeInvites(this.clock.now()).map(view);
+  listActive(): InviteDetails[] {
+    const now = this.clock.now();
+    return this.users.activeInvites(now).map((invite) => this.view(invite, now));
+  }
+
+  /** Every invite of the last day, newest first, with what became of it. */
+  listRecent(): InviteDetails[] {
+    const now = this.clock.now();
+    return this.users.recentInvites().map((invite) => this.view(invite, now));
+  }
+
+  /** Revokes a code (any case) that could still make a user. */
+  async revoke(code: string): Promise<InviteDetails> {
+    const now = this.clock.now();
+    const normalised = code.trim().toUpperCase();
+    const invite = isWellFormed(normalised)
+      ? await this.users.revokeInvite(normalised, now, SERVER_TOKEN_SECONDS * 1000)
+      : undefined;
+    if (!invite) throw notFound('invite_not_found', `No invite code '${normalised}' that can still be used`);
+    return this.view(invite, now);
   }
 
   /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
@@ -94,6 +128,17 @@ export class InviteService {
       SERVER_TOKEN_SECONDS,
     );
     return tokenResponse(issued);
+  }
+
+  private view(invite: InviteRecord, now: number): InviteDetails {
+    const joined = invite.joinedUserId ? this.users.findById(invite.joinedUserId) : undefined;
+    return {
+      id: invite.id,
+      code: invite.code,
+      expiresAt: isoUtc(invite.expiresAt),
+      state: stateOf(invite, now),
+      joinedAs: joined?.username ?? null,
+    };
   }
 
   /** Counts a failure towards the alarm (the per-address one is already counted). */
@@ -119,6 +164,9 @@ function isWellFormed(code: string): boolean {
   return code.length === INVITE_LENGTH && [...code].every((char) => INVITE_ALPHABET.includes(char));
 }
 
-function view(invite: InviteRecord): InviteView {
-  return { code: invite.code, expiresAt: isoUtc(invite.expiresAt) };
+function stateOf(invite: InviteRecord, now: number): InviteState {
+  if (invite.redeemedAt !== null) return 'joined';
+  if (invite.revokedAt !== null) return 'revoked';
+  if (invite.usedAt !== null) return 'used';
+  return now < invite.expiresAt ? 'active' : 'expired';
 }

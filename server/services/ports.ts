@@ -7,7 +7,7 @@
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
-import type { InviteRecord, UserRecord } from '../domain/user.js';
+import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
 import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
 import type { PlayLogEntry } from '../store/play-log.js';
 import type { RatingSummary } from '../store/ratings-repo.js';
@@ -25,6 +25,8 @@ export interface UsersStore {
   add(user: UserRecord, redeemInviteId?: string | null): Promise<'added' | 'username_taken' | 'invite_spent'>;
   update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<UserRecord | undefined>;
   remove(id: string): Promise<'removed' | 'not_found' | 'last_admin'>;
+  /** Changes the role and revokes the account's tokens, unless that leaves no Admin. */
+  setRole(id: string, role: AccountRole): Promise<UserRecord | 'not_found' | 'last_admin'>;
 }
 
 /** Invite codes, kept with the accounts so that redeeming one and adding its user is one write. */
@@ -35,6 +37,10 @@ export interface InvitesStore {
   /** Marks the active invite with this code used; exactly one caller can win a code. */
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined>;
   revokeUnredeemedInvites(now: number): Promise<number>;
+  /** Every invite still kept, newest first. */
+  recentInvites(): InviteRecord[];
+  /** Revokes the newest invite with this code that could still make a user. */
+  revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined>;
 }
 
 /** Per-user ratings of tracks, albums and artists (ratings.json). */

@@ -81,7 +81,7 @@ export class UserService {
   }
 
   async setPublicStats(caller: Principal, publicStats: boolean): Promise<UserView> {
-    const user = await this.users.update(accountOf(caller), { publicStats });
+    const user = await this.users.update(accountOf(caller), { publicStats, publicStatsChosen: true });
     if (!user) throw unauthorized('invalid_token', 'The account of this token no longer exists');
     return userView(user);
   }
@@ -142,6 +142,15 @@ export class UserService {
     return { user: userView(updated), password };
   }
 
+  /** Changes an account's role (Admin); its tokens stop working. The last Admin keeps the role. */
+  async setRole(userId: string, role: AccountRole): Promise<UserView> {
+    const outcome = await this.users.setRole(userId, role);
+    if (outcome === 'last_admin')
+      throw conflict('last_admin', 'The last Admin cannot be given another role; make another Admin first');
+    if (outcome === 'not_found') throw notFound('user_not_found', `User '${userId}' not found`);
+    return userView(outcome);
+  }
+
   /** Deletes an account (Admin). The last Admin cannot be deleted: nobody could manage Melon then. */
   async delete(userId: string): Promise<void> {
     const outcome = await this.users.remove(userId);
@@ -159,7 +168,9 @@ export class UserService {
       username: request.username,
       passwordHash: await hashPassword(request.password),
       role: request.role ?? 'User',
-      publicStats: false,
+      // Visible to the household unless the user chooses otherwise (contract §3, 2026-11-23).
+      publicStats: true,
+      publicStatsChosen: false,
       tokenVersion: 0,
       createdAt: this.clock.now(),
       lastLogin: null,

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
@@ -7,8 +7,15 @@ import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
-import { readPlayIndexSnapshot, writePlayIndexSnapshot } from './play-index-snapshot.js';
+import {
+  appendPlayIndexSegment,
+  readPlayIndexSnapshot,
+  removePlayIndexSnapshot,
+  writePlayIndexSnapshot,
+} from './play-index-snapshot.js';
 import { PlayLog, type PlayLogEntry } from './play-log.js';
+import type { PlaySnapshot } from './play-log-codec.js';
+import { LogSnapshots } from './play-log-snapshots.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
@@ -34,16 +41,27 @@ export interface Store {
   readonly jwtSecret: Buffer;
   /** Wait for every acknowledged change to be on disk. */
   flush(): Promise<void>;
+  /** Appends what the stats index gained since the last save to plays.index (done at close too). */
+  savePlayIndex(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The in-memory index the play log is read into (the stats index); the store can save and load it. */
 export interface PlayIndex {
-  /** Receives every play-log entry already on disk, in file order, while the store opens. */
-  add(entry: PlayLogEntry): void;
-  save(): Uint8Array;
-  /** False when the bytes are not a usable saved index (the store then rebuilds it from the log). */
-  load(bytes: Uint8Array): boolean;
+  /**
+   * Receives every play-log entry already on disk, in file order, while the store opens, then each
+   * appended one; `snapshot` is the entry's snapshot number in the log (PlayLogOptions.onEntry).
+   */
+  add(entry: PlayLogEntry, snapshot: number): void;
+  /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
+  takeUnsaved(): Uint8Array[];
+  /**
+   * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
+   * where they were saved; false when they are not usable (the store then rebuilds from the log).
+   */
+  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
+  /** The log is read: a moment to drop spare room. */
+  settle(): void;
 }
 
 export interface StoreOptions {
@@ -60,18 +78,41 @@ const SAVE_INDEX_AFTER_REPLAYING = 10_000;
 const LOG_FILE = 'plays.jsonl';
 const INDEX_FILE = 'plays.index';
 
-/** Opens the play log, reading only the lines after the saved index when that index still fits the log. */
-async function openPlayLog(dataDir: string, { logger, playIndex }: StoreOptions): Promise<PlayLog> {
+/** Where the saved index stands, so the next save appends to it; undefined: write it afresh. */
+interface SavedIndexState {
+  bytes: number;
+  /** How many of the log's snapshots it holds. */
+  logSnapshots: number;
+}
+
+/**
+ * Opens the play log, reading only the lines after the saved index when that index still fits the
+ * log (a version-1 log is migrated first, and its old index, of another format, is not used).
+ */
+async function openPlayLog(
+  dataDir: string,
+  { logger, playIndex }: StoreOptions,
+): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
   const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
+  const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
   const usable =
-    saved !== undefined && (await PlayLog.reaches(logPath, saved.position)) && playIndex.load(saved.data);
-  if (saved && !usable) logger.warn('the saved play index does not fit the play log; rebuilding it');
-  return PlayLog.open(logPath, {
+    saved &&
+    logSnapshots !== undefined &&
+    (await PlayLog.reaches(logPath, saved.position)) &&
+    playIndex.load(saved.data, logSnapshots.snapshots);
+  if (saved !== undefined && !usable)
+    logger.warn('the saved play index does not fit the play log; rebuilding it');
+  const plays = await PlayLog.open(logPath, {
     logger,
-    onEntry: (entry) => playIndex.add(entry),
-    from: usable ? saved.position : undefined,
+    onEntry: (entry, snapshot) => playIndex.add(entry, snapshot),
+    from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
   });
+  playIndex.settle();
+  return {
+    plays,
+    saved: usable ? { bytes: saved.bytes, logSnapshots: saved.logSnapshots.length } : undefined,
+  };
 }
 
 export async function openStore(dataDir: string, options: StoreOptions): Promise<Store> {
@@ -122,20 +163,55 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const collections = await CollectionsRepo.open(join(dataDir, 'playlists.json'));
   const artwork = await ArtworkRepo.open(dataDir);
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
-  const plays = await openPlayLog(dataDir, options);
+  const opened = await openPlayLog(dataDir, options);
+  const plays = opened.plays;
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
   const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
-  const saveIndex = async () => {
-    if (plays.indexMissedEntries) {
-      // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
-      await rm(join(dataDir, INDEX_FILE), { force: true });
-      return;
-    }
-    // Taken together, synchronously: the index holds exactly the entries before the position.
-    const snapshot = { position: plays.position(), data: options.playIndex.save() };
-    await writePlayIndexSnapshot(join(dataDir, INDEX_FILE), snapshot);
+  const indexPath = join(dataDir, INDEX_FILE);
+  let savedIndex = opened.saved;
+  let indexBroken = false;
+  let saving = Promise.resolve();
+  /**
+   * Appends what the index gained since the last save (the whole index the first time), one save
+   * at a time. The index's part is taken synchronously with the log position, so the two match.
+   * Writing is asynchronous (no stall of the event loop); a save that fails leaves no usable file.
+   */
+  const saveIndex = () => {
+    const run = async () => {
+      if (indexBroken) return;
+      if (plays.indexMissedEntries) {
+        // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
+        indexBroken = true;
+        await removePlayIndexSnapshot(indexPath);
+        return;
+      }
+      const logSnapshots = plays.durableSnapshots;
+      const segment = {
+        position: plays.position(),
+        logSnapshots: plays.snapshots.texts.slice(savedIndex?.logSnapshots ?? 0, logSnapshots),
+        data: options.playIndex.takeUnsaved(),
+      };
+      try {
+        const bytes = savedIndex
+          ? await appendPlayIndexSegment(indexPath, savedIndex.bytes, segment)
+          : await writePlayIndexSnapshot(indexPath, segment);
+        savedIndex = { bytes, logSnapshots };
+      } catch (error) {
+        // What was taken is not in the file: later segments would not follow on. Rebuild next start.
+        indexBroken = true;
+        await removePlayIndexSnapshot(indexPath).catch(() => undefined);
+        throw error;
+      }
+    };
+    saving = saving.then(run, run);
+    return saving;
   };
-  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) await saveIndex();
+  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) {
+    // In the background: serving need not wait for it.
+    saveIndex().catch((error: unknown) =>
+      options.logger.warn('could not save the play index', { error: String(error) }),
+    );
+  }
   const flush = async () => {
     await Promise.all([
       users.flush(),
@@ -170,6 +246,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     importJobs,
     jwtSecret,
     flush,
+    savePlayIndex: saveIndex,
     close,
   };
 }

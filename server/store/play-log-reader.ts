@@ -1,64 +1,49 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../logger.js';
-import type { PlayLogEntry } from './play-log.js';
-import { decodeLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
 
 /** Big reads: the log of a busy household reaches hundreds of MB, and each read is a syscall. */
 const READ_CHUNK = 8 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export interface ReadResult {
-  entries: number;
-  /** Where the last whole, parseable line ends. */
+  /** Where the last whole, readable line ends. */
   goodBytes: number;
   fileBytes: number;
 }
 
 /**
- * Streams the file in big chunks and hands every entry to `onEntry`. Lines are found on the newline
- * byte and each is decoded on its own, so no chunk-sized string is built. (At 1M lines this costs
- * ~5 s here; a normal start skips it by loading the saved index, see play-index-snapshot.ts.)
+ * Takes one line, `buf[start, end)` without its newline; false when it cannot read it. The bytes are
+ * only valid during the call.
+ */
+export type LineReader = (buf: Buffer, start: number, end: number) => boolean;
+
+/** The first line of the file (its header) and where it ends; undefined for an empty file. */
+export async function readHeader(handle: FileHandle): Promise<{ text: string; bytes: number } | undefined> {
+  const buf = Buffer.alloc(256);
+  const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+  const newline = buf.subarray(0, bytesRead).indexOf(NEWLINE);
+  if (bytesRead === 0) return undefined;
+  if (newline < 0) return { text: buf.toString('utf8', 0, bytesRead), bytes: -1 };
+  return { text: buf.toString('utf8', 0, newline), bytes: newline + 1 };
+}
+
+/**
+ * Streams the file from `startAt` in big chunks and hands every line to `read`. Lines are found on
+ * the newline byte and handed over as bytes, so no chunk-sized string is built. An unreadable line
+ * in the middle is skipped with a warning; an unreadable or unterminated last line is a write cut
+ * short by a crash, never acknowledged: it is left out of `goodBytes`, for the caller to cut off.
  */
 export async function readLines(
   handle: FileHandle,
   path: string,
-  options: { logger: Logger; onEntry: (entry: PlayLogEntry) => void },
+  logger: Logger,
   startAt: number,
+  read: LineReader,
 ): Promise<ReadResult> {
-  const { logger, onEntry } = options;
-  let entries = 0;
   let lineNo = 0;
   let goodBytes = startAt;
   let lastLineBad = false;
   let lastBadLine = 0;
-  const warnMiddle = (line: number) => logger.warn('play log: skipped an unreadable line', { path, line });
-
-  const take = (buf: Buffer, start: number, end: number, endOffset: number) => {
-    lineNo += 1;
-    if (lineNo === 1 && startAt === 0 && buf[start] === 0x7b && buf[start + 2] === 0x73 /* {"s */) {
-      const header = tryParse(buf.toString('utf8', start, end)) as { schemaVersion?: unknown } | undefined;
-      if (header && 'schemaVersion' in header) {
-        if (header.schemaVersion !== SCHEMA_VERSION) {
-          throw new Error(
-            `play log ${path} has schema ${String(header.schemaVersion)}; this server reads ${SCHEMA_VERSION}`,
-          );
-        }
-        goodBytes = endOffset;
-        return;
-      }
-    }
-    const entry = end > start ? decodeLine(buf.toString('utf8', start, end)) : undefined;
-    if (lastLineBad) warnMiddle(lastBadLine);
-    if (!entry) {
-      lastLineBad = true;
-      lastBadLine = lineNo;
-      return;
-    }
-    lastLineBad = false;
-    goodBytes = endOffset;
-    entries += 1;
-    onEntry(entry);
-  };
 
   let buf = Buffer.allocUnsafe(READ_CHUNK);
   let filled = 0; // bytes of buf holding file data
@@ -76,7 +61,16 @@ export async function readLines(
     const view = buf.subarray(0, filled);
     let start = 0;
     for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
-      take(buf, start, nl, base + nl + 1);
+      lineNo += 1;
+      const ok = nl > start && read(buf, start, nl);
+      if (lastLineBad) logger.warn('play log: skipped an unreadable line', { path, line: lastBadLine });
+      if (ok) {
+        lastLineBad = false;
+        goodBytes = base + nl + 1;
+      } else {
+        lastLineBad = true;
+        lastBadLine = lineNo;
+      }
       start = nl + 1;
     }
     buf.copy(buf, 0, start, filled);
@@ -86,13 +80,11 @@ export async function readLines(
   const fileBytes = base + filled;
   const tornTail = filled > 0;
   if (tornTail || lastLineBad) {
-    // The last line is unterminated or unreadable: a write cut short by a crash. It was never
-    // acknowledged, so it is dropped (and cut off the file by the caller).
     logger.warn('play log: skipped a torn last line', {
       path,
       line: tornTail ? lineNo + 1 : lastBadLine,
       bytes: fileBytes - goodBytes,
     });
   }
-  return { entries, goodBytes, fileBytes };
+  return { goodBytes, fileBytes };
 }

@@ -3,8 +3,18 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
-import { encodeLine, HEADER } from './play-log-codec.js';
-import { readLines } from './play-log-reader.js';
+import {
+  decodePlayLine,
+  decodeSnapshotLine,
+  entryOf,
+  HEADER,
+  playLine,
+  SCHEMA_VERSION,
+  tryParse,
+} from './play-log-codec.js';
+import { readHeader, readLines } from './play-log-reader.js';
+import { migrateV1Log } from './play-log-migration.js';
+import { LogSnapshots } from './play-log-snapshots.js';
 import type { PlayStore } from '../services/ports.js';
 
 /**
@@ -35,11 +45,15 @@ export interface PlayLogOptions {
   /**
    * Called once for every entry in the file (after `from`, when given), in file order, before
    * `open` resolves; then for every appended entry the moment it is durable, before its append
-   * resolves. So whoever indexes the log always holds exactly its durable entries.
+   * resolves. So whoever indexes the log always holds exactly its durable entries. `snapshot` is
+   * the number of the entry's snapshot in this log: equal numbers, equal snapshots.
    */
-  onEntry: (entry: PlayLogEntry) => void;
-  /** Read only the entries after this point; check it first with `PlayLog.reaches`. */
-  from?: LogPosition | undefined;
+  onEntry: (entry: PlayLogEntry, snapshot: number) => void;
+  /**
+   * Read only the entries after this point; check it first with `PlayLog.reaches`. The snapshots
+   * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
+   */
+  from?: { position: LogPosition; snapshots: LogSnapshots } | undefined;
 }
 
 /**
@@ -53,18 +67,20 @@ export interface LogPosition {
   tail: string;
 }
 
+/** A header line is shorter than this (readHeader reads this much). */
+const HEADER_PROBE_BYTES = 256;
+
 /** How many bytes before a position identify it: the last few lines. */
 const POSITION_TAIL_BYTES = 1024;
 
 interface Pending {
-  data: string;
   entries: PlayLogEntry[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * The play log: an append-only JSON Lines file (`plays.jsonl`). Appending one line and fsyncing it
+ * The play log: an append-only file of JSON lines (`plays.jsonl`, format in play-log-codec.ts). Appending one line and fsyncing it
  * costs the same at any size, unlike rewriting a whole JSON document on every play. Appends that
  * arrive while a write is on its way are grouped into the next write and fsync (group commit), so
  * a burst of plays costs a few fsyncs, and each append resolves only once its line is durable.
@@ -77,6 +93,7 @@ export class PlayLog implements PlayStore {
   private batchCount = 0;
   /** Entries read from the file at open (all of them, or those after `from`). */
   readonly replayed: number;
+  private snapshotsWritten: number;
   /** Set when `onEntry` threw for an appended entry: whoever indexes the log missed one. */
   indexMissedEntries = false;
 
@@ -88,12 +105,15 @@ export class PlayLog implements PlayStore {
     private bytes: number,
     /** The last bytes of those, to mark a position (see LogPosition). */
     private tail: Buffer,
-    private readonly onEntry: (entry: PlayLogEntry) => void,
+    private readonly onEntry: (entry: PlayLogEntry, snapshot: number) => void,
+    /** The snapshots the file defines; a log of a new one defines it first. */
+    readonly snapshots: LogSnapshots,
     loaded: number,
     replayed: number,
   ) {
     this.entries = loaded;
     this.replayed = replayed;
+    this.snapshotsWritten = snapshots.count;
   }
 
   /** Whether the file at `path` still holds `position`, as the same bytes. */
@@ -112,7 +132,10 @@ export class PlayLog implements PlayStore {
     }
   }
 
-  static async open(path: string, options: PlayLogOptions): Promise<PlayLog> {
+  static async open(path: string, opening: PlayLogOptions): Promise<PlayLog> {
+    // A version-1 log is rewritten in version 2 first; a position in the old file means nothing now.
+    const migrated = await migrateV1Log(path, opening.logger);
+    const options = migrated ? { ...opening, from: undefined } : opening;
     const existing = await stat(path).catch((error: unknown) => {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
@@ -123,7 +146,13 @@ export class PlayLog implements PlayStore {
       let bytes: number;
       let loaded = 0;
       let replayed = 0;
-      if (!existing || existing.size === 0) {
+      let snapshots = new LogSnapshots();
+      const header = existing && existing.size > 0 ? await readHeader(handle) : undefined;
+      if (header && header.bytes < 0 && (existing?.size ?? 0) >= HEADER_PROBE_BYTES) {
+        // No header line, and too long to be one cut short: not a play log this code wrote.
+        throw new Error(`play log ${path} has no header line; this server reads ${SCHEMA_VERSION}`);
+      }
+      if (!header || header.bytes < 0) {
         // A new log (or one created just before a crash): write the header and make the file's
         // name durable too.
         if (existing) await handle.truncate(0);
@@ -132,20 +161,51 @@ export class PlayLog implements PlayStore {
         if (!existing) await fsyncDir(dirname(path));
         bytes = Buffer.byteLength(HEADER);
       } else {
+        checkVersion(path, header.text);
         const from = options.from;
-        const result = await readLines(handle, path, options, from?.bytes ?? 0);
+        if (from) snapshots = from.snapshots;
+        const onEntry = options.onEntry;
+        const read = (buf: Buffer, start: number, end: number): boolean => {
+          if (buf[start] === 0x7b /* { */) {
+            const line = decodeSnapshotLine(buf.toString('utf8', start, end));
+            return line !== undefined && snapshots.define(line.n, line.snapshot);
+          }
+          const line = decodePlayLine(buf, start, end);
+          const snapshot = line && snapshots.snapshots[line.snapshot];
+          if (!line || !snapshot) return false;
+          replayed += 1;
+          onEntry(entryOf(line, snapshot), line.snapshot);
+          return true;
+        };
+        const result = await readLines(
+          handle,
+          path,
+          options.logger,
+          from?.position.bytes ?? header.bytes,
+          read,
+        );
         bytes = result.goodBytes;
-        replayed = result.entries;
-        loaded = (from?.entries ?? 0) + result.entries;
+        loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {
           // A torn last line: cut it off so the next append does not glue onto it.
           await handle.truncate(result.goodBytes);
           await handle.sync();
         }
       }
+      snapshots.release();
       const tail = Buffer.alloc(Math.min(POSITION_TAIL_BYTES, bytes));
       await handle.read(tail, 0, tail.length, bytes - tail.length);
-      return new PlayLog(handle, path, options.logger, bytes, tail, options.onEntry, loaded, replayed);
+      return new PlayLog(
+        handle,
+        path,
+        options.logger,
+        bytes,
+        tail,
+        options.onEntry,
+        snapshots,
+        loaded,
+        replayed,
+      );
     } catch (error) {
       await handle.close();
       throw error;
@@ -164,15 +224,18 @@ export class PlayLog implements PlayStore {
 
   /** Resolves once the entry's line is written and fsynced. */
   append(entry: PlayLogEntry): Promise<void> {
-    return this.enqueue(encodeLine(entry), [entry]);
+    return this.enqueue([entry]);
   }
 
   /** Appends many entries in one write; for imports and the bench's generator. */
   appendMany(entries: PlayLogEntry[]): Promise<void> {
     if (entries.length === 0) return this.flush();
-    let data = '';
-    for (const entry of entries) data += encodeLine(entry);
-    return this.enqueue(data, entries);
+    return this.enqueue(entries);
+  }
+
+  /** How many snapshots the lines before `position()` define (later ones may be on their way). */
+  get durableSnapshots(): number {
+    return this.snapshotsWritten;
   }
 
   /** The point after the durable entries: exactly those `onEntry` has been given. */
@@ -192,10 +255,10 @@ export class PlayLog implements PlayStore {
     await this.handle.close();
   }
 
-  private enqueue(data: string, entries: PlayLogEntry[]): Promise<void> {
+  private enqueue(entries: PlayLogEntry[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`play log ${this.path} is closed`));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ data, entries, resolve, reject });
+      this.queue.push({ entries, resolve, reject });
       if (!this.writing) this.writing = this.drain();
     });
   }
@@ -209,20 +272,35 @@ export class PlayLog implements PlayStore {
         const batch = this.queue;
         this.queue = [];
         this.batchCount += 1;
+        // Lines are made here, not at append: a snapshot is defined by the first batch that
+        // reaches the file with it, and forgotten again when that batch fails.
+        const definedBefore = this.snapshots.count;
+        const numbers: number[] = [];
         try {
-          const buffer = Buffer.from(batch.length === 1 ? batch[0]!.data : batch.map((p) => p.data).join(''));
+          const lines: string[] = [];
+          for (const pending of batch) {
+            for (const entry of pending.entries) {
+              const n = this.snapshots.numberFor(entry, lines);
+              numbers.push(n);
+              lines.push(playLine(entry, n));
+            }
+          }
+          const buffer = Buffer.from(lines.join(''));
           await writeAll(this.handle, buffer);
           await this.handle.datasync();
           this.bytes += buffer.length;
           this.tail = lastBytes(this.tail, buffer);
+          this.snapshotsWritten = this.snapshots.count;
         } catch (error) {
           this.logger.error('play log: write failed', { path: this.path, error: String(error) });
+          this.snapshots.truncate(definedBefore);
           await this.cutBack();
           for (const pending of batch) pending.reject(error);
           continue;
         }
+        let k = 0;
         for (const pending of batch) {
-          for (const entry of pending.entries) this.deliver(entry);
+          for (const entry of pending.entries) this.deliver(entry, numbers[k++]!);
           this.entries += pending.entries.length;
           pending.resolve();
         }
@@ -237,9 +315,9 @@ export class PlayLog implements PlayStore {
    * still resolves; a failing index is logged and marked incomplete, so it is rebuilt from the log
    * at the next start instead of being saved.
    */
-  private deliver(entry: PlayLogEntry): void {
+  private deliver(entry: PlayLogEntry, snapshot: number): void {
     try {
-      this.onEntry(entry);
+      this.onEntry(entry, snapshot);
     } catch (error) {
       this.indexMissedEntries = true;
       this.logger.error('play log: indexing a durable entry failed', {
@@ -275,5 +353,14 @@ async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
   while (offset < buffer.length) {
     const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
     offset += bytesWritten;
+  }
+}
+
+/** Refuses a log this server cannot read (a version-1 log is migrated before it is opened). */
+function checkVersion(path: string, header: string): void {
+  const parsed = tryParse(header) as { schemaVersion?: unknown } | undefined;
+  const version = typeof parsed === 'object' && parsed !== null ? parsed.schemaVersion : undefined;
+  if (version !== SCHEMA_VERSION) {
+    throw new Error(`play log ${path} has schema ${String(version)}; this server reads ${SCHEMA_VERSION}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
-import type { InviteRecord, UserRecord } from '../domain/user.js';
+import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
 import type { InvitesStore, UsersStore } from '../services/ports.js';
 import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
@@ -10,15 +10,28 @@ interface UsersFile extends Versioned {
   apiKeys: ApiKeyRecord[];
 }
 
-/** Version 2 added API keys; an older Melon refuses the file rather than lose them. */
-const MIGRATIONS: Migrations = {
-  1: (old) => ({ ...old, apiKeys: [] }),
-};
-
 const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 
 /** Invite records older than this are dropped: they only matter while their token can live. */
 const INVITE_RETENTION_MS = 24 * 60 * 60_000;
+
+/**
+ * Version 2 (2026-11-23) adds API keys (an older Melon refuses the file rather than lose them) and
+ * `publicStatsChosen`: `publicStats` now defaults to true, and only a user who never chose follows a
+ * default. A version-1 record cannot tell a chosen `false` from the old default `false` (nothing
+ * recorded the choice), so every stored value is kept as a choice: showing someone's listening who
+ * asked for privacy is the worse mistake. docs/API.md, Users.
+ */
+export const USERS_MIGRATIONS: Migrations = {
+  1: (old) => ({
+    ...old,
+    apiKeys: [],
+    users: ((old['users'] as Record<string, unknown>[] | undefined) ?? []).map((user) => ({
+      ...user,
+      publicStatsChosen: true,
+    })),
+  }),
+};
 
 /**
  * Users, invite codes and API keys share one file, so that "mark the invite redeemed" and "add the
@@ -32,7 +45,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
       await JsonDocument.open<UsersFile>(
         path,
         { schemaVersion: 2, users: [], invites: [], apiKeys: [] },
-        MIGRATIONS,
+        USERS_MIGRATIONS,
       ),
     );
   }
@@ -69,6 +82,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
         const invite = data.invites.find((record) => record.id === redeemInviteId);
         if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null) return 'invite_spent';
         invite.redeemedAt = user.createdAt;
+        invite.joinedUserId = user.id;
       }
       data.users.push(user);
       return 'added';
@@ -106,10 +120,55 @@ export class UsersRepo implements UsersStore, InvitesStore {
     );
   }
 
+  /**
+   * Changes a user's role and revokes its tokens, unless that would leave no Admin (checked inside
+   * the write queue, as for `remove`).
+   */
+  setRole(id: string, role: AccountRole): Promise<UserRecord | 'not_found' | 'last_admin'> {
+    return this.doc.mutate(
+      (data) => {
+        const user = data.users.find((record) => record.id === id);
+        if (!user) return 'not_found';
+        if (user.role === role) return user;
+        const admins = data.users.filter((other) => other.role === 'Admin').length;
+        if (user.role === 'Admin' && admins === 1) return 'last_admin';
+        user.role = role;
+        user.tokenVersion += 1;
+        return user;
+      },
+      (outcome) => typeof outcome === 'object',
+    );
+  }
+
   // --- invite codes -------------------------------------------------------------------------------
 
   activeInvites(now: number): InviteRecord[] {
     return this.doc.data.invites.filter((invite) => isActive(invite, now));
+  }
+
+  /** Every invite still kept (up to a day past its expiry), newest first. */
+  recentInvites(): InviteRecord[] {
+    return [...this.doc.data.invites].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /**
+   * Revokes the newest invite with this code that could still make a user: not yet exchanged and
+   * not expired, or exchanged but its one user not made yet (the Server token is refused then).
+   */
+  revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined> {
+    return this.doc.mutate(
+      (data) => {
+        const invite = data.invites
+          .filter((record) => record.code === code && record.redeemedAt === null && record.revokedAt === null)
+          .filter((record) =>
+            record.usedAt === null ? now < record.expiresAt : now < record.usedAt + serverTokenMs,
+          )
+          .sort((a, b) => b.createdAt - a.createdAt)[0];
+        if (invite) invite.revokedAt = now;
+        return invite ? { ...invite } : undefined;
+      },
+      (invite) => invite !== undefined,
+    );
   }
 
   findInvite(id: string): InviteRecord | undefined {

@@ -60,6 +60,7 @@ async function image(path: string, token = user.token) {
   return {
     type: response.headers.get('content-type'),
     etag: response.headers.get('etag'),
+    source: response.headers.get('x-melon-artwork'),
     bytes: new Uint8Array(await response.arrayBuffer()),
   };
 }
@@ -290,6 +291,7 @@ describe('playlist, collection and default artwork', () => {
   it('replaces the built-in default with a custom one and falls back to it when deleted', async () => {
     const builtIn = await image('/api/art/default');
     expect(builtIn.type).toBe('image/png');
+    expect(builtIn.source).toBe('built-in');
     expect(await problem(await deleteArt('default-art', {}))).toMatchObject({
       status: 404,
       code: 'artwork_not_found',
@@ -297,10 +299,13 @@ describe('playlist, collection and default artwork', () => {
     expect((await upload('default-art', join(images, 'photo.webp'))).status).toBe(201);
     const custom = await image('/api/art/default');
     expect(custom.type).toBe('image/webp');
+    expect(custom.source).toBe('custom');
     const created = await postJson(t, '/api/playlists/create', { name: 'Bare' }, user.token);
     const { id } = (await created.json()) as { id: string };
     expect(sha256((await image(`/api/art/playlist/${id}`)).bytes)).toBe(sha256(custom.bytes));
     expect(await (await deleteArt('default-art', {})).json()).toEqual({ deleted: true });
-    expect(sha256((await image('/api/art/default')).bytes)).toBe(sha256(builtIn.bytes));
+    const again = await image('/api/art/default');
+    expect(sha256(again.bytes)).toBe(sha256(builtIn.bytes));
+    expect(again.source).toBe('built-in');
   });
 });

@@ -4,7 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { makeUser } from '../factories/users.js';
 import { createInvite, serverToken } from '../support/invites.js';
-import { postJson, problem, startTestServer, type TestServer, useTestServer } from '../support/server.js';
+import {
+  postForm,
+  postJson,
+  problem,
+  startTestServer,
+  type TestServer,
+  useTestServer,
+} from '../support/server.js';
 
 const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
 const t = useTestServer();
@@ -51,6 +58,87 @@ describe('GET /auth/invite', () => {
     const invite = await createInvite(t);
     const list = (await (await t.call('/auth/invites', { token: t.adminToken })).json()) as unknown[];
     expect(list).toEqual([invite]);
+    expect(invite).toMatchObject({ state: 'active', joinedAs: null });
+  });
+
+  it('with all=true lists what became of each code of the last day: joined as whom, used, revoked', async () => {
+    const joined = await createInvite(t);
+    const exchange = await t.call(`/auth/code-authenticate?code=${joined.code}`);
+    const { token } = (await exchange.json()) as { token: string };
+    const used = await createInvite(t);
+    await t.call(`/auth/code-authenticate?code=${used.code}`);
+    expect(
+      (await postJson(t, '/api/users/create', { username: 'hall-tablet', password: 'hall-tablet-pw' }, token))
+        .status,
+    ).toBe(201);
+    const revoked = await createInvite(t);
+    await postJson(t, '/auth/invites/revoke', { code: revoked.code }, t.adminToken);
+    const active = await createInvite(t);
+    const all = (await (await t.call('/auth/invites?all=true', { token: t.adminToken })).json()) as Array<{
+      code: string;
+      state: string;
+      joinedAs: string | null;
+    }>;
+    const stateOf = (code: string) => all.find((invite) => invite.code === code);
+    expect(stateOf(joined.code)).toMatchObject({ state: 'joined', joinedAs: 'hall-tablet' });
+    expect(stateOf(used.code)).toMatchObject({ state: 'used', joinedAs: null });
+    expect(stateOf(revoked.code)).toMatchObject({ state: 'revoked' });
+    expect(stateOf(active.code)).toMatchObject({ state: 'active' });
+    t.clock.advance(10 * 60_000 + 1);
+    const later = (await (await t.call('/auth/invites?all=true', { token: t.adminToken })).json()) as Array<{
+      code: string;
+      state: string;
+    }>;
+    expect(later.find((invite) => invite.code === active.code)?.state).toBe('expired');
+    const bad = await t.call('/auth/invites?all=maybe', { token: t.adminToken });
+    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'all' });
+  });
+});
+
+describe('POST /auth/invites/revoke', () => {
+  it('revokes an active code (any case): it can no longer be exchanged and frees its slot', async () => {
+    const invite = await createInvite(t);
+    const response = await postJson(
+      t,
+      '/auth/invites/revoke',
+      { code: invite.code.toLowerCase() },
+      t.adminToken,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ code: invite.code, state: 'revoked' });
+    expect((await t.call(`/auth/code-authenticate?code=${invite.code}`)).status).toBe(401);
+    expect(await (await t.call('/auth/invites', { token: t.adminToken })).json()).toEqual([]);
+  });
+
+  it('revokes an exchanged code whose device has not made its account: the Server token makes none', async () => {
+    const invite = await createInvite(t);
+    const { token } = (await (await t.call(`/auth/code-authenticate?code=${invite.code}`)).json()) as {
+      token: string;
+    };
+    expect((await postForm(t, '/auth/invites/revoke', { code: invite.code }, t.adminToken)).status).toBe(200);
+    const create = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'late-tv', password: 'late-tv-pw' },
+      token,
+    );
+    expect(create.status).toBe(401);
+  });
+
+  it('answers 404 invite_not_found for unknown, revoked or joined codes, 400 without a code, 401 for non-Admins', async () => {
+    const invite = await createInvite(t);
+    await postJson(t, '/auth/invites/revoke', { code: invite.code }, t.adminToken);
+    for (const code of [invite.code, 'ZZZZ', 'not-a-code']) {
+      const response = await postJson(t, '/auth/invites/revoke', { code }, t.adminToken);
+      expect(await problem(response)).toMatchObject({ status: 404, code: 'invite_not_found' });
+    }
+    const missing = await postJson(t, '/auth/invites/revoke', {}, t.adminToken);
+    expect(await problem(missing)).toMatchObject({ status: 400, parameter: 'code' });
+    const other = await createInvite(t);
+    const user = await makeUser(t);
+    const denied = await postJson(t, '/auth/invites/revoke', { code: other.code }, user.token);
+    expect(await problem(denied)).toMatchObject({ status: 401, code: 'forbidden_role' });
+    expect((await t.call(`/auth/code-authenticate?code=${other.code}`)).status).toBe(200);
   });
 });
 

@@ -108,6 +108,8 @@ describe('log-play and log-skip', () => {
       plays: 1,
       from: null,
       to: null,
+      firstPlayedAt: '2026-06-15T10:00:00.000Z',
+      lastPlayedAt: '2026-06-15T10:00:00.000Z',
     });
   });
 
@@ -245,6 +247,65 @@ describe('reading statistics', () => {
     expect(top[2]).toMatchObject({ id: 't3', skips: 1 });
   });
 
+  it('lists the devices played on with their plays (skips and case do not split them)', async () => {
+    expect(await read(user, 'devices')).toEqual([
+      { device: 'Kitchen', plays: 2 },
+      { device: null, plays: 2 }, // after a named device of as many plays
+      { device: 'Car', plays: 1 },
+      { device: 'Kitchen Speaker', plays: 1 },
+    ]);
+    const bad = await t.call('/api/stats/devices?userId=', { token: user.token });
+    expect(bad.status).toBe(200); // empty counts as absent: the caller's own
+  });
+
+  it('gives the first and last play of a range beside the totals', async () => {
+    expect(await read(user, 'listening-time', { device: 'kitchen' })).toMatchObject({
+      plays: 2,
+      firstPlayedAt: '2026-06-01T10:00:00.000Z',
+      lastPlayedAt: '2026-06-01T11:00:00.000Z',
+    });
+    expect(await read(user, 'listening-time', { gtDateTime: '2026-06-05' })).toMatchObject({
+      plays: 0,
+      firstPlayedAt: null,
+      lastPlayedAt: null,
+    });
+  });
+
+  it('counts plays per weekday and hour in the server time zone', async () => {
+    const { cells } = await read<{ cells: number[][] }>(user, 'heatmap');
+    expect(cells).toHaveLength(7);
+    expect(cells.every((row) => row.length === 24)).toBe(true);
+    expect(cells.flat().reduce((a, b) => a + b, 0)).toBe(6);
+    const at = new Date('2026-06-01T10:00:00Z');
+    expect(cells[(at.getDay() + 6) % 7]![at.getHours()]).toBeGreaterThanOrEqual(1);
+    const ranged = await read<{ cells: number[][] }>(user, 'heatmap', { gtDateTime: '2026-06-02' });
+    expect(ranged.cells.flat().reduce((a, b) => a + b, 0)).toBe(2);
+    const bad = await t.call('/api/stats/heatmap?gtDateTime=2026-06-03&ltDateTime=2026-06-01', {
+      token: user.token,
+    });
+    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'gtDateTime' });
+  });
+
+  it('lists the household with who may be read', async () => {
+    const hidden = await makeUser(t);
+    await postForm(t, '/api/users/settings', { publicStats: 'false' }, hidden.token);
+    const members = await read<Array<{ id: string; self: boolean; visible: boolean; username: string }>>(
+      user,
+      'members',
+    );
+    expect(members.find((m) => m.id === user.id)).toMatchObject({ self: true, visible: true });
+    expect(members.find((m) => m.id === hidden.id)).toMatchObject({ self: false, visible: false });
+    expect(members.find((m) => m.username === 'admin')).toMatchObject({ visible: true });
+    const names = members.map((m) => m.username.toLowerCase());
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    const asAdmin = (await (await t.call('/api/stats/members', { token: t.adminToken })).json()) as Array<{
+      id: string;
+      visible: boolean;
+    }>;
+    expect(asAdmin.every((m) => m.visible)).toBe(true);
+    await postForm(t, '/api/users/delete', { id: hidden.id }, t.adminToken);
+  });
+
   it('pages through the ranking; a page past the end is empty; bad paging is 400', async () => {
     const second = await read<TopItem[]>(user, 'top-tracks', { count: '1', page: '1' });
     expect(second.map((i) => [i.rank, i.id])).toEqual([[2, 't1']]);
@@ -292,6 +353,8 @@ describe('reading statistics', () => {
       plays: 3,
       from: '2026-06-01T10:00:00.000Z',
       to: '2026-06-02T10:00:00.000Z',
+      firstPlayedAt: '2026-06-01T10:00:00.000Z',
+      lastPlayedAt: '2026-06-02T10:00:00.000Z',
     });
     const inside = { gtDateTime: '2026-06-01T10:00:01Z', ltDateTime: '2026-06-02T09:59:59Z' };
     expect(await read(user, 'listening-time', inside)).toMatchObject({ plays: 1, totalMs: 100_000 });
@@ -403,23 +466,44 @@ describe('privacy of statistics', () => {
     await logAll(alice, [['t1', '2026-06-01T10:00:00Z']]);
   });
 
-  it("refuses another user's private statistics with the same 401 whether or not the user exists", async () => {
-    for (const userId of [alice.id, 'no-such-user']) {
-      const response = await t.call(`/api/stats/top-tracks?userId=${userId}`, { token: bob.token });
-      expect(response.status).toBe(401);
-      expect((await problem(response)).code).toBe('stats_private');
+  it('lets every account read a new user, whose statistics are public by default (contract §3)', async () => {
+    for (const reader of [bob, pass]) {
+      const response = await t.call(`/api/stats/top-tracks?userId=${alice.id}`, { token: reader.token });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toHaveLength(1);
     }
   });
 
-  it('lets an Admin read anyone, and tells an Admin about unknown users', async () => {
-    const response = await t.call(`/api/stats/listening-time?userId=${alice.id}`, { token: t.adminToken });
-    expect(((await response.json()) as { plays: number }).plays).toBe(1);
-    const unknown = await t.call('/api/stats/listening-time?userId=no-such-user', { token: t.adminToken });
-    expect(unknown.status).toBe(404);
-    expect((await problem(unknown)).code).toBe('user_not_found');
+  it('answers an unknown user with 404 user_not_found for every role', async () => {
+    for (const reader of [bob, pass, { token: t.adminToken }]) {
+      for (const path of ['listening-time', 'top-tracks', 'devices', 'heatmap', 'activity']) {
+        const response = await t.call(`/api/stats/${path}?userId=no-such-user`, { token: reader.token });
+        expect(response.status).toBe(404);
+        expect((await problem(response)).code).toBe('user_not_found');
+      }
+    }
   });
 
-  it('opens statistics to every account once the user makes them public, and closes them again', async () => {
+  it('lets an Admin read anyone', async () => {
+    const response = await t.call(`/api/stats/listening-time?userId=${alice.id}`, { token: t.adminToken });
+    expect(((await response.json()) as { plays: number }).plays).toBe(1);
+  });
+
+  it('closes statistics to other accounts once the user makes them private, and opens them again', async () => {
+    const closed = await postForm(t, '/api/users/settings', { publicStats: 'false' }, alice.token);
+    expect(((await closed.json()) as { publicStats: boolean }).publicStats).toBe(false);
+    for (const reader of [bob, pass]) {
+      for (const path of ['recent-tracks', 'devices', 'heatmap']) {
+        const response = await t.call(`/api/stats/${path}?userId=${alice.id}`, { token: reader.token });
+        expect(response.status).toBe(401);
+        expect(await problem(response)).toMatchObject({
+          code: 'stats_private',
+          detail: `${alice.username} keeps their listening statistics private`,
+        });
+      }
+    }
+    const admin = await t.call(`/api/stats/devices?userId=${alice.id}`, { token: t.adminToken });
+    expect(admin.status).toBe(200);
     const set = await postForm(t, '/api/users/settings', { publicStats: 'true' }, alice.token);
     expect(set.status).toBe(200);
     expect(((await set.json()) as { publicStats: boolean }).publicStats).toBe(true);

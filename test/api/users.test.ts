@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
 import {
   ADMIN_PASSWORD,
@@ -85,7 +86,12 @@ describe('POST /api/users/create', () => {
       (u) => u.username === 'hashed',
     )!;
     expect(user.passwordHash).toMatchObject({ algorithm: 'scrypt', N: 32768, r: 8, p: 1 });
-    expect(user).toMatchObject({ publicStats: false, tokenVersion: 0, lastLogin: expect.any(Number) });
+    expect(user).toMatchObject({
+      publicStats: true,
+      publicStatsChosen: false,
+      tokenVersion: 0,
+      lastLogin: expect.any(Number),
+    });
   });
 });
 
@@ -98,6 +104,7 @@ describe('GET /api/users, POST /api/users/settings', () => {
       expect(Object.keys(user).sort()).toEqual([
         'createdAt',
         'id',
+        'lastActivity',
         'lastLogin',
         'publicStats',
         'role',
@@ -217,6 +224,122 @@ describe('GET /auth/check', () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ valid: true, userId: pass.id, username: pass.username, role: 'Pass' });
     expect(body.expiresAt).toMatch(/Z$/);
+  });
+});
+
+describe('POST /api/users/role', () => {
+  it('changes a role and revokes the old tokens', async () => {
+    const user = await makeUser(t);
+    const response = await postForm(t, '/api/users/role', { id: user.id, role: 'Pass' }, t.adminToken);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: user.id, role: 'Pass' });
+    expect((await t.call('/auth/check', { token: user.token })).status).toBe(401);
+    const again = await loginToken(t.call, user.username, user.password);
+    expect(await (await t.call('/auth/check', { token: again })).json()).toMatchObject({ role: 'Pass' });
+  });
+
+  it('refuses bad parameters (400, nothing changed), unknown users (404) and non-Admins (401)', async () => {
+    const user = await makeUser(t);
+    for (const fields of [{ id: user.id, role: 'admin' }, { id: user.id }, { role: 'User' }] as Record<
+      string,
+      string
+    >[]) {
+      const response = await postForm(t, '/api/users/role', fields, t.adminToken);
+      expect(response.status).toBe(400);
+      expect((await problem(response)).code).toBe('invalid_parameter');
+    }
+    expect((await t.call('/auth/check', { token: user.token })).status).toBe(200);
+    const unknown = await postForm(t, '/api/users/role', { id: 'nobody', role: 'User' }, t.adminToken);
+    expect(await problem(unknown)).toMatchObject({ status: 404, code: 'user_not_found' });
+    const denied = await postForm(t, '/api/users/role', { id: user.id, role: 'Admin' }, user.token);
+    expect(await problem(denied)).toMatchObject({ status: 401, code: 'forbidden_role' });
+  });
+
+  it('keeps the last Admin an Admin', async () => {
+    const own = await startTestServer();
+    try {
+      const [admin] = (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
+        id: string;
+      }>;
+      const response = await postForm(
+        own,
+        '/api/users/role',
+        { id: admin!.id, role: 'User' },
+        own.adminToken,
+      );
+      expect(await problem(response)).toMatchObject({ status: 409, code: 'last_admin' });
+      const second = await makeUser(own, { role: 'Admin' });
+      expect(
+        (await postForm(own, '/api/users/role', { id: admin!.id, role: 'User' }, second.token)).status,
+      ).toBe(200);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+describe('GET /api/users: last activity', () => {
+  it('gives the time of each user’s latest play, null before the first', async () => {
+    const own = await startTestServer({
+      scanner: fakeScanner(makeLibrary({ artists: [], albums: [], tracks: [{ id: 't1' }] })),
+    });
+    try {
+      await own.call('/api/library/scan', { method: 'POST', token: own.adminToken });
+      await own.server.services.library.waitForIdle();
+      const user = await makeUser(own);
+      const list = async () =>
+        (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
+          id: string;
+          lastActivity: string | null;
+        }>;
+      expect((await list()).find((u) => u.id === user.id)?.lastActivity).toBeNull();
+      await postForm(own, '/api/stats/log-play', { id: 't1', dateTime: '2026-01-02T03:04:05Z' }, user.token);
+      await postForm(own, '/api/stats/log-skip', { id: 't1' }, user.token);
+      expect((await list()).find((u) => u.id === user.id)?.lastActivity).toBe('2026-01-02T03:04:05.000Z');
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+describe('publicStats default and the users file migration', () => {
+  it('keeps every stored version-1 value as a choice, and new users get public statistics', async () => {
+    const own = await startTestServer();
+    const user = await makeUser(own);
+    const path = join(own.dataDir, 'users.json');
+    await own.stop(true);
+    // Rewrite the file as a version-1 Melon left it: no marker, both values present.
+    const file = JSON.parse(await readFile(path, 'utf8')) as {
+      schemaVersion: number;
+      users: Array<Record<string, unknown>>;
+    };
+    file.schemaVersion = 1;
+    for (const record of file.users) {
+      delete record.publicStatsChosen;
+      record.publicStats = record.id === user.id;
+    }
+    await writeFile(path, JSON.stringify(file));
+    const restarted = await startTestServer({ dataDir: own.dataDir });
+    try {
+      const migrated = JSON.parse(await readFile(path, 'utf8')) as typeof file;
+      expect(migrated.schemaVersion).toBe(2);
+      expect(migrated.users.map((u) => [u.id === user.id, u.publicStats, u.publicStatsChosen])).toEqual(
+        expect.arrayContaining([
+          [true, true, true],
+          [false, false, true],
+        ]),
+      );
+      const fresh = await makeUser(restarted);
+      const listed = (await (
+        await restarted.call('/api/users', { token: restarted.adminToken })
+      ).json()) as Array<{
+        id: string;
+        publicStats: boolean;
+      }>;
+      expect(listed.find((u) => u.id === fresh.id)?.publicStats).toBe(true);
+    } finally {
+      await restarted.stop();
+    }
   });
 });
 

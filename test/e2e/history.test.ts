@@ -52,7 +52,7 @@ describe('History', () => {
     expect(
       await view
         .getByTestId('review-top-tracks')
-        .getByTestId('chart-bar')
+        .getByTestId('review-top-tracks-item')
         .evaluateAll((gs) => gs.map((g) => g.dataset.label)),
     ).toEqual(['Never Gonna Give You Up', 'Something']);
     await screenshot(page, 'history');

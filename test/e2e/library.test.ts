@@ -1,5 +1,6 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
@@ -78,47 +79,114 @@ async function logPlays(token: string, name: string, times: number, device?: str
 describe('Artwork', () => {
   beforeAll(() => signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD));
 
-  it('shows the pictures inside a track and deletes one after confirming; its thumbnail disappears', async () => {
+  const album = () =>
+    browser.page.getByTestId('art-album').and(browser.page.locator('[data-name="Fixture Album"]'));
+  const trackThumbs = (name: string) =>
+    browser.page.locator(`[data-testid="art-track"][data-name="${name}"]`).getByTestId('art-thumb');
+
+  it('shows albums with their covers; an album opens its tracks, a picture enlarges and one is deleted', async () => {
     const { page } = browser;
-    const view = await openSection(page, 'artwork');
-    await view.getByTestId('art-search').fill('Tone MP3');
-    const item = view.getByTestId('art-item').filter({ hasText: 'Tone MP3' });
-    await eventually(() => view.getByTestId('art-item').count(), 1);
-    await item.click();
-    const thumbs = view.getByTestId('art-group-track-thumbs').getByTestId('art-thumb');
+    await openSection(page, 'artwork');
+    await album().waitFor();
     await eventually(
-      () => texts(thumbs.getByTestId('art-thumb-caption')),
+      () =>
+        album()
+          .locator('img')
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      64,
+    );
+    await screenshot(page, 'artwork-albums');
+    await album().click();
+    await eventually(
+      () => texts(trackThumbs('Tone MP3').getByTestId('art-thumb-caption')),
       ['#0 · front cover · 64×64', '#1 · back cover · 48×32'],
     );
     // The images themselves load (through the API, with the token) and have the pictures' sizes.
     await eventually(
       () =>
-        thumbs
+        trackThumbs('Tone MP3')
           .locator('img')
           .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth)),
       [64, 48],
     );
-    await screenshot(page, 'artwork-track');
+    // Enlarged, then closed: focus returns to the thumbnail.
+    await trackThumbs('Tone MP3').first().getByTestId('art-enlarge').click();
+    await eventually(
+      () =>
+        page
+          .getByTestId('art-enlarged')
+          .locator('img')
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      64,
+    );
+    await screenshot(page, 'artwork-enlarged');
+    await page.getByTestId('art-enlarged-close').click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'art-enlarge',
+    );
+    await screenshot(page, 'artwork-album');
 
     // Cancelling keeps the picture.
-    await thumbs.first().getByTestId('art-delete').click();
+    await trackThumbs('Tone MP3').first().getByTestId('art-delete').click();
     await page.getByTestId('confirm-cancel').click();
-    expect(await thumbs.count()).toBe(2);
+    expect(await trackThumbs('Tone MP3').count()).toBe(2);
 
-    await thumbs.first().getByTestId('art-delete').click();
-    await page.getByTestId('confirm-dialog').waitFor();
-    await screenshot(page, 'artwork-confirm-delete');
+    await trackThumbs('Tone MP3').first().getByTestId('art-delete').click();
     await page.getByTestId('confirm-ok').click();
     // The front cover's thumbnail is gone; the back cover moved up to position 0.
-    await eventually(() => texts(thumbs.getByTestId('art-thumb-caption')), ['#0 · back cover · 48×32']);
+    await eventually(
+      () => texts(trackThumbs('Tone MP3').getByTestId('art-thumb-caption')),
+      ['#0 · back cover · 48×32'],
+    );
     await page.getByTestId('info-message').filter({ hasText: 'Picture deleted.' }).waitFor();
-
     const response = await t.call(`/api/tracks/${track('Tone MP3').id}`, { token: t.adminToken });
     const after = (await response.json()) as Track;
     expect(after.artwork.map((art) => [art.type, art.width])).toEqual([['back cover', 48]]);
   });
 
-  it("uploads an artist's picture, and shows the server's reason when an upload is refused", async () => {
+  it('deletes a picture from every track of the album in one action, reporting per file, and the counts follow', async () => {
+    const { page } = browser;
+    // The second picture of every track (Tone MP3's moved up to #0 in the test before). M4A has no
+    // picture kinds, so its back cover reads "other": positions, not kinds, are matched.
+    const withBack = tracks.filter((candidate) => candidate.artwork.some((art) => art.pos === 1));
+    const others = withBack.filter((candidate) => candidate.name !== 'Tone MP3');
+    expect(others.length).toBeGreaterThan(1);
+    const button = page
+      .getByTestId('art-album-delete')
+      .filter({ hasText: `Delete back cover #1 from ${others.length} tracks` });
+    await button.click();
+    await page.getByTestId('confirm-ok').click();
+    await eventually(() => page.getByTestId('art-report-ok').count(), others.length);
+    expect(await page.getByTestId('art-report-failed').count()).toBe(0);
+    expect((await texts(page.getByTestId('art-report-ok'))).sort()).toEqual(
+      others.map((other) => `✓ ${other.name}`).sort(),
+    );
+    await screenshot(page, 'artwork-album-deleted');
+    for (const other of others) {
+      const response = await t.call(`/api/tracks/${other.id}`, { token: t.adminToken });
+      expect(((await response.json()) as Track).artwork.map((art) => art.type)).toEqual(['front cover']);
+    }
+    // Back in the grid, the album's count is the files' count now.
+    const pictures = (
+      await Promise.all(
+        tracks
+          .filter((candidate) => withBack.includes(candidate) || candidate.artwork.length > 0)
+          .map(
+            async (candidate) =>
+              ((await (await t.call(`/api/tracks/${candidate.id}`, { token: t.adminToken })).json()) as Track)
+                .artwork.length,
+          ),
+      )
+    ).reduce((a, b) => a + b, 0);
+    await page.getByTestId('art-back').click();
+    await eventually(
+      async () =>
+        (await album().getByTestId('art-album-counts').textContent())!.endsWith(`${pictures} pictures`),
+      true,
+    );
+  });
+
+  it("uploads an artist's picture (a refused upload says why), and offers Delete only for a custom default", async () => {
     const { page } = browser;
     const view = await openSection(page, 'artwork');
     await view.getByTestId('art-kind-artists').click();
@@ -126,16 +194,22 @@ describe('Artwork', () => {
     const pfp = view.getByTestId('art-group-pfp');
     await pfp.getByText('No pictures.').waitFor();
 
-    await pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'not-an-image.png'));
     const refused = await expectDetailShown(page, '/api/art/upload/artist-pfp', () =>
-      pfp.getByTestId('art-upload').click(),
+      pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'not-an-image.png')),
     );
     expect(refused.status).toBe(415);
-
     await pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'cover.png'));
-    await pfp.getByTestId('art-upload').click();
-    await eventually(() => texts(pfp.getByTestId('art-thumb-caption')), ['#0']);
+    await eventually(() => texts(view.getByTestId('art-group-pfp').getByTestId('art-thumb-caption')), ['#0']);
     await screenshot(page, 'artwork-artist');
+
+    await view.getByTestId('art-kind-default').click();
+    await eventually(() => view.getByTestId('art-title').textContent(), 'The built-in default artwork');
+    expect(await view.getByTestId('art-delete').count()).toBe(0);
+    await view.getByTestId('art-upload-file').setInputFiles(join(images, 'cover.png'));
+    await eventually(() => view.getByTestId('art-title').textContent(), 'Your default artwork');
+    await view.getByTestId('art-delete').click();
+    await page.getByTestId('confirm-ok').click();
+    await eventually(() => view.getByTestId('art-title').textContent(), 'The built-in default artwork');
   });
 });
 
@@ -155,8 +229,10 @@ describe('Statistics', () => {
     await eventually(() => view.getByTestId('stats-top-artist').textContent(), 'Night Owls');
     expect(await view.getByTestId('stats-plays').textContent()).toBe('5');
 
-    const bars = view.getByTestId('chart-top-artists').getByTestId('chart-bar');
-    const chart = await bars.evaluateAll((gs) => gs.map((g) => [g.dataset.label, Number(g.dataset.value)]));
+    const bars = view.getByTestId('top-artists-item');
+    const chart = await bars.evaluateAll((rows) =>
+      rows.map((row) => [(row as HTMLElement).dataset.label, Number((row as HTMLElement).dataset.value)]),
+    );
     expect(chart[0]).toEqual(['Night Owls', 3]);
     // A play counts for every artist of its track: Tone MP3 has two, tied behind the top artist.
     expect(chart.slice(1).sort()).toEqual([
@@ -165,12 +241,12 @@ describe('Statistics', () => {
     ]);
     // The longest bar is the top artist's.
     const widths = await view
-      .getByTestId('chart-top-artists')
-      .locator('rect.chart-bar')
-      .evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('width'))));
+      .getByTestId('top-artists-item')
+      .locator('.ranked-bar')
+      .evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().width));
     expect(widths[0]).toBeGreaterThan(widths[1]!);
-    await view.getByTestId('chart-activity').getByTestId('chart-line').waitFor();
-    expect(await texts(view.getByTestId('top-tracks-item').locator('.top-name'))).toEqual([
+    expect(await view.getByTestId('chart-activity').getAttribute('data-total')).toBe('5');
+    expect(await texts(view.getByTestId('top-tracks-item').locator('.ranked-name'))).toEqual([
       'Night Song',
       'Tone MP3',
     ]);
@@ -178,10 +254,10 @@ describe('Statistics', () => {
     await screenshot(page, 'stats-admin');
 
     // The device filter narrows everything to the kitchen's plays.
-    await view.getByTestId('stats-device').fill('Kitchen');
+    await view.getByTestId('stats-device').selectOption('Kitchen');
     await eventually(() => view.getByTestId('stats-plays').textContent(), '3');
     expect(await view.getByTestId('stats-top-artist').textContent()).toBe('Night Owls');
-    await view.getByTestId('stats-device').fill('');
+    await view.getByTestId('stats-device').selectOption('');
     await eventually(() => view.getByTestId('stats-plays').textContent(), '5');
 
     // An admin may look at anyone's statistics.
@@ -190,19 +266,32 @@ describe('Statistics', () => {
     expect(await view.getByTestId('stats-plays').textContent()).toBe('2');
   });
 
-  it("shows the server's detail for a refused range", async () => {
+  it('says so when a custom range ends before it starts, and a slower earlier load does not draw over it', async () => {
     const { page } = browser;
     const view = await openSection(page, 'stats');
-    await view.getByTestId('stats-range-custom').click();
-    await view.getByTestId('stats-from').fill('2026-06-30');
-    const problem = await expectDetailShown(page, '/api/stats/listening-time', () =>
-      view.getByTestId('stats-to').fill('2026-06-01'),
-    );
-    expect(problem.code).toBe('invalid_parameter');
-    expect(await view.getByTestId('stats-error').textContent()).toBe(problem.detail);
-  });
+    await view.getByTestId('stats-plays').waitFor();
+    // The load for "from 30 June" answers late, after the range has become impossible.
+    const slow = async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/api/stats/listening-time*', slow);
+    try {
+      await view.getByTestId('stats-range-custom').click();
+      await view.getByTestId('stats-from').fill('2026-06-30');
+      await view.getByTestId('stats-to').fill('2026-06-01');
+      await eventually(
+        () => view.getByTestId('stats-range-error').textContent(),
+        'The “From” date is after the “To” date.',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await view.getByTestId('stats-range-error').count()).toBe(1);
+    } finally {
+      await page.unroute('**/api/stats/listening-time*', slow);
+    }
+  }, 60_000);
 
-  it('shows a User only their own statistics', async () => {
+  it('opens a User on their own statistics', async () => {
     const { page } = browser;
     await signOut(page);
     const statsRequests: URL[] = [];
@@ -225,14 +314,14 @@ describe('Statistics', () => {
       expect(await view.getByTestId('stats-plays').textContent()).toBe('2');
       expect(
         await view
-          .getByTestId('chart-top-artists')
-          .getByTestId('chart-bar')
-          .evaluateAll((gs) => gs.map((g) => g.dataset.label)),
+          .getByTestId('top-artists-item')
+          .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.label)),
       ).toEqual(['untagged']);
-      // No way to pick someone else, and every request asked for Robin's own statistics.
-      expect(await view.getByTestId('stats-user').count()).toBe(0);
-      expect(statsRequests.length).toBeGreaterThan(0);
-      for (const url of statsRequests) expect([member.id, null]).toContain(url.searchParams.get('userId'));
+      // Until they pick someone else, every read asked for Robin's own statistics.
+      expect(await view.getByTestId('stats-user').inputValue()).toBe(member.id);
+      const reads = statsRequests.filter((url) => url.pathname !== '/api/stats/members');
+      expect(reads.length).toBeGreaterThan(0);
+      for (const url of reads) expect([member.id, null]).toContain(url.searchParams.get('userId'));
       await screenshot(page, 'stats-user');
     } finally {
       page.off('request', record);

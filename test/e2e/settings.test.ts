@@ -80,16 +80,18 @@ describe('Users', () => {
     const { page } = browser;
     const view = await openSection(page, 'users');
     await userRow(ADMIN_USER).waitFor();
-    const cells = await texts(userRow(ADMIN_USER).locator('td'));
-    expect(cells.slice(0, 2)).toEqual(['admin (you)', 'Admin']);
-    expect(cells[2]).not.toBe('never');
+    expect(await texts(userRow(ADMIN_USER).locator('td').first())).toEqual(['admin (you)']);
+    expect(await userRow(ADMIN_USER).getByTestId('user-role').inputValue()).toBe('Admin');
+    expect(await texts(userRow(ADMIN_USER).locator('td').nth(2))).not.toEqual(['never']);
 
     await view.getByTestId('user-new-username').fill('ada');
     await view.getByTestId('user-new-password').fill('ada-long-password');
     await view.getByTestId('user-new-role').selectOption('Pass');
     await view.getByTestId('user-create').click();
     await userRow('ada').waitFor();
-    expect(await texts(userRow('ada').locator('td'))).toEqual(['ada', 'Pass', 'never', 'private']);
+    expect(await userRow('ada').getByTestId('user-role').inputValue()).toBe('Pass');
+    // Statistics are shared unless the person turns it off (contract 2026-11-23).
+    expect((await texts(userRow('ada').locator('td'))).slice(2, 5)).toEqual(['never', 'never', 'shared']);
     await page.getByTestId('info-message').filter({ hasText: 'Created Pass “ada”.' }).waitFor();
     await screenshot(page, 'users');
 
@@ -103,14 +105,18 @@ describe('Users', () => {
     expect(await page.getByTestId('user-row').count()).toBe(2);
   });
 
-  it('lets the admin make their own statistics public', async () => {
+  it('lets the admin make their own statistics private, and public again', async () => {
     const { page } = browser;
     const view = await openSection(page, 'account');
-    await eventually(() => view.getByTestId('public-stats-state').textContent(), '(private)');
-    await view.getByTestId('public-stats').check();
     await eventually(() => view.getByTestId('public-stats-state').textContent(), '(public)');
+    await view.getByTestId('public-stats').uncheck();
+    await eventually(() => view.getByTestId('public-stats-state').textContent(), '(private)');
     await openSection(page, 'users');
-    await eventually(() => texts(userRow(ADMIN_USER).locator('td').nth(3)), ['public']);
+    await eventually(() => texts(userRow(ADMIN_USER).locator('td').nth(4)), ['private']);
+    const again = await openSection(page, 'account');
+    await eventually(() => again.getByTestId('public-stats-state').textContent(), '(private)');
+    await again.getByTestId('public-stats').check();
+    await eventually(() => again.getByTestId('public-stats-state').textContent(), '(public)');
   });
 });
 
@@ -153,7 +159,7 @@ describe('Invites', () => {
     // The used code is no longer active, and the device's account is listed.
     await openSection(page, 'users');
     await userRow('kitchen-speaker').waitFor();
-    expect(await texts(userRow('kitchen-speaker').locator('td').nth(1))).toEqual(['User']);
+    expect(await userRow('kitchen-speaker').getByTestId('user-role').inputValue()).toBe('User');
     const again = await openSection(page, 'invites');
     await again.getByTestId('invite-none').waitFor();
   });

@@ -8,7 +8,6 @@ import { FakeReleaseServer, installerNames, OWNER, REPO } from '../support/fake-
 import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
 import {
   eventually,
-  expectDetailShown,
   launchBrowser,
   openSection,
   screenshot,
@@ -42,6 +41,7 @@ let t: TestServer;
 let browser: Browser;
 let dir: string;
 let argvFile: string;
+let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'melon-e2e-update-'));
@@ -54,17 +54,19 @@ beforeAll(async () => {
   );
   fake = await FakeReleaseServer.start();
   proxy = await GatedProxy.start(fake.url);
-  [t, browser] = await Promise.all([
-    startTestServer({
-      env: {
-        MELON_RELEASES_URL: proxy.url,
-        MELON_RELEASES_REPO: `${OWNER}/${REPO}`,
-        MELON_INSTALL_COMMAND: `"${process.execPath}" "${installer}"`,
-      },
-    }),
-    launchBrowser(),
-  ]);
+  env = {
+    MELON_RELEASES_URL: proxy.url,
+    MELON_RELEASES_REPO: `${OWNER}/${REPO}`,
+    MELON_INSTALL_COMMAND: `"${process.execPath}" "${installer}"`,
+  };
+  [t, browser] = await Promise.all([startTestServer({ env }), launchBrowser()]);
+  // Signing in checks for an update once (the badge); wait for that answer, so that no check of
+  // the tests below joins it while it is in flight.
+  const signInCheck = browser.page.waitForResponse((response) =>
+    response.url().includes('/api/settings/check-for-updates'),
+  );
   await signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+  await signInCheck;
 });
 
 afterAll(async () => {
@@ -78,30 +80,50 @@ afterEach(() => {
   expect(browser.pageErrors).toEqual([]);
 });
 
+/** Opens Updates (which checks at once) or, when it is open, checks again. */
 async function check(): Promise<void> {
-  const view = await openSection(browser.page, 'updates');
-  await view.getByTestId('update-check').click();
+  const { page } = browser;
+  if (await page.getByTestId('view-updates').count()) await page.getByTestId('update-check').click();
+  else await openSection(page, 'updates');
 }
 
 const message = () => browser.page.getByTestId('update-message').textContent();
 
+/** Runs `action`, which must make `path` fail, and returns the problem the server sent. */
+async function failing(path: string, action: () => Promise<void>) {
+  const failed = browser.page.waitForResponse(
+    (response) => new URL(response.url()).pathname === path && response.status() >= 400,
+  );
+  await action();
+  return (await (await failed).json()) as { status: number; code: string; detail: string };
+}
+
 describe('Updates', () => {
-  it("shows the failure's detail when the release source is down, then that Melon is up to date", async () => {
+  it('checks when opened; a failure reads in plain words with the detail one click away, then up to date', async () => {
     const { page } = browser;
     fake.mode = 'error500';
-    const problem = await expectDetailShown(page, '/api/settings/check-for-updates', check);
+    // Signing in checked once already (the badge); that answer is cached for 10 minutes.
+    t.clock.advance(RELEASE_CACHE_MS + 1000);
+    const problem = await failing('/api/settings/check-for-updates', check);
     expect(problem).toMatchObject({ status: 400, code: 'update_check_failed' });
-    await eventually(message, `The update check failed: ${problem.detail}`);
+    await eventually(
+      () => page.getByTestId('update-check-error-text').textContent(),
+      'Melon could not reach its release page. Check the internet connection and try again later.',
+    );
+    const error = page.getByTestId('update-check-error');
+    await error.locator('summary').click();
+    expect(await error.locator('details').textContent()).toContain(problem.detail);
     await screenshot(page, 'updates-failed-check');
 
     fake.mode = 'ok';
     fake.releases = [];
-    await check();
+    await page.getByTestId('update-check-retry').click();
     await eventually(message, `Melon is up to date (${APP_VERSION}).`);
     expect(await page.getByTestId('update-current').textContent()).toBe(APP_VERSION);
+    expect(await page.getByTestId('update-badge').count()).toBe(0);
   });
 
-  it('shows the current and latest version and the release notes rendered from markdown', async () => {
+  it('shows the current and latest version, the release notes from markdown, and a badge on Updates', async () => {
     const { page } = browser;
     fake.releases = [{ tag: `v${NEXT}`, body: NOTES }];
     t.clock.advance(RELEASE_CACHE_MS + 1000); // past the cached "no release" answer
@@ -109,6 +131,7 @@ describe('Updates', () => {
     await eventually(message, `Melon ${NEXT} is available.`);
     expect(await page.getByTestId('update-current').textContent()).toBe(APP_VERSION);
     expect(await page.getByTestId('update-latest').textContent()).toBe(NEXT);
+    await page.getByTestId('update-badge').waitFor();
 
     const notes = page.getByTestId('update-notes');
     expect(await notes.locator('h2').textContent()).toBe(`What's new in ${NEXT}`);
@@ -120,59 +143,62 @@ describe('Updates', () => {
     const link = notes.locator('a');
     expect(await link.getAttribute('href')).toBe('https://example.com/qr');
     expect(await link.getAttribute('target')).toBe('_blank');
-    // Sanitised: no script, no event handler attributes, nothing ran.
+    // Sanitised: no script, no event handler attributes, nothing ran; pictures have words.
     expect(await notes.locator('script').count()).toBe(0);
     expect(await notes.locator('[onerror]').count()).toBe(0);
+    expect(await notes.locator('img').getAttribute('alt')).toBe('Picture from the release notes');
     expect(await page.evaluate(() => (window as { __pwned?: boolean }).__pwned)).toBeUndefined();
     await screenshot(page, 'updates-available');
   });
 
-  it("shows the installer's reason when the download does not match its checksum", async () => {
+  it('asks before installing, and says why when the download does not match its checksum', async () => {
     const { page } = browser;
     fake.releases = [{ tag: `v${NEXT}`, body: NOTES, wrongSha: true }];
     await check();
     await eventually(message, `Melon ${NEXT} is available.`);
-    const problem = await expectDetailShown(page, '/api/settings/update-melon', () =>
-      page.getByTestId('update-install').click(),
-    );
+    // Cancelling installs nothing.
+    await page.getByTestId('update-install').click();
+    await page.getByTestId('confirm-cancel').click();
+    expect(await page.getByTestId('update-progress-box').isHidden()).toBe(true);
+
+    await page.getByTestId('update-install').click();
+    const problem = await failing('/api/settings/update-melon', () => page.getByTestId('confirm-ok').click());
     expect(problem.code).toBe('update_failed');
     expect(problem.detail).toContain('SHA-512');
     await eventually(
-      async () => (await page.getByTestId('update-percent').textContent())!.split(' — ')[1],
-      `The update failed: ${problem.detail}`,
+      () => page.getByTestId('update-install-error-text').textContent(),
+      'The update could not be downloaded or did not check out, so nothing was installed.',
+    );
+    expect(await page.getByTestId('update-install-error').locator('details').textContent()).toContain(
+      problem.detail,
     );
     expect(await page.getByTestId('update-progress-box').getAttribute('class')).toContain('failed');
     await expect(stat(argvFile)).rejects.toThrow();
     await screenshot(page, 'updates-failed-install');
   });
 
-  it('installs: the progress bar follows the download to 100 % and the installer gets the verified file', async () => {
+  it('installs with one progress figure, waits for the restart and says "Updated to"', async () => {
     const { page } = browser;
     fake.releases = [{ tag: `v${NEXT}`, body: NOTES }];
     await check();
     await eventually(message, `Melon ${NEXT} is available.`);
     const held = proxy.hold();
     await page.getByTestId('update-install').click();
+    await page.getByTestId('confirm-ok').click();
     await held.reached;
 
-    // Half the file is in: the bar shows it while the download is held.
+    // Half the file is in: one figure, the bar and its words.
     const bar = page.getByTestId('update-progress');
     await eventually(() => bar.evaluate((el) => (el as HTMLProgressElement).value), 50);
-    expect(await page.getByTestId('update-percent').textContent()).toBe('50 % — Downloading… 50 %');
-    expect(await page.getByTestId('update-progress-box').getAttribute('class')).not.toContain('failed');
+    expect(await page.getByTestId('update-percent').textContent()).toBe('Downloading: 50 %');
     await screenshot(page, 'updates-downloading');
 
     held.open();
     await eventually(() => bar.evaluate((el) => (el as HTMLProgressElement).value), 100);
-    expect(await page.getByTestId('update-percent').textContent()).toBe(
-      `100 % — Installing Melon ${NEXT}. Melon restarts when it is done.`,
-    );
     await page
       .getByTestId('info-message')
       .filter({ hasText: `Installing Melon ${NEXT}` })
       .waitFor();
-    await screenshot(page, 'updates-installing');
-
     // The installer program was started with the downloaded, verified file.
     await eventually(
       () =>
@@ -187,5 +213,18 @@ describe('Updates', () => {
     const file = process.arch === 'arm64' ? names.appImageArm : names.appImage;
     expect(argv).toEqual([join(t.dataDir, 'updates', file)]);
     expect(t.server.services.updates.status()).toMatchObject({ state: 'installing', percent: 100 });
+    await screenshot(page, 'updates-installing');
+
+    // The installer replaces Melon: this server stops, the new version starts on the same port.
+    const port = Number(new URL(t.url).port);
+    await t.stop(true);
+    await eventually(
+      async () => (await page.getByTestId('update-percent').textContent())!.includes('restarting'),
+      true,
+    );
+    t = await startTestServer({ dataDir: t.dataDir, env, config: { version: NEXT, port } });
+    await eventually(() => page.getByTestId('update-done').textContent(), `Updated to ${NEXT}.`);
+    await eventually(message, `Melon is up to date (${NEXT}).`);
+    await screenshot(page, 'updates-updated');
   });
 });

@@ -15,6 +15,7 @@ export function makeUserRecord(overrides: Partial<UserRecord> = {}): UserRecord 
     passwordHash: { algorithm: 'scrypt', salt: '', hash: '', N: 2, r: 1, p: 1, keyLength: 32 },
     role,
     publicStats: false,
+    publicStatsChosen: false,
     tokenVersion: 0,
     createdAt: 0,
     lastLogin: null,

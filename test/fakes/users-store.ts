@@ -1,4 +1,4 @@
-import type { InviteRecord, UserRecord } from '../../server/domain/user.js';
+import type { AccountRole, InviteRecord, UserRecord } from '../../server/domain/user.js';
 import { usernameKey } from '../../server/domain/username.js';
 import type { InvitesStore, UsersStore } from '../../server/services/ports.js';
 
@@ -40,6 +40,7 @@ export class FakeUsersStore implements UsersStore, InvitesStore {
       if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null)
         return Promise.resolve('invite_spent');
       invite.redeemedAt = user.createdAt;
+      invite.joinedUserId = user.id;
     }
     this.users.push(user);
     return Promise.resolve('added');
@@ -58,6 +59,17 @@ export class FakeUsersStore implements UsersStore, InvitesStore {
     if (this.users[index]!.role === 'Admin' && admins === 1) return Promise.resolve('last_admin');
     this.users.splice(index, 1);
     return Promise.resolve('removed');
+  }
+
+  setRole(id: string, role: AccountRole): Promise<UserRecord | 'not_found' | 'last_admin'> {
+    const user = this.findById(id);
+    if (!user) return Promise.resolve('not_found');
+    if (user.role === role) return Promise.resolve(user);
+    const admins = this.users.filter((other) => other.role === 'Admin').length;
+    if (user.role === 'Admin' && admins === 1) return Promise.resolve('last_admin');
+    user.role = role;
+    user.tokenVersion += 1;
+    return Promise.resolve(user);
   }
 
   activeInvites(now: number): InviteRecord[] {
@@ -79,6 +91,21 @@ export class FakeUsersStore implements UsersStore, InvitesStore {
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
     const invite = this.invites.find((record) => record.code === code && isActive(record, now));
     if (invite) invite.usedAt = now;
+    return Promise.resolve(invite ? { ...invite } : undefined);
+  }
+
+  recentInvites(): InviteRecord[] {
+    return [...this.invites].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined> {
+    const invite = this.invites
+      .filter((record) => record.code === code && record.redeemedAt === null && record.revokedAt === null)
+      .filter((record) =>
+        record.usedAt === null ? now < record.expiresAt : now < record.usedAt + serverTokenMs,
+      )
+      .sort((a, b) => b.createdAt - a.createdAt)[0];
+    if (invite) invite.revokedAt = now;
     return Promise.resolve(invite ? { ...invite } : undefined);
   }
 

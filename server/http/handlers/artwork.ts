@@ -50,6 +50,9 @@ function imageReply(request: Request, image: Image): Reply {
   };
 }
 
+/** Tells the settings page whether the default can be deleted (only a custom one can). */
+const DEFAULT_SOURCE = '`custom` (an Admin uploaded it; it can be deleted) or `built-in`';
+
 const deleted = z.object({ deleted: alwaysTrue(), id: z.string(), pos: z.int().min(0) });
 const deletedSingle = z.object({ deleted: alwaysTrue(), id: z.string() });
 const uploaded = z
@@ -157,8 +160,15 @@ export function artworkHandlers(artwork: ArtworkService) {
     collectionImage: singleImage('collection'),
     defaultImage: rawEndpoint({
       summary: 'The default artwork (the custom one, else the built-in one)',
-      responses: imageResponses,
-      handle: async ({ request }) => imageReply(request, await artwork.defaultImage()),
+      responses: {
+        200: { ...imageResponses[200]!, headers: { ...cacheHeaders, 'X-Melon-Artwork': DEFAULT_SOURCE } },
+        304: { ...imageResponses[304]!, headers: { ...cacheHeaders, 'X-Melon-Artwork': DEFAULT_SOURCE } },
+      },
+      handle: async ({ request }) => {
+        const reply = imageReply(request, await artwork.defaultImage());
+        const source = artwork.hasCustomDefault() ? 'custom' : 'built-in';
+        return { ...reply, headers: { ...reply.headers, 'X-Melon-Artwork': source } };
+      },
     }),
   };
 }

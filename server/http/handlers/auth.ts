@@ -4,7 +4,7 @@ import { ROLES } from '../../domain/user.js';
 import type { AuthService } from '../../services/auth-service.js';
 import type { InviteService } from '../../services/invite-service.js';
 import { inviteSchema, tokenSchema, utc } from '../openapi-schemas.js';
-import { text } from '../params.js';
+import { boolean, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
 const credentials = { username: text(256), password: text(1024) };
@@ -27,9 +27,21 @@ export function authHandlers(auth: AuthService, invites: InviteService) {
       handle: ({ request }) => invites.create(callerOf(request)),
     }),
     listInvites: endpoint({
-      summary: 'The active invite codes',
+      summary: 'The active invite codes, or every code of the last day',
+      description:
+        'With `all=true` also used, joined (with `joinedAs`), expired and revoked codes of the last day, newest first.',
+      params: { all: boolean().optional().meta({ description: 'Include codes that are no longer active' }) },
       response: z.array(inviteSchema),
-      handle: () => invites.listActive(),
+      handle: ({ params }) => (params.all === true ? invites.listRecent() : invites.listActive()),
+    }),
+    revokeInvite: endpoint({
+      summary: 'Revoke an invite code',
+      description:
+        'A code not yet exchanged stops working; a code exchanged whose device has not made its account yet cannot make it.',
+      params: { code: text(64).meta({ description: 'The 4-character invite code, any case' }) },
+      response: inviteSchema,
+      errors: { 404: ['invite_not_found'] },
+      handle: ({ params }) => invites.revoke(params.code),
     }),
     codeAuthenticate: endpoint({
       summary: 'Exchange an invite code for a Server token (valid 10 minutes)',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import { alwaysTrue, count, namedRef, statsRef, utc } from '../openapi-schemas.js';
+import { ACCOUNT_ROLES } from '../../domain/user.js';
 import { id, isoDate, paging, text } from '../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../types.js';
 
@@ -38,6 +39,27 @@ const listeningTime = z.object({
   plays: count(),
   from: utc().nullable(),
   to: utc().nullable(),
+  firstPlayedAt: utc().nullable().meta({ description: 'The first play counted (null: none)' }),
+  lastPlayedAt: utc().nullable().meta({ description: 'The last play counted (null: none)' }),
+});
+const member = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(ACCOUNT_ROLES),
+  self: z.boolean().meta({ description: "The caller's own account" }),
+  publicStats: z.boolean().meta({ description: 'Whether the member shares their statistics' }),
+  visible: z.boolean().meta({ description: 'Whether the caller may read its statistics' }),
+});
+const devicePlays = z.object({
+  device: z.string().nullable().meta({ description: 'null: plays logged without a device' }),
+  plays: count(),
+});
+const heatmap = z.object({
+  userId: z.string(),
+  cells: z
+    .array(z.array(count()).length(24))
+    .length(7)
+    .meta({ description: 'Plays per weekday (0 = Monday) and hour, in the server’s local time' }),
 });
 const topTrack = z.object({
   rank: z.int().min(1),
@@ -130,6 +152,26 @@ export function statsHandlers(stats: StatsService) {
     }),
     recentAlbums: recent('albums'),
     recentArtists: recent('artists'),
+    members: endpoint({
+      summary: 'The household: every account, and whether the caller may read its statistics',
+      response: z.array(member),
+      handle: ({ request }) => stats.members(callerOf(request)),
+    }),
+    devices: endpoint({
+      summary: 'The devices a user played on, with their plays (all time)',
+      description: 'Devices match ignoring case and are shown in their most frequent spelling.',
+      params: { userId: subject.userId },
+      response: z.array(devicePlays),
+      errors: readErrors,
+      handle: ({ params, request }) => stats.devices(callerOf(request), params),
+    }),
+    heatmap: endpoint({
+      summary: 'Plays per weekday and hour of the day in a range',
+      params: ranged,
+      response: heatmap,
+      errors: readErrors,
+      handle: ({ params, request }) => stats.heatmap(callerOf(request), params),
+    }),
     activity: endpoint({
       summary: 'Plays, skips and listening time per day, week or month',
       description: 'Every step of the range, empty ones included; the range defaults to the last 30 days.',

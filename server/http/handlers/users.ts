@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ACCOUNT_ROLES } from '../../domain/user.js';
+import type { StatsService } from '../../services/stats/stats-service.js';
 import type { UserService } from '../../services/user-service.js';
-import { userSchema } from '../openapi-schemas.js';
+import { userSchema, utc } from '../openapi-schemas.js';
 import { boolean, id, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
@@ -20,7 +21,12 @@ const password = text(256)
   })
   .meta({ minLength: 8 });
 
-export function userHandlers(users: UserService) {
+/** What an Admin's list adds to each user: the time of their latest play. */
+const listedUser = userSchema
+  .extend({ lastActivity: utc().nullable().meta({ description: 'The latest play (null: none yet)' }) })
+  .meta({ id: 'ListedUser' });
+
+export function userHandlers(users: UserService, stats: StatsService) {
   return {
     create: endpoint({
       summary: 'Create a user',
@@ -41,9 +47,19 @@ export function userHandlers(users: UserService) {
       handle: ({ params, request }) => users.create(callerOf(request), params),
     }),
     list: endpoint({
-      summary: 'Every user',
-      response: z.array(userSchema),
-      handle: () => users.list(),
+      summary: 'Every user, with the time of their latest play',
+      response: z.array(listedUser),
+      handle: () => users.list().map((user) => ({ ...user, lastActivity: stats.lastActivity(user.id) })),
+    }),
+    setRole: endpoint({
+      summary: "Change a user's role (revokes every token of the account)",
+      params: {
+        id: id(),
+        role: z.enum(ACCOUNT_ROLES, { error: 'must be Admin, User or Pass' }),
+      },
+      response: userSchema,
+      errors: { 404: ['user_not_found'], 409: ['last_admin'] },
+      handle: ({ params }) => users.setRole(params.id, params.role),
     }),
     settings: endpoint({
       summary: "Change the caller's settings",

@@ -17,28 +17,30 @@ const BASE64URL = (() => {
  */
 export function packId(id: string, out: Uint8Array, offset: number): boolean {
   if (id.length !== 22) return false;
-  const value = (i: number) => {
-    const c = id.charCodeAt(i);
-    return c < 128 ? BASE64URL[c]! : -1;
-  };
   let o = offset;
   for (let i = 0; i < 20; i += 4) {
-    const a = value(i);
-    const b = value(i + 1);
-    const c = value(i + 2);
-    const d = value(i + 3);
+    const a = sextet(id, i);
+    const b = sextet(id, i + 1);
+    const c = sextet(id, i + 2);
+    const d = sextet(id, i + 3);
     if ((a | b | c | d) < 0) return false;
     const n = (a << 18) | (b << 12) | (c << 6) | d;
     out[o++] = n >> 16;
     out[o++] = (n >> 8) & 255;
     out[o++] = n & 255;
   }
-  const a = value(20);
-  const b = value(21);
+  const a = sextet(id, 20);
+  const b = sextet(id, 21);
   // The last character carries 2 bits; the other 4 must be zero or the id would not round-trip.
   if ((a | b) < 0 || (b & 15) !== 0) return false;
   out[o] = (a << 2) | (b >> 4);
   return true;
+}
+
+/** The 6 bits character `i` of `id` stands for; -1 for a character outside base64url. */
+function sextet(id: string, i: number): number {
+  const c = id.charCodeAt(i);
+  return c < 128 ? BASE64URL[c]! : -1;
 }
 
 /** The id packed at `offset` of `bytes` by `packId`. */

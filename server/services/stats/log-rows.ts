@@ -1,15 +1,19 @@
 import type { PlayLogEntry } from '../../store/play-log.js';
+import type { SnapshotTable } from './snapshots.js';
 import { SKIP, type UserColumns } from './user-columns.js';
 
 /**
- * One user's logs as StatsIndex holds them (sorted columns), with what their rows point at. The
- * listening history's row-by-row queries live here, apart from the index's own reads.
+ * One user's logs as StatsIndex holds them (time-sorted columns, each row pointing at a snapshot),
+ * with the snapshot table and the ids the numbers stand for. The listening history's row-by-row
+ * queries live here, apart from the index's own reads.
  */
 export interface LogRows {
   readonly columns: UserColumns;
-  /** Track ids by the index's track number (`columns.track[row]`). */
+  /** What each row's snapshot (`columns.snap[row]`) was: track, duration and artists by number. */
+  readonly snapshots: Pick<SnapshotTable, 'track' | 'duration' | 'artists'>;
+  /** Track ids by the index's track number (`snapshots.track[s]`). */
   readonly trackIds: readonly string[];
-  /** Artist ids by the index's artist number (`columns.artFlat[...]`). */
+  /** Artist ids by the index's artist number (`snapshots.artists`). */
   readonly artistIds: readonly string[];
   /** The whole entry of a row (costs an object; for exports, not for scans). */
   entryAt(row: number): PlayLogEntry;
@@ -28,10 +32,12 @@ export function forEachLog(
   if (!rows) return;
   const u = rows.columns;
   const [lo, hi] = u.range(from, to);
-  const { at, track, flags, duration } = u;
+  const { at, snap, flags } = u;
+  const { track, duration } = rows.snapshots;
   const ids = rows.trackIds;
   for (let row = lo; row < hi; row += 1) {
-    visit(ids[track[row]!]!, at[row]!, (flags[row]! & SKIP) !== 0, duration[row]!);
+    const s = snap[row]!;
+    visit(ids[track[s]!]!, at[row]!, (flags[row]! & SKIP) !== 0, duration[s]!);
   }
 }
 
@@ -48,11 +54,15 @@ export function entriesFrom(rows: LogRows | undefined, start: number, limit: num
 export function hasPlay(rows: LogRows | undefined, from: number, to: number): boolean {
   if (!rows) return false;
   const [lo, hi] = rows.columns.range(from, to);
-  for (let row = lo; row < hi; row += 1) if ((rows.columns.flags[row]! & SKIP) === 0) return true;
+  const flags = rows.columns.flags;
+  for (let row = lo; row < hi; row += 1) if ((flags[row]! & SKIP) === 0) return true;
   return false;
 }
 
-/** Visits the artists of every play in [from, to] (either open), by the index's artist number. */
+/**
+ * Visits the artists of every play in [from, to] (either open), by the index's artist number: a
+ * snapshot's artists are de-duplicated, so each artist of a play is visited once.
+ */
 export function forEachArtistPlay(
   rows: LogRows | undefined,
   from: number | undefined,
@@ -62,19 +72,22 @@ export function forEachArtistPlay(
   if (!rows) return;
   const u = rows.columns;
   const [lo, hi] = u.range(from, to);
-  const { flags, artStart, artCount, artFlat } = u;
+  const { snap, flags } = u;
+  const { start, values } = rows.snapshots.artists;
   for (let row = lo; row < hi; row += 1) {
     if (flags[row]! & SKIP) continue;
-    const start = artStart[row]!;
-    for (let i = start; i < start + artCount[row]!; i += 1) visit(artFlat[i]!);
+    const s = snap[row]!;
+    const end = start[s + 1]!;
+    for (let i = start[s]!; i < end; i += 1) visit(values[i]!);
   }
 }
 
 export function logRows(
   columns: UserColumns,
+  snapshots: LogRows['snapshots'],
   trackIds: readonly string[],
   artistIds: readonly string[],
   entryAt: (row: number) => PlayLogEntry,
 ): LogRows {
-  return { columns, trackIds, artistIds, entryAt };
+  return { columns, snapshots, trackIds, artistIds, entryAt };
 }

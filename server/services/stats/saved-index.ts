@@ -1,101 +1,250 @@
-import { deserialize, serialize } from 'node:v8';
-import type { SavedDevices } from './devices.js';
-import type { SavedGenres } from './genres.js';
-import { Interner } from './interner.js';
-import type { SavedLatest } from './latest-names.js';
-import { reviveTallies, type Tallies } from './tally.js';
-import { UserColumns } from './user-columns.js';
+import { deserialize } from 'node:v8';
+import type { PlayLogEntry } from '../../store/play-log.js';
+import { ID_BYTES, unpackId } from './log-ids.js';
+import { OTHER_ID, type UserColumns } from './user-columns.js';
 
 /**
- * Version of the saved form. Bump it whenever a field below, or one of UserColumns, Tally or
- * Interner, changes meaning or type; an added or removed field is caught without it.
+ * The saved form of the index (kept in plays.index, see play-index-snapshot.ts): a sequence of
+ * blocks, each holding what was added since the previous one, so a save appends and never rewrites.
+ * A block is the new entries of the tables as JSON (users, devices, and the new snapshots: how
+ * many of the play log's next ones, the log keeping their texts, or their texts for an index not
+ * fed by a log), then one fixed-size record per log in the order they were added:
+ *
+ *   "MIX2" | u32 JSON bytes | JSON | records
+ *   record (40 bytes, little-endian): f64 at | u32 user | u32 snapshot | u32 device + 1 (0: none) |
+ *     u32 flags (user-columns.ts) | 16 bytes: the packed log id, or (flag OTHER_ID) a u32 index
+ *     into the block's `otherIds`
+ *
+ * Loading replays the records (no text is parsed but the tables), which is what makes a start with
+ * a saved index fast.
  */
-const SAVED_FORMAT = 1;
+export const RECORD_BYTES = 40;
+const MAGIC = 0x3258494d; // "MIX2"
 
-/** Everything StatsIndex saves (see StatsIndex.save): its tables, and its scratch state too. */
-export interface SavedIndex extends SavedGenres, SavedDevices, SavedLatest {
-  users: Interner;
-  tracks: Interner;
-  albums: Interner;
-  artists: Interner;
-  names: Interner;
-  columns: UserColumns[];
-  scratch: Tallies;
-  total: number;
-  inPlaceLimit: number;
-  farInsertBudget: number;
-  addArtists: number[];
-  addArtistNames: number[];
+export interface SavedBlock {
+  users: string[];
+  devices: string[];
+  /** How many new snapshots are the play log's next ones (numbered as the log numbers them). */
+  logSnapshots: number;
+  /** Or the new snapshots' canonical texts (play-log-codec.ts snapshotText). */
+  snapshots: string[];
+  otherIds: string[];
+  count: number;
+  records: Uint8Array;
 }
+
+interface TableCounts {
+  users: number;
+  devices: number;
+  snapshots: number;
+}
+
+/** Rows being gathered for the next block. */
+export class SavedRecords {
+  private bytes = new Uint8Array(0);
+  private view = new DataView(this.bytes.buffer);
+  private count = 0;
+  private readonly otherIds: string[] = [];
+
+  /** `from`: the table entries already saved in earlier blocks. */
+  constructor(private readonly from: TableCounts = { users: 0, devices: 0, snapshots: 0 }) {}
+
+  addRow(u: UserColumns, row: number): void {
+    if ((this.count + 1) * RECORD_BYTES > this.bytes.length) {
+      const next = new Uint8Array(Math.max(64 * RECORD_BYTES, Math.ceil(this.bytes.length * 1.5)));
+      next.set(this.bytes);
+      this.bytes = next;
+      this.view = new DataView(next.buffer);
+    }
+    const o = this.count * RECORD_BYTES;
+    const v = this.view;
+    const flags = u.flags[row]!;
+    v.setFloat64(o, u.at[row]!, true);
+    v.setUint32(o + 8, u.userIdx, true);
+    v.setUint32(o + 12, u.snap[row]!, true);
+    v.setUint32(o + 16, u.device[row]!, true);
+    v.setUint32(o + 20, flags, true);
+    if (flags & OTHER_ID) {
+      const ref = new DataView(u.idBytes.buffer, u.idBytes.byteOffset).getUint32(row * ID_BYTES, true);
+      v.setUint32(o + 24, this.otherIds.length, true);
+      this.otherIds.push(u.otherIds[ref]!);
+    } else {
+      this.bytes.set(u.idBytes.subarray(row * ID_BYTES, row * ID_BYTES + ID_BYTES), o + 24);
+    }
+    this.count += 1;
+  }
+
+  /** The block: these rows, and the table entries made since `from` (`tables` are the whole tables). */
+  block(tables: {
+    users: string[];
+    devices: string[];
+    snapshots: (from: number) => { logSnapshots: number; texts: string[] };
+  }): SavedBlock {
+    const snapshots = tables.snapshots(this.from.snapshots);
+    return {
+      users: tables.users.slice(this.from.users),
+      devices: tables.devices.slice(this.from.devices),
+      logSnapshots: snapshots.logSnapshots,
+      snapshots: snapshots.texts,
+      otherIds: this.otherIds,
+      count: this.count,
+      records: this.bytes.subarray(0, this.count * RECORD_BYTES),
+    };
+  }
+}
+
+/** A block's bytes, as parts to write one after the other (the records are not copied). */
+export function encodeBlock(block: SavedBlock): Uint8Array[] {
+  const { records, ...tables } = block;
+  const json = Buffer.from(JSON.stringify({ format: 2, ...tables }));
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(MAGIC, 0);
+  head.writeUInt32LE(json.length, 4);
+  return [head, json, records];
+}
+
+export function encodeSavedIndex(blocks: SavedBlock[]): Uint8Array {
+  return Buffer.concat(blocks.flatMap(encodeBlock));
+}
+
+export type DecodedIndex =
+  { kind: 'blocks'; blocks: SavedBlock[] } | { kind: 'entries'; entries: PlayLogEntry[] };
 
 /**
- * The saved fields in the order they are written. The order is part of the bytes: plays.index
- * files written before the index was split into modules load, and are written, the same.
+ * The blocks in `parts` (each holding one or more blocks), or the entries of an index saved by an
+ * older Melon (format 1); undefined when the bytes are neither.
  */
-const FIELDS = Object.keys({
-  users: true,
-  tracks: true,
-  albums: true,
-  artists: true,
-  names: true,
-  rawGenres: true,
-  genreSpellings: true,
-  genreKeys: true,
-  devices: true,
-  deviceKeys: true,
-  rawGenreSpelling: true,
-  rawGenreKey: true,
-  spellingKey: true,
-  keySpellings: true,
-  deviceKey: true,
-  columns: true,
-  trackLatestUser: true,
-  trackLatestAt: true,
-  albumNameIdx: true,
-  albumNameAt: true,
-  artistNameIdx: true,
-  artistNameAt: true,
-  scratch: true,
-  total: true,
-  inPlaceLimit: true,
-  farInsertBudget: true,
-  addArtists: true,
-  addArtistNames: true,
-} satisfies Record<keyof SavedIndex, true>) as (keyof SavedIndex)[];
-
-const INTERNERS = [
-  'users',
-  'tracks',
-  'albums',
-  'artists',
-  'names',
-  'rawGenres',
-  'genreSpellings',
-  'genreKeys',
-  'devices',
-  'deviceKeys',
-] as const satisfies readonly (keyof SavedIndex)[];
-
-export function encodeSavedIndex(index: SavedIndex): Uint8Array {
-  const ordered: Partial<Record<keyof SavedIndex, unknown>> = {};
-  for (const key of FIELDS) ordered[key] = index[key];
-  return serialize({ format: SAVED_FORMAT, index: ordered });
+export function decodeSavedIndex(parts: Uint8Array[]): DecodedIndex | undefined {
+  if (parts.length === 1 && parts[0]![0] === 0xff) {
+    const entries = decodeFormat1(parts[0]!);
+    return entries && { kind: 'entries', entries };
+  }
+  const blocks: SavedBlock[] = [];
+  for (const part of parts) {
+    const buf = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+    let o = 0;
+    while (o < buf.length) {
+      if (o + 8 > buf.length || buf.readUInt32LE(o) !== MAGIC) return undefined;
+      const jsonBytes = buf.readUInt32LE(o + 4);
+      if (o + 8 + jsonBytes > buf.length) return undefined;
+      const tables = parseTables(buf.toString('utf8', o + 8, o + 8 + jsonBytes));
+      if (!tables) return undefined;
+      const start = o + 8 + jsonBytes;
+      const end = start + tables.count * RECORD_BYTES;
+      if (end > buf.length) return undefined;
+      blocks.push({ ...tables, records: buf.subarray(start, end) });
+      o = end;
+    }
+  }
+  return { kind: 'blocks', blocks };
 }
 
-/** The saved index in `bytes`, its parts given their classes back; undefined when it is not one this code saved. */
-export function decodeSavedIndex(bytes: Uint8Array): SavedIndex | undefined {
-  let saved: Record<string, unknown>;
+function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
+  let value: Record<string, unknown>;
   try {
-    const data = deserialize(bytes) as { format?: unknown; index?: Record<string, unknown> };
-    if (data.format !== SAVED_FORMAT || typeof data.index !== 'object') return undefined;
-    saved = data.index;
+    value = JSON.parse(text) as Record<string, unknown>;
   } catch {
     return undefined;
   }
-  if (Object.keys(saved).length !== FIELDS.length || !FIELDS.every((key) => key in saved)) return undefined;
-  // The serializer keeps data but not classes, so each part gets its class back here.
-  for (const key of INTERNERS) Object.setPrototypeOf(saved[key], Interner.prototype);
-  for (const columns of saved['columns'] as UserColumns[]) if (columns) UserColumns.revive(columns);
-  reviveTallies(saved['scratch'] as Tallies);
-  return saved as unknown as SavedIndex;
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  const { format, users, devices, logSnapshots, snapshots, otherIds, count } = value;
+  if (
+    format !== 2 ||
+    typeof logSnapshots !== 'number' ||
+    !Number.isInteger(logSnapshots) ||
+    logSnapshots < 0 ||
+    !strings(users) ||
+    !strings(devices) ||
+    !strings(snapshots) ||
+    !strings(otherIds) ||
+    typeof count !== 'number' ||
+    !Number.isInteger(count) ||
+    count < 0
+  ) {
+    return undefined;
+  }
+  return { users, devices, logSnapshots, snapshots, otherIds, count };
+}
+
+// ---- format 1: the whole index as one v8-serialized object graph (Melon before the snapshots) ----
+
+interface Format1Columns {
+  n: number;
+  at: Float64Array;
+  track: Int32Array;
+  album: Int32Array;
+  duration: Float64Array;
+  device: Int32Array;
+  flags: Uint8Array;
+  artStart: Int32Array;
+  artCount: Uint16Array;
+  genStart: Int32Array;
+  genCount: Uint16Array;
+  trackName: Int32Array;
+  albumName: Int32Array;
+  idBytes: Uint8Array;
+  idRef: Int32Array;
+  otherIds: string[];
+  artFlat: Int32Array;
+  artNameFlat: Int32Array;
+  genFlat: Int32Array;
+  userIdx: number;
+}
+
+/** The entries an index saved in format 1 holds, per user in its row order; undefined if it is not one. */
+function decodeFormat1(bytes: Uint8Array): PlayLogEntry[] | undefined {
+  try {
+    const data = deserialize(bytes) as { format?: unknown; index?: Record<string, unknown> };
+    if (data.format !== 1 || typeof data.index !== 'object' || data.index === null) return undefined;
+    const saved = data.index;
+    const values = (key: string) => (saved[key] as { values: string[] }).values;
+    const users = values('users');
+    const tracks = values('tracks');
+    const albums = values('albums');
+    const artists = values('artists');
+    const names = values('names');
+    const rawGenres = values('rawGenres');
+    const devices = values('devices');
+    const columns = saved['columns'] as (Format1Columns | undefined)[];
+    if (![users, tracks, albums, artists, names, rawGenres, devices, columns].every(Array.isArray))
+      return undefined;
+    const entries: PlayLogEntry[] = [];
+    const name = (idx: number) => (idx < 0 ? null : names[idx]!);
+    for (const c of columns) {
+      if (!c) continue;
+      for (let row = 0; row < c.n; row += 1) {
+        const artistIds: string[] = [];
+        const artistNames: string[] = [];
+        for (let i = c.artStart[row]!; i < c.artStart[row]! + c.artCount[row]!; i += 1) {
+          artistIds.push(artists[c.artFlat[i]!]!);
+          artistNames.push(names[c.artNameFlat[i]!]!);
+        }
+        const genres: string[] = [];
+        for (let i = c.genStart[row]!; i < c.genStart[row]! + c.genCount[row]!; i += 1)
+          genres.push(rawGenres[c.genFlat[i]!]!);
+        const ref = c.idRef[row]!;
+        const album = c.album[row]!;
+        const device = c.device[row]!;
+        entries.push({
+          id: ref >= 0 ? c.otherIds[ref]! : unpackId(c.idBytes, row * ID_BYTES),
+          userId: users[c.userIdx]!,
+          trackId: tracks[c.track[row]!]!,
+          albumId: album < 0 ? null : albums[album]!,
+          artistIds,
+          genres,
+          durationMs: c.duration[row]!,
+          device: device < 0 ? null : devices[device]!,
+          type: c.flags[row]! & 1 ? 'skip' : 'play',
+          at: c.at[row]!,
+          explicitAt: (c.flags[row]! & 2) !== 0,
+          trackName: name(c.trackName[row]!),
+          albumName: name(c.albumName[row]!),
+          artistNames,
+        });
+      }
+    }
+    return entries;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import type { PlayLogEntry } from '../../store/play-log.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../ports.js';
 import { logEntryFor } from './log-entry.js';
+import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 
@@ -91,13 +92,51 @@ export class StatsService {
   listeningTime(caller: Principal, request: ReadRequest) {
     const filter = this.filterFor(caller, request, true);
     const { totalMs, plays } = this.index.listeningTime(filter);
+    const span = playSpanOf(this.index, filter);
     return {
       userId: filter.userId,
       totalMs,
       plays,
       from: request.gtDateTime === undefined ? null : isoUtc(request.gtDateTime),
       to: request.ltDateTime === undefined ? null : isoUtc(request.ltDateTime),
+      firstPlayedAt: span.first === null ? null : isoUtc(span.first),
+      lastPlayedAt: span.last === null ? null : isoUtc(span.last),
     };
+  }
+
+  /**
+   * Every account, and whether the caller may read its statistics: their own, anyone's for an
+   * Admin, and every account that keeps `publicStats` on.
+   */
+  members(caller: Principal) {
+    const self = accountOf(caller);
+    return [...this.users.list()]
+      .sort((a, b) => a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }))
+      .map((user) => ({
+        id: user.id,
+        username: user.username,
+        role: user.role,
+        self: user.id === self,
+        publicStats: user.publicStats,
+        visible: user.id === self || caller.role === 'Admin' || user.publicStats,
+      }));
+  }
+
+  /** The devices a user played on, all time, with their plays. */
+  devices(caller: Principal, request: Pick<ReadRequest, 'userId'>) {
+    return devicesOf(this.index, this.filterFor(caller, { ...request, page: 0, count: 1 }, false));
+  }
+
+  /** Plays per weekday and hour in a range. */
+  heatmap(caller: Principal, request: ReadRequest) {
+    const filter = this.filterFor(caller, request, true);
+    return { userId: filter.userId, cells: heatmapOf(this.index, filter) };
+  }
+
+  /** The time of a user's latest play, for the Admin's user list; null before the first. */
+  lastActivity(userId: string): string | null {
+    const latest = this.index.recentPlays({ userId }, 0, 1)[0];
+    return latest ? isoUtc(latest.at) : null;
   }
 
   top(caller: Principal, kind: 'tracks' | 'albums' | 'artists' | 'genres', request: ReadRequest) {
@@ -201,19 +240,16 @@ export class StatsService {
 
   /**
    * Whose statistics, checked against the privacy rule: one's own, anyone's for an Admin, or a user
-   * who made theirs public. A caller who may not see a user gets the same 401 whether or not it exists.
+   * who keeps theirs public (the default). An unknown user is a 404 for every role (contract §4,
+   * changed 2026-11-23), so the page can tell "no such person" from "private".
    */
   private filterFor(caller: Principal, request: ReadRequest, ranged: boolean): StatsFilter {
     const self = accountOf(caller);
     const userId = request.userId ?? self;
-    if (userId !== self) {
-      const user = isValidId(userId) ? this.users.findById(userId) : undefined;
-      if (caller.role !== 'Admin' && !user?.publicStats) {
-        throw unauthorized('stats_private', "This user's statistics are private");
-      }
-      if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
-    } else if (!this.users.findById(self)) {
-      throw notFound('user_not_found', `User '${self}' not found`);
+    const user = isValidId(userId) ? this.users.findById(userId) : undefined;
+    if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
+    if (userId !== self && caller.role !== 'Admin' && !user.publicStats) {
+      throw unauthorized('stats_private', `${user.username} keeps their listening statistics private`);
     }
     if (
       ranged &&

@@ -20,6 +20,11 @@ export class Tally {
     this.last = grown(this.last, cap);
   }
 
+  /** Room for items [0, count), so a scan can index the arrays without checking. */
+  ensure(count: number): void {
+    if (count > this.plays.length) this.grow(count - 1);
+  }
+
   bump(idx: number, play: boolean, durationMs: number, at: number): void {
     if (idx >= this.plays.length) this.grow(idx);
     const plays = this.plays[idx]!;
@@ -31,6 +36,19 @@ export class Tally {
     } else {
       this.skips[idx] = this.skips[idx]! + 1;
     }
+  }
+
+  /** Adds the sums of several logs at once: `last` is their latest play (ignored without plays). */
+  add(idx: number, plays: number, skips: number, ms: number, last: number): void {
+    if (idx >= this.plays.length) this.grow(idx);
+    const before = this.plays[idx]!;
+    if (before === 0 && this.skips[idx] === 0) this.touched.push(idx);
+    if (plays > 0) {
+      if (before === 0 || last > this.last[idx]!) this.last[idx] = last;
+      this.plays[idx] = before + plays;
+      this.ms[idx] = this.ms[idx]! + ms;
+    }
+    this.skips[idx] = this.skips[idx]! + skips;
   }
 
   reset(): void {

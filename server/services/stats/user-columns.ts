@@ -1,6 +1,7 @@
 import { capacityFor, grown, type Column } from './columns.js';
 import { ID_BYTES } from './log-ids.js';
-import { newTallies, reviveTallies, type Tallies } from './tally.js';
+import type { Ranking } from './ranking.js';
+import { Tally, type Tallies } from './tally.js';
 
 /**
  * A log with a time in the past is inserted in place when it lands this close to the end (the usual
@@ -14,56 +15,39 @@ export const FAR_INSERT_BUDGET = 16;
 /** Bits of the `flags` column. */
 export const SKIP = 1;
 export const EXPLICIT = 2;
+/** The log id is not packed in `idBytes`: its first 4 bytes index `otherIds`. */
+export const OTHER_ID = 4;
 
-/** The per-row columns of UserColumns (one element per log). */
-const ROW_COLUMNS = [
-  'at',
-  'track',
-  'album',
-  'duration',
-  'device',
-  'flags',
-  'artStart',
-  'artCount',
-  'genStart',
-  'genCount',
-  'trackName',
-  'albumName',
-  'idRef',
-] as const;
+/** The per-row columns of UserColumns (one element per log), besides the packed ids. */
+const ROW_COLUMNS = ['at', 'snap', 'device', 'flags'] as const;
 
 /**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
- * binary search and a scan over numbers. Artists and genres sit in flat append-only arrays that the
- * rows point into, so moving a row moves only fixed-size fields.
+ * binary search and a scan over numbers. A row is 31 bytes: its time, its snapshot (snapshots.ts:
+ * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
+ * its type and its packed log id.
  */
 export class UserColumns {
   n = 0;
   /** Rows [0, sorted) are in time order; rows after it are an unsorted tail awaiting a merge. */
   sorted = 0;
   at = new Float64Array(0);
-  track = new Int32Array(0);
-  album = new Int32Array(0);
-  duration = new Float64Array(0);
-  device = new Int32Array(0);
+  snap = new Uint32Array(0);
+  /** Device name index + 1; 0 for none. Widened to 32 bits past 65,535 device names. */
+  device: Uint16Array | Uint32Array = new Uint16Array(0);
   flags = new Uint8Array(0);
-  artStart = new Int32Array(0);
-  artCount = new Uint16Array(0);
-  genStart = new Int32Array(0);
-  genCount = new Uint16Array(0);
-  trackName = new Int32Array(0);
-  albumName = new Int32Array(0);
-  /** Log ids packed to 16 bytes each; ids of another shape are kept in `otherIds` (idRef ≥ 0). */
+  /** Log ids packed to 16 bytes each; ids of another shape are kept in `otherIds` (flag OTHER_ID). */
   idBytes = new Uint8Array(0);
-  idRef = new Int32Array(0);
   otherIds: string[] = [];
-  artFlat = new Int32Array(0);
-  artNameFlat = new Int32Array(0);
-  artLen = 0;
-  genFlat = new Int32Array(0);
-  genLen = 0;
-  /** All-time sums, kept current on every add: a full-range read without a device needs no scan. */
-  readonly all = newTallies();
+  /** Sums per snapshot of every log, kept current: the base of all-time and near-all-time reads. */
+  readonly bySnapshot = new Tally();
+  /** All-time plays and listening time. */
+  plays = 0;
+  listeningMs = 0;
+  /** All-time sums per kind (folded from `bySnapshot` at the first read, then kept current). */
+  all: Tallies | undefined;
+  /** All-time rankings per list, made at their first read and then kept current (ranking.ts). */
+  readonly rankings = new Map<string, Ranking>();
   /** All-time sums per device key, made on the first full-range read of that device, then kept current. */
   readonly byDevice = new Map<number, Tallies>();
   /** Logs shifted in far from the end since the last read (see `insertRow`). */
@@ -71,27 +55,37 @@ export class UserColumns {
 
   constructor(readonly userIdx: number) {}
 
-  /** Gives loaded columns their classes back (the saved form keeps data, not classes). */
-  static revive(columns: UserColumns): void {
-    Object.setPrototypeOf(columns, UserColumns.prototype);
-    reviveTallies(columns.all);
-    for (const tallies of columns.byDevice.values()) reviveTallies(tallies);
-  }
-
-  reserve(rows: number, artists: number, genres: number): void {
+  reserve(rows: number): void {
     if (rows > this.at.length) {
       const cap = capacityFor(rows, this.at.length);
       const columns = this.rowColumns();
       for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
       this.idBytes = grown(this.idBytes, cap * ID_BYTES);
     }
-    if (artists > this.artFlat.length) {
-      const cap = capacityFor(artists, this.artFlat.length);
-      this.artFlat = grown(this.artFlat, cap);
-      this.artNameFlat = grown(this.artNameFlat, cap);
-    }
-    if (genres > this.genFlat.length)
-      this.genFlat = grown(this.genFlat, capacityFor(genres, this.genFlat.length));
+  }
+
+  /** Room for device name indexes up to `max`. */
+  widenDevices(max: number): void {
+    if (max >= 0xffff && this.device instanceof Uint16Array) this.device = Uint32Array.from(this.device);
+  }
+
+  /** Drops spare capacity (after a bulk load, when no more rows are coming soon). */
+  trim(): void {
+    if (this.at.length === this.n) return;
+    const columns = this.rowColumns();
+    for (const key of ROW_COLUMNS) columns[key] = columns[key].slice(0, this.n);
+    this.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
+  }
+
+  /** Bytes held by the rows (capacity included). */
+  get bytes(): number {
+    return (
+      this.at.byteLength +
+      this.snap.byteLength +
+      this.device.byteLength +
+      this.flags.byteLength +
+      this.idBytes.byteLength
+    );
   }
 
   /**
@@ -116,12 +110,9 @@ export class UserColumns {
     return row;
   }
 
-  /**
-   * This object seen as its row columns by name. Each key reads and writes its own column; TypeScript
-   * cannot pair a key's array type across a read and a write, hence the one cast.
-   */
-  private rowColumns(): Record<(typeof ROW_COLUMNS)[number], Uint8Array> {
-    return this as unknown as Record<(typeof ROW_COLUMNS)[number], Uint8Array>;
+  /** This object seen as its row columns by name (each key reads and writes its own column). */
+  private rowColumns(): Record<(typeof ROW_COLUMNS)[number], Column> {
+    return this;
   }
 
   /** Opens a gap at row `pos` by moving rows [pos, n) one place on. */
@@ -129,19 +120,6 @@ export class UserColumns {
     const { n } = this;
     for (const key of ROW_COLUMNS) this[key].copyWithin(pos + 1, pos, n);
     this.idBytes.copyWithin((pos + 1) * ID_BYTES, pos * ID_BYTES, n * ID_BYTES);
-  }
-
-  /** A copy whose arrays hold just the rows and artists/genres in use (no spare capacity), to save. */
-  trimmed(): UserColumns {
-    const copy = Object.assign(Object.create(UserColumns.prototype) as UserColumns, this);
-    const columns = copy.rowColumns();
-    const own = this.rowColumns();
-    for (const key of ROW_COLUMNS) columns[key] = own[key].slice(0, this.n);
-    copy.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
-    copy.artFlat = this.artFlat.slice(0, this.artLen);
-    copy.artNameFlat = this.artNameFlat.slice(0, this.artLen);
-    copy.genFlat = this.genFlat.slice(0, this.genLen);
-    return copy;
   }
 
   /** First row with at ≥ value (within the sorted rows). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caption, groupAlbums, slotsOf, type LibraryTrack } from '../../../renderer/album-model.js';
 import {
   deleteWarning,
   groupsFor,
@@ -27,7 +28,7 @@ describe('artwork summary', () => {
   it('says what each kind of item has', () => {
     expect(summary(track)).toBe('Ann, Bo · 2 pictures');
     expect(summary({ ...track, artists: [], artwork: [track.artwork[0]!] })).toBe('1 picture');
-    expect(summary(artist)).toBe('2 profile picture(s), 0 banner(s)');
+    expect(summary(artist)).toBe('2 profile pictures, 0 banners');
     expect(summary(playlist)).toBe('has artwork');
     expect(summary({ ...playlist, hasArtwork: false })).toBe('no artwork');
   });
@@ -50,11 +51,11 @@ describe('artwork groupsFor', () => {
       ],
       upload: { path: '/api/art/upload/default-art', label: 'Upload default artwork' },
     });
-    expect(groupsFor('tracks', null)).toEqual(groupsFor('default', null));
+    expect(groupsFor('albums', null)).toEqual(groupsFor('default', null));
   });
 
   it("lists a track's embedded pictures by position, with no upload", () => {
-    expect(groupsFor('tracks', track)).toEqual([
+    expect(groupsFor('albums', track)).toEqual([
       {
         title: 'Embedded pictures',
         testid: 'art-group-track',
@@ -121,9 +122,42 @@ describe('artwork groupsFor', () => {
 
 describe('artwork deleteWarning', () => {
   it('warns that a track picture leaves the audio file itself', () => {
-    const [trackGroup] = groupsFor('tracks', track);
+    const [trackGroup] = groupsFor('albums', track);
     expect(deleteWarning(trackGroup!.pictures[0]!)).toMatch(/audio file itself/);
     const [defaultGroup] = groupsFor('default', null);
     expect(deleteWarning(defaultGroup!.pictures[0]!)).toMatch(/removed from the server/);
+  });
+});
+
+describe('album-wide picture slots', () => {
+  const trackOf = (id: string, types: string[]): LibraryTrack => ({
+    id,
+    name: id,
+    album: { id: 'al', name: 'Album' },
+    artists: [{ id: 'ar', name: 'Ann' }],
+    artwork: types.map((type, pos) => ({ pos, type })),
+  });
+
+  it('groups tracks by album and matches pictures by position, named by their most common kind', () => {
+    const [album] = groupAlbums([
+      trackOf('mp3', ['front cover', 'back cover']),
+      trackOf('m4a', ['front cover', 'other']),
+      trackOf('ogg', ['front cover', 'back cover']),
+      trackOf('wav', []),
+    ]);
+    expect(album).toMatchObject({ name: 'Album', pictures: 6, coverTrack: 'm4a', artists: 'Ann' });
+    expect(slotsOf(album!)).toEqual([
+      { pos: 0, type: 'front cover', trackIds: ['m4a', 'mp3', 'ogg'] },
+      { pos: 1, type: 'back cover', trackIds: ['m4a', 'mp3', 'ogg'] },
+    ]);
+    expect(caption({ pos: 1, type: 'back cover', width: 48, height: 32 })).toBe('#1 · back cover · 48×32');
+  });
+
+  it('puts tracks without an album last', () => {
+    const loose = { ...trackOf('x', []), album: null };
+    expect(groupAlbums([loose, trackOf('y', [])]).map((album) => album.name)).toEqual([
+      'Album',
+      'Tracks without an album',
+    ]);
   });
 });

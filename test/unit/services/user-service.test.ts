@@ -29,6 +29,7 @@ async function addUser(role: AccountRole): Promise<UserRecord> {
     passwordHash: { algorithm: 'scrypt', salt: '', hash: '', N: 2, r: 1, p: 1, keyLength: 32 },
     role,
     publicStats: false,
+    publicStatsChosen: true,
     tokenVersion: 0,
     createdAt: 0,
     lastLogin: null,

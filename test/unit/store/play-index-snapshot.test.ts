@@ -122,8 +122,12 @@ describe('saved play index', () => {
     await first.store.close();
     const log = join(dataDir, 'plays.jsonl');
     const lines = (await readFile(log, 'utf8')).split('\n');
-    // A log restored from an older backup: shorter than the saved position.
-    await writeFile(log, lines.slice(0, 21).join('\n') + '\n');
+    // A log restored from an older backup: shorter than the saved position (20 logs, each after
+    // the snapshot line it refers to).
+    const twentieth = lines.findIndex(
+      (line, i) => lines.slice(0, i + 1).filter((l) => l.startsWith('[')).length === 20,
+    );
+    await writeFile(log, lines.slice(0, twentieth + 1).join('\n') + '\n');
 
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(20);
@@ -189,5 +193,47 @@ describe('saved play index', () => {
     const third = await open(dataDir);
     expect(third.store.plays.replayed).toBe(30);
     await third.store.close();
+  });
+
+  it('grows by a segment per save, and is ignored when cut short or of another format', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await appendAll(first.store, 0, 30);
+    await first.store.savePlayIndex();
+    const saved = join(dataDir, 'plays.index');
+    const once = await readFile(saved);
+    await appendAll(first.store, 30, 45);
+    await first.store.close();
+    const twice = await readFile(saved);
+    // Appended, never rewritten: the first save's bytes are still the file's first bytes.
+    expect(twice.length).toBeGreaterThan(once.length);
+    expect(twice.subarray(0, once.length).equals(once)).toBe(true);
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(0);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
+
+    // A save cut short (a crash part way through the last segment).
+    const whole = await readFile(saved);
+    await writeFile(saved, whole.subarray(0, whole.length - 7));
+    const third = await open(dataDir);
+    expect(third.store.plays.replayed).toBe(45);
+    expect(third.logger.lines.join('\n')).toMatch(/does not fit/);
+    expect(answers(third.index)).toEqual(await rebuilt(dataDir));
+    await third.store.close();
+
+    // An index of another format (as an older Melon saved it): ignored, then saved afresh.
+    await writeFile(
+      saved,
+      Buffer.concat([Buffer.from('{"schemaVersion":1,"length":3}\n'), Buffer.from([1, 2, 3])]),
+    );
+    const fourth = await open(dataDir);
+    expect(fourth.store.plays.replayed).toBe(45);
+    expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
+    await fourth.store.close();
+    const fifth = await open(dataDir);
+    expect(fifth.store.plays.replayed).toBe(0);
+    await fifth.store.close();
   });
 });

@@ -39,7 +39,7 @@ describe('PlayLog', () => {
     const path = await fresh();
     const { log } = await load(path);
     await log.close();
-    expect(await readFile(path, 'utf8')).toBe('{"schemaVersion":1}\n');
+    expect(await readFile(path, 'utf8')).toBe('{"schemaVersion":2}\n');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
@@ -130,9 +130,17 @@ describe('PlayLog', () => {
     await log.close();
   });
 
+  it('refuses, and leaves alone, a file without a header line', async () => {
+    const path = await fresh();
+    const text = JSON.stringify(entry(1, { trackName: 'x'.repeat(300) })) + '\n';
+    await writeFile(path, text);
+    await expect(load(path)).rejects.toThrow(/header/);
+    expect(await readFile(path, 'utf8')).toBe(text);
+  });
+
   it('refuses a log written in a newer format', async () => {
     const path = await fresh();
-    await writeFile(path, '{"schemaVersion":2}\n');
+    await writeFile(path, '{"schemaVersion":3}\n');
     await expect(load(path)).rejects.toThrow(/schema/);
   });
 

@@ -52,10 +52,12 @@ describe('StatsService privacy', () => {
     expect(await problemOf(() => t.sut.listeningTime(principalOf(carol), read()))).toBe('ok');
   });
 
-  it('answers an unknown user as a private one, except to an Admin, who gets 404 user_not_found', async () => {
+  // The contract changed on 2026-11-23: an unknown user is a 404 for every role (it was a private one
+  // to non-Admins before).
+  it('answers an unknown user 404 user_not_found, to any role', async () => {
     for (const id of ['no-such-user', '../etc/passwd']) {
       expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read(id)))).toBe(
-        '401 stats_private',
+        '404 user_not_found',
       );
       expect(await problemOf(() => t.sut.listeningTime(principalOf(admin), read(id)))).toBe(
         '404 user_not_found',

@@ -5,10 +5,10 @@ import { UserColumns } from '../../../../server/services/stats/user-columns.js';
 function columnsAt(times: number[], inPlaceLimit = 4096, farInsertBudget = 16): UserColumns {
   const u = new UserColumns(0);
   for (const at of times) {
-    u.reserve(u.n + 1, u.artLen, u.genLen);
+    u.reserve(u.n + 1);
     const row = u.insertRow(at, inPlaceLimit, farInsertBudget);
     u.at[row] = at;
-    u.track[row] = at * 10 + u.n; // tells apart rows with equal times, by the order they came in
+    u.snap[row] = at * 10 + u.n; // tells apart rows with equal times, by the order they came in
   }
   return u;
 }
@@ -27,7 +27,7 @@ describe('UserColumns', () => {
   it('inserts a late log in place, after the logs of the same time', () => {
     const u = columnsAt([1, 3, 5, 3]);
     expect(times(u)).toEqual([1, 3, 3, 5]);
-    expect(Array.from(u.track.subarray(0, 4))).toEqual([11, 32, 34, 53]);
+    expect(Array.from(u.snap.subarray(0, 4))).toEqual([11, 32, 34, 53]);
     expect(u.sorted).toBe(4);
   });
 
@@ -36,7 +36,7 @@ describe('UserColumns', () => {
     expect(u.sorted).toBe(4);
     u.ensureSorted();
     expect(times(u)).toEqual([5, 5, 10, 15, 20, 30, 40]);
-    expect(Array.from(u.track.subarray(0, 2))).toEqual([55, 57]);
+    expect(Array.from(u.snap.subarray(0, 2))).toEqual([55, 57]);
     expect(u.sorted).toBe(7);
   });
 });

@@ -1,0 +1,171 @@
+import type { SnapshotTable } from './snapshots.js';
+import type { Kind, Tallies, Tally } from './tally.js';
+import { SKIP, type UserColumns } from './user-columns.js';
+
+/**
+ * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
+ * room for every snapshot); `device` marks the device name indexes (+1) a device filter accepts.
+ * The loops are kept apart per case so each stays a tight loop over three typed arrays. A range
+ * holding most rows is the user's all-time sums minus the rows outside it (the complement), which
+ * makes "everything but the first day" as cheap as all time.
+ */
+export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number, device?: Uint8Array): void {
+  if (device) {
+    scanDevice(out, u, lo, hi, device);
+  } else if (hi - lo > u.n - (hi - lo)) {
+    complement(out, u, lo, hi);
+  } else if (hi - lo > out.plays.length) {
+    scanDense(out, u, lo, hi);
+  } else {
+    scan(out, u, lo, hi);
+  }
+}
+
+function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at } = u;
+  for (let row = lo; row < hi; row += 1) {
+    const s = snap[row]!;
+    if (plays[s] === 0 && skips[s] === 0) touched.push(s);
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+}
+
+/**
+ * A range with more rows than there are snapshots: no bookkeeping per row of which snapshots it
+ * touched; one pass over the snapshots afterwards finds them.
+ */
+function scanDense(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at } = u;
+  for (let row = lo; row < hi; row += 1) {
+    const s = snap[row]!;
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+  for (let s = 0; s < plays.length; s += 1) if (plays[s] !== 0 || skips[s] !== 0) touched.push(s);
+}
+
+function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: Uint8Array): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at, device } = u;
+  for (let row = lo; row < hi; row += 1) {
+    if (accept[device[row]!] === 0) continue;
+    const s = snap[row]!;
+    if (plays[s] === 0 && skips[s] === 0) touched.push(s);
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+}
+
+/** All-time sums minus rows [0, lo) and [hi, n). */
+function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last, touched } = out;
+  const all = u.bySnapshot;
+  for (const s of all.touched) {
+    plays[s] = all.plays[s]!;
+    skips[s] = all.skips[s]!;
+    last[s] = all.last[s]!;
+    touched.push(s);
+  }
+  const { snap, flags, at } = u;
+  const subtract = (from: number, to: number) => {
+    for (let row = from; row < to; row += 1) {
+      const s = snap[row]!;
+      if (flags[row]! & SKIP) skips[s] = skips[s]! - 1;
+      else plays[s] = plays[s]! - 1;
+    }
+  };
+  subtract(0, lo);
+  subtract(hi, u.n);
+  if (hi === u.n) return;
+  // A snapshot played after the range has its latest play there: find its latest one in the range,
+  // walking back from the range's end until every such snapshot is found.
+  const stale = new Uint8Array(plays.length);
+  let missing = 0;
+  for (let row = hi; row < u.n; row += 1) {
+    const s = snap[row]!;
+    if (!(flags[row]! & SKIP) && plays[s]! > 0 && stale[s] === 0) {
+      stale[s] = 1;
+      missing += 1;
+    }
+  }
+  for (let row = hi - 1; row >= lo && missing > 0; row -= 1) {
+    const s = snap[row]!;
+    if (stale[s] === 1 && !(flags[row]! & SKIP)) {
+      stale[s] = 0;
+      last[s] = at[row]!;
+      missing -= 1;
+    }
+  }
+}
+
+/** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
+export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
+  const { plays, skips, last } = from;
+  const { duration, artists, genreKeys, spellings } = table;
+  for (const s of from.touched) {
+    const p = plays[s]!;
+    const k = skips[s]!;
+    if (p === 0 && k === 0) continue;
+    const ms = p * duration[s]!;
+    const l = last[s]!;
+    switch (kind) {
+      case 'tracks':
+        into.tracks.add(table.track[s]!, p, k, ms, l);
+        break;
+      case 'albums': {
+        const album = table.album[s]!;
+        if (album >= 0) into.albums.add(album, p, k, ms, l);
+        break;
+      }
+      case 'artists':
+        for (let i = artists.start[s]!; i < artists.start[s + 1]!; i += 1)
+          into.artists.add(artists.values[i]!, p, k, ms, l);
+        break;
+      case 'genres':
+        for (let i = genreKeys.start[s]!; i < genreKeys.start[s + 1]!; i += 1)
+          into.genres.add(genreKeys.values[i]!, p, k, ms, l);
+        if (p > 0) {
+          for (let i = spellings.start[s]!; i < spellings.start[s + 1]!; i += 1)
+            into.spellings.add(spellings.values[i]!, p, 0, ms, l);
+        }
+        break;
+    }
+  }
+}
+
+/** Adds the per-snapshot sums `from` to every kind of `into`, and to its overall sums. */
+export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
+  for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) foldKind(into, from, table, kind);
+  const { plays, duration } = { plays: from.plays, duration: table.duration };
+  for (const s of from.touched) {
+    into.plays += plays[s]!;
+    into.ms += plays[s]! * duration[s]!;
+  }
+}
+
+/** Plays and listening time in the per-snapshot sums `from`. */
+export function listening(from: Tally, table: SnapshotTable): { totalMs: number; plays: number } {
+  let plays = 0;
+  let totalMs = 0;
+  for (const s of from.touched) {
+    const p = from.plays[s]!;
+    plays += p;
+    totalMs += p * table.duration[s]!;
+  }
+  return { totalMs, plays };
+}

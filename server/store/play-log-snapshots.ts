@@ -1,0 +1,119 @@
+import { decodeSnapshotText, snapshotLine, snapshotText, type PlaySnapshot } from './play-log-codec.js';
+
+/**
+ * The snapshots a version-2 play log defines, by number (see play-log-codec.ts): read from its
+ * snapshot lines, or given back by the saved index when only the log's tail is read.
+ */
+export class LogSnapshots {
+  /** Canonical text of each snapshot, by number. */
+  readonly texts: string[] = [];
+  readonly snapshots: PlaySnapshot[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  /** Snapshots from their canonical texts (as `texts` holds them); undefined if one does not read. */
+  static fromTexts(texts: readonly string[]): LogSnapshots | undefined {
+    const out = new LogSnapshots();
+    for (const text of texts) {
+      const snapshot = decodeSnapshotText(text);
+      if (!snapshot) return undefined;
+      // Written by this code, the text is canonical already: it is the key as it stands.
+      out.push(text, snapshot);
+    }
+    return out;
+  }
+
+  get count(): number {
+    return this.texts.length;
+  }
+
+  /**
+   * Forgets the parsed snapshots, once the file is read: writing needs only the texts. (A new
+   * log's snapshot is then found by its text, a microsecond per append.)
+   */
+  release(): void {
+    this.parsed = false;
+    this.snapshots.length = 0;
+    this.lastOfTrack.clear();
+  }
+
+  private parsed = true;
+
+  /**
+   * Reads a snapshot line's definition: true when it is the next number, or repeats one already
+   * defined identically; false for anything else (the line is then unreadable).
+   */
+  define(n: number, snapshot: PlaySnapshot): boolean {
+    if (n < this.count) return this.texts[n] === snapshotText(snapshot);
+    if (n > this.count) return false;
+    this.add(snapshot);
+    return true;
+  }
+
+  /** The number of the entry's snapshot; a new one is defined, its line added to `lines`. */
+  numberFor(entry: PlaySnapshot, lines: string[]): number {
+    // Most logs of a track have the snapshot its previous log had: compared first, without text.
+    const previous = this.parsed ? this.lastOfTrack.get(entry.trackId) : undefined;
+    if (previous !== undefined && sameSnapshot(this.snapshots[previous]!, entry)) return previous;
+    const text = snapshotText(entry);
+    let n = this.numbers.get(text);
+    if (n === undefined) {
+      n = this.count;
+      this.push(text, entry);
+      lines.push(snapshotLine(n, text));
+    }
+    if (this.parsed && previous !== n) this.lastOfTrack.set(entry.trackId, n);
+    return n;
+  }
+
+  /** Per track id, the number of the snapshot its latest written log had. */
+  private readonly lastOfTrack = new Map<string, number>();
+
+  /** Forgets the snapshots from number `count` on (their lines never reached the file). */
+  truncate(count: number): void {
+    for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);
+    for (let n = count; n < this.count; n += 1) this.numbers.delete(this.texts[n]!);
+    this.texts.length = count;
+    if (this.parsed) this.snapshots.length = count;
+  }
+
+  private add(snapshot: PlaySnapshot): void {
+    this.push(snapshotText(snapshot), snapshot);
+  }
+
+  private push(text: string, snapshot: PlaySnapshot): void {
+    this.numbers.set(text, this.count);
+    this.texts.push(text);
+    if (!this.parsed) return;
+    this.snapshots.push({
+      trackId: snapshot.trackId,
+      albumId: snapshot.albumId,
+      artistIds: [...snapshot.artistIds],
+      genres: [...snapshot.genres],
+      durationMs: snapshot.durationMs,
+      trackName: snapshot.trackName,
+      albumName: snapshot.albumName,
+      artistNames: [...snapshot.artistNames],
+    });
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether two snapshots are the same, field by field (NaN durations alike, as their text is). */
+export function sameSnapshot(a: PlaySnapshot, b: PlaySnapshot): boolean {
+  return (
+    a.trackId === b.trackId &&
+    a.albumId === b.albumId &&
+    // Every non-finite duration is written as null: all of them are one snapshot.
+    (a.durationMs === b.durationMs || (!Number.isFinite(a.durationMs) && !Number.isFinite(b.durationMs))) &&
+    a.trackName === b.trackName &&
+    a.albumName === b.albumName &&
+    sameStrings(a.artistIds, b.artistIds) &&
+    sameStrings(a.genres, b.genres) &&
+    sameStrings(a.artistNames, b.artistNames)
+  );
+}
