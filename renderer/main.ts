@@ -14,6 +14,7 @@ import { accountView } from './views/account.js';
 import { artworkView } from './views/artwork.js';
 import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
+import { libraryView } from './views/library.js';
 import { signInView } from './views/signin.js';
 import { statsView } from './views/stats.js';
 import { updatesView } from './views/updates.js';
@@ -32,6 +33,7 @@ const TABS: Tab[] = [
   { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
+  { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },
   { id: 'users', label: 'Users', roles: ['Admin'], view: usersView },
   { id: 'updates', label: 'Updates', roles: ['Admin', 'User'], view: updatesView },
   { id: 'account', label: 'Account', roles: ['Admin', 'User', 'Pass'], view: accountView },

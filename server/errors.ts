@@ -40,6 +40,7 @@ export const PROBLEM_STATUS = {
   artist_not_found: 404,
   playlist_not_found: 404,
   collection_not_found: 404,
+  not_owner: 403,
   // streaming
   range_not_satisfiable: 416,
   busy: 503,
@@ -118,6 +119,8 @@ export const unauthorized = (code: CodeOf<401>, detail: string) =>
   new AppError(code, detail, {}, { 'WWW-Authenticate': 'Bearer' });
 
 export const notFound = (code: CodeOf<404>, detail: string) => new AppError(code, detail);
+
+export const forbidden = (code: CodeOf<403>, detail: string) => new AppError(code, detail);
 
 export const conflict = (code: CodeOf<409>, detail: string) => new AppError(code, detail);
 

@@ -5,6 +5,8 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/routes.js';
+import { ImageResizer } from './services/image-resizer.js';
+import { subsonicApi } from './subsonic/router.js';
 import type { RouteDef } from './http/types.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
@@ -136,10 +138,19 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
+  const subsonic = subsonicApi(services, {
+    clock,
+    logger,
+    resizer: new ImageResizer(),
+    apiKeys: (key) => services.apiKeys.authenticate(key),
+  });
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
     // A scrobbler's ListenBrainz token is a Melon API key (docs/API.md, ListenBrainz).
-    adapters: [listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger })],
+    headerTokenAdapters: [
+      listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
+    ],
+    adapters: [subsonic],
   });
   // Imports a stop interrupted run again (their progress says where they were).
   await services.imports.resume();

@@ -27,6 +27,7 @@ export const STYLESHEETS = [
   'components.css',
   'views.css',
   'dashboard.css',
+  'library.css',
   'history.css',
 ] as const;
 

@@ -72,12 +72,14 @@ export function buildApp(
   logger: Logger,
   options: {
     allowedHosts?: readonly string[];
+    /** Second APIs with their own routing (the Subsonic API under /rest/), after the guards. */
+    adapters?: readonly Koa.Middleware<AppState>[];
     /**
-     * Second APIs with their own routes, auth and error shapes (the ListenBrainz adapter). They run
-     * after the host guard and security headers and before the cross-origin guard: they take
-     * tokens in headers only, never cookies, so other origins cannot use a visitor's session.
+     * Second APIs that take tokens in headers only, never cookies (the ListenBrainz adapter): after
+     * the host guard and security headers, before the cross-origin guard, since a scrobbler in a
+     * browser extension calls from another origin and no visitor's session can be used that way.
      */
-    adapters?: readonly Koa.Middleware[];
+    headerTokenAdapters?: readonly Koa.Middleware[];
   } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
@@ -102,8 +104,9 @@ export function buildApp(
   // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
   app.use(hostGuard(options.allowedHosts));
-  for (const adapter of options.adapters ?? []) app.use(adapter);
+  for (const adapter of options.headerTokenAdapters ?? []) app.use(adapter);
   app.use(crossOriginGuard());
+  for (const adapter of options.adapters ?? []) app.use(adapter);
   app.use(router.routes());
   app.use(router.allowedMethods());
   // What still reaches Koa's error event is a broken connection (a client that went away, a body

@@ -4,6 +4,7 @@ import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
 import { unauthorized } from '../errors.js';
 import { decoyHash, verifyPassword } from './passwords.js';
+import { CredentialCache } from './credential-cache.js';
 import { LoginThrottle } from './login-throttle.js';
 import type { InvitesStore, UsersStore } from './ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
@@ -30,6 +31,7 @@ export function tokenResponse(issued: IssuedToken): TokenResponse {
 /** Login and token verification. */
 export class AuthService {
   private readonly throttle: LoginThrottle;
+  private readonly verified: CredentialCache;
 
   constructor(
     private readonly users: UsersStore & Pick<InvitesStore, 'findInvite'>,
@@ -40,10 +42,51 @@ export class AuthService {
     private readonly apiKeys?: { authenticate(key: string): Principal | null },
   ) {
     this.throttle = new LoginThrottle(clock);
+    this.verified = new CredentialCache(clock);
   }
 
   async login(username: string, password: string, clientAddress: string): Promise<TokenResponse> {
-    const attempt = this.throttle.begin(usernameKey(username), clientAddress);
+    const user = await this.checkPassword(username, password, clientAddress);
+    const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
+    return tokenResponse(this.issueFor(current));
+  }
+
+  /**
+   * The account behind a username and password sent with a request (Subsonic's `u` + `p`), under the
+   * same guessing limits as login: 401 `invalid_credentials`, or 429 `too_many_attempts`. Unlike
+   * login it issues no token and records no sign-in. A pair verified in the last few minutes is
+   * accepted without scrypt (services/credential-cache.ts).
+   */
+  async verifyCredentials(username: string, password: string, clientAddress: string): Promise<Principal> {
+    const user = await this.checkPassword(username, password, clientAddress, true);
+    return {
+      userId: user.id,
+      username: user.username,
+      role: user.role,
+      expiresAt: this.clock.now(),
+      inviteId: null,
+    };
+  }
+
+  private async checkPassword(
+    username: string,
+    password: string,
+    clientAddress: string,
+    useCache = false,
+  ): Promise<UserRecord> {
+    const account = usernameKey(username);
+    const known = this.users.findByUsername(username);
+    const stamp = known && {
+      id: known.id,
+      passwordHash: known.passwordHash.hash,
+      tokenVersion: known.tokenVersion,
+    };
+    // Locks hold for a remembered password too: a locked pair waits, as it would at /auth/login.
+    const attempt = this.throttle.begin(account, clientAddress);
+    if (useCache && known && this.verified.lookup(account, password, stamp) !== null) {
+      attempt.succeeded();
+      return known;
+    }
     const user = this.users.findByUsername(username);
     // An unknown name costs one scrypt too, so timing does not reveal which names exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
@@ -52,8 +95,13 @@ export class AuthService {
       throw unauthorized('invalid_credentials', 'Username or password is wrong');
     }
     attempt.succeeded();
-    const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
-    return tokenResponse(this.issueFor(current));
+    if (useCache)
+      this.verified.remember(account, password, {
+        id: user.id,
+        passwordHash: user.passwordHash.hash,
+        tokenVersion: user.tokenVersion,
+      });
+    return user;
   }
 
   issueFor(user: UserRecord): IssuedToken {

@@ -1,7 +1,7 @@
 import { newId, isValidId } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
-import { invalidParameter, notFound } from '../errors.js';
+import { forbidden, invalidParameter, notFound } from '../errors.js';
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
 import type { LibraryService, ListQuery, Page } from './library-service.js';
 import { pageOf } from './library-service.js';
@@ -47,6 +47,47 @@ export class CollectionService {
     return this.view(kind, record);
   }
 
+  /**
+   * Changes a playlist or collection: its name, description, tracks added at the end and tracks
+   * removed by position (positions in the list before this change). Only its owner or an Admin may.
+   */
+  async update(
+    kind: CollectionKind,
+    caller: Principal,
+    id: string,
+    request: {
+      name?: string | undefined;
+      description?: string | undefined;
+      addTrackIds?: string[] | undefined;
+      removePositions?: number[] | undefined;
+    },
+  ): Promise<CollectionView> {
+    this.requireOwner(kind, caller, id);
+    const unknown = (request.addTrackIds ?? []).find((trackId) => !this.library.hasTrack(trackId));
+    if (unknown !== undefined) throw invalidParameter('trackIds', `Track '${unknown}' not found`);
+    const found = await this.collections.update(kind, id, (record) => {
+      const remove = new Set(request.removePositions ?? []);
+      record.trackIds = record.trackIds.filter((_, position) => !remove.has(position));
+      record.trackIds.push(...(request.addTrackIds ?? []));
+      if (request.name !== undefined) record.name = request.name;
+      if (request.description !== undefined) record.description = request.description;
+    });
+    if (!found) throw this.missing(kind, id);
+    return this.get(kind, id);
+  }
+
+  /** Deletes a playlist or collection (its owner or an Admin). */
+  async delete(kind: CollectionKind, caller: Principal, id: string): Promise<void> {
+    this.requireOwner(kind, caller, id);
+    if (!(await this.collections.remove(kind, id))) throw this.missing(kind, id);
+  }
+
+  private requireOwner(kind: CollectionKind, caller: Principal, id: string): void {
+    const record = this.require(kind, id);
+    if (caller.role !== 'Admin' && record.owner !== caller.userId)
+      throw forbidden('not_owner', `Only the owner of this ${kind} or an Admin may change it`);
+  }
+
   list(kind: CollectionKind, query: ListQuery): Page<CollectionView> {
     const needle = query.q?.toLocaleLowerCase('en');
     const all = this.collections
@@ -60,14 +101,22 @@ export class CollectionService {
     return this.view(kind, this.require(kind, id));
   }
 
+  /** When the playlist or collection was made (epoch ms). */
+  createdAt(kind: CollectionKind, id: string): number {
+    return this.require(kind, id).createdAt;
+  }
+
   require(kind: CollectionKind, id: string): CollectionRecord {
     const record = isValidId(id) ? this.collections.find(kind, id) : undefined;
-    if (!record)
-      throw notFound(
-        `${kind}_not_found`,
-        `${kind === 'playlist' ? 'Playlist' : 'Collection'} '${id}' not found`,
-      );
+    if (!record) throw this.missing(kind, id);
     return record;
+  }
+
+  private missing(kind: CollectionKind, id: string) {
+    return notFound(
+      `${kind}_not_found`,
+      `${kind === 'playlist' ? 'Playlist' : 'Collection'} '${id}' not found`,
+    );
   }
 
   private view(kind: CollectionKind, record: CollectionRecord): CollectionView {

@@ -13,11 +13,13 @@ import { ExportService } from './history/export-service.js';
 import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
+import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { PlayQueueService } from './play-queue-service.js';
 import { SearchService } from './playback/search-service.js';
 import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
@@ -51,6 +53,8 @@ export interface Services {
   imports: ImportService;
   exports: ExportService;
   yearInReview: YearInReviewService;
+  favourites: FavouritesService;
+  playQueues: PlayQueueService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -159,6 +163,8 @@ export function createServices(
       (id) => library.artistName(id),
       clock,
     ),
+    favourites: new FavouritesService(store.favourites, library, clock),
+    playQueues: new PlayQueueService(store.playQueues, library, clock),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {

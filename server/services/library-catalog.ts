@@ -28,6 +28,7 @@ export class LibraryCatalog {
   private readonly albumFigures = new Map<string, AlbumStats>();
   private readonly tracksOfArtist = new Map<string, number>();
   private readonly albumsOfArtist = new Map<string, Set<string>>();
+  private readonly tracksOfAlbum = new Map<string, TrackRecord[]>();
 
   constructor(index: Readonly<LibraryIndex>) {
     this.tracks = [...index.tracks].sort(byName);
@@ -50,7 +51,10 @@ export class LibraryCatalog {
         if (track.albumId) this.addAlbumOfArtist(artistId, track.albumId);
       }
     }
-    for (const [albumId, tracks] of tracksOfAlbum) this.albumFigures.set(albumId, albumStatsOf(tracks));
+    for (const [albumId, tracks] of tracksOfAlbum) {
+      this.albumFigures.set(albumId, albumStatsOf(tracks));
+      this.tracksOfAlbum.set(albumId, tracks.sort(byPosition));
+    }
   }
 
   private addAlbumOfArtist(artistId: string, albumId: string): void {
@@ -84,6 +88,16 @@ export class LibraryCatalog {
     });
   }
 
+  /** The album's tracks by disc, then track number, then name. */
+  albumTracks(id: string): readonly TrackRecord[] {
+    return this.tracksOfAlbum.get(id) ?? [];
+  }
+
+  /** Ids of the albums an artist made or appears on. */
+  artistAlbums(id: string): readonly string[] {
+    return [...(this.albumsOfArtist.get(id) ?? [])];
+  }
+
   albumStats(id: string): AlbumStats {
     return this.albumFigures.get(id) ?? albumStatsOf([]);
   }
@@ -94,6 +108,14 @@ export class LibraryCatalog {
       trackCount: this.tracksOfArtist.get(id) ?? 0,
     };
   }
+}
+
+function byPosition(a: TrackRecord, b: TrackRecord): number {
+  return (
+    (a.discNumber ?? 0) - (b.discNumber ?? 0) ||
+    (a.trackNumber ?? Number.MAX_SAFE_INTEGER) - (b.trackNumber ?? Number.MAX_SAFE_INTEGER) ||
+    byName(a, b)
+  );
 }
 
 /** An album's track count, total duration and genres (first spelling of each, ignoring case). */

@@ -2,7 +2,7 @@ import { opendirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
-import type { LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
@@ -12,7 +12,7 @@ import type { ScanProgress } from '../library/scanner.js';
 import { errnoCode } from '../fs/errno.js';
 import type { Logger } from '../logger.js';
 import type { RatingSummary } from '../store/ratings-repo.js';
-import { LibraryCatalog, type NamedRef } from './library-catalog.js';
+import { LibraryCatalog, type AlbumStats, type NamedRef } from './library-catalog.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
@@ -302,6 +302,14 @@ export class LibraryService {
     return track;
   }
 
+  hasAlbum(id: string): boolean {
+    return isValidId(id) && this.library.album(id) !== undefined;
+  }
+
+  hasArtist(id: string): boolean {
+    return isValidId(id) && this.library.artist(id) !== undefined;
+  }
+
   requireAlbum(id: string): void {
     if (!isValidId(id) || !this.library.album(id))
       throw notFound('album_not_found', `Album '${id}' not found`);
@@ -310,6 +318,63 @@ export class LibraryService {
   requireArtist(id: string): void {
     if (!isValidId(id) || !this.library.artist(id))
       throw notFound('artist_not_found', `Artist '${id}' not found`);
+  }
+
+  // --- records, for protocol adapters (Subsonic) that present them in their own shapes -----------
+
+  /** Every track, album or artist, sorted by name. */
+  trackRecords(): readonly TrackRecord[] {
+    return this.catalog.tracksByName();
+  }
+
+  albumRecords(): readonly AlbumRecord[] {
+    return this.catalog.albumsByName();
+  }
+
+  artistRecords(): readonly ArtistRecord[] {
+    return this.catalog.artistsByName();
+  }
+
+  album(id: string): AlbumRecord {
+    this.requireAlbum(id);
+    return this.library.album(id)!;
+  }
+
+  artist(id: string): ArtistRecord {
+    this.requireArtist(id);
+    return this.library.artist(id)!;
+  }
+
+  /** The album's tracks in play order (disc, track number, name). */
+  albumTracks(albumId: string): readonly TrackRecord[] {
+    return this.catalog.albumTracks(albumId);
+  }
+
+  /** The albums an artist made or appears on, by name. */
+  artistAlbums(artistId: string): AlbumRecord[] {
+    return this.catalog
+      .artistAlbums(artistId)
+      .map((id) => this.library.album(id))
+      .filter((album): album is AlbumRecord => album !== undefined)
+      .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base', numeric: true }));
+  }
+
+  albumStats(albumId: string): AlbumStats {
+    return this.catalog.albumStats(albumId);
+  }
+
+  /** The track's path inside its library folder: never the machine's absolute path. */
+  relativePath(track: TrackRecord): string {
+    for (const dir of this.dirs) {
+      const inside = path.relative(dir, track.path);
+      if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return inside.split('\\').join('/');
+    }
+    return track.path.split(/[\\/]/).slice(-1)[0] ?? '';
+  }
+
+  /** The caller's and everyone's rating of an item. */
+  ratingOf(kind: RatingKind, id: string, caller: Principal): RatingSummary {
+    return this.ratings.summary(kind, id, caller.userId);
   }
 
   // --- read views --------------------------------------------------------------------------------

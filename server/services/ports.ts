@@ -5,6 +5,8 @@
  * are the ones that decide what they need, and so a change of storage reads as one diff here.
  */
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
+import type { FavouriteKind } from '../domain/favourites.js';
+import type { PlayQueueRecord } from '../domain/play-queue.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
@@ -48,6 +50,8 @@ export interface RatingsStore {
   /** 0 removes the user's rating. */
   set(kind: RatingKind, targetId: string, userId: string, rating: number): Promise<void>;
   summary(kind: RatingKind, targetId: string, userId: string | null): RatingSummary;
+  /** Every item of a kind the user rated, with the rating. */
+  ratedBy(kind: RatingKind, userId: string): Array<{ id: string; rating: number }>;
   removeUser(userId: string): Promise<void>;
 }
 
@@ -56,6 +60,30 @@ export interface CollectionsStore {
   list(kind: CollectionKind): readonly CollectionRecord[];
   find(kind: CollectionKind, id: string): CollectionRecord | undefined;
   add(kind: CollectionKind, record: CollectionRecord): Promise<void>;
+  /** Applies `change` to the record inside the write queue; false when it is gone. */
+  update(kind: CollectionKind, id: string, change: (record: CollectionRecord) => void): Promise<boolean>;
+  /** False when it is gone. */
+  remove(kind: CollectionKind, id: string): Promise<boolean>;
+}
+
+/** Each user's favourites (favourites.json): item id → when it was starred, per kind. */
+export interface FavouritesStore {
+  starredAt(userId: string, kind: FavouriteKind, id: string): number | undefined;
+  list(userId: string, kind: FavouriteKind): Readonly<Record<string, number>>;
+  /** Stars the items not starred yet (a starred item keeps its date); true when something changed. */
+  star(
+    userId: string,
+    items: ReadonlyArray<{ kind: FavouriteKind; id: string }>,
+    at: number,
+  ): Promise<boolean>;
+  unstar(userId: string, items: ReadonlyArray<{ kind: FavouriteKind; id: string }>): Promise<boolean>;
+}
+
+/** Each user's saved play queue (play-queues.json). */
+export interface PlayQueuesStore {
+  find(userId: string): PlayQueueRecord | undefined;
+  /** Replaces the user's queue; an empty one removes it. */
+  save(userId: string, queue: PlayQueueRecord): Promise<void>;
 }
 
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */

@@ -22,4 +22,18 @@ export class RatingService {
     await this.ratings.set(kind, id, accountOf(caller), rating);
     return { id, rating };
   }
+
+  /** The caller's rated items of a kind still in the library, the highest first (then the id). */
+  highest(caller: Principal, kind: RatingKind): Array<{ id: string; rating: number }> {
+    const exists = (id: string) =>
+      kind === 'track'
+        ? this.library.hasTrack(id)
+        : kind === 'album'
+          ? this.library.hasAlbum(id)
+          : this.library.hasArtist(id);
+    return this.ratings
+      .ratedBy(kind, accountOf(caller))
+      .filter((item) => exists(item.id))
+      .sort((a, b) => b.rating - a.rating || (a.id < b.id ? -1 : 1));
+  }
 }

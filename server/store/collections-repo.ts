@@ -34,6 +34,32 @@ export class CollectionsRepo implements CollectionsStore {
     });
   }
 
+  /** Applies `change` to the record, in the write queue; false when the record is gone. */
+  update(kind: CollectionKind, id: string, change: (record: CollectionRecord) => void): Promise<boolean> {
+    return this.doc.mutate(
+      (data) => {
+        const record = listOf(data, kind).find((candidate) => candidate.id === id);
+        if (!record) return false;
+        change(record);
+        return true;
+      },
+      (found) => found,
+    );
+  }
+
+  remove(kind: CollectionKind, id: string): Promise<boolean> {
+    return this.doc.mutate(
+      (data) => {
+        const list = listOf(data, kind);
+        const at = list.findIndex((record) => record.id === id);
+        if (at < 0) return false;
+        list.splice(at, 1);
+        return true;
+      },
+      (removed) => removed,
+    );
+  }
+
   flush(): Promise<void> {
     return this.doc.flush();
   }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
+import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
 import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
@@ -16,6 +17,7 @@ import {
 import { PlayLog, type PlayLogEntry } from './play-log.js';
 import type { PlaySnapshot } from './play-log-codec.js';
 import { LogSnapshots } from './play-log-snapshots.js';
+import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
@@ -32,6 +34,10 @@ export interface Store {
   readonly ratings: RatingsRepo;
   readonly collections: CollectionsRepo;
   readonly artwork: ArtworkRepo;
+  /** Each user's starred tracks, albums and artists. */
+  readonly favourites: FavouritesRepo;
+  /** Each user's saved play queue. */
+  readonly playQueues: PlayQueuesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
@@ -162,6 +168,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const ratings = await RatingsRepo.open(join(dataDir, 'ratings.json'));
   const collections = await CollectionsRepo.open(join(dataDir, 'playlists.json'));
   const artwork = await ArtworkRepo.open(dataDir);
+  const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
+  const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const opened = await openPlayLog(dataDir, options);
   const plays = opened.plays;
@@ -219,6 +227,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       ratings.flush(),
       collections.flush(),
       artwork.flush(),
+      favourites.flush(),
+      playQueues.flush(),
       plays.flush(),
     ]);
   };
@@ -241,6 +251,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     ratings,
     collections,
     artwork,
+    favourites,
+    playQueues,
     plays,
     unmatchedListens,
     importJobs,

@@ -49,6 +49,16 @@ export class RatingsRepo implements RatingsStore {
     };
   }
 
+  /** Every item of a kind the user rated, with the rating. */
+  ratedBy(kind: RatingKind, userId: string): Array<{ id: string; rating: number }> {
+    const rated: Array<{ id: string; rating: number }> = [];
+    for (const [id, byUser] of Object.entries(this.doc.data.ratings[kind])) {
+      const rating = byUser[userId];
+      if (rating !== undefined) rated.push({ id, rating });
+    }
+    return rated;
+  }
+
   /** Drops every rating of a user (when the account is deleted). */
   removeUser(userId: string): Promise<void> {
     return this.doc.mutate((data) => {

@@ -327,6 +327,14 @@ describe('Accessibility (axe-core, every impact)', () => {
         },
       ],
       [
+        'library',
+        async () => {
+          const view = await openSection(page, 'library');
+          await view.getByTestId('library-scan-state').waitFor();
+          await view.getByTestId('library-folders').and(page.locator(':not([aria-busy])')).waitFor();
+        },
+      ],
+      [
         'users',
         async () => {
           const view = await openSection(page, 'users');

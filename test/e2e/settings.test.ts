@@ -57,6 +57,7 @@ describe('Sign in', () => {
       'History',
       'Invites',
       'Artwork',
+      'Library',
       'Users',
       'Updates',
       'Account',

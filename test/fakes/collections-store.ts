@@ -17,4 +17,16 @@ export class FakeCollectionsStore implements CollectionsStore {
     this.records[kind].push(record);
     return Promise.resolve();
   }
+
+  update(kind: CollectionKind, id: string, change: (record: CollectionRecord) => void): Promise<boolean> {
+    const record = this.find(kind, id);
+    if (record) change(record);
+    return Promise.resolve(record !== undefined);
+  }
+
+  remove(kind: CollectionKind, id: string): Promise<boolean> {
+    const at = this.records[kind].findIndex((record) => record.id === id);
+    if (at >= 0) this.records[kind].splice(at, 1);
+    return Promise.resolve(at >= 0);
+  }
 }

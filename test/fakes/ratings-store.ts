@@ -31,6 +31,15 @@ export class FakeRatingsStore implements RatingsStore {
     };
   }
 
+  ratedBy(kind: RatingKind, userId: string): Array<{ id: string; rating: number }> {
+    const rated: Array<{ id: string; rating: number }> = [];
+    for (const [id, byUser] of this.table[kind]) {
+      const rating = byUser.get(userId);
+      if (rating !== undefined) rated.push({ id, rating });
+    }
+    return rated;
+  }
+
   removeUser(userId: string): Promise<void> {
     for (const byTarget of Object.values(this.table)) {
       for (const [targetId, byUser] of byTarget) {

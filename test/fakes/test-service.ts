@@ -8,9 +8,11 @@ import { createMemoryLogger } from '../../server/logger.js';
 import { ArtworkService } from '../../server/services/artwork-service.js';
 import { AuthService } from '../../server/services/auth-service.js';
 import { CollectionService } from '../../server/services/collection-service.js';
+import { FavouritesService } from '../../server/services/favourites-service.js';
 import { ImageCache } from '../../server/services/image-cache.js';
 import { InviteService } from '../../server/services/invite-service.js';
 import { LibraryService, type Scanner } from '../../server/services/library-service.js';
+import { PlayQueueService } from '../../server/services/play-queue-service.js';
 import { RatingService } from '../../server/services/rating-service.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
 import { StatsService } from '../../server/services/stats/stats-service.js';
@@ -20,7 +22,9 @@ import { fakeScanner } from '../factories/library.js';
 import { FakeArtworkStore } from './artwork-store.js';
 import { FakeAudioFiles } from './audio-files.js';
 import { FakeCollectionsStore } from './collections-store.js';
+import { FakeFavouritesStore } from './favourites-store.js';
 import { FakeLibraryStore } from './library-store.js';
+import { FakePlayQueuesStore } from './play-queues-store.js';
 import { FakePlayStore } from './play-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUsersStore } from './users-store.js';
@@ -29,8 +33,10 @@ type ServiceClass =
   | typeof ArtworkService
   | typeof AuthService
   | typeof CollectionService
+  | typeof FavouritesService
   | typeof InviteService
   | typeof LibraryService
+  | typeof PlayQueueService
   | typeof RatingService
   | typeof StatsService
   | typeof UserService;
@@ -66,6 +72,8 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     library: new FakeLibraryStore(initial),
     plays: new FakePlayStore((entry) => statsIndex.add(entry)),
     audioFiles: new FakeAudioFiles(),
+    favourites: new FakeFavouritesStore(),
+    playQueues: new FakePlayQueuesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
 
@@ -96,6 +104,8 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
       // Only images over 1 MiB are written to the folder; these tests' are smaller.
       new ImageCache(join(tmpdir(), `melon-test-images-${process.pid}`)),
     ),
+    favourites: new FavouritesService(fakes.favourites, library, clock),
+    playQueues: new PlayQueueService(fakes.playQueues, library, clock),
   };
   const sut = Object.values(services).find((service) => service instanceof Service) as InstanceType<S>;
   return { sut, fakes, clock, logger, signer, statsIndex, services };

@@ -11,7 +11,7 @@ import { PROBLEM_CODES } from '../../server/errors.js';
 export const KNOWN_PROBLEM_CODES: ReadonlySet<string> = new Set<string>(PROBLEM_CODES);
 
 const LITERAL_CODE = [
-  /\b(?:badRequest|notFound|conflict|unauthorized|tooManyRequests)\(\s*'([a-z_]+)'/g,
+  /\b(?:badRequest|notFound|forbidden|conflict|unauthorized|tooManyRequests)\(\s*'([a-z_]+)'/g,
   /new AppError\(\s*'([a-z_]+)'/g,
 ];
 

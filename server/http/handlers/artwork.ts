@@ -37,8 +37,9 @@ const imageResponses: Record<number, ResponseDoc> = {
 /**
  * Image bytes with their sniffed type and an ETag; 304 when the client's copy is current. A large
  * image is streamed from the cache's file, so a slow reader holds a stream buffer, not the image.
+ * Subsonic's getCoverArt answers with it too.
  */
-function imageReply(request: Request, image: Image): Reply {
+export function imageReply(request: Request, image: Image): Reply {
   const headers = { ETag: image.etag, 'Cache-Control': 'private, no-cache' };
   if (request.ifNoneMatch === image.etag) return { status: 304, body: null, headers };
   if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };

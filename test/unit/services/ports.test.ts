@@ -8,16 +8,20 @@ import { createMemoryLogger } from '../../../server/logger.js';
 import type {
   ArtworkStore,
   CollectionsStore,
+  FavouritesStore,
   InvitesStore,
   LibraryStore,
+  PlayQueuesStore,
   PlayStore,
   RatingsStore,
   UsersStore,
 } from '../../../server/services/ports.js';
 import { ArtworkRepo } from '../../../server/store/artwork-repo.js';
 import { CollectionsRepo } from '../../../server/store/collections-repo.js';
+import { FavouritesRepo } from '../../../server/store/favourites-repo.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { PlayQueuesRepo } from '../../../server/store/play-queues-repo.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
@@ -25,7 +29,9 @@ import { makeLibrary } from '../../factories/library.js';
 import { makeVariedPlays } from '../../factories/plays.js';
 import { FakeArtworkStore } from '../../fakes/artwork-store.js';
 import { FakeCollectionsStore } from '../../fakes/collections-store.js';
+import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
+import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
@@ -288,5 +294,78 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
     expect(firstSaw).toBeGreaterThanOrEqual(1);
     expect(secondSaw).toBe(2);
     expect(seen).toEqual([first, second]);
+  });
+});
+
+describe.each<[string, Open<CollectionsStore>]>([
+  ['CollectionsRepo', () => CollectionsRepo.open(join(dir, 'playlists.json'))],
+  ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
+])('%s as CollectionsStore: update and remove', (_, open) => {
+  it('changes and removes one record of one kind; false when it is not there', async () => {
+    const collections = await open();
+    const record: CollectionRecord = {
+      id: 'p',
+      name: 'P',
+      description: null,
+      trackIds: ['t1'],
+      owner: 'u1',
+      createdAt: 0,
+    };
+    await collections.add('playlist', record);
+    expect(await collections.update('playlist', 'p', (r) => r.trackIds.push('t2'))).toBe(true);
+    expect(collections.find('playlist', 'p')?.trackIds).toEqual(['t1', 't2']);
+    expect(await collections.update('collection', 'p', () => undefined)).toBe(false);
+    expect(await collections.remove('collection', 'p')).toBe(false);
+    expect(await collections.remove('playlist', 'p')).toBe(true);
+    expect(collections.list('playlist')).toEqual([]);
+    expect(await collections.remove('playlist', 'p')).toBe(false);
+  });
+});
+
+describe.each<[string, Open<RatingsStore>]>([
+  ['RatingsRepo', () => RatingsRepo.open(join(dir, 'ratings.json'))],
+  ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
+])('%s as RatingsStore: ratedBy', (_, open) => {
+  it("lists one user's ratings of one kind", async () => {
+    const ratings = await open();
+    await ratings.set('album', 'a1', 'u1', 6);
+    await ratings.set('album', 'a2', 'u2', 8);
+    await ratings.set('track', 't1', 'u1', 2);
+    expect(ratings.ratedBy('album', 'u1')).toEqual([{ id: 'a1', rating: 6 }]);
+    expect(ratings.ratedBy('artist', 'u1')).toEqual([]);
+  });
+});
+
+describe.each<[string, Open<FavouritesStore>]>([
+  ['FavouritesRepo', () => FavouritesRepo.open(join(dir, 'favourites.json'))],
+  ['FakeFavouritesStore', () => Promise.resolve(new FakeFavouritesStore())],
+])('%s as FavouritesStore', (_, open) => {
+  it('keeps the first date of a star, per user and kind, and says whether anything changed', async () => {
+    const favourites = await open();
+    expect(await favourites.star('u1', [{ kind: 'track', id: 't1' }], 10)).toBe(true);
+    expect(await favourites.star('u1', [{ kind: 'track', id: 't1' }], 20)).toBe(false);
+    await favourites.star('u2', [{ kind: 'album', id: 't1' }], 30);
+    expect(favourites.starredAt('u1', 'track', 't1')).toBe(10);
+    expect(favourites.starredAt('u1', 'album', 't1')).toBeUndefined();
+    expect(favourites.list('u1', 'track')).toEqual({ t1: 10 });
+    expect(favourites.list('u3', 'track')).toEqual({});
+    expect(await favourites.unstar('u1', [{ kind: 'track', id: 't1' }])).toBe(true);
+    expect(await favourites.unstar('u1', [{ kind: 'track', id: 't1' }])).toBe(false);
+    expect(favourites.list('u2', 'album')).toEqual({ t1: 30 });
+  });
+});
+
+describe.each<[string, Open<PlayQueuesStore>]>([
+  ['PlayQueuesRepo', () => PlayQueuesRepo.open(join(dir, 'play-queues.json'))],
+  ['FakePlayQueuesStore', () => Promise.resolve(new FakePlayQueuesStore())],
+])('%s as PlayQueuesStore', (_, open) => {
+  it('keeps one queue per user; an empty one removes it', async () => {
+    const queues = await open();
+    const queue = { trackIds: ['t1'], current: 't1', positionMs: 5, changedAt: 1, changedBy: 'Car' };
+    await queues.save('u1', queue);
+    expect(queues.find('u1')).toEqual(queue);
+    expect(queues.find('u2')).toBeUndefined();
+    await queues.save('u1', { ...queue, trackIds: [], current: null });
+    expect(queues.find('u1')).toBeUndefined();
   });
 });

@@ -1,0 +1,194 @@
+import { execFile } from 'node:child_process';
+import { readFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { SubsonicAPI } from 'subsonic-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { copyFixtureLibrary } from '../support/fixture-library.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { apiKeyFor, checkingFetch, failsWith, restUrl } from './support.js';
+
+const run = promisify(execFile);
+
+/**
+ * stream and download through the Subsonic API, driven by the subsonic-api client: the native
+ * streaming service's bytes (originals whole and ranged, transcodes that ffprobe reads as asked),
+ * and no encoder left behind by a client that goes away.
+ */
+let t: TestServer;
+let music: string;
+let listener: TestUser;
+let me: { username: string; password: string };
+let apiKey: string;
+let client: SubsonicAPI;
+const ids: Record<string, string> = {};
+const LONG_SECONDS = 120;
+
+beforeAll(async () => {
+  ({ library: music } = await copyFixtureLibrary('melon-subsonic-stream-'));
+  await mkdir(join(music, 'Long'), { recursive: true });
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `sine=frequency=440:sample_rate=44100:duration=${LONG_SECONDS}`],
+    ...['-ac', '2', '-c:a', 'flac', '-metadata', 'title=Long Tone', join(music, 'Long', 'Long Tone.flac')],
+  ]);
+  t = await startTestServer({ config: { libraryDirs: [music] } });
+  listener = await makeUser(t);
+  me = { username: listener.username, password: listener.password };
+  apiKey = await apiKeyFor(t, listener.token);
+  client = new SubsonicAPI({ url: t.url, auth: { apiKey } });
+  const { searchResult3 } = await client.search3({ query: '', songCount: 100 });
+  for (const song of searchResult3.song ?? []) ids[song.title] = song.id;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await rm(dirname(music), { recursive: true, force: true });
+});
+
+const fileOf = (...parts: string[]) => readFile(join(music, ...parts));
+const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
+
+/** A client whose requests carry one more header (the package has no option for a Range). */
+function clientWith(headers: Record<string, string>): SubsonicAPI {
+  return new SubsonicAPI({
+    url: t.url,
+    auth: { apiKey },
+    fetch: checkingFetch({ twin: () => false, headers }),
+  });
+}
+
+async function ffprobe(file: string): Promise<{ format: string; bitRate: number }> {
+  const { stdout } = await run('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'a:0', '-count_packets'],
+    ...['-show_entries', 'stream=bit_rate:format=format_name,bit_rate', '-of', 'json', file],
+  ]);
+  const info = JSON.parse(stdout) as {
+    streams: Array<{ bit_rate?: string }>;
+    format: { format_name: string; bit_rate?: string };
+  };
+  return {
+    format: info.format.format_name,
+    bitRate: Number(info.streams[0]?.bit_rate ?? info.format.bit_rate),
+  };
+}
+
+async function ffmpegChildren(): Promise<number[]> {
+  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).catch(() => ({
+    stdout: '',
+  }));
+  return stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, comm]) => comm === 'ffmpeg')
+    .map(([pid]) => Number(pid));
+}
+
+async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+describe('Subsonic stream and download', () => {
+  it('streams the whole original, byte for byte', async () => {
+    const response = await client.stream({ id: ids['Tone FLAC']! });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('audio/flac');
+    expect(await bytes(response)).toEqual(
+      await fileOf('Aurora Lane', 'Fixture Album', '02 - Tone FLAC.flac'),
+    );
+  });
+
+  it('streams a byte range of the original', async () => {
+    const whole = await fileOf('Aurora Lane', 'Fixture Album', '01 - Tone MP3.mp3');
+    const response = await clientWith({ Range: 'bytes=100-1123' }).stream({ id: ids['Tone MP3']! });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 100-1123/${whole.length}`);
+    expect(await bytes(response)).toEqual(whole.subarray(100, 1124));
+  });
+
+  it('sends the original for format=raw, even with a bit-rate limit', async () => {
+    const response = await client.stream({ id: ids['Tone FLAC']!, format: 'raw', maxBitRate: 64 });
+    expect(await bytes(response)).toEqual(
+      await fileOf('Aurora Lane', 'Fixture Album', '02 - Tone FLAC.flac'),
+    );
+  });
+
+  it.each([
+    ['mp3', 64, 'mp3'],
+    ['ogg', 48, 'ogg'],
+  ] as const)(
+    'transcodes to %s at %i kbps or less, as ffprobe reads it',
+    async (format, kbps, container) => {
+      const response = await client.stream({ id: ids['Long Tone']!, format, maxBitRate: kbps });
+      expect(response.status).toBe(200);
+      const file = join(tmpdir(), `melon-subsonic-${format}-${process.pid}.${format}`);
+      await writeFile(file, await bytes(response));
+      try {
+        const probed = await ffprobe(file);
+        expect(probed.format).toBe(container);
+        expect(probed.bitRate).toBeLessThanOrEqual(kbps * 1000);
+        expect(probed.bitRate).toBeGreaterThan(kbps * 1000 * 0.7);
+      } finally {
+        await rm(file, { force: true });
+      }
+    },
+    60_000,
+  );
+
+  it('leaves no ffmpeg running when the client goes away mid-transcode', async () => {
+    expect(await ffmpegChildren()).toEqual([]);
+    const url = restUrl(t, 'stream', {
+      u: me.username,
+      p: me.password,
+      id: ids['Long Tone']!,
+      format: 'mp3',
+      maxBitRate: '128',
+    });
+    const abort = await new Promise<() => void>((resolve, reject) => {
+      const req = httpRequest(url, (res) => {
+        res.once('data', () => {
+          res.pause();
+          resolve(() => req.destroy());
+        });
+      });
+      req.on('error', (error) => {
+        if (!req.destroyed) reject(error);
+      });
+      req.end();
+    });
+    expect(await ffmpegChildren()).toHaveLength(1);
+    abort();
+    expect(await waitFor(async () => (await ffmpegChildren()).length === 0, 2_000)).toBe(true);
+    expect(t.server.services.stream.activeTranscodes).toBe(0);
+  }, 30_000);
+
+  it('answers HEAD with the headers only, starting no encoder', async () => {
+    const original = await fetch(restUrl(t, 'stream', { apiKey, id: ids['Tone FLAC']! }), { method: 'HEAD' });
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('audio/flac');
+    const transcode = await fetch(restUrl(t, 'stream', { apiKey, id: ids['Long Tone']!, format: 'mp3' }), {
+      method: 'HEAD',
+    });
+    expect(transcode.headers.get('content-type')).toBe('audio/mpeg');
+    expect(await ffmpegChildren()).toEqual([]);
+  });
+
+  it('downloads the original with its file name', async () => {
+    const response = await client.download({ id: ids['Tone OGG']! });
+    expect(response.headers.get('content-disposition')).toContain('04 - Tone OGG.ogg');
+    expect(await bytes(response)).toEqual(await fileOf('Aurora Lane', 'Fixture Album', '04 - Tone OGG.ogg'));
+  });
+
+  it('answers a Subsonic error for an unknown track, in XML and JSON', async () => {
+    await failsWith(t, me, 'stream', { id: 'nope' }, 70);
+    await failsWith(t, me, 'download', { id: 'nope' }, 70);
+  });
+});
