@@ -35,4 +35,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: ['electron', 'electron-updater'] }],
     },
   },
+  {
+    // The API's shapes depend on zod alone: the page and the tests import them without the server.
+    files: ['server/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|\\./[\\w-]+\\.js$)',
+              message: 'server/contract/ imports only zod and itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

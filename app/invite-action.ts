@@ -1,4 +1,4 @@
-import type { InviteView } from '../server/services/invite-service.js';
+import type { InviteView } from '../server/contract/auth.js';
 import { formatCountdown } from '../shared/countdown.js';
 import { messageOf } from '../server/errors.js';
 

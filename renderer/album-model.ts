@@ -1,22 +1,18 @@
+import type { ArtworkInfo, Track } from '../server/contract/library.js';
+
 /**
  * The artwork page's albums, without the DOM: the library's tracks grouped by album, with what the
  * album grid shows (a cover, counts) and which pictures an album-wide deletion removes.
  */
-export interface ArtInfo {
-  pos: number;
-  type?: string;
-  mime?: string;
-  width?: number | null;
-  height?: number | null;
-}
 
-export interface LibraryTrack {
-  id: string;
-  name: string;
-  album: { id: string; name: string } | null;
-  artists: { id: string; name: string }[];
-  trackNumber?: number | null;
-  discNumber?: number | null;
+/** A picture of a track as the page reads it: its position, and what its caption shows. */
+export type ArtInfo = Pick<ArtworkInfo, 'pos'> &
+  Partial<Pick<ArtworkInfo, 'type' | 'mime' | 'width' | 'height'>>;
+
+/** A track of `/api/tracks` as the page reads it. */
+export interface LibraryTrack extends Pick<Track, 'id' | 'name' | 'album' | 'artists'> {
+  trackNumber?: Track['trackNumber'];
+  discNumber?: Track['discNumber'];
   artwork: ArtInfo[];
 }
 

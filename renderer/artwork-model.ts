@@ -1,3 +1,6 @@
+import type { Collection } from '../server/contract/collections.js';
+import type { Artist, Track } from '../server/contract/library.js';
+import type { ArtInfo } from './album-model.js';
 import { count } from './plural.js';
 
 /**
@@ -6,21 +9,13 @@ import { count } from './plural.js';
  */
 export type Kind = 'albums' | 'artists' | 'playlists' | 'collections' | 'default';
 
-export interface Named {
-  id: string;
-  name: string;
+/** A track as the page reads it: its name, artists and pictures (their captions). */
+export interface TrackItem extends Pick<Track, 'id' | 'name'> {
+  artists?: Track['artists'];
+  artwork: ArtInfo[];
 }
-export interface TrackItem extends Named {
-  artists?: Named[];
-  artwork: { pos: number; type?: string; mime?: string; width?: number | null; height?: number | null }[];
-}
-export interface ArtistItem extends Named {
-  pfpCount: number;
-  bannerCount: number;
-}
-export interface SetItem extends Named {
-  hasArtwork: boolean;
-}
+export type ArtistItem = Pick<Artist, 'id' | 'name' | 'pfpCount' | 'bannerCount'>;
+export type SetItem = Pick<Collection, 'id' | 'name' | 'hasArtwork'>;
 export type Item = TrackItem | ArtistItem | SetItem;
 
 /** One picture the page can show and delete. */

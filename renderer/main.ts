@@ -3,7 +3,7 @@
  * each tab is a view module; everything goes through the HTTP API with the signed-in user's token.
  */
 import type { MelonDesktop } from '../shared/desktop-api.js';
-import type { UpdateCheck } from '../server/services/updates/update-service.js';
+import type { UpdateCheck } from '../server/contract/updates.js';
 import { Api } from './api.js';
 import type { View, ViewContext } from './context.js';
 import { actionButton, h, replace } from './dom.js';

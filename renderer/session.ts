@@ -1,5 +1,7 @@
+import type { AccountRole } from '../server/contract/users.js';
+
 /** The signed-in user. Kept in sessionStorage: closing the tab or window signs out. */
-export type Role = 'Admin' | 'User' | 'Pass';
+export type Role = AccountRole;
 
 export interface Session {
   token: string;

@@ -2,51 +2,29 @@ import type { Api } from './api.js';
 import type { ActivityPoint } from './charts.js';
 import { rangeQuery, stepFor, type RangeKind, type Step } from './format.js';
 
-/** What the statistics views fetch, and how "Everyone" is composed from the per-person reads. */
-export interface Ref {
-  id: string;
-  name: string | null;
-}
-export interface TopTrack extends Ref {
-  plays: number;
-  listeningMs: number;
-  artists: Ref[];
-  album: Ref | null;
-}
-export interface TopItem extends Ref {
-  plays: number;
-  listeningMs: number;
-  artists?: Ref[];
-}
-export interface TopGenre {
-  genre: string;
-  plays: number;
-  listeningMs: number;
-}
-export interface RecentPlay {
-  id: string;
-  playedAt: string;
-  device: string | null;
-  track: { id: string; name: string | null; artists: Ref[] };
-}
-export interface ListeningTime {
-  totalMs: number;
-  plays: number;
-  firstPlayedAt: string | null;
-  lastPlayedAt: string | null;
-}
-export interface Member {
-  id: string;
-  username: string;
-  role: 'Admin' | 'User' | 'Pass';
-  self: boolean;
-  publicStats: boolean;
-  visible: boolean;
-}
-export interface DevicePlays {
-  device: string | null;
-  plays: number;
-}
+import type {
+  DevicePlays,
+  Heatmap,
+  ListeningTime,
+  Member,
+  RecentPlay,
+  StatsRef,
+  TopArtist,
+  TopGenre as ApiTopGenre,
+  TopTrack as ApiTopTrack,
+} from '../server/contract/stats.js';
+
+export type { DevicePlays, ListeningTime, Member, RecentPlay };
+
+/**
+ * What the statistics views fetch (the API's shapes, server/contract/stats.ts, as far as the views
+ * read them), and how "Everyone" is composed from the per-person reads.
+ */
+export type Ref = StatsRef;
+export type TopTrack = Pick<ApiTopTrack, 'id' | 'name' | 'plays' | 'listeningMs' | 'artists' | 'album'>;
+/** An album or an artist of a `top-*` list (artists: an album's). */
+export type TopItem = Pick<TopArtist, 'id' | 'name' | 'plays' | 'listeningMs'> & { artists?: Ref[] };
+export type TopGenre = Pick<ApiTopGenre, 'genre' | 'plays' | 'listeningMs'>;
 
 export interface Selection {
   range: RangeKind;
@@ -104,7 +82,7 @@ export async function loadPerson(
     api.json<TopItem[]>('/api/stats/top-albums', { query: top }),
     api.json<TopItem[]>('/api/stats/top-artists', { query: top }),
     api.json<TopGenre[]>('/api/stats/top-genres', { query: top }),
-    api.json<{ cells: number[][] }>('/api/stats/heatmap', { query }),
+    api.json<Heatmap>('/api/stats/heatmap', { query }),
     api.json<RecentPlay[]>('/api/stats/recent-tracks', {
       query: { userId, device: selection.device, count: 10 },
     }),
@@ -166,7 +144,7 @@ export async function loadHousehold(
         from === null
           ? Promise.resolve([] as ActivityPoint[])
           : api.json<ActivityPoint[]>('/api/stats/activity', { query: { ...query, gtDateTime: from, step } }),
-        api.json<{ cells: number[][] }>('/api/stats/heatmap', { query }),
+        api.json<Heatmap>('/api/stats/heatmap', { query }),
         api.json<TopTrack[]>('/api/stats/top-tracks', { query: { ...query, count: 50 } }),
         api.json<TopGenre[]>('/api/stats/top-genres', { query: { ...query, count: 50 } }),
       ]);

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { Invite } from './contract/auth.js';
+import type { UpdateCheck } from './contract/updates.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/routes.js';
 import { ImageResizer } from './services/image-resizer.js';
@@ -11,10 +13,9 @@ import type { RouteDef } from './http/types.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
-import type { InviteView } from './services/invite-service.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
-import type { Installer, UpdateCheck } from './services/updates/update-service.js';
+import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './listenbrainz/routes.js';
@@ -83,7 +84,7 @@ export interface DesktopFacade {
   /** Base URLs household devices can use (empty until listening). */
   addresses(): string[];
   /** An invite code made by the desktop owner (the tray's "Create invite code"). */
-  createInvite(): Promise<InviteView>;
+  createInvite(): Promise<Invite>;
   /** Asks the release feed for a newer version (the tray's "Check for updates"). */
   checkForUpdates(): Promise<UpdateCheck>;
 }

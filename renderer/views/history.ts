@@ -1,49 +1,10 @@
+import type { ImportProgress, ImportStarted, YearInReview as Review } from '../../server/contract/history.js';
 import { rankedBars } from '../charts.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
 import { formatDuration } from '../format.js';
 import { plays } from '../plural.js';
 import { section } from '../ui/section.js';
-
-/** The shapes of GET /api/stats/import/{id} and /api/stats/year-in-review (docs/API.md, Listening history). */
-interface ImportProgress {
-  id: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  done: boolean;
-  entriesRead: number;
-  matched: number;
-  unmatched: number;
-  duplicates: number;
-  refused: number;
-  ignored: number;
-  problems: Array<{ entry: number; reason: string }>;
-  error: string | null;
-}
-interface Ref {
-  id: string;
-  name: string | null;
-}
-interface Ranked extends Ref {
-  rank: number;
-  plays: number;
-}
-interface Review {
-  year: number;
-  years: number[];
-  totalMs: number;
-  plays: number;
-  skipRate: number;
-  topTracks: Array<Ranked & { artists: Ref[] }>;
-  topAlbums: Ranked[];
-  topArtists: Ranked[];
-  topGenres: Array<{ rank: number; genre: string; plays: number }>;
-  months: Array<{ month: number; plays: number }>;
-  hours: Array<{ hour: number; plays: number }>;
-  mostPlayedDay: { date: string; plays: number } | null;
-  longestStreak: { days: number; from: string; to: string } | null;
-  topTrackOfADay: { date: string; plays: number; track: Ref & { artists: Ref[] } } | null;
-  newArtists: { count: number; items: Array<Ref & { plays: number }> };
-}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const SOURCES = [
@@ -122,7 +83,7 @@ function importCard(
     body.set('source', source.value);
     body.set('file', chosen);
     try {
-      const { id } = await ctx.api.json<{ id: string }>('/api/stats/import', { method: 'POST', form: body });
+      const { id } = await ctx.api.json<ImportStarted>('/api/stats/import', { method: 'POST', form: body });
       const poll = async () => {
         const progress = await ctx.api.json<ImportProgress>(`/api/stats/import/${id}`);
         showProgress(report, progress);

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { InviteDetails } from '../../server/services/invite-service.js';
+import type { Invite } from '../../server/contract/auth.js';
 import { formatCountdown } from '../../shared/countdown.js';
 import { confirmDialog } from '../confirm.js';
 import { copyText, type View } from '../context.js';
@@ -17,8 +17,8 @@ const MAX_ACTIVE = 5;
  * robin" once the device has made its account; used, expired and revoked codes leave the list.
  */
 export const invitesView: View = (ctx, root) => {
-  let invites: InviteDetails[] | null = null;
-  let current: InviteDetails | null = null;
+  let invites: Invite[] | null = null;
+  let current: Invite | null = null;
   let serverAddress = location.origin;
   let failed: unknown = null;
 
@@ -35,7 +35,7 @@ export const invitesView: View = (ctx, root) => {
     'invite-create',
     async () => {
       try {
-        const invite = await ctx.api.json<InviteDetails>('/auth/invite');
+        const invite = await ctx.api.json<Invite>('/auth/invite');
         current = invite;
         invites = [invite, ...(invites ?? []).filter((other) => other.id !== invite.id)];
         await drawCurrent();
@@ -218,7 +218,7 @@ export const invitesView: View = (ctx, root) => {
 
   async function load(): Promise<void> {
     try {
-      invites = await ctx.api.json<InviteDetails[]>('/auth/invites', { query: { all: true } });
+      invites = await ctx.api.json<Invite[]>('/auth/invites', { query: { all: true } });
       failed = null;
     } catch (error) {
       failed = error;

@@ -1,4 +1,4 @@
-import type { MusicFolder, ScanStatus } from '../../server/services/library-service.js';
+import type { MusicFolder, ScanStatus } from '../../server/contract/library.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
 import { count } from '../plural.js';

@@ -1,18 +1,12 @@
+import type { Token } from '../../server/contract/auth.js';
 import { ApiError, type Api } from '../api.js';
 import { field, h, onSubmit, submitButton } from '../dom.js';
 import type { Messages } from '../messages.js';
-import type { Role, Session } from '../session.js';
-
-interface TokenResponse {
-  token: string;
-  expiresAt: string;
-  role: Role | 'Server';
-  userId: string | null;
-}
+import type { Session } from '../session.js';
 
 /** Signs in with POST (keeps the password out of URLs and logs) and checks the role. */
 export async function signIn(api: Api, username: string, password: string): Promise<Session> {
-  const token = await api.json<TokenResponse>('/auth/login', {
+  const token = await api.json<Token>('/auth/login', {
     method: 'POST',
     json: { username, password },
     anonymous: true,

@@ -1,20 +1,11 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
-import type { UpdateCheck } from '../../server/services/updates/update-service.js';
+import type { InstallAnswer, UpdateCheck, UpdateStatus } from '../../server/contract/updates.js';
 import { ApiError } from '../api.js';
 import { confirmDialog } from '../confirm.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
 import { errorBox } from '../ui/section.js';
-
-interface UpdateStatus {
-  state: 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
-  percent: number;
-  version: string | null;
-  error: string | null;
-}
-
-type InstallAnswer = { status: 'up_to_date' } | { status: 'installing'; version: string };
 
 const POLL_MS = 400;
 const HEALTH_MS = 1000;

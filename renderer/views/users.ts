@@ -1,4 +1,4 @@
-import type { UserView } from '../../server/services/user-service.js';
+import type { ListedUser, User } from '../../server/contract/users.js';
 import { confirmDialog, noticeDialog } from '../confirm.js';
 import { copyText, type View, type ViewContext } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
@@ -9,7 +9,7 @@ import { errorBox, section, type Section } from '../ui/section.js';
 import { createUserForm } from './user-form.js';
 
 /** A user as the Admin's list answers it. */
-export type UserRecord = UserView & { lastActivity?: string | null };
+export type UserRecord = User & Partial<Pick<ListedUser, 'lastActivity'>>;
 
 const ROLES = ['Admin', 'User', 'Pass'] as const;
 

@@ -3,15 +3,10 @@
  * present. Ids are derived in ./library-ids.ts.
  */
 
-/** One picture embedded in an audio file; `pos` is its place among the file's pictures. */
-export interface ArtworkInfo {
-  pos: number;
-  type: string;
-  mime: string;
-  width: number | null;
-  height: number | null;
-  size: number;
-}
+import type { ArtworkInfo } from '../contract/library.js';
+
+/** One picture embedded in an audio file: the API's shape, kept as the scanner found it. */
+export type { ArtworkInfo };
 
 /** What a track's own file says about it: a re-read refreshes exactly these, and views show them. */
 export interface TrackTags {

@@ -1,12 +1,8 @@
+import type { AccountRole, Role } from '../contract/users.js';
 import { unauthorized } from '../errors.js';
 
-/** Roles of the interface (§5). Server is a device that redeemed an invite code. */
-export const ROLES = ['Admin', 'User', 'Pass', 'Server'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Roles a person's account can have; Server exists only as a short-lived token. */
-export const ACCOUNT_ROLES = ['Admin', 'User', 'Pass'] as const;
-export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+// The roles are part of the API (tokens and users name them), so the contract declares them.
+export { ACCOUNT_ROLES, ROLES, type AccountRole, type Role } from '../contract/users.js';
 
 export interface PasswordHash {
   algorithm: 'scrypt';

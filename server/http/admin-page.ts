@@ -26,7 +26,8 @@ export const STYLESHEETS = [
   'layout.css',
   'components.css',
   'views.css',
-  'dashboard.css',
+  'dashboard-charts.css',
+  'dashboard-people.css',
   'library.css',
   'history.css',
 ] as const;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { problemSchema } from './openapi-schemas.js';
+import { problemSchema } from '../contract/common.js';
 import {
   endpoint,
   ROUTE_GROUPS,

@@ -1,3 +1,4 @@
+import { healthSchema, serverInfoSchema } from '../contract/server.js';
 import type { Services } from '../services/index.js';
 import { AdminPage } from './admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
@@ -11,9 +12,7 @@ import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
 import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
-import { z } from 'zod';
 import { openApiEndpoint } from './openapi.js';
-import { musicFolderSchema } from './openapi-schemas.js';
 import {
   endpoint,
   rawEndpoint,
@@ -87,7 +86,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       PUBLIC,
       endpoint({
         summary: 'Whether the server is up, and its version',
-        response: z.object({ status: z.literal('ok'), version: z.string() }),
+        response: healthSchema,
         handle: () => ({ status: 'ok' as const, version: services.version }),
       }),
     ),
@@ -98,12 +97,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
       endpoint({
         summary:
           'The version, the addresses household devices can use, the music folders, and whether it transcodes',
-        response: z.object({
-          version: z.string(),
-          addresses: z.array(z.string()),
-          musicFolders: z.array(musicFolderSchema),
-          transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
-        }),
+        response: serverInfoSchema,
         handle: async () => ({
           ...services.serverInfo(),
           musicFolders: services.library.musicFolders(),

@@ -7,6 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { FolderStatus, ScanProblem } from '../contract/library.js';
 import { errnoCode } from '../fs/errno.js';
 
 export const AUDIO_EXTENSIONS = new Set([
@@ -31,14 +32,6 @@ export interface FoundFile {
   /** The music folder it was found in: the fallbacks must not name folders above it. */
   root: string;
 }
-
-/** Something below a music folder that was not scanned, and why. */
-export interface ScanProblem {
-  path: string;
-  reason: string;
-}
-
-export type FolderStatus = 'ok' | 'missing' | 'unreadable';
 
 export interface WalkResult {
   files: FoundFile[];

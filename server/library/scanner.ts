@@ -9,21 +9,15 @@
  * - Missing tags fall back to file and folder names (see track-entry.ts).
  */
 import { stat } from 'node:fs/promises';
+import type { ScanStatus } from '../contract/library.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex } from '../domain/library.js';
 import { messageOf } from '../errors.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
 import { readTrackFile } from './tags.js';
 import { entryFromPrevious, entryFromTags, lookup, type Entry } from './track-entry.js';
 
-export interface ScanProgress {
-  running: boolean;
-  filesSeen: number;
-  filesTotal: number;
-  added: number;
-  updated: number;
-  removed: number;
-  errors: { path: string; reason: string }[];
-}
+/** The API's scan status without its capped problem list (the library service adds that). */
+export type ScanProgress = Omit<ScanStatus, 'problems' | 'problemCount'>;
 
 const CONCURRENCY = 4;
 const PROGRESS_EVERY = 50;

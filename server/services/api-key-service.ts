@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
+import type { ApiKey, NewApiKey } from '../contract/users.js';
 import { API_KEY_PREFIX, looksLikeApiKey, type ApiKeyRecord } from '../domain/api-key.js';
 import { newId } from '../domain/ids.js';
 import { accountOf, type Principal } from '../domain/user.js';
@@ -17,24 +18,9 @@ export const API_KEY_TOUCH_INTERVAL_MS = MINUTE_MS;
  */
 export const API_KEY_EXPIRES_AT = Date.UTC(9999, 11, 31, 23, 59, 59);
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-/** The answer of `create`: the only time the key itself is shown. */
-export interface NewApiKey {
-  id: string;
-  name: string;
-  key: string;
-  createdAt: string;
-}
-
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
-const viewOf = (record: ApiKeyRecord): ApiKeyView => ({
+const viewOf = (record: ApiKeyRecord): ApiKey => ({
   id: record.id,
   name: record.name,
   createdAt: isoUtc(record.createdAt),
@@ -80,7 +66,7 @@ export class ApiKeyService {
   }
 
   /** The caller's keys, oldest first; never the key or its hash. */
-  list(caller: Principal): ApiKeyView[] {
+  list(caller: Principal): ApiKey[] {
     return this.users
       .apiKeysOf(accountOf(caller))
       .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))

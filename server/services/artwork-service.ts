@@ -1,4 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import type {
+  DeletedArtwork,
+  DeletedDefaultArtwork,
+  DeletedPicture,
+  UploadedArtwork,
+} from '../contract/artwork.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { sniffImage } from '../library/image-info.js';
@@ -38,7 +44,7 @@ export class ArtworkService {
 
   // --- deletion ----------------------------------------------------------------------------------
 
-  async deleteTrackArt(trackId: string, pos: number) {
+  async deleteTrackArt(trackId: string, pos: number): Promise<DeletedPicture> {
     const track = this.library.track(trackId);
     await this.library.replaceTrack(await this.removeTrackPicture(track, pos));
     return { deleted: true, id: trackId, pos };
@@ -62,7 +68,7 @@ export class ArtworkService {
     }
   }
 
-  async deleteArtistImage(kind: ArtistImageKind, artistId: string, pos: number) {
+  async deleteArtistImage(kind: ArtistImageKind, artistId: string, pos: number): Promise<DeletedPicture> {
     this.library.requireArtist(artistId);
     const count = this.artwork.artistImages(artistId, kind).length;
     if (pos >= count)
@@ -74,7 +80,7 @@ export class ArtworkService {
     return { deleted: true, id: artistId, pos };
   }
 
-  async deleteSingle(kind: SingleArtKind, ownerId: string) {
+  async deleteSingle(kind: SingleArtKind, ownerId: string): Promise<DeletedArtwork> {
     this.collections.require(kind, ownerId);
     if (!(await this.artwork.removeSingle(kind, ownerId))) {
       throw notFound('artwork_not_found', `This ${kind} has no artwork`);
@@ -82,7 +88,7 @@ export class ArtworkService {
     return { deleted: true, id: ownerId };
   }
 
-  async deleteDefault() {
+  async deleteDefault(): Promise<DeletedDefaultArtwork> {
     if (!(await this.artwork.removeSingle('default', null))) {
       throw notFound('artwork_not_found', 'There is no custom default artwork');
     }
@@ -91,7 +97,7 @@ export class ArtworkService {
 
   // --- upload ------------------------------------------------------------------------------------
 
-  async upload(target: UploadTarget, ownerId: string | null, tempPath: string) {
+  async upload(target: UploadTarget, ownerId: string | null, tempPath: string): Promise<UploadedArtwork> {
     if (target === 'artist-pfp' || target === 'artist-banner') this.library.requireArtist(ownerId ?? '');
     else if (target === 'playlist-art') this.collections.require('playlist', ownerId ?? '');
     else if (target === 'collection-art') this.collections.require('collection', ownerId ?? '');

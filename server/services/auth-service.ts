@@ -1,4 +1,5 @@
 import { isoUtc, type Clock } from '../clock.js';
+import type { Token } from '../contract/auth.js';
 import { API_KEY_PREFIX } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
@@ -9,16 +10,7 @@ import { LoginThrottle } from './login-throttle.js';
 import type { InvitesStore, UsersStore } from './ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
-/** The body of a successful login or code exchange (docs/API.md, Tokens). */
-export interface TokenResponse {
-  token: string;
-  tokenType: 'Bearer';
-  expiresAt: string;
-  role: string;
-  userId: string | null;
-}
-
-export function tokenResponse(issued: IssuedToken): TokenResponse {
+export function tokenResponse(issued: IssuedToken): Token {
   return {
     token: issued.token,
     tokenType: 'Bearer',
@@ -45,7 +37,7 @@ export class AuthService {
     this.verified = new CredentialCache(clock);
   }
 
-  async login(username: string, password: string, clientAddress: string): Promise<TokenResponse> {
+  async login(username: string, password: string, clientAddress: string): Promise<Token> {
     const user = await this.checkPassword(username, password, clientAddress);
     const current = (await this.users.update(user.id, { lastLogin: this.clock.now() })) ?? user;
     return tokenResponse(this.issueFor(current));

@@ -1,20 +1,13 @@
+import type { Page } from '../contract/common.js';
+import type { Collection } from '../contract/collections.js';
 import { newId, isValidId } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
 import { forbidden, invalidParameter, notFound } from '../errors.js';
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
-import type { LibraryService, ListQuery, Page } from './library-service.js';
-import { pageOf } from './library-service.js';
+import type { LibraryService } from './library-service.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { ArtworkStore, CollectionsStore } from './ports.js';
-
-export interface CollectionView {
-  id: string;
-  name: string;
-  description: string | null;
-  trackIds: string[];
-  owner: string;
-  hasArtwork: boolean;
-}
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -31,7 +24,7 @@ export class CollectionService {
     kind: CollectionKind,
     caller: Principal,
     request: { name: string; description?: string | undefined; trackIds?: string[] | undefined },
-  ): Promise<CollectionView> {
+  ): Promise<Collection> {
     const trackIds = request.trackIds ?? [];
     const unknown = trackIds.find((trackId) => !this.library.hasTrack(trackId));
     if (unknown !== undefined) throw invalidParameter('trackIds', `Track '${unknown}' not found`);
@@ -61,7 +54,7 @@ export class CollectionService {
       addTrackIds?: string[] | undefined;
       removePositions?: number[] | undefined;
     },
-  ): Promise<CollectionView> {
+  ): Promise<Collection> {
     this.requireOwner(kind, caller, id);
     const unknown = (request.addTrackIds ?? []).find((trackId) => !this.library.hasTrack(trackId));
     if (unknown !== undefined) throw invalidParameter('trackIds', `Track '${unknown}' not found`);
@@ -88,7 +81,7 @@ export class CollectionService {
       throw forbidden('not_owner', `Only the owner of this ${kind} or an Admin may change it`);
   }
 
-  list(kind: CollectionKind, query: ListQuery): Page<CollectionView> {
+  list(kind: CollectionKind, query: ListQuery): Page<Collection> {
     const needle = query.q?.toLocaleLowerCase('en');
     const all = this.collections
       .list(kind)
@@ -97,7 +90,7 @@ export class CollectionService {
     return pageOf(all, query, (record) => this.view(kind, record));
   }
 
-  get(kind: CollectionKind, id: string): CollectionView {
+  get(kind: CollectionKind, id: string): Collection {
     return this.view(kind, this.require(kind, id));
   }
 
@@ -119,7 +112,7 @@ export class CollectionService {
     );
   }
 
-  private view(kind: CollectionKind, record: CollectionRecord): CollectionView {
+  private view(kind: CollectionKind, record: CollectionRecord): Collection {
     return {
       id: record.id,
       name: record.name,

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
+import type { Invite, InviteState, Token } from '../contract/auth.js';
 import { newId } from '../domain/ids.js';
 import type { InviteRecord, Principal } from '../domain/user.js';
 import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { tokenResponse, type TokenResponse } from './auth-service.js';
+import { tokenResponse } from './auth-service.js';
 import type { InvitesStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
@@ -20,26 +21,6 @@ const ADDRESS_MAX_FAILURES = 10;
 const GLOBAL_WINDOW_MS = 10 * MINUTE_MS;
 const GLOBAL_MAX_FAILURES = 50;
 const GLOBAL_KEY = '*';
-
-export type InviteState = 'active' | 'used' | 'joined' | 'expired' | 'revoked';
-
-/** What the desktop app reads of an invite (app/). */
-export interface InviteView {
-  code: string;
-  expiresAt: string;
-}
-
-/** An invite as the API answers it: the code, and what became of it. */
-export interface InviteDetails extends InviteView {
-  id: string;
-  /**
-   * active: can be exchanged; used: exchanged, the device has not made its account yet; joined: the
-   * device made its account (`joinedAs`); expired; revoked (by an Admin or the guessing alarm).
-   */
-  state: InviteState;
-  /** The username the code's device made (null when not joined, or that user is gone). */
-  joinedAs: string | null;
-}
 
 /**
  * Invite codes (docs/API.md, Authentication). With 32^4 ≈ 1M codes and at most 5 active, guessing is bounded by a
@@ -60,7 +41,7 @@ export class InviteService {
     this.failuresEverywhere = new FailureWindow(clock, GLOBAL_WINDOW_MS, GLOBAL_MAX_FAILURES);
   }
 
-  async create(admin: Principal): Promise<InviteDetails> {
+  async create(admin: Principal): Promise<Invite> {
     // A clash with another active code is rare (5 of ~1M); try a few fresh codes.
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = this.clock.now();
@@ -86,19 +67,19 @@ export class InviteService {
     throw new Error('could not find a free invite code');
   }
 
-  listActive(): InviteDetails[] {
+  listActive(): Invite[] {
     const now = this.clock.now();
     return this.users.activeInvites(now).map((invite) => this.view(invite, now));
   }
 
   /** Every invite of the last day, newest first, with what became of it. */
-  listRecent(): InviteDetails[] {
+  listRecent(): Invite[] {
     const now = this.clock.now();
     return this.users.recentInvites().map((invite) => this.view(invite, now));
   }
 
   /** Revokes a code (any case) that could still make a user. */
-  async revoke(code: string): Promise<InviteDetails> {
+  async revoke(code: string): Promise<Invite> {
     const now = this.clock.now();
     const normalised = code.trim().toUpperCase();
     const invite = isWellFormed(normalised)
@@ -109,7 +90,7 @@ export class InviteService {
   }
 
   /** Exchanges a code for a Server token valid 10 minutes; the code is spent by the first success. */
-  async exchange(code: string, clientAddress: string): Promise<TokenResponse> {
+  async exchange(code: string, clientAddress: string): Promise<Token> {
     const withdraw = reserveAttempt(
       [[this.failuresByAddress, clientAddress]],
       'Too many wrong invite codes; try again later',
@@ -130,7 +111,7 @@ export class InviteService {
     return tokenResponse(issued);
   }
 
-  private view(invite: InviteRecord, now: number): InviteDetails {
+  private view(invite: InviteRecord, now: number): Invite {
     const joined = invite.joinedUserId ? this.users.findById(invite.joinedUserId) : undefined;
     return {
       id: invite.id,

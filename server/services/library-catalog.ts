@@ -1,14 +1,10 @@
+import type { NamedRef } from '../contract/common.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 
 export interface AlbumStats {
   trackCount: number;
   durationMs: number;
   genres: string[];
-}
-
-export interface NamedRef {
-  id: string;
-  name: string;
 }
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });

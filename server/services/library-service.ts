@@ -1,18 +1,26 @@
-import { opendirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord, TrackTags } from '../domain/library.js';
+import type { NamedRef, Page } from '../contract/common.js';
+import type {
+  Album,
+  Artist,
+  MusicFolder,
+  RatingSummary,
+  ScanProblem,
+  ScanStatus,
+  Track,
+} from '../contract/library.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
-import { folderStatus, type FolderStatus, type ScanProblem } from '../library/folder-walk.js';
 import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../library/folder-watcher.js';
 import type { ScanProgress } from '../library/scanner.js';
-import { errnoCode } from '../fs/errno.js';
 import type { Logger } from '../logger.js';
-import type { RatingSummary } from '../store/ratings-repo.js';
-import { LibraryCatalog, type AlbumStats, type NamedRef } from './library-catalog.js';
+import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
+import { MusicFolders } from './music-folders.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
 export type Scanner = (
@@ -21,39 +29,6 @@ export type Scanner = (
   onProgress?: (progress: ScanProgress) => void,
 ) => Promise<{ index: LibraryIndex; progress: ScanProgress }>;
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  count: number;
-  total: number;
-}
-
-export interface TrackView extends TrackTags, RatingSummary {
-  id: string;
-  album: NamedRef | null;
-  artists: NamedRef[];
-  path?: string;
-}
-
-export interface AlbumView extends RatingSummary {
-  id: string;
-  name: string;
-  artists: NamedRef[];
-  year: number | null;
-  trackCount: number;
-  durationMs: number;
-  genres: string[];
-}
-
-export interface ArtistView extends RatingSummary {
-  id: string;
-  name: string;
-  albumCount: number;
-  trackCount: number;
-  pfpCount: number;
-  bannerCount: number;
-}
-
 export interface LibraryOptions {
   /** Watch the music folders and rescan on changes (default true). */
   watch?: boolean;
@@ -61,23 +36,7 @@ export interface LibraryOptions {
   watchOptions?: Partial<WatchOptions>;
 }
 
-/** The scan's progress with its problems in path order: the first PROBLEM_CAP, and how many in all. */
-export interface ScanStatus extends ScanProgress {
-  problems: ScanProblem[];
-  problemCount: number;
-}
-
-export interface MusicFolder {
-  path: string;
-  status: FolderStatus;
-}
-
 export const PROBLEM_CAP = 100;
-
-const FOLDER_REASONS: Record<Exclude<FolderStatus, 'ok'>, string> = {
-  missing: 'The music folder does not exist (an unmounted disk or share?)',
-  unreadable: 'The music folder cannot be read (permissions?)',
-};
 
 const idleProgress = (): ScanProgress => ({
   running: false,
@@ -104,7 +63,7 @@ export class LibraryService {
   /** The watcher saw a change while a scan ran: scan again when it ends. */
   private rescanRequested = false;
   private watcher: FolderWatcher | null = null;
-  private folders: MusicFolder[];
+  private readonly folders: MusicFolders;
   /** Problems already logged, so a rescan does not repeat a warning per refused file. */
   private loggedProblems = new Set<string>();
 
@@ -119,7 +78,7 @@ export class LibraryService {
     private readonly options: LibraryOptions = {},
   ) {
     this.catalog = new LibraryCatalog(library.index());
-    this.folders = dirs.map((dir) => ({ path: path.resolve(dir), status: folderStatusNow(dir) }));
+    this.folders = new MusicFolders(dirs);
   }
 
   /**
@@ -141,14 +100,12 @@ export class LibraryService {
 
   /** Each configured music folder and whether the last look found it readable. */
   musicFolders(): MusicFolder[] {
-    return this.folders.map((folder) => ({ ...folder }));
+    return this.folders.list();
   }
 
   /** The configured music folders that are missing or unreadable, with a reason for people. */
   folderProblems(): ScanProblem[] {
-    return this.folders.flatMap(({ path: folder, status }) =>
-      status === 'ok' ? [] : [{ path: folder, reason: FOLDER_REASONS[status] }],
-    );
+    return this.folders.problems();
   }
 
   /** A change was seen: scan now, or once the running scan ends. */
@@ -216,7 +173,7 @@ export class LibraryService {
       }
       this.progress = { ...progress, running: false };
       if (!unchanged) for (const listener of this.scanListeners) listener();
-      await this.refreshFolders();
+      await this.folders.refresh(this.logger);
       this.logProblems(progress.errors);
       if (unchanged && progress.errors.length === 0) return;
       this.logger.info('library scan finished', {
@@ -242,8 +199,8 @@ export class LibraryService {
   /** One warning per refused file or skipped link, the first time a scan finds it. */
   private logProblems(problems: ScanProblem[]): void {
     const seen = new Set<string>();
-    // A missing music folder has its own warning (start() and refreshFolders()).
-    const folders = new Set(this.folders.map((folder) => folder.path));
+    // A missing music folder has its own warning (start() and MusicFolders.refresh()).
+    const folders = this.folders.paths();
     for (const problem of problems) {
       if (folders.has(problem.path)) continue;
       const key = `${problem.path}\0${problem.reason}`;
@@ -252,20 +209,6 @@ export class LibraryService {
         this.logger.warn('not in the library', { path: problem.path, reason: problem.reason });
     }
     this.loggedProblems = seen;
-  }
-
-  private async refreshFolders(): Promise<void> {
-    const next = await Promise.all(
-      this.folders.map(async (folder) => ({ path: folder.path, status: await folderStatus(folder.path) })),
-    );
-    next.forEach((folder, i) => {
-      if (folder.status !== this.folders[i]!.status && folder.status !== 'ok')
-        this.logger.warn('music folder not available', {
-          folder: folder.path,
-          reason: FOLDER_REASONS[folder.status],
-        });
-    });
-    this.folders = next;
   }
 
   /** Called after a track's file changed outside a scan (artwork edits). */
@@ -379,28 +322,28 @@ export class LibraryService {
 
   // --- read views --------------------------------------------------------------------------------
 
-  listTracks(caller: Principal, query: ListQuery): Page<TrackView> {
+  listTracks(caller: Principal, query: ListQuery): Page<Track> {
     return pageOf(this.catalog.tracksByName(query.q), query, (track) => this.trackView(track, caller));
   }
 
-  listAlbums(caller: Principal, query: ListQuery): Page<AlbumView> {
+  listAlbums(caller: Principal, query: ListQuery): Page<Album> {
     return pageOf(this.catalog.albumsByName(query.q), query, (album) => this.albumView(album.id, caller));
   }
 
-  listArtists(caller: Principal, query: ListQuery): Page<ArtistView> {
+  listArtists(caller: Principal, query: ListQuery): Page<Artist> {
     return pageOf(this.catalog.artistsByName(query.q), query, (artist) => this.artistView(artist.id, caller));
   }
 
-  getTrack(caller: Principal, id: string): TrackView {
+  getTrack(caller: Principal, id: string): Track {
     return this.trackView(this.track(id), caller);
   }
 
-  getAlbum(caller: Principal, id: string): AlbumView {
+  getAlbum(caller: Principal, id: string): Album {
     this.requireAlbum(id);
     return this.albumView(id, caller);
   }
 
-  getArtist(caller: Principal, id: string): ArtistView {
+  getArtist(caller: Principal, id: string): Artist {
     this.requireArtist(id);
     return this.artistView(id, caller);
   }
@@ -409,8 +352,8 @@ export class LibraryService {
     return this.ratings.summary(kind, id, caller.userId);
   }
 
-  private trackView(track: TrackRecord, caller: Principal): TrackView {
-    const view: TrackView = {
+  private trackView(track: TrackRecord, caller: Principal): Track {
+    const view: Track = {
       id: track.id,
       name: track.name,
       album: this.catalog.albumRef(track.albumId),
@@ -429,7 +372,7 @@ export class LibraryService {
     return view;
   }
 
-  private albumView(id: string, caller: Principal): AlbumView {
+  private albumView(id: string, caller: Principal): Album {
     const album = this.library.album(id)!;
     const stats = this.catalog.albumStats(id);
     return {
@@ -444,7 +387,7 @@ export class LibraryService {
     };
   }
 
-  private artistView(id: string, caller: Principal): ArtistView {
+  private artistView(id: string, caller: Principal): Artist {
     const artist = this.library.artist(id)!;
     const stats = this.catalog.artistStats(id);
     return {
@@ -457,30 +400,4 @@ export class LibraryService {
       ...this.rating('artist', id, caller),
     };
   }
-}
-
-/** A music folder's status, checked synchronously once at start (before anything listens). */
-function folderStatusNow(dir: string): FolderStatus {
-  try {
-    opendirSync(dir).closeSync();
-    return 'ok';
-  } catch (err) {
-    return errnoCode(err) === 'ENOENT' ? 'missing' : 'unreadable';
-  }
-}
-
-export interface ListQuery {
-  q?: string | undefined;
-  page: number;
-  count: number;
-}
-
-export function pageOf<T, V>(all: readonly T[], query: ListQuery, view: (item: T) => V): Page<V> {
-  const start = query.page * query.count;
-  return {
-    items: all.slice(start, start + query.count).map(view),
-    page: query.page,
-    count: query.count,
-    total: all.length,
-  };
 }

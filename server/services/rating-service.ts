@@ -1,3 +1,4 @@
+import type { RatingResult } from '../contract/ratings.js';
 import { accountOf, type Principal } from '../domain/user.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { LibraryService } from './library-service.js';
@@ -10,12 +11,7 @@ export class RatingService {
     private readonly library: LibraryService,
   ) {}
 
-  async rate(
-    caller: Principal,
-    kind: RatingKind,
-    id: string,
-    rating: number,
-  ): Promise<{ id: string; rating: number }> {
+  async rate(caller: Principal, kind: RatingKind, id: string, rating: number): Promise<RatingResult> {
     if (kind === 'track') this.library.track(id);
     else if (kind === 'album') this.library.requireAlbum(id);
     else this.library.requireArtist(id);

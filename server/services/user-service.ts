@@ -1,3 +1,4 @@
+import type { User } from '../contract/users.js';
 import { usernameProblem } from '../domain/username.js';
 import { isoUtc, type Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
@@ -8,17 +9,7 @@ import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { RatingsStore, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
-/** What clients see of a user: never the hash or the token version. */
-export interface UserView {
-  id: string;
-  username: string;
-  role: AccountRole;
-  publicStats: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-}
-
-export function userView(user: UserRecord): UserView {
+export function userView(user: UserRecord): User {
   return {
     id: user.id,
     username: user.username,
@@ -65,12 +56,12 @@ export class UserService {
    * Admins make any role; a Server token (a redeemed invite) makes exactly one User, whatever role it
    * asks for.
    */
-  async create(caller: Principal, request: NewUser): Promise<UserView> {
+  async create(caller: Principal, request: NewUser): Promise<User> {
     if (caller.role === 'Server') return this.insert({ ...request, role: 'User' }, caller.inviteId);
     return this.insert(request, null);
   }
 
-  list(): UserView[] {
+  list(): User[] {
     return this.users.list().map(userView);
   }
 
@@ -80,7 +71,7 @@ export class UserService {
     return user;
   }
 
-  async setPublicStats(caller: Principal, publicStats: boolean): Promise<UserView> {
+  async setPublicStats(caller: Principal, publicStats: boolean): Promise<User> {
     const user = await this.users.update(accountOf(caller), { publicStats, publicStatsChosen: true });
     if (!user) throw unauthorized('invalid_token', 'The account of this token no longer exists');
     return userView(user);
@@ -93,7 +84,7 @@ export class UserService {
   async changePassword(
     caller: Principal,
     request: { userId?: string; currentPassword?: string; newPassword: string },
-  ): Promise<UserView> {
+  ): Promise<User> {
     const targetId = request.userId ?? accountOf(caller);
     const ownAccount = targetId === caller.userId;
     // Refused before the lookup: a non-Admin gets the same answer for an unknown id as for a real
@@ -130,7 +121,7 @@ export class UserService {
    * Recovery by whoever holds the machine (`melon reset-password`, while the server is stopped): a
    * new generated password, and every token of the account stops working.
    */
-  async resetPassword(username: string): Promise<{ user: UserView; password: string }> {
+  async resetPassword(username: string): Promise<{ user: User; password: string }> {
     const target = this.users.findByUsername(username);
     if (!target) throw notFound('user_not_found', `No user named '${username}'`);
     const password = generatePassword();
@@ -143,7 +134,7 @@ export class UserService {
   }
 
   /** Changes an account's role (Admin); its tokens stop working. The last Admin keeps the role. */
-  async setRole(userId: string, role: AccountRole): Promise<UserView> {
+  async setRole(userId: string, role: AccountRole): Promise<User> {
     const outcome = await this.users.setRole(userId, role);
     if (outcome === 'last_admin')
       throw conflict('last_admin', 'The last Admin cannot be given another role; make another Admin first');
@@ -160,7 +151,7 @@ export class UserService {
     await this.ratings.removeUser(userId);
   }
 
-  private async insert(request: NewUser, redeemInviteId: string | null): Promise<UserView> {
+  private async insert(request: NewUser, redeemInviteId: string | null): Promise<User> {
     const problem = usernameProblem(request.username);
     if (problem !== null) throw badRequest('invalid_username', problem);
     const user: UserRecord = {

@@ -1,3 +1,4 @@
+import type { RatingSummary } from '../contract/library.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { RatingsStore } from '../services/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
@@ -9,11 +10,8 @@ interface RatingsFile extends Versioned {
   ratings: RatingTable;
 }
 
-export interface RatingSummary {
-  userRating: number | null;
-  averageRating: number | null;
-  ratingCount: number;
-}
+/** The ratings part of a track, album or artist in the API. */
+export type { RatingSummary };
 
 /** Per-user ratings of tracks, albums and artists (ratings.json). */
 export class RatingsRepo implements RatingsStore {

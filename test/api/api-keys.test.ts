@@ -1,35 +1,23 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ApiKey, NewApiKey } from '../../server/contract/users.js';
 import { makeUser } from '../factories/users.js';
 import { postJson, problem, startTestServer, useTestServer, type TestServer } from '../support/server.js';
 
 /** API keys for apps over real HTTP (docs/API.md, API keys). */
 const t = useTestServer();
 
-interface NewKey {
-  id: string;
-  name: string;
-  key: string;
-  createdAt: string;
-}
-interface KeyView {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-async function createKey(token: string, name = 'Phone app', server: TestServer = t): Promise<NewKey> {
+async function createKey(token: string, name = 'Phone app', server: TestServer = t): Promise<NewApiKey> {
   const response = await postJson(server, '/api/users/api-keys/create', { name }, token);
   expect(response.status).toBe(201);
-  return (await response.json()) as NewKey;
+  return (await response.json()) as NewApiKey;
 }
 
-async function listKeys(token: string): Promise<KeyView[]> {
+async function listKeys(token: string): Promise<ApiKey[]> {
   const response = await t.call('/api/users/api-keys', { token });
   expect(response.status).toBe(200);
-  return (await response.json()) as KeyView[];
+  return (await response.json()) as ApiKey[];
 }
 
 const check = (key: string) => t.call('/auth/check', { token: key });

@@ -1,6 +1,7 @@
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Track as TrackView } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { decodedAudioHash, fileHash, sha256, tagsAndPictures } from '../support/audio.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
@@ -11,14 +12,9 @@ import { makeUnwritable } from '../support/unwritable.js';
  * Artwork over real HTTP (docs/API.md, Artwork): pictures inside real audio files of every format, and the
  * stored artist, playlist, collection and default images.
  */
-interface Track {
-  id: string;
-  name: string;
-  format: string;
-  path: string;
-  artists: Array<{ id: string; name: string }>;
-  artwork: Array<{ pos: number; mime: string; width: number | null; height: number | null }>;
-}
+
+/** A track as an Admin reads it: with its file. */
+type Track = TrackView & Required<Pick<TrackView, 'path'>>;
 
 let t: TestServer;
 let music: string;

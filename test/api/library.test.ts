@@ -1,6 +1,8 @@
 import { cp, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '../../server/contract/common.js';
+import type { Album, Track } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { postForm, postJson, problem, startTestServer, type TestServer } from '../support/server.js';
@@ -9,37 +11,6 @@ import { postForm, postJson, problem, startTestServer, type TestServer } from '.
  * The library over real HTTP, scanned by the real scanner from the generated fixture files
  * (scripts/make-fixtures.ts): six formats of one album, an untagged file and a broken one.
  */
-interface TrackItem {
-  id: string;
-  name: string;
-  album: { id: string; name: string } | null;
-  artists: Array<{ id: string; name: string }>;
-  genres: string[];
-  durationMs: number;
-  trackNumber: number | null;
-  discNumber: number | null;
-  year: number | null;
-  format: string;
-  artwork: Array<{
-    pos: number;
-    type: string;
-    mime: string;
-    width: number | null;
-    height: number | null;
-    size: number;
-  }>;
-  userRating: number | null;
-  averageRating: number | null;
-  ratingCount: number;
-  path?: string;
-}
-interface ListPage<T> {
-  items: T[];
-  page: number;
-  count: number;
-  total: number;
-}
-
 let t: TestServer;
 let music: string;
 let user: TestUser;
@@ -76,9 +47,7 @@ async function scan() {
 }
 
 const trackNamed = async (name: string) =>
-  (await get<ListPage<TrackItem>>(`/api/tracks?q=${encodeURIComponent(name)}`)).items.find(
-    (i) => i.name === name,
-  )!;
+  (await get<Page<Track>>(`/api/tracks?q=${encodeURIComponent(name)}`)).items.find((i) => i.name === name)!;
 
 describe('scanning', () => {
   it('reports the start-up scan: every audio file, the broken one listed in errors', async () => {
@@ -114,7 +83,7 @@ describe('scanning', () => {
 
 describe('tracks', () => {
   it('lists every track ordered by name, with tags, duration and the picture list', async () => {
-    const page = await get<ListPage<TrackItem>>('/api/tracks');
+    const page = await get<Page<Track>>('/api/tracks');
     expect(page).toMatchObject({ page: 0, count: 100, total: 7 });
     expect(page.items.map((i) => i.name)).toEqual([
       'Lonely Song',
@@ -162,7 +131,7 @@ describe('tracks', () => {
   });
 
   it('reads every format with its two pictures (WAV has none)', async () => {
-    const page = await get<ListPage<TrackItem>>('/api/tracks?q=tone');
+    const page = await get<Page<Track>>('/api/tracks?q=tone');
     const byFormat = Object.fromEntries(page.items.map((i) => [i.format, i.artwork.length]));
     expect(byFormat).toEqual({ mp3: 2, flac: 2, m4a: 2, ogg: 2, opus: 2, wav: 0 });
   });
@@ -175,19 +144,17 @@ describe('tracks', () => {
 
   it("shows the file's path to an Admin only", async () => {
     const mp3 = await trackNamed('Tone MP3');
-    const asAdmin = await get<TrackItem>(`/api/tracks/${mp3.id}`, t.adminToken);
+    const asAdmin = await get<Track>(`/api/tracks/${mp3.id}`, t.adminToken);
     expect(asAdmin.path).toMatch(/01 - Tone MP3\.mp3$/);
-    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).not.toHaveProperty('path');
+    expect(await get<Track>(`/api/tracks/${mp3.id}`)).not.toHaveProperty('path');
   });
 
   it('pages and searches; bad paging is 400; an unknown id is 404', async () => {
-    const second = await get<ListPage<TrackItem>>('/api/tracks?count=2&page=1');
+    const second = await get<Page<Track>>('/api/tracks?count=2&page=1');
     expect(second.items.map((i) => i.name)).toEqual(['Tone M4A', 'Tone MP3']);
     expect(second).toMatchObject({ page: 1, count: 2, total: 7 });
-    expect((await get<ListPage<TrackItem>>('/api/tracks?page=50')).items).toEqual([]);
-    expect((await get<ListPage<TrackItem>>('/api/tracks?q=OPUS')).items.map((i) => i.name)).toEqual([
-      'Tone OPUS',
-    ]);
+    expect((await get<Page<Track>>('/api/tracks?page=50')).items).toEqual([]);
+    expect((await get<Page<Track>>('/api/tracks?q=OPUS')).items.map((i) => i.name)).toEqual(['Tone OPUS']);
     expect(await problem(await t.call('/api/tracks?count=0', { token: user.token }))).toMatchObject({
       status: 400,
       parameter: 'count',
@@ -202,7 +169,7 @@ describe('tracks', () => {
 
 describe('albums and artists', () => {
   it('groups the album by title and album artist, with its totals', async () => {
-    const albums = await get<ListPage<Record<string, unknown> & { id: string; name: string }>>('/api/albums');
+    const albums = await get<Page<Record<string, unknown> & { id: string; name: string }>>('/api/albums');
     expect(albums.items.map((a) => a.name)).toEqual(['Fixture Album', 'Lonely Folder']);
     const album = await get<Record<string, unknown>>(`/api/albums/${albums.items[0]!.id}`);
     expect(album).toMatchObject({
@@ -218,7 +185,7 @@ describe('albums and artists', () => {
 
   it('splits "feat." credits into artists and merges them across files', async () => {
     const artists =
-      await get<ListPage<{ id: string; name: string; trackCount: number; albumCount: number }>>(
+      await get<Page<{ id: string; name: string; trackCount: number; albumCount: number }>>(
         '/api/artists?q=a',
       );
     const aurora = artists.items.find((a) => a.name === 'Aurora Lane')!;
@@ -248,39 +215,39 @@ describe('ratings on the library', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: mp3.id, rating: 7 });
     expect((await rate(other.token, '4')).status).toBe(200);
-    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).toMatchObject({
+    expect(await get<Track>(`/api/tracks/${mp3.id}`)).toMatchObject({
       userRating: 7,
       averageRating: 5.5,
       ratingCount: 2,
     });
     expect((await rate(user.token, '10')).status).toBe(200);
-    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).toMatchObject({
+    expect(await get<Track>(`/api/tracks/${mp3.id}`)).toMatchObject({
       userRating: 10,
       averageRating: 7,
       ratingCount: 2,
     });
     expect((await rate(user.token, '0')).status).toBe(200);
-    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).toMatchObject({
+    expect(await get<Track>(`/api/tracks/${mp3.id}`)).toMatchObject({
       userRating: null,
       averageRating: 4,
       ratingCount: 1,
     });
     // A deleted account no longer counts.
     expect((await postForm(t, '/api/users/delete', { id: other.id }, t.adminToken)).status).toBe(200);
-    expect(await get<TrackItem>(`/api/tracks/${mp3.id}`)).toMatchObject({
+    expect(await get<Track>(`/api/tracks/${mp3.id}`)).toMatchObject({
       averageRating: null,
       ratingCount: 0,
     });
   });
 
   it('rates albums and artists, and refuses bad ratings, unknown targets and Pass accounts', async () => {
-    const albums = await get<ListPage<{ id: string }>>('/api/albums');
-    const artists = await get<ListPage<{ id: string }>>('/api/artists');
+    const albums = await get<Page<{ id: string }>>('/api/albums');
+    const artists = await get<Page<{ id: string }>>('/api/artists');
     expect(
       (await postForm(t, '/api/stats/rate-album', { id: albums.items[0]!.id, rating: '8' }, user.token))
         .status,
     ).toBe(200);
-    expect((await get<TrackItem>(`/api/albums/${albums.items[0]!.id}`)).userRating).toBe(8);
+    expect((await get<Album>(`/api/albums/${albums.items[0]!.id}`)).userRating).toBe(8);
     expect(
       (await postJson(t, '/api/stats/rate-artist', { id: artists.items[0]!.id, rating: 3 }, user.token))
         .status,
@@ -333,7 +300,7 @@ describe('playlists and collections', () => {
         hasArtwork: false,
       });
       expect(await get(`/api/${kind}s/${body.id}`)).toEqual(body);
-      expect((await get<ListPage<unknown>>(`/api/${kind}s?q=road`)).items).toEqual([body]);
+      expect((await get<Page<unknown>>(`/api/${kind}s?q=road`)).items).toEqual([body]);
       const unknown = await t.call(`/api/${kind}s/nope`, { token: user.token });
       expect((await problem(unknown)).code).toBe(`${kind}_not_found`);
     }
@@ -352,7 +319,7 @@ describe('playlists and collections', () => {
 
 describe('rescanning', () => {
   it('adds, updates and removes files incrementally, keeping the ids of unchanged files', async () => {
-    const before = await get<ListPage<TrackItem>>('/api/tracks');
+    const before = await get<Page<Track>>('/api/tracks');
     const flac = before.items.find((i) => i.name === 'Tone FLAC')!;
     const album = join(music, 'Aurora Lane', 'Fixture Album');
     await cp(join(album, '01 - Tone MP3.mp3'), join(album, '07 - Tone Copy.mp3'));
@@ -364,7 +331,7 @@ describe('rescanning', () => {
 
     const progress = await scan();
     expect(progress).toMatchObject({ running: false, added: 1, updated: 1, removed: 1 });
-    const after = await get<ListPage<TrackItem>>('/api/tracks');
+    const after = await get<Page<Track>>('/api/tracks');
     expect(after.total).toBe(7);
     expect(after.items.map((i) => i.name)).not.toContain('Tone WAV');
     expect(after.items.find((i) => i.name === 'Tone FLAC')!.id).toBe(flac.id);
@@ -377,7 +344,7 @@ describe('rescanning', () => {
   });
 
   it('keeps ids across a restart', async () => {
-    const before = (await get<ListPage<TrackItem>>('/api/tracks')).items.map((i) => [i.name, i.id]);
+    const before = (await get<Page<Track>>('/api/tracks')).items.map((i) => [i.name, i.id]);
     t = await t.restart();
     user = {
       ...user,
@@ -387,6 +354,6 @@ describe('rescanning', () => {
         ).json()) as { token: string }
       ).token,
     };
-    expect((await get<ListPage<TrackItem>>('/api/tracks')).items.map((i) => [i.name, i.id])).toEqual(before);
+    expect((await get<Page<Track>>('/api/tracks')).items.map((i) => [i.name, i.id])).toEqual(before);
   });
 });

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
+import type { SearchResult } from '../../server/contract/playback.js';
 import { searchKey } from '../../server/services/playback/search-index.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
@@ -34,16 +35,10 @@ const scanner = fakeScanner(
 );
 const t = useTestServer({ scanner });
 
-interface Result {
-  tracks: Array<{ id: string; name: string; album: { id: string } | null; userRating: number | null }>;
-  albums: Array<{ id: string; name: string; trackCount: number }>;
-  artists: Array<{ id: string; name: string }>;
-}
-
-async function search(query: string, token = t.adminToken): Promise<Result> {
+async function search(query: string, token = t.adminToken): Promise<SearchResult> {
   const response = await t.call(`/api/search?${query}`, { token });
   expect(response.status, query).toBe(200);
-  return (await response.json()) as Result;
+  return (await response.json()) as SearchResult;
 }
 const names = (items: Array<{ name: string }>) => items.map((item) => item.name);
 

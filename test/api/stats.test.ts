@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
+import type { TopAlbum, TopArtist, TopTrack } from '../../server/contract/stats.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
@@ -75,16 +76,6 @@ async function logAll(
     const response = await logPlay(user, params, type);
     expect(response.status, await response.clone().text()).toBe(200);
   }
-}
-
-interface TopItem {
-  rank: number;
-  id: string;
-  name: string | null;
-  plays: number;
-  skips?: number;
-  listeningMs: number;
-  lastPlayedAt: string;
 }
 
 describe('log-play and log-skip', () => {
@@ -200,7 +191,7 @@ describe('log-play and log-skip', () => {
       'skip',
     );
     expect(await read(user, 'listening-time')).toMatchObject({ plays: 1, totalMs: 200_000 });
-    const top = await read<TopItem[]>(user, 'top-tracks');
+    const top = await read<TopTrack[]>(user, 'top-tracks');
     expect(top).toEqual([expect.objectContaining({ id: 't1', plays: 1, skips: 1, listeningMs: 200_000 })]);
     expect(await read<unknown[]>(user, 'recent-tracks')).toHaveLength(1);
   });
@@ -222,7 +213,7 @@ describe('reading statistics', () => {
   });
 
   it('ranks by plays, then the latest play, then id, with the contract fields', async () => {
-    const top = await read<TopItem[]>(user, 'top-tracks');
+    const top = await read<TopTrack[]>(user, 'top-tracks');
     // t1 and t2 have 2 plays; t2 was played last. t3 and t4 tie completely: id decides.
     expect(top.map((i) => [i.rank, i.id, i.plays])).toEqual([
       [1, 't2', 2],
@@ -307,7 +298,7 @@ describe('reading statistics', () => {
   });
 
   it('pages through the ranking; a page past the end is empty; bad paging is 400', async () => {
-    const second = await read<TopItem[]>(user, 'top-tracks', { count: '1', page: '1' });
+    const second = await read<TopTrack[]>(user, 'top-tracks', { count: '1', page: '1' });
     expect(second.map((i) => [i.rank, i.id])).toEqual([[2, 't1']]);
     expect(await read(user, 'top-tracks', { page: '9' })).toEqual([]);
     for (const [name, value] of [
@@ -324,7 +315,7 @@ describe('reading statistics', () => {
   });
 
   it('counts a play once per distinct artist, and groups genres case-insensitively', async () => {
-    const artists = await read<TopItem[]>(user, 'top-artists');
+    const artists = await read<TopArtist[]>(user, 'top-artists');
     // ar1: t1 ×2 + t2 ×2 = 4; ar2: t2 ×2 + t3 + t4 = 4; ar1 was played last (06-03 via t2 is both) → id.
     expect(artists.map((a) => [a.id, a.name, a.plays])).toEqual([
       ['ar1', 'Aurora Lane', 4],
@@ -338,7 +329,7 @@ describe('reading statistics', () => {
     expect(genres[0]).toMatchObject({ plays: 5, listeningMs: 400_000 + 200_000 + 300_000 });
     expect(['Rock', 'rock']).toContain(genres[0]!.genre);
     expect(genres.map((g) => g.genre.toLowerCase())).toEqual(['rock', 'pop', 'jazz']);
-    const albums = await read<TopItem[]>(user, 'top-albums');
+    const albums = await read<TopAlbum[]>(user, 'top-albums');
     expect(albums.map((a) => [a.id, a.plays, a.listeningMs])).toEqual([
       ['al1', 4, 600_000],
       ['al2', 2, 360_000],
@@ -358,7 +349,7 @@ describe('reading statistics', () => {
     });
     const inside = { gtDateTime: '2026-06-01T10:00:01Z', ltDateTime: '2026-06-02T09:59:59Z' };
     expect(await read(user, 'listening-time', inside)).toMatchObject({ plays: 1, totalMs: 100_000 });
-    const top = await read<TopItem[]>(user, 'top-tracks', edge);
+    const top = await read<TopTrack[]>(user, 'top-tracks', edge);
     expect(top.map((i) => [i.id, i.plays])).toEqual([
       ['t1', 2],
       ['t2', 1],
@@ -381,7 +372,7 @@ describe('reading statistics', () => {
       totalMs: 300_000,
     });
     expect(await read(user, 'listening-time', { device: 'Kitch' })).toMatchObject({ plays: 0, totalMs: 0 });
-    const top = await read<TopItem[]>(user, 'top-tracks', { device: 'kitchen' });
+    const top = await read<TopTrack[]>(user, 'top-tracks', { device: 'kitchen' });
     expect(top.map((i) => i.id)).toEqual(['t2', 't1']);
   });
 
@@ -437,7 +428,7 @@ describe('reading statistics', () => {
     expect(scan.status).toBe(202);
     await t.server.services.library.waitForIdle();
     expect((await t.call('/api/tracks/t4', { token: other.token })).status).toBe(404);
-    const top = await read<Array<TopItem & { album: unknown }>>(other, 'top-tracks');
+    const top = await read<TopTrack[]>(other, 'top-tracks');
     expect(top).toEqual([
       expect.objectContaining({ id: 't4', name: 'Fourth', album: { id: 'al2', name: 'Southern' }, plays: 1 }),
     ]);

@@ -4,6 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Track as TrackView } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { sha256 } from '../support/audio.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
@@ -15,11 +16,8 @@ import { problem, startTestServer, type TestServer } from '../support/server.js'
  */
 const run = promisify(execFile);
 
-interface Track {
-  id: string;
-  name: string;
-  path: string;
-}
+/** A track as an Admin reads it: with its file. */
+type Track = TrackView & Required<Pick<TrackView, 'path'>>;
 
 let t: TestServer;
 let music: string;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { random } from '../../scripts/bench-data.js';
+import type { Track } from '../../server/contract/library.js';
 import { decodedAudioHash, sha256 } from '../support/audio.js';
 import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { copyFixtureLibrary, type FixtureCopy } from '../support/fixture-library.js';
@@ -22,15 +23,6 @@ const ADMIN_PASSWORD = 'crash test admin password';
 /** Copies of the fixture album: each tagged file carries 2 pictures to delete. */
 const ALBUM_COPIES = 3;
 const STORE_JSON = ['users.json', 'library.json', 'ratings.json', 'playlists.json', 'artwork.json'];
-
-interface Track {
-  id: string;
-  name: string;
-  format: string;
-  path?: string;
-  artwork: unknown[];
-  userRating: number | null;
-}
 
 let fixtures: FixtureCopy;
 let dataDir: string;

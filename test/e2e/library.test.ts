@@ -2,6 +2,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Track } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
@@ -21,12 +22,6 @@ import {
  * The settings page in Chromium against the real server over generated audio files: deleting a
  * picture inside a track, uploading artist art, and the statistics charts for an admin and a user.
  */
-interface Track {
-  id: string;
-  name: string;
-  artwork: Array<{ pos: number; type: string; width: number; height: number }>;
-}
-
 let t: TestServer;
 let music: string;
 let images: string;

@@ -3,7 +3,7 @@ import { ManualClock } from '../../server/clock.js';
 import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, postJson, problem, useTestServer } from '../support/server.js';
-import type { YearInReview } from '../../server/http/handlers/history.js';
+import type { YearInReview } from '../../server/contract/history.js';
 import { historyLibrary } from './library.js';
 
 /**

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
+import type { User } from '../../server/contract/users.js';
 import { makeUser } from '../factories/users.js';
 import { createInvite, serverToken } from '../support/invites.js';
 import {
@@ -27,12 +28,7 @@ afterAll(() => t.stop());
 // Fresh invite and guessing windows for every test.
 beforeEach(() => t.clock.advance(11 * 60_000));
 
-interface Listed {
-  id: string;
-  username: string;
-  role: string;
-}
-const users = async () => (await (await t.call('/api/users', { token: t.adminToken })).json()) as Listed[];
+const users = async () => (await (await t.call('/api/users', { token: t.adminToken })).json()) as User[];
 const roleOf = async (username: string) => (await users()).find((u) => u.username === username)?.role;
 const sign = (claims: object) => jwt.sign(claims, secret, { algorithm: 'HS256' });
 

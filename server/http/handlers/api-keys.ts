@@ -1,31 +1,9 @@
 import { z } from 'zod';
+import { deletedSchema } from '../../contract/common.js';
+import { apiKeySchema, newApiKeySchema } from '../../contract/users.js';
 import type { ApiKeyService } from '../../services/api-key-service.js';
-import { utc } from '../openapi-schemas.js';
 import { id, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
-
-const apiKeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    createdAt: utc(),
-    lastUsedAt: utc()
-      .nullable()
-      .meta({ description: 'Updated at most once a minute; null before first use' }),
-  })
-  .meta({ id: 'ApiKey', description: 'An API key; never the key itself.' });
-
-const newApiKeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    key: z
-      .string()
-      .regex(/^melon_[A-Za-z0-9_-]{43}$/)
-      .meta({ description: 'Shown only in this answer: `Authorization: Bearer <key>`' }),
-    createdAt: utc(),
-  })
-  .meta({ id: 'NewApiKey' });
 
 const keyName = text(64)
   .refine((name) => !/\p{Cc}/u.test(name), { message: 'must not contain control characters' })
@@ -50,7 +28,7 @@ export function apiKeyHandlers(apiKeys: ApiKeyService) {
     delete: endpoint({
       summary: 'Delete one of the caller’s API keys (it stops working at once)',
       params: { id: id() },
-      response: z.object({ deleted: z.literal(true), id: z.string() }),
+      response: deletedSchema,
       errors: { 404: ['api_key_not_found'] },
       handle: async ({ params, request }) => {
         await apiKeys.delete(callerOf(request), params.id);

@@ -1,7 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { z } from 'zod';
+import {
+  deletedArtworkSchema,
+  deletedDefaultArtworkSchema,
+  deletedPictureSchema,
+  uploadedArtworkSchema,
+} from '../../contract/artwork.js';
 import type { ArtworkService, Image, UploadTarget } from '../../services/artwork-service.js';
-import { alwaysTrue } from '../openapi-schemas.js';
 import { id, idPath, integer } from '../params.js';
 import {
   endpoint,
@@ -54,15 +58,6 @@ export function imageReply(request: Request, image: Image): Reply {
 /** Tells the settings page whether the default can be deleted (only a custom one can). */
 const DEFAULT_SOURCE = '`custom` (an Admin uploaded it; it can be deleted) or `built-in`';
 
-const deleted = z.object({ deleted: alwaysTrue(), id: z.string(), pos: z.int().min(0) });
-const deletedSingle = z.object({ deleted: alwaysTrue(), id: z.string() });
-const uploaded = z
-  .object({
-    id: z.string().nullable().meta({ description: 'The owner; null for the default artwork' }),
-    pos: z.int().min(0),
-  })
-  .meta({ id: 'UploadedArtwork' });
-
 const UPLOAD_FILE = {
   file: 'A JPEG, PNG or WebP image (recognised by its bytes), at most 20 MiB',
 };
@@ -75,7 +70,7 @@ export function artworkHandlers(artwork: ArtworkService) {
       params: owner,
       files: UPLOAD_FILE,
       status: 201,
-      response: uploaded,
+      response: uploadedArtworkSchema,
       errors: { ...UPLOAD_ERRORS, 404: [notFound] },
       handle: ({ params, request }) => artwork.upload(target, params.id, request.files.file!.tempPath),
     });
@@ -100,7 +95,7 @@ export function artworkHandlers(artwork: ArtworkService) {
     endpoint({
       summary: `Delete an artist's ${kind === 'pfp' ? 'profile picture' : 'banner'}`,
       params: position,
-      response: deleted,
+      response: deletedPictureSchema,
       errors: { 400: ['invalid_position'], 404: ['artist_not_found'] },
       handle: ({ params }) => artwork.deleteArtistImage(kind, params.id, params.pos),
     });
@@ -108,7 +103,7 @@ export function artworkHandlers(artwork: ArtworkService) {
     endpoint({
       summary: `Delete a ${kind}'s artwork`,
       params: owner,
-      response: deletedSingle,
+      response: deletedArtworkSchema,
       errors: { 404: [`${kind}_not_found`, 'artwork_not_found'] },
       handle: ({ params }) => artwork.deleteSingle(kind, params.id),
     });
@@ -116,7 +111,7 @@ export function artworkHandlers(artwork: ArtworkService) {
     deleteTrackArt: endpoint({
       summary: 'Delete a picture embedded in a track, rewriting the file (the audio is untouched)',
       params: position,
-      response: deleted,
+      response: deletedPictureSchema,
       errors: {
         400: ['invalid_position', 'unsupported_format'],
         404: ['track_not_found', 'track_file_not_found'],
@@ -130,7 +125,7 @@ export function artworkHandlers(artwork: ArtworkService) {
     deleteCollectionArt: deleteSingle('collection'),
     deleteDefaultArt: endpoint({
       summary: 'Delete the custom default artwork (the built-in one is used again)',
-      response: z.object({ deleted: alwaysTrue() }),
+      response: deletedDefaultArtworkSchema,
       errors: { 404: ['artwork_not_found'] },
       handle: () => artwork.deleteDefault(),
     }),
@@ -143,7 +138,7 @@ export function artworkHandlers(artwork: ArtworkService) {
       summary: 'Set the custom default artwork',
       files: UPLOAD_FILE,
       status: 201,
-      response: uploaded,
+      response: uploadedArtworkSchema,
       errors: UPLOAD_ERRORS,
       handle: ({ request }) => artwork.upload('default-art', null, request.files.file!.tempPath),
     }),

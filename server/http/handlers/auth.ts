@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { isoUtc } from '../../clock.js';
-import { ROLES } from '../../domain/user.js';
+import { inviteSchema, tokenCheckSchema, tokenSchema } from '../../contract/auth.js';
 import type { AuthService } from '../../services/auth-service.js';
 import type { InviteService } from '../../services/invite-service.js';
-import { inviteSchema, tokenSchema, utc } from '../openapi-schemas.js';
 import { boolean, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
@@ -53,13 +52,7 @@ export function authHandlers(auth: AuthService, invites: InviteService) {
     }),
     check: endpoint({
       summary: "The caller's token, checked",
-      response: z.object({
-        valid: z.literal(true),
-        userId: z.string().nullable(),
-        username: z.string().nullable(),
-        role: z.enum(ROLES),
-        expiresAt: utc(),
-      }),
+      response: tokenCheckSchema,
       handle: ({ request }) => {
         const caller = callerOf(request);
         return {

@@ -1,10 +1,8 @@
+import { collectionPageSchema, collectionSchema } from '../../contract/collections.js';
 import type { CollectionService } from '../../services/collection-service.js';
 import type { CollectionKind } from '../../domain/collection.js';
-import { collectionSchema, pageOf } from '../openapi-schemas.js';
 import { idPath, listQuery, stringList, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
-
-const collectionPage = pageOf(collectionSchema, 'CollectionPage');
 
 export function collectionHandlers(collections: CollectionService, kind: CollectionKind) {
   const plural = kind === 'playlist' ? 'Playlists' : 'Collections';
@@ -12,7 +10,7 @@ export function collectionHandlers(collections: CollectionService, kind: Collect
     list: endpoint({
       summary: `${plural} by name`,
       params: listQuery,
-      response: collectionPage,
+      response: collectionPageSchema,
       handle: ({ params }) => collections.list(kind, params),
     }),
     get: endpoint({

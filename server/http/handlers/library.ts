@@ -1,42 +1,46 @@
+import {
+  albumPageSchema,
+  albumSchema,
+  artistPageSchema,
+  artistSchema,
+  scanStatusSchema,
+  trackPageSchema,
+  trackSchema,
+} from '../../contract/library.js';
 import type { LibraryService } from '../../services/library-service.js';
-import { albumSchema, artistSchema, pageOf, scanProgressSchema, trackSchema } from '../openapi-schemas.js';
 import { idPath, listQuery } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
-
-const trackPage = pageOf(trackSchema, 'TrackPage');
-const albumPage = pageOf(albumSchema, 'AlbumPage');
-const artistPage = pageOf(artistSchema, 'ArtistPage');
 
 export function libraryHandlers(library: LibraryService) {
   return {
     startScan: endpoint({
       summary: 'Start a library scan (one at a time)',
       status: 202,
-      response: scanProgressSchema,
+      response: scanStatusSchema,
       responseDescription: 'The progress; a scan already running is not started twice',
       handle: () => library.startScan(),
     }),
     scanStatus: endpoint({
       summary: 'The progress of the running or last scan',
-      response: scanProgressSchema,
+      response: scanStatusSchema,
       handle: () => library.scanStatus(),
     }),
     tracks: endpoint({
       summary: 'Tracks by name',
       params: listQuery,
-      response: trackPage,
+      response: trackPageSchema,
       handle: ({ params, request }) => library.listTracks(callerOf(request), params),
     }),
     albums: endpoint({
       summary: 'Albums by name',
       params: listQuery,
-      response: albumPage,
+      response: albumPageSchema,
       handle: ({ params, request }) => library.listAlbums(callerOf(request), params),
     }),
     artists: endpoint({
       summary: 'Artists by name',
       params: listQuery,
-      response: artistPage,
+      response: artistPageSchema,
       handle: ({ params, request }) => library.listArtists(callerOf(request), params),
     }),
     track: endpoint({

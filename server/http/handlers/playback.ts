@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchResultSchema } from '../../contract/playback.js';
 import {
   MAX_KBPS,
   MIN_KBPS,
@@ -11,7 +12,6 @@ import {
   type SearchService,
 } from '../../services/playback/search-service.js';
 import { downloadReply, streamReply } from '../audio-reply.js';
-import { albumSchema, artistSchema, trackSchema } from '../openapi-schemas.js';
 import { idPath, integer, text } from '../params.js';
 import { callerOf, endpoint, rawEndpoint, type ResponseDoc } from '../types.js';
 
@@ -44,10 +44,6 @@ const maxBitRate = integer(0, 10_000)
   .meta({
     description: `The highest bit rate the client wants, in kbps (${MIN_KBPS} or more; 0 = no limit)`,
   });
-
-const searchResult = z
-  .object({ tracks: z.array(trackSchema), albums: z.array(albumSchema), artists: z.array(artistSchema) })
-  .meta({ id: 'SearchResult' });
 
 export function playbackHandlers(stream: StreamService, search: SearchService) {
   return {
@@ -107,7 +103,7 @@ export function playbackHandlers(stream: StreamService, search: SearchService) {
           .default(SEARCH_DEFAULT_COUNT)
           .meta({ description: 'The most of each kind' }),
       },
-      response: searchResult,
+      response: searchResultSchema,
       handle: ({ params, request }) => search.search(callerOf(request), params.q, params.count),
     }),
   };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { ratingResultSchema } from '../../contract/ratings.js';
 import type { RatingService } from '../../services/rating-service.js';
 import type { RatingKind } from '../../domain/rating.js';
 import { id, integer } from '../params.js';
@@ -14,7 +14,7 @@ export function ratingHandlers(ratings: RatingService) {
         id: anyId,
         rating: integer(0, 10).meta({ description: "0–10 (half stars); 0 removes the caller's rating" }),
       },
-      response: z.object({ id: z.string(), rating: z.int().min(0).max(10) }),
+      response: ratingResultSchema,
       errors: { 404: [`${kind}_not_found`] },
       handle: ({ params, request }) => ratings.rate(callerOf(request), kind, params.id, params.rating),
     });

@@ -1,27 +1,12 @@
-import { z } from 'zod';
+import { installAnswerSchema, updateCheckSchema, updateStatusSchema } from '../../contract/updates.js';
 import type { UpdateService } from '../../services/updates/update-service.js';
-import { updateStatusSchema } from '../openapi-schemas.js';
 import { endpoint, rawEndpoint } from '../types.js';
-
-const updateCheck = z
-  .object({
-    UpdateAvailable: z.boolean(),
-    CurrentVersion: z.string(),
-    LatestVersion: z.string(),
-    ReleaseNotes: z.string().optional().meta({ description: 'Only when an update is available' }),
-  })
-  .meta({ id: 'UpdateCheck' });
-
-const installResult = z.union([
-  z.object({ status: z.literal('up_to_date') }),
-  z.object({ status: z.literal('installing'), version: z.string() }),
-]);
 
 export function updateHandlers(updates: UpdateService) {
   return {
     checkForUpdates: endpoint({
       summary: 'Ask the release source for a newer version',
-      response: updateCheck,
+      response: updateCheckSchema,
       errors: { 400: ['update_check_failed'] },
       handle: () => updates.check(),
     }),
@@ -34,7 +19,7 @@ export function updateHandlers(updates: UpdateService) {
       summary: 'Download, verify and install the newest version',
       description:
         'Answers once the update is downloaded and verified; then the store is flushed, the installer starts and the server exits.',
-      responses: { 200: { description: 'Up to date, or installing', json: installResult } },
+      responses: { 200: { description: 'Up to date, or installing', json: installAnswerSchema } },
       errors: {
         400: ['update_check_failed', 'update_failed'],
         404: ['no_release'],

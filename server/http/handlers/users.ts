@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ACCOUNT_ROLES } from '../../domain/user.js';
+import { deletedSchema } from '../../contract/common.js';
+import { ACCOUNT_ROLES, listedUserSchema, userSchema } from '../../contract/users.js';
 import type { StatsService } from '../../services/stats/stats-service.js';
 import type { UserService } from '../../services/user-service.js';
-import { userSchema, utc } from '../openapi-schemas.js';
 import { boolean, id, text } from '../params.js';
 import { callerOf, endpoint } from '../types.js';
 
@@ -20,11 +20,6 @@ const password = text(256)
     message: 'must have at least 8 characters',
   })
   .meta({ minLength: 8 });
-
-/** What an Admin's list adds to each user: the time of their latest play. */
-const listedUser = userSchema
-  .extend({ lastActivity: utc().nullable().meta({ description: 'The latest play (null: none yet)' }) })
-  .meta({ id: 'ListedUser' });
 
 export function userHandlers(users: UserService, stats: StatsService) {
   return {
@@ -48,7 +43,7 @@ export function userHandlers(users: UserService, stats: StatsService) {
     }),
     list: endpoint({
       summary: 'Every user, with the time of their latest play',
-      response: z.array(listedUser),
+      response: z.array(listedUserSchema),
       handle: () => users.list().map((user) => ({ ...user, lastActivity: stats.lastActivity(user.id) })),
     }),
     setRole: endpoint({
@@ -84,7 +79,7 @@ export function userHandlers(users: UserService, stats: StatsService) {
     delete: endpoint({
       summary: 'Delete a user (revokes every token of the account)',
       params: { id: id() },
-      response: z.object({ deleted: z.literal(true), id: z.string() }),
+      response: deletedSchema,
       errors: { 404: ['user_not_found'], 409: ['last_admin'] },
       handle: async ({ params }) => {
         await users.delete(params.id);

@@ -1,17 +1,12 @@
+import type { SearchResult } from '../../contract/playback.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
 import type { LibraryCatalog } from '../library-catalog.js';
-import type { AlbumView, ArtistView, LibraryService, TrackView } from '../library-service.js';
+import type { LibraryService } from '../library-service.js';
 import { NameIndex } from './search-index.js';
 
 export const SEARCH_DEFAULT_COUNT = 20;
 export const SEARCH_MAX_COUNT = 100;
-
-export interface SearchResult {
-  tracks: TrackView[];
-  albums: AlbumView[];
-  artists: ArtistView[];
-}
 
 export interface SearchWindow {
   count: number;

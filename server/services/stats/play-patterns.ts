@@ -1,3 +1,4 @@
+import type { DevicePlays } from '../../contract/stats.js';
 import type { StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 
@@ -6,12 +7,6 @@ import type { StatsIndex } from './stats-index.js';
  * itself stays the table of its columns: which devices a user plays on, when in the week they
  * listen, and the first and last play of a range.
  */
-
-export interface DevicePlays {
-  /** The most frequent spelling of the device (devices match ignoring case); null: not reported. */
-  device: string | null;
-  plays: number;
-}
 
 /** Distinct devices with their plays (skips do not count), most played first, then by name. */
 export function devicesOf(index: StatsIndex, filter: StatsFilter): DevicePlays[] {

@@ -1,4 +1,19 @@
 import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
+import type {
+  ActivityStep,
+  DevicePlays,
+  Heatmap,
+  ListeningTime,
+  LogResult,
+  Member,
+  RecentItem,
+  RecentKind,
+  RecentOf,
+  RecentPlay,
+  StatsRef,
+  TopKind,
+  TopOf,
+} from '../../contract/stats.js';
 import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
@@ -7,7 +22,7 @@ import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../ports.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
-import type { StatsFilter } from './results.js';
+import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 
 /** A log-play or log-skip request, validated. */
@@ -26,10 +41,7 @@ export interface ReadRequest {
   count: number;
 }
 
-interface Named {
-  id: string;
-  name: string | null;
-}
+type Named = StatsRef;
 
 /** How far in the future a client's clock may run before its dateTime is refused. */
 const FUTURE_TOLERANCE_MS = 5 * MINUTE_MS;
@@ -54,7 +66,7 @@ export class StatsService {
     private readonly listens?: { note(entry: PlayLogEntry): void },
   ) {}
 
-  async log(caller: Principal, type: 'play' | 'skip', request: LogRequest) {
+  async log(caller: Principal, type: 'play' | 'skip', request: LogRequest): Promise<LogResult> {
     const userId = accountOf(caller);
     const now = this.clock.now();
     if (request.dateTime !== undefined && request.dateTime > now + FUTURE_TOLERANCE_MS) {
@@ -89,7 +101,7 @@ export class StatsService {
     }
   }
 
-  listeningTime(caller: Principal, request: ReadRequest) {
+  listeningTime(caller: Principal, request: ReadRequest): ListeningTime {
     const filter = this.filterFor(caller, request, true);
     const { totalMs, plays } = this.index.listeningTime(filter);
     const span = playSpanOf(this.index, filter);
@@ -108,7 +120,7 @@ export class StatsService {
    * Every account, and whether the caller may read its statistics: their own, anyone's for an
    * Admin, and every account that keeps `publicStats` on.
    */
-  members(caller: Principal) {
+  members(caller: Principal): Member[] {
     const self = accountOf(caller);
     return [...this.users.list()]
       .sort((a, b) => a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }))
@@ -123,12 +135,12 @@ export class StatsService {
   }
 
   /** The devices a user played on, all time, with their plays. */
-  devices(caller: Principal, request: Pick<ReadRequest, 'userId'>) {
+  devices(caller: Principal, request: Pick<ReadRequest, 'userId'>): DevicePlays[] {
     return devicesOf(this.index, this.filterFor(caller, { ...request, page: 0, count: 1 }, false));
   }
 
   /** Plays per weekday and hour in a range. */
-  heatmap(caller: Principal, request: ReadRequest) {
+  heatmap(caller: Principal, request: ReadRequest): Heatmap {
     const filter = this.filterFor(caller, request, true);
     return { userId: filter.userId, cells: heatmapOf(this.index, filter) };
   }
@@ -139,13 +151,13 @@ export class StatsService {
     return latest ? isoUtc(latest.at) : null;
   }
 
-  top(caller: Principal, kind: 'tracks' | 'albums' | 'artists' | 'genres', request: ReadRequest) {
+  top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): TopOf[K][] {
     const filter = this.filterFor(caller, request, true);
     const offset = request.page * request.count;
     const rank = (i: number) => offset + i + 1;
-    switch (kind) {
-      case 'tracks':
-        return this.index.topTracks(filter, offset, request.count).map((item, i) => {
+    const read: { [P in TopKind]: () => TopOf[P][] } = {
+      tracks: () =>
+        this.index.topTracks(filter, offset, request.count).map((item, i) => {
           const track = this.trackRef(item.id);
           return {
             rank: rank(i),
@@ -158,35 +170,39 @@ export class StatsService {
             listeningMs: item.listeningMs,
             lastPlayedAt: isoUtc(item.lastPlayedAt),
           };
-        });
-      case 'albums':
-      case 'artists': {
-        const albums = kind === 'albums';
-        const items = albums
-          ? this.index.topAlbums(filter, offset, request.count)
-          : this.index.topArtists(filter, offset, request.count);
-        return items.map((item, i) => ({
+        }),
+      albums: () =>
+        this.index.topAlbums(filter, offset, request.count).map((item, i) => ({
           rank: rank(i),
           id: item.id,
-          name: (albums ? this.albumRef(item.id) : this.artistRef(item.id)).name,
-          ...(albums && { artists: this.library.albumArtists(item.id) }),
+          name: this.albumRef(item.id).name,
+          artists: this.library.albumArtists(item.id),
           plays: item.plays,
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
-        }));
-      }
-      case 'genres':
-        return this.index.topGenres(filter, offset, request.count).map((item, i) => ({
+        })),
+      artists: () =>
+        this.index.topArtists(filter, offset, request.count).map((item, i) => ({
+          rank: rank(i),
+          id: item.id,
+          name: this.artistRef(item.id).name,
+          plays: item.plays,
+          listeningMs: item.listeningMs,
+          lastPlayedAt: isoUtc(item.lastPlayedAt),
+        })),
+      genres: () =>
+        this.index.topGenres(filter, offset, request.count).map((item, i) => ({
           rank: rank(i),
           genre: item.genre,
           plays: item.plays,
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
-        }));
-    }
+        })),
+    };
+    return read[kind]();
   }
 
-  recent(caller: Principal, kind: 'tracks' | 'albums' | 'artists', request: ReadRequest) {
+  recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): RecentOf[K][] {
     // Recent lists take no date filters (docs/API.md, Statistics).
     const filter = this.filterFor(
       caller,
@@ -194,27 +210,29 @@ export class StatsService {
       false,
     );
     const offset = request.page * request.count;
-    if (kind === 'tracks') {
-      return this.index.recentPlays(filter, offset, request.count).map((entry) => ({
-        id: entry.id,
-        playedAt: isoUtc(entry.at),
-        device: entry.device,
-        track: this.trackRef(entry.trackId, entry),
+    const named = (items: IndexRecentItem[], ref: (id: string) => Named): RecentItem[] =>
+      items.map((item) => ({
+        id: item.id,
+        name: ref(item.id).name,
+        lastPlayedAt: isoUtc(item.lastPlayedAt),
+        plays: item.plays,
       }));
-    }
-    const items =
-      kind === 'albums'
-        ? this.index.recentAlbums(filter, offset, request.count)
-        : this.index.recentArtists(filter, offset, request.count);
-    return items.map((item) => ({
-      id: item.id,
-      name: (kind === 'albums' ? this.albumRef(item.id) : this.artistRef(item.id)).name,
-      lastPlayedAt: isoUtc(item.lastPlayedAt),
-      plays: item.plays,
-    }));
+    const read: { [P in RecentKind]: () => RecentOf[P][] } = {
+      tracks: () =>
+        this.index.recentPlays(filter, offset, request.count).map((entry) => ({
+          id: entry.id,
+          playedAt: isoUtc(entry.at),
+          device: entry.device,
+          track: this.trackRef(entry.trackId, entry),
+        })),
+      albums: () => named(this.index.recentAlbums(filter, offset, request.count), (id) => this.albumRef(id)),
+      artists: () =>
+        named(this.index.recentArtists(filter, offset, request.count), (id) => this.artistRef(id)),
+    };
+    return read[kind]();
   }
 
-  activity(caller: Principal, request: ReadRequest & { step: 'day' | 'week' | 'month' }) {
+  activity(caller: Principal, request: ReadRequest & { step: 'day' | 'week' | 'month' }): ActivityStep[] {
     const filter = this.filterFor(caller, request, true);
     const to = request.ltDateTime ?? this.clock.now();
     const from = request.gtDateTime ?? to - 30 * 24 * 60 * MINUTE_MS;
@@ -267,7 +285,7 @@ export class StatsService {
     };
   }
 
-  private trackRef(trackId: string, snapshot?: PlayLogEntry) {
+  private trackRef(trackId: string, snapshot?: PlayLogEntry): RecentPlay['track'] {
     const current = this.library.hasTrack(trackId) ? this.library.track(trackId) : undefined;
     if (current) {
       return {
@@ -295,6 +313,6 @@ export class StatsService {
   }
 }
 
-function logged(entry: PlayLogEntry) {
+function logged(entry: PlayLogEntry): LogResult {
   return { logged: true, id: entry.id, at: isoUtc(entry.at) };
 }

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import type { Clock } from '../../clock.js';
+import type { InstallAnswer, UpdateCheck, UpdateStatus } from '../../contract/updates.js';
 import { AppError, badRequest, conflict, notFound, messageOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ReleaseSource, type Release, type ReleaseSourceOptions } from './release-source.js';
@@ -31,27 +32,10 @@ export interface Installer {
   prepare(release: Release, onProgress: (progress: InstallProgress) => void): Promise<PreparedUpdate>;
 }
 
-export interface UpdateCheck {
-  UpdateAvailable: boolean;
-  CurrentVersion: string;
-  LatestVersion: string;
-  ReleaseNotes?: string;
-}
-
-export type UpdateState = 'idle' | 'checking' | 'downloading' | 'verifying' | 'installing' | 'failed';
-
-export interface UpdateStatus {
-  state: UpdateState;
-  percent: number;
-  bytesPerSecond: number;
-  transferred: number;
-  total: number;
-  version: string | null;
-  error: string | null;
-}
-
+/** The answer of `update-melon`, and for an install, what starts it once the answer is sent. */
 export type InstallResult =
-  { status: 'up_to_date' } | { status: 'installing'; version: string; launch: () => Promise<void> };
+  | Extract<InstallAnswer, { status: 'up_to_date' }>
+  | (Extract<InstallAnswer, { status: 'installing' }> & { launch: () => Promise<void> });
 
 export interface UpdateServiceOptions {
   currentVersion: string;

@@ -1,6 +1,6 @@
 import { isoUtc } from '../../clock.js';
 import type { Services } from '../../services/index.js';
-import type { CollectionView } from '../../services/collection-service.js';
+import type { Collection } from '../../contract/collections.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';
 
@@ -10,7 +10,7 @@ export function playlistMethods(services: Services) {
   const { collections, library, users } = services;
   const ownerName = (ownerId: string) => users.list().find((user) => user.id === ownerId)?.username ?? '';
 
-  function playlist(view: CollectionView, request: MethodRequest) {
+  function playlist(view: Collection, request: MethodRequest) {
     const tracks = view.trackIds.filter((id) => library.hasTrack(id)).map((id) => library.track(id));
     const caller = callerOf(request);
     const created = isoUtc(collections.createdAt('playlist', view.id));
@@ -30,7 +30,7 @@ export function playlistMethods(services: Services) {
     };
   }
 
-  const withSongs = (view: CollectionView, request: MethodRequest) => ({
+  const withSongs = (view: Collection, request: MethodRequest) => ({
     ...playlist(view, request),
     entry: view.trackIds
       .filter((id) => library.hasTrack(id))

@@ -7,7 +7,8 @@ import { AppError } from '../../../../server/errors.js';
 import { createMemoryLogger } from '../../../../server/logger.js';
 import { HeadlessInstaller, parseCommand } from '../../../../server/services/updates/headless-installer.js';
 import { parseManifest, pickFile, safeFileName } from '../../../../server/services/updates/manifest.js';
-import { UpdateService, type UpdateStatus } from '../../../../server/services/updates/update-service.js';
+import type { UpdateStatus } from '../../../../server/contract/updates.js';
+import { UpdateService } from '../../../../server/services/updates/update-service.js';
 import {
   defaultBinary,
   FakeReleaseServer,

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { utc } from './common.js';
+import { ROLES } from './users.js';
+
+/** The body of a successful login or code exchange (docs/API.md, Tokens). */
+export const tokenSchema = z
+  .object({
+    token: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresAt: utc(),
+    // The service types the role as a string; the document names the roles it can be.
+    role: z.string().meta({ enum: [...ROLES] }),
+    userId: z.string().nullable().meta({ description: 'null for a Server token' }),
+  })
+  .meta({ id: 'Token' });
+export type Token = z.output<typeof tokenSchema>;
+
+/**
+ * What became of an invite code. active: can be exchanged; used: exchanged, the device has not made
+ * its account yet; joined: the device made its account (`joinedAs`); expired; revoked (by an Admin
+ * or the guessing alarm).
+ */
+export const INVITE_STATES = ['active', 'used', 'joined', 'expired', 'revoked'] as const;
+export type InviteState = (typeof INVITE_STATES)[number];
+
+/** An invite as the API answers it: the code, and what became of it. */
+export const inviteSchema = z
+  .object({
+    id: z.string(),
+    code: z.string().regex(/^[A-Z2-9]{4}$/),
+    expiresAt: utc(),
+    state: z.enum(INVITE_STATES),
+    joinedAs: z.string().nullable().meta({ description: 'The username the device made, once joined' }),
+  })
+  .meta({ id: 'Invite' });
+export type Invite = z.output<typeof inviteSchema>;
+/** What the desktop app reads of an invite (app/): the code and when it expires. */
+export type InviteView = Pick<Invite, 'code' | 'expiresAt'>;
+
+/** `/auth/check`: the caller's token, checked. */
+export const tokenCheckSchema = z.object({
+  valid: z.literal(true),
+  userId: z.string().nullable(),
+  username: z.string().nullable(),
+  role: z.enum(ROLES),
+  expiresAt: utc(),
+});
+export type TokenCheck = z.output<typeof tokenCheckSchema>;

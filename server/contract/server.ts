@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { musicFolderSchema } from './library.js';
+
+export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() });
+export type Health = z.output<typeof healthSchema>;
+
+export const serverInfoSchema = z.object({
+  version: z.string(),
+  addresses: z.array(z.string()),
+  musicFolders: z.array(musicFolderSchema),
+  transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
+});
+export type ServerInfo = z.output<typeof serverInfoSchema>;

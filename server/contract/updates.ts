@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { count } from './common.js';
+
+export const updateCheckSchema = z
+  .object({
+    UpdateAvailable: z.boolean(),
+    CurrentVersion: z.string(),
+    LatestVersion: z.string(),
+    ReleaseNotes: z.string().optional().meta({ description: 'Only when an update is available' }),
+  })
+  .meta({ id: 'UpdateCheck' });
+export type UpdateCheck = z.output<typeof updateCheckSchema>;
+
+export const updateStatusSchema = z
+  .object({
+    state: z.enum(['idle', 'checking', 'downloading', 'verifying', 'installing', 'failed']),
+    percent: z.number().min(0).max(100),
+    bytesPerSecond: z.number().min(0),
+    transferred: count(),
+    total: count(),
+    version: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'UpdateStatus' });
+export type UpdateStatus = z.output<typeof updateStatusSchema>;
+export type UpdateState = UpdateStatus['state'];
+
+/** The answer of `update-melon`: up to date, or installing (the server exits once it is sent). */
+export const installAnswerSchema = z.union([
+  z.object({ status: z.literal('up_to_date') }),
+  z.object({ status: z.literal('installing'), version: z.string() }),
+]);
+export type InstallAnswer = z.output<typeof installAnswerSchema>;

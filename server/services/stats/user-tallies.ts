@@ -1,0 +1,139 @@
+import type { IndexTables } from './index-tables.js';
+import { Ranking } from './ranking.js';
+import { foldAll, snapshotSums } from './scans.js';
+import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
+import { byPlays, byRecency, type Comparator } from './top-n.js';
+import { SKIP, type UserColumns } from './user-columns.js';
+
+/** The lists kept ranked for all-time reads (ranking.ts). */
+export type RankedList = Kind | 'recentAlbums' | 'recentArtists';
+
+/**
+ * A user's sums and rankings: all-time sums per kind and per device, kept current by `count` on every
+ * add, rankings of them made at their first read, and sums per snapshot of a range made for one read.
+ */
+export class UserTallies {
+  /** Reused for ranged reads; reads are synchronous, so one set is enough. */
+  readonly scratch = newTallies();
+  private readonly scratchSnapshots = new Tally();
+
+  constructor(private readonly tables: IndexTables) {}
+
+  /** A user's all-time sums per kind: folded from the sums per snapshot at the first read, then kept current. */
+  all(u: UserColumns): Tallies {
+    if (!u.all) {
+      const all = newTallies();
+      foldAll(all, u.bySnapshot, this.tables.snapshots);
+      u.all = all;
+    }
+    return u.all;
+  }
+
+  /** All-time sums of one of a user's devices: one scan the first time, then kept current by `add`. */
+  device(u: UserColumns, device: number): Tallies {
+    let t = u.byDevice.get(device);
+    if (!t) {
+      const tallies = newTallies();
+      this.withRangeSums(u, 0, u.n, device, (sums) => foldAll(tallies, sums, this.tables.snapshots));
+      u.byDevice.set(device, tallies);
+      t = tallies;
+    }
+    return t;
+  }
+
+  /** All-time sums of each of a user's devices (the ones not made yet), in one pass over the rows. */
+  buildDevices(u: UserColumns): void {
+    const keyOf = this.tables.devices.keyOf;
+    const bySnapshot = new Map<number, Tally>();
+    const { device, snap, flags, at } = u;
+    let lastKey = -1;
+    let sums: Tally | undefined;
+    for (let row = 0; row < u.n; row += 1) {
+      const d = device[row]!;
+      if (d === 0) continue;
+      const key = keyOf[d - 1]!;
+      if (key !== lastKey) {
+        lastKey = key;
+        sums = u.byDevice.has(key) ? undefined : bySnapshot.get(key);
+        if (!sums && !u.byDevice.has(key)) bySnapshot.set(key, (sums = new Tally()));
+      }
+      sums?.bump(snap[row]!, (flags[row]! & SKIP) === 0, 0, at[row]!);
+    }
+    for (const [key, perSnapshot] of bySnapshot) {
+      const tallies = newTallies();
+      foldAll(tallies, perSnapshot, this.tables.snapshots);
+      u.byDevice.set(key, tallies);
+    }
+  }
+
+  ranking(u: UserColumns, list: RankedList): Ranking {
+    let ranking = u.rankings.get(list);
+    if (!ranking) {
+      const all = this.all(u);
+      const kind: Kind = list === 'recentAlbums' ? 'albums' : list === 'recentArtists' ? 'artists' : list;
+      const tally = all[kind];
+      const ids = this.tables.idsOf(kind);
+      const order: () => Comparator = list === kind ? () => byPlays(tally, ids) : () => byRecency(tally, ids);
+      ranking = new Ranking(tally, order);
+      u.rankings.set(list, ranking);
+    }
+    return ranking;
+  }
+
+  /** Counts a log of snapshot `s` in `t`, moving it up the rankings of `u` when given. */
+  count(t: Tallies, s: number, play: boolean, at: number, u?: UserColumns): void {
+    const table = this.tables.snapshots;
+    const ms = table.duration[s]!;
+    if (play) {
+      t.plays += 1;
+      t.ms += ms;
+    }
+    const bump = (kind: Kind, tally: Tally, idx: number, recent?: RankedList) => {
+      const top = u?.rankings.get(kind);
+      const latest = recent && u?.rankings.get(recent);
+      const topPos = top ? top.before(idx) : -1;
+      const latestPos = latest ? latest.before(idx) : -1;
+      tally.bump(idx, play, ms, at);
+      top?.after(idx, topPos);
+      latest?.after(idx, latestPos);
+    };
+    bump('tracks', t.tracks, table.track[s]!);
+    const album = table.album[s]!;
+    if (album >= 0) bump('albums', t.albums, album, 'recentAlbums');
+    const { artists, genreKeys, spellings } = table;
+    for (let i = artists.start[s]!; i < artists.start[s + 1]!; i += 1)
+      bump('artists', t.artists, artists.values[i]!, 'recentArtists');
+    for (let i = genreKeys.start[s]!; i < genreKeys.start[s + 1]!; i += 1)
+      bump('genres', t.genres, genreKeys.values[i]!);
+    if (play) {
+      for (let i = spellings.start[s]!; i < spellings.start[s + 1]!; i += 1)
+        t.spellings.bump(spellings.values[i]!, true, ms, at);
+    }
+  }
+
+  /** Sums per snapshot of rows [lo, hi) (of one device key, unless undefined), handed to `read`. */
+  withRangeSums<T>(
+    u: UserColumns,
+    lo: number,
+    hi: number,
+    device: number | undefined,
+    read: (sums: Tally) => T,
+  ): T {
+    const sums = this.scratchSnapshots;
+    try {
+      sums.ensure(this.tables.snapshots.count);
+      snapshotSums(sums, u, lo, hi, device === undefined ? undefined : this.acceptDevice(device));
+      return read(sums);
+    } finally {
+      sums.reset();
+    }
+  }
+
+  /** Per device name index + 1, 1 when its key is `key`. */
+  acceptDevice(key: number): Uint8Array {
+    const keyOf = this.tables.devices.keyOf;
+    const accept = new Uint8Array(keyOf.length + 1);
+    for (let i = 0; i < keyOf.length; i += 1) if (keyOf[i] === key) accept[i + 1] = 1;
+    return accept;
+  }
+}
