@@ -13,6 +13,7 @@ import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
 import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
+import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
 import { libraryView } from './views/library.js';
 import { signInView } from './views/signin.js';
@@ -30,6 +31,7 @@ interface Tab {
 /** Sections by role, as the route table allows: Pass reads statistics only, Users also check updates. */
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
+  { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
   { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },

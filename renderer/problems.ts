@@ -47,6 +47,7 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   not_owner: 'Only the person who made it, or an Admin, can change it.',
   stats_private: 'This person keeps their listening statistics private.',
   too_many_steps: 'That range is too long to chart. Choose a shorter one.',
+  import_not_found: 'That import is not known here (any more). Start it again if it did not finish.',
   artwork_not_found: 'There is no picture to delete there.',
   track_file_not_found: 'The audio file is missing from the music folder.',
   file_not_writable: 'Melon may not change that file. Check the music folder’s permissions.',

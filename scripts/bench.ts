@@ -22,6 +22,8 @@ import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
 import type { PlayLogEntry } from '../server/store/play-log.js';
 import {
+  ADMIN_PASSWORD,
+  ADMIN_USER,
   argValue,
   benchLibrary,
   benchPlays,
@@ -107,6 +109,23 @@ async function naiveRewrite(plays: number): Promise<number> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * GET /api/stats/year-in-review for a year in the middle of the data: one listener's year, and the
+ * whole household's (every member, as the Admin sees it).
+ */
+async function yearInReviewTimings(
+  get: (path: string) => Promise<void>,
+  getAsAdmin: (path: string) => Promise<void>,
+  data: { firstAt: number; lastAt: number },
+): Promise<{ one: Timing; household: Timing }> {
+  const year = new Date((data.firstAt + data.lastAt) / 2).getFullYear();
+  const one = await time(100, 5, () => get(`/api/stats/year-in-review?year=${year}`));
+  const household = await time(30, 3, () =>
+    getAsAdmin(`/api/stats/year-in-review?year=${year}&household=true`),
+  );
+  return { one, household };
 }
 
 /**
@@ -220,6 +239,12 @@ async function main(): Promise<void> {
     const topButFirstDay = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${allButFirstDay}`));
     const recentAlbums = await time(200, 10, () => get('/api/stats/recent-albums?count=50'));
     const health = await time(200, 10, () => get('/api/health'));
+    const adminToken = await login(url, ADMIN_USER, ADMIN_PASSWORD);
+    const getAsAdmin = async (path: string) => {
+      const response = await request(url + path, { headers: { authorization: `Bearer ${adminToken}` } });
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.body}`);
+    };
+    const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
     // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
     await server.ask('save');
     const { maxStallMs, usedBytes } = await server.ask<Measures>('measures');
@@ -260,6 +285,8 @@ async function main(): Promise<void> {
       ['top-tracks, all but the first day', topButFirstDay],
       ['recent-albums', recentAlbums],
       ['health (the HTTP floor)', health],
+      ['year in review, one listener', yearInReview.one],
+      ['year in review, household (5 listeners)', yearInReview.household],
       [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
     ];
     console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
@@ -291,6 +318,7 @@ async function main(): Promise<void> {
         topMonthP99Ms: round(topMonth.p99),
         listeningFullP99Ms: round(listeningFull.p99),
         recentP99Ms: round(recent.p99),
+        yearInReviewP99Ms: round(yearInReview.one.p99),
         coldStartMs: round(coldStartMs),
         rssMb: round(rssMb),
         naiveRewriteMs: round(naiveRewriteMs),

@@ -47,6 +47,8 @@ export const PROBLEM_STATUS = {
   // stats
   stats_private: 401,
   too_many_steps: 400,
+  // listening history (imports, exports, year in review)
+  import_not_found: 404,
   // artwork
   artwork_not_found: 404,
   track_file_not_found: 404,

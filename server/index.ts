@@ -18,6 +18,7 @@ import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
+import { listenBrainzAdapter } from './listenbrainz/routes.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface ServerDeps {
@@ -146,8 +147,14 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   });
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
+    // A scrobbler's ListenBrainz token is a Melon API key (docs/API.md, ListenBrainz).
+    headerTokenAdapters: [
+      listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
+    ],
     adapters: [subsonic],
   });
+  // Imports a stop interrupted run again (their progress says where they were).
+  await services.imports.resume();
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
 
@@ -165,6 +172,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
       // This also stops the folder watcher.
       services.library.stopScanning();
+      // A running import stops after its current batch and resumes at the next start.
+      await services.imports.stop();
       await services.artwork.close().catch(() => undefined);
       await store.close();
     })();

@@ -18,6 +18,10 @@ export interface TrackTags {
   year: number | null;
   format: string;
   artwork: ArtworkInfo[];
+  /** MusicBrainz ids from the tags, when tagged (Picard and the like); listens are matched by them. */
+  recordingMbid?: string;
+  releaseMbid?: string;
+  artistMbids?: string[];
 }
 
 export interface TrackRecord extends TrackTags {

@@ -29,6 +29,7 @@ export const STYLESHEETS = [
   'dashboard-charts.css',
   'dashboard-people.css',
   'library.css',
+  'history.css',
 ] as const;
 
 /**

@@ -32,30 +32,33 @@ const formBody = koaBody({
 /**
  * Multipart bodies are written into a folder of the request's own, removed when the request ends
  * however it ends: a body refused half-way (413 for a second file, a client gone) leaves files the
- * handler never hears of, and formidable removes only the file it was writing.
+ * handler never hears of, and formidable removes only the file it was writing. `limit` is the
+ * route's upload limit (default 20 MiB; history imports: 1 GiB, see routes.ts).
  */
-const multipartBody: Koa.Middleware = async (ctx, next) => {
-  const uploadDir = await mkdtemp(join(tmpdir(), 'melon-upload-'));
-  try {
-    await koaBody({
-      json: true,
-      urlencoded: true,
-      text: false,
-      multipart: true,
-      jsonLimit: BODY_LIMIT_BYTES,
-      formLimit: BODY_LIMIT_BYTES,
-      formidable: {
-        maxFileSize: UPLOAD_LIMIT_BYTES,
-        maxTotalFileSize: UPLOAD_LIMIT_BYTES,
-        maxFiles: 1,
-        uploadDir,
-        keepExtensions: false,
-      },
-    })(ctx, next);
-  } finally {
-    await rm(uploadDir, { recursive: true, force: true });
-  }
-};
+function multipartBody(limit: number): Koa.Middleware {
+  return async (ctx, next) => {
+    const uploadDir = await mkdtemp(join(tmpdir(), 'melon-upload-'));
+    try {
+      await koaBody({
+        json: true,
+        urlencoded: true,
+        text: false,
+        multipart: true,
+        jsonLimit: BODY_LIMIT_BYTES,
+        formLimit: BODY_LIMIT_BYTES,
+        formidable: {
+          maxFileSize: limit,
+          maxTotalFileSize: limit,
+          maxFiles: 1,
+          uploadDir,
+          keepExtensions: false,
+        },
+      })(ctx, next);
+    } finally {
+      await rm(uploadDir, { recursive: true, force: true });
+    }
+  };
+}
 
 type Ctx = RouterContext<AppState>;
 
@@ -71,13 +74,20 @@ export function buildApp(
     allowedHosts?: readonly string[];
     /** Second APIs with their own routing (the Subsonic API under /rest/), after the guards. */
     adapters?: readonly Koa.Middleware<AppState>[];
+    /**
+     * Second APIs that take tokens in headers only, never cookies (the ListenBrainz adapter): after
+     * the host guard and security headers, before the cross-origin guard, since a scrobbler in a
+     * browser extension calls from another origin and no visitor's session can be used that way.
+     */
+    headerTokenAdapters?: readonly Koa.Middleware[];
   } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
   for (const route of routes) {
     const method = route.method === 'GET' ? 'get' : 'post';
-    const parse = route.body === 'multipart' ? multipartBody : formBody;
+    const parse =
+      route.body === 'multipart' ? multipartBody(route.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES) : formBody;
     // Authorise before reading a body: an anonymous caller cannot make the server buffer 20 MiB.
     router[method](
       route.path,
@@ -94,6 +104,7 @@ export function buildApp(
   // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
   app.use(hostGuard(options.allowedHosts));
+  for (const adapter of options.headerTokenAdapters ?? []) app.use(adapter);
   app.use(crossOriginGuard());
   for (const adapter of options.adapters ?? []) app.use(adapter);
   app.use(router.routes());

@@ -173,7 +173,12 @@ function successResponse(response: ResponseDoc, schemas: SchemaCollector): Json 
     : response.mediaType?.startsWith('image/') || response.mediaType?.startsWith('audio/')
       ? { [response.mediaType]: {} }
       : response.mediaType
-        ? { [response.mediaType]: { schema: { type: 'string' } } }
+        ? Object.fromEntries(
+            [response.mediaType, ...(response.otherMediaTypes ?? [])].map((type) => [
+              type,
+              { schema: { type: 'string' } },
+            ]),
+          )
         : undefined;
   return { description: response.description, headers, ...(content ? { content } : {}) };
 }
@@ -280,7 +285,7 @@ const DESCRIPTION = `A self-hosted music-library server for a household.
 - Protected endpoints take \`Authorization: Bearer <JWT>\` or \`Bearer <API key>\`; \`x-roles\` lists the
   roles each accepts.
   A token whose role is not listed is refused with 401 \`forbidden_role\`.
-- Bodies over 1 MiB (uploads: 20 MiB) are refused with 413.
+- Bodies over 1 MiB (uploads: 20 MiB; history imports: 1 GiB) are refused with 413.
 - Requests a browser marks as coming from a web page of another origin are refused with 403
   \`cross_origin_refused\`, on every endpoint.`;
 

@@ -11,6 +11,7 @@ import { playbackHandlers } from './handlers/playback.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
+import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
 import { openApiEndpoint } from './openapi.js';
 import {
   endpoint,
@@ -69,6 +70,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const users = userHandlers(services.users, services.stats);
   const apiKeys = apiKeyHandlers(services.apiKeys);
   const stats = statsHandlers(services.stats);
+  const history = historyHandlers(services.imports, services.exports, services.yearInReview);
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
   const playback = playbackHandlers(services.stream, services.search);
@@ -165,6 +167,14 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('stats', '/api/stats/members', READERS, stats.members),
     get('stats', '/api/stats/devices', READERS, stats.devices),
     get('stats', '/api/stats/heatmap', READERS, stats.heatmap),
+    // Listening history in and out (docs/API.md: Import and export, Year in review)
+    {
+      ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),
+      uploadLimitBytes: IMPORT_UPLOAD_LIMIT_BYTES,
+    },
+    get('stats', '/api/stats/import/:id', MEMBERS, history.importStatus),
+    get('stats', '/api/stats/export', READERS, history.export),
+    get('stats', '/api/stats/year-in-review', READERS, history.yearInReview),
     post('ratings', '/api/stats/rate-track', MEMBERS, ratings.rateTrack),
     post('ratings', '/api/stats/rate-album', MEMBERS, ratings.rateAlbum),
     post('ratings', '/api/stats/rate-artist', MEMBERS, ratings.rateArtist),

@@ -84,6 +84,8 @@ export interface RouteDef {
   access: Access;
   /** How the body is read: small JSON/form bodies (default) or multipart uploads. */
   body?: 'form' | 'multipart';
+  /** The most a multipart route's upload may hold (default: UPLOAD_LIMIT_BYTES, 20 MiB). */
+  uploadLimitBytes?: number;
   handler: Handler;
   /** What the route takes and answers; the OpenAPI document is made from it (http/openapi.ts). */
   doc?: EndpointDoc;
@@ -101,6 +103,8 @@ export interface ResponseDoc {
   json?: z.ZodType;
   /** A body that is not JSON: its media type (`image/*`, `text/html`, ...). */
   mediaType?: string;
+  /** Further media types the same response may have (a download in the format asked for). */
+  otherMediaTypes?: readonly string[];
   /** Response headers worth knowing, by name, with their descriptions. */
   headers?: Record<string, string>;
 }

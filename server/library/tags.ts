@@ -36,6 +36,9 @@ export interface ParsedTrack {
   /** 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav' | 'aiff' | 'wma' (or 'aac' for raw ADTS streams). */
   format: string;
   pictures: ParsedPicture[];
+  recordingMbid: string | null;
+  releaseMbid: string | null;
+  artistMbids: string[];
 }
 
 /** The `type` of a picture whose bytes are not an image the server serves. */
@@ -108,6 +111,9 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
     durationMs: Math.round(duration * 1000),
     format: formatLabel(meta, file),
     pictures: (common.picture ?? []).map(describePicture),
+    recordingMbid: text(common.musicbrainz_recordingid),
+    releaseMbid: text(common.musicbrainz_albumid),
+    artistMbids: (common.musicbrainz_artistid ?? []).filter((id) => id.trim() !== ''),
   };
 }
 

@@ -126,6 +126,10 @@ function trackTags(parsed: ParsedTrack, file: string): TrackTags {
     year: parsed.year,
     format: parsed.format,
     artwork: artwork(parsed),
+    // Only when tagged, so untagged tracks' records stay as they were.
+    ...(parsed.recordingMbid && { recordingMbid: parsed.recordingMbid }),
+    ...(parsed.releaseMbid && { releaseMbid: parsed.releaseMbid }),
+    ...(parsed.artistMbids.length > 0 && { artistMbids: parsed.artistMbids }),
   };
 }
 

@@ -9,8 +9,13 @@ import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
+import { ExportService } from './history/export-service.js';
+import { HistoryService } from './history/history-service.js';
+import { ImportService } from './history/import-service.js';
+import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
+import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -43,6 +48,11 @@ export interface Services {
   artwork: ArtworkService;
   updates: UpdateService;
   nowPlaying: NowPlayingService;
+  /** Listening history from outside Melon: scrobbles, imports, exports, the year in review. */
+  history: HistoryService;
+  imports: ImportService;
+  exports: ExportService;
+  yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
   /** The version and the addresses household devices can use (set once the server listens). */
@@ -91,6 +101,24 @@ export function createServices(
     trackFiles,
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
+  const nowPlaying = new NowPlayingService(clock);
+  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
+    store.users.list().map((user) => user.id),
+  );
+  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const history = new HistoryService(
+    listenLog,
+    store.unmatchedListens,
+    () => store.library.index(),
+    nowPlaying,
+    logger,
+  );
+  // A scan may bring the tracks of listens that matched nothing before.
+  library.onScanned(() => {
+    history.rematch().catch((error: unknown) => {
+      logger.error('matching unmatched listens failed', { error: String(error) });
+    });
+  });
   const installer =
     options.installer ??
     new HeadlessInstaller({
@@ -117,9 +145,24 @@ export function createServices(
     search: new SearchService(library),
     ratings: new RatingService(store.ratings, library),
     collections,
-    stats: new StatsService(store.plays, options.statsIndex, library, store.users, clock),
+    stats,
     artwork,
-    nowPlaying: new NowPlayingService(clock),
+    nowPlaying,
+    history,
+    imports: new ImportService(store.importJobs, history, store.users, clock, logger),
+    exports: new ExportService({
+      readableUser: (caller, userId) => stats.readableUser(caller, userId),
+      rows: options.statsIndex,
+      track: (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+    }),
+    yearInReview: new YearInReviewService(
+      stats,
+      options.statsIndex,
+      () => store.users.list(),
+      (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+      (id) => library.artistName(id),
+      clock,
+    ),
     favourites: new FavouritesService(store.favourites, library, clock),
     playQueues: new PlayQueueService(store.playQueues, library, clock),
     updates: new UpdateService({

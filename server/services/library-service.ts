@@ -59,6 +59,7 @@ export class LibraryService {
   private stopped = false;
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
+  private readonly scanListeners: Array<() => void> = [];
   /** The watcher saw a change while a scan ran: scan again when it ends. */
   private rescanRequested = false;
   private watcher: FolderWatcher | null = null;
@@ -128,6 +129,11 @@ export class LibraryService {
     return this.scanStatus();
   }
 
+  /** Called after every scan that changed the library record (e.g. to match unmatched listens again). */
+  onScanned(listener: () => void): void {
+    this.scanListeners.push(listener);
+  }
+
   scanStatus(): ScanStatus {
     const errors = [...this.progress.errors];
     return { ...this.progress, errors, problems: errors.slice(0, PROBLEM_CAP), problemCount: errors.length };
@@ -166,6 +172,7 @@ export class LibraryService {
         this.catalog = new LibraryCatalog(index);
       }
       this.progress = { ...progress, running: false };
+      if (!unchanged) for (const listener of this.scanListeners) listener();
       await this.folders.refresh(this.logger);
       this.logProblems(progress.errors);
       if (unchanged && progress.errors.length === 0) return;

@@ -4,6 +4,8 @@ import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
+import type { ImportJob } from '../domain/import-job.js';
+import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import {
@@ -18,6 +20,7 @@ import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
+import { UnmatchedListens } from './unmatched-listens.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
@@ -37,6 +40,10 @@ export interface Store {
   readonly playQueues: PlayQueuesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
+  /** Listens that matched no library track (history/unmatched.jsonl). */
+  readonly unmatchedListens: UnmatchedListens;
+  /** Imports of listening history: their records and uploads (imports/). */
+  readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
   /** Wait for every acknowledged change to be on disk. */
   flush(): Promise<void>;
@@ -166,6 +173,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const opened = await openPlayLog(dataDir, options);
   const plays = opened.plays;
+  const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
+  const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
   const indexPath = join(dataDir, INDEX_FILE);
   let savedIndex = opened.saved;
   let indexBroken = false;
@@ -232,6 +241,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       options.logger.warn('could not save the play index', { error: String(error) });
     }
     await plays.close();
+    await unmatchedListens.close();
     await lock.release();
   };
   return {
@@ -244,6 +254,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     favourites,
     playQueues,
     plays,
+    unmatchedListens,
+    importJobs,
     jwtSecret,
     flush,
     savePlayIndex: saveIndex,

@@ -306,6 +306,13 @@ describe('Accessibility (axe-core, every impact)', () => {
         },
       ],
       [
+        'history',
+        async () => {
+          const view = await openSection(page, 'history');
+          await view.getByTestId('review-plays').waitFor();
+        },
+      ],
+      [
         'invites',
         async () => {
           const view = await openSection(page, 'invites');

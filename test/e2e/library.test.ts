@@ -299,6 +299,7 @@ describe('Statistics', () => {
       await signIn(page, t.url, member.username, member.password);
       expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
         'Statistics',
+        'History',
         'Apps',
         'Updates',
         'Account',

@@ -39,6 +39,9 @@ export type Kind =
   | 'rating'
   | 'pos'
   | 'step'
+  | 'source'
+  | 'format'
+  | 'year'
   | 'q'
   | 'name'
   | 'description'
@@ -394,6 +397,12 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       return intText([0, 1, 2, 1_000_000]);
     case 'step':
       return fc.constantFrom('day', 'week', 'month', 'year', 'DAY', 'hour', '');
+    case 'source':
+      return fc.constantFrom('listenbrainz', 'lastfm', 'spotify', 'LASTFM', 'napster', '');
+    case 'format':
+      return fc.constantFrom('listenbrainz', 'csv', 'CSV', 'xml', '');
+    case 'year':
+      return intText([2002, 2025, 2026, 1990, 9999]);
     case 'q':
       return fc.oneof(fc.constantFrom('tone', 'TONE', 'ö', '%', '_', '.*', 'x'.repeat(257)), str());
     case 'name':

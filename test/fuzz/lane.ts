@@ -25,6 +25,8 @@ export interface FuzzRoute {
   path: string;
   access: readonly string[] | 'public';
   multipart: boolean;
+  /** A multipart route's own upload limit, when it has one (history imports: 1 GiB). */
+  uploadLimitBytes?: number | undefined;
 }
 
 export interface LaneReport {
@@ -94,6 +96,7 @@ export class Lane {
       path: route.path,
       access: route.access,
       multipart: route.body === 'multipart',
+      uploadLimitBytes: route.uploadLimitBytes,
     }));
   }
 
@@ -232,8 +235,13 @@ export class Lane {
       }
 
       // A started scan writes library.json when it ends; let it end before looking at the store.
-      if (path === '/api/library/scan' && outcome.status === 202)
+      if (path === '/api/library/scan' && outcome.status === 202) {
         await this.t.server.services.library.waitForIdle();
+        // ...and then unmatched listens are tried against the new library.
+        await this.t.server.services.history.idle();
+      }
+      // An accepted import runs in the background and writes its record as it goes.
+      if (path === '/api/stats/import' && outcome.status === 202) await this.t.server.services.imports.idle();
       const after = hasher.snapshot();
       const refused = outcome.status >= 400;
       const safe = request.method !== 'POST' && !(path && WRITING_GETS.has(path));

@@ -75,7 +75,9 @@ describe('bodies over the limits', () => {
           { type: 'application/json', body: Buffer.from(JSON.stringify({ id: big, name: big })) },
           { type: 'application/x-www-form-urlencoded', body: Buffer.from(`id=${big}&name=x`) },
         ];
-        if (route.multipart) {
+        // A route with a larger limit of its own (imports: 1 GiB) is too big to fill here; the
+        // per-route limit itself is tested in test/unit/http/upload-limit.test.ts.
+        if (route.multipart && route.uploadLimitBytes === undefined) {
           const boundary = 'melonlimit';
           bodies.push({
             type: `multipart/form-data; boundary=${boundary}`,

@@ -67,6 +67,12 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/members': { params: {} },
   'GET /api/stats/devices': { params: { userId: 'id:user' } },
   'GET /api/stats/heatmap': { params: ranged },
+  'POST /api/stats/import': { params: { source: 'source', userId: 'id:user' }, weight: 0.5 },
+  'GET /api/stats/import/:id': { params: { id: 'text' } },
+  'GET /api/stats/export': { params: { userId: 'id:user', format: 'format' }, weight: 0.5 },
+  'GET /api/stats/year-in-review': {
+    params: { userId: 'id:user', year: 'year', household: 'bool' },
+  },
   'POST /api/stats/rate-track': { params: { id: 'id:track', rating: 'rating' }, weight: 1.5 },
   'POST /api/stats/rate-album': { params: { id: 'id:album', rating: 'rating' }, weight: 1.5 },
   'POST /api/stats/rate-artist': { params: { id: 'id:artist', rating: 'rating' }, weight: 1.5 },

@@ -14,6 +14,7 @@ import { IndexTables } from './index-tables.js';
 import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
 import type { LatestNames } from './latest-names.js';
 import { ID_BYTES, packId } from './log-ids.js';
+import { logRows, type LogRows } from './log-rows.js';
 import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './results.js';
 import { entryAt } from './row-entry.js';
 import { listening } from './scans.js';
@@ -329,6 +330,16 @@ export class StatsIndex {
   /** The latest names, made from the newest log of each snapshot the first time. */
   private get latest(): LatestNames {
     return (this.latestNames ??= latestFromSnapshots(this.tables, this.snapshotAt, this.snapshotUser));
+  }
+
+  /**
+   * A user's sorted columns with the snapshot table their rows point at, for the row-by-row queries
+   * of ./log-rows.ts (the listening history's).
+   */
+  rowsOf(userId: string): LogRows | undefined {
+    const u = this.userColumns(userId);
+    const { snapshots, tracks, artists } = this.tables;
+    return u && logRows(u, snapshots, tracks.values, artists.values, (row) => entryAt(this.tables, u, row));
   }
 
   private userColumns(userId: string): UserColumns | undefined {

@@ -14,12 +14,13 @@ import type {
   TopKind,
   TopOf,
 } from '../../contract/stats.js';
-import { isValidId, newId } from '../../domain/ids.js';
+import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../ports.js';
+import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
@@ -61,6 +62,8 @@ export class StatsService {
     private readonly library: LibraryService,
     private readonly users: UsersStore,
     private readonly clock: Clock,
+    /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
+    private readonly listens?: { note(entry: PlayLogEntry): void },
   ) {}
 
   async log(caller: Principal, type: 'play' | 'skip', request: LogRequest): Promise<LogResult> {
@@ -78,26 +81,18 @@ export class StatsService {
       : undefined;
     if (existing) return logged(existing);
 
-    const album = track.albumId ? this.library.albumName(track.albumId) : null;
-    const artistIds = [...new Set(track.artistIds)];
-    const entry: PlayLogEntry = {
-      id: newId(),
+    const entry = logEntryFor(this.library, track, {
       userId,
-      trackId: track.id,
-      albumId: track.albumId,
-      artistIds,
-      genres: track.genres,
-      durationMs: track.durationMs,
-      device: request.device ?? null,
       type,
       at,
+      device: request.device ?? null,
       explicitAt: explicit,
-      trackName: track.name,
-      albumName: album,
-      artistNames: artistIds.map((id) => this.library.artistName(id) ?? ''),
-    };
+    });
     // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
-    const write = this.playLog.append(entry).then(() => entry);
+    const write = this.playLog.append(entry).then(() => {
+      this.listens?.note(entry);
+      return entry;
+    });
     if (explicit) this.inFlight.set(key, write);
     try {
       return logged(await write);
@@ -254,6 +249,11 @@ export class StatsService {
       skips: step.skips,
       listeningMs: step.listeningMs,
     }));
+  }
+
+  /** The user whose statistics a caller asks for (default: the caller), checked against the privacy rule. */
+  readableUser(caller: Principal, userId: string | undefined): string {
+    return this.filterFor(caller, { userId, page: 0, count: 1 }, false).userId;
   }
 
   /**

@@ -1,0 +1,167 @@
+/**
+ * History import bench (issue 17): imports a ListenBrainz export of N listens (default 1,000,000,
+ * JSON lines, ~250 MB) into the real server running in its own process, and watches that process's
+ * resident memory while the import runs. The upload is streamed from disk, the server streams it to
+ * a temp file and parses it as a stream, so the memory it adds is the stats index's growth (about
+ * 100 bytes a play) and the de-duplication keys, not the file.
+ *
+ *   npm run bench:import -- [--listens N] [--again]
+ *
+ * `--again` imports the same file a second time (everything a duplicate). Prints a table, then as its
+ * last line one JSON object with the figures.
+ */
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { once } from 'node:events';
+import { argValue, benchLibrary, buildBenchDataInChild, login, random } from './bench-data.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+interface Progress {
+  done: boolean;
+  status: string;
+  entriesRead: number;
+  matched: number;
+  unmatched: number;
+  duplicates: number;
+  refused: number;
+}
+
+/** N listens of the bench library's tracks, one every ~2 minutes back from now, newest first (as ListenBrainz exports). */
+async function writeExport(path: string, listens: number): Promise<void> {
+  const library = benchLibrary();
+  const artistName = new Map(library.artists.map((a) => [a.id, a.name]));
+  const albumName = new Map(library.albums.map((a) => [a.id, a.name]));
+  const rnd = random(17);
+  const out = createWriteStream(path);
+  let at = Math.floor(Date.now() / 1000) - 3600;
+  let chunk = '';
+  for (let i = 0; i < listens; i += 1) {
+    const track = library.tracks[Math.floor(rnd() * library.tracks.length)]!;
+    at -= 60 + Math.floor(rnd() * 120);
+    chunk +=
+      JSON.stringify({
+        listened_at: at,
+        track_metadata: {
+          artist_name: artistName.get(track.artistIds[0]!) ?? '',
+          track_name: track.name,
+          release_name: track.albumId ? albumName.get(track.albumId) : undefined,
+          additional_info: { media_player: 'Pano Scrobbler', submission_client: 'Pano Scrobbler' },
+        },
+      }) + '\n';
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+async function runImport(server: ServerProcess, token: string, file: string) {
+  const form = new FormData();
+  form.set('source', 'listenbrainz');
+  form.set('file', await openAsBlob(file), 'listens.jsonl');
+  const rssBefore = server.rssMb();
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 100);
+  const start = performance.now();
+  try {
+    const response = await fetch(`${server.url}/api/stats/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    if (response.status !== 202) throw new Error(`import: ${response.status} ${await response.text()}`);
+    const uploadMs = performance.now() - start;
+    const { id } = (await response.json()) as { id: string };
+    let progress: Progress;
+    for (;;) {
+      const status = await fetch(`${server.url}/api/stats/import/${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      progress = (await status.json()) as Progress;
+      if (progress.done) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const totalMs = performance.now() - start;
+    peak = Math.max(peak, server.rssMb());
+    return { progress, uploadMs, totalMs, rssBefore, rssPeak: peak, rssAfter: server.rssMb() };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const listens = Number(argValue(args, '--listens') ?? 1_000_000);
+  const dir = await mkdtemp(join(tmpdir(), 'melon-import-bench-'));
+  try {
+    console.error('building a data folder (library, users, no plays) ...');
+    const data = buildBenchDataInChild(join(dir, 'data'), 0);
+    const file = join(dir, 'listens.jsonl');
+    console.error(`writing a ListenBrainz export of ${listens} listens ...`);
+    await writeExport(file, listens);
+    const fileMb = (await stat(file)).size / 1024 / 1024;
+    const server = await startServerProcess(data.dataDir);
+    try {
+      const user = data.users[0]!;
+      const token = await login(server.url, user.username, user.password);
+      console.error('importing ...');
+      const first = await runImport(server, token, file);
+      const again = args.includes('--again') ? await runImport(server, token, file) : null;
+      const growth = first.rssPeak - first.rssBefore;
+      const rows: Array<[string, string]> = [
+        ['listens in the file', String(listens)],
+        ['file size (MB)', fileMb.toFixed(1)],
+        ['import status', first.progress.status],
+        [
+          'matched / unmatched / duplicates / refused',
+          `${first.progress.matched} / ${first.progress.unmatched} / ${first.progress.duplicates} / ${first.progress.refused}`,
+        ],
+        ['upload (s)', (first.uploadMs / 1000).toFixed(1)],
+        ['upload + import (s)', (first.totalMs / 1000).toFixed(1)],
+        ['listens per second', Math.round(listens / (first.totalMs / 1000)).toString()],
+        ['server RSS before (MB)', first.rssBefore.toFixed(1)],
+        ['server RSS peak (MB)', first.rssPeak.toFixed(1)],
+        ['server RSS growth at peak (MB)', growth.toFixed(1)],
+        ['server RSS when done (MB)', first.rssAfter.toFixed(1)],
+      ];
+      if (again) {
+        rows.push(['re-import: duplicates', String(again.progress.duplicates)]);
+        rows.push(['re-import: matched (added)', String(again.progress.matched)]);
+        rows.push(['re-import (s)', (again.totalMs / 1000).toFixed(1)]);
+        rows.push(['re-import RSS growth at peak (MB)', (again.rssPeak - again.rssBefore).toFixed(1)]);
+        rows.push(['re-import RSS when done (MB)', again.rssAfter.toFixed(1)]);
+      }
+      console.log(`\nMelon history import bench\n`);
+      for (const [name, value] of rows) console.log(`${name.padEnd(44)}${value.padStart(24)}`);
+      const round = (n: number) => Math.round(n * 10) / 10;
+      console.log(
+        '\n' +
+          JSON.stringify({
+            listens,
+            fileMb: round(fileMb),
+            matched: first.progress.matched,
+            importSeconds: round(first.totalMs / 1000),
+            rssBeforeMb: round(first.rssBefore),
+            rssPeakMb: round(first.rssPeak),
+            rssGrowthMb: round(growth),
+            rssAfterMb: round(first.rssAfter),
+            ...(again && {
+              reimportAdded: again.progress.matched,
+              reimportDuplicates: again.progress.duplicates,
+            }),
+          }),
+      );
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

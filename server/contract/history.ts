@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { count, utc } from './common.js';
+
+/** Listening history in and out (docs/API.md, Listening history): imports and the year in review. */
+
+/** What made an import's file. */
+export const importSourceSchema = z.enum(['listenbrainz', 'lastfm', 'spotify'], {
+  error: 'must be listenbrainz, lastfm or spotify',
+});
+
+/** The answer of starting an import. */
+export const importStartedSchema = z.object({ id: z.string() }).meta({ id: 'ImportStarted' });
+export type ImportStarted = z.output<typeof importStartedSchema>;
+
+export const importProgressSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    source: importSourceSchema,
+    status: z.enum(['queued', 'running', 'done', 'failed']),
+    done: z.boolean(),
+    entriesRead: count(),
+    matched: count(),
+    unmatched: count(),
+    duplicates: count(),
+    refused: count(),
+    ignored: count(),
+    problems: z.array(z.object({ entry: z.int().min(1), reason: z.string() })),
+    error: z.string().nullable(),
+    createdAt: utc(),
+    finishedAt: utc().nullable(),
+  })
+  .meta({ id: 'ImportProgress' });
+export type ImportProgress = z.output<typeof importProgressSchema>;
+
+const ref = z.object({ id: z.string(), name: z.string().nullable() });
+const ranked = { rank: z.int().min(1), plays: count(), listeningMs: count() };
+const day = z.string().meta({ description: 'A local date, YYYY-MM-DD' });
+export const yearInReviewSchema = z
+  .object({
+    year: z.int(),
+    household: z.boolean(),
+    userIds: z.array(z.string()),
+    years: z.array(z.int()).meta({ description: 'The years with plays of these users, latest first' }),
+    totalMs: count(),
+    plays: count(),
+    skips: count(),
+    skipRate: z.number().min(0).max(1),
+    topTracks: z.array(
+      z.object({ id: z.string(), name: z.string().nullable(), artists: z.array(ref), ...ranked }),
+    ),
+    topAlbums: z.array(z.object({ id: z.string(), name: z.string().nullable(), ...ranked })),
+    topArtists: z.array(z.object({ id: z.string(), name: z.string().nullable(), ...ranked })),
+    topGenres: z.array(z.object({ genre: z.string(), ...ranked })),
+    months: z.array(z.object({ month: z.int().min(1).max(12), plays: count(), listeningMs: count() })),
+    hours: z.array(z.object({ hour: z.int().min(0).max(23), plays: count() })),
+    mostPlayedDay: z.object({ date: day, plays: count() }).nullable(),
+    longestStreak: z.object({ days: z.int().min(1), from: day, to: day }).nullable(),
+    topTrackOfADay: z
+      .object({
+        date: day,
+        plays: count(),
+        track: z.object({ id: z.string(), name: z.string().nullable(), artists: z.array(ref) }),
+      })
+      .nullable(),
+    newArtists: z.object({
+      count: count(),
+      items: z.array(z.object({ id: z.string(), name: z.string().nullable(), plays: count() })),
+    }),
+  })
+  .meta({ id: 'YearInReview' });
+
+export type YearInReview = z.output<typeof yearInReviewSchema>;

@@ -1,0 +1,25 @@
+export type ImportSource = 'listenbrainz' | 'lastfm' | 'spotify';
+
+/** An import's record: what was asked, how far it got, and its report. Kept in the data folder. */
+export interface ImportJob {
+  id: string;
+  userId: string;
+  /** Who started it (an Admin may import for anyone). */
+  startedBy: string;
+  source: ImportSource;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  createdAt: number;
+  finishedAt: number | null;
+  /** Entries read from the file (listens, ignored and refused ones). */
+  read: number;
+  matched: number;
+  unmatched: number;
+  duplicates: number;
+  refused: number;
+  /** Entries that are not listens of music (Spotify podcasts). */
+  ignored: number;
+  /** The first refused entries: their number in the file and why. */
+  problems: Array<{ entry: number; reason: string }>;
+  /** Why the whole import stopped, when it failed. */
+  error: string | null;
+}

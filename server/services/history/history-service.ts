@@ -1,0 +1,127 @@
+import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
+import type { Listen } from '../../domain/listen.js';
+import type { Logger } from '../../logger.js';
+import type { UnmatchedListens } from '../../store/unmatched-listens.js';
+import type { NowPlayingService } from '../now-playing.js';
+import type { ListenLog, MatchedListen } from '../stats/listen-log.js';
+import { ListenKeys, pairHash } from './listen-keys.js';
+import { normaliseArtist, normaliseTitle } from './normalise.js';
+import { TrackMatcher } from './track-matcher.js';
+
+/** What became of a batch of listens. */
+export interface RecordOutcome {
+  matched: number;
+  unmatched: number;
+  duplicates: number;
+}
+
+/**
+ * Listens from outside Melon (docs/API.md, Listening history): each is matched to a library track
+ * and logged as a play or skip at its time, at most once per (user, track, second); a listen that
+ * matches nothing is kept as an unmatched listen and tried again after every scan.
+ */
+export class HistoryService {
+  private matcher: { tracks: readonly TrackRecord[]; matcher: TrackMatcher } | null = null;
+  /** Keys of the unmatched listens kept (user + names, second), so a re-import adds none twice. */
+  private unmatchedKeys: Promise<ListenKeys> | null = null;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly listenLog: ListenLog,
+    private readonly unmatched: UnmatchedListens,
+    private readonly library: () => Readonly<LibraryIndex>,
+    private readonly nowPlaying: NowPlayingService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Matches and records listens; resolves once the plays and unmatched listens are durable. */
+  async record(listens: readonly Listen[]): Promise<RecordOutcome> {
+    const matcher = this.currentMatcher();
+    const matched: MatchedListen[] = [];
+    const unmatched: Listen[] = [];
+    for (const listen of listens) {
+      const track = matcher.match(listen);
+      if (track) matched.push({ ...listen, track });
+      else unmatched.push(listen);
+    }
+    const { duplicates } = await this.listenLog.record(matched);
+    // A scrobbled play ends the "playing now" that announced it.
+    if (listens[0]?.source === 'listenbrainz-api') {
+      for (const listen of matched) this.nowPlaying.clear(listen.userId, listen.track.id);
+    }
+    const keys = await this.unmatchedKeySet();
+    const fresh = unmatched.filter((listen) => keys.add(listen.userId, unmatchedKey(listen), listen.at));
+    await this.unmatched.append(fresh);
+    return {
+      matched: matched.length - duplicates,
+      unmatched: fresh.length,
+      duplicates: duplicates + unmatched.length - fresh.length,
+    };
+  }
+
+  /** A scrobbler's "playing now": shown as now playing when it matches a track, never a play. */
+  playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
+    const track = this.currentMatcher().match(listen);
+    if (!track) return false;
+    this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs ?? track.durationMs);
+    return true;
+  }
+
+  /**
+   * Tries every unmatched listen against the library again (after a scan): those that match now
+   * become plays. One sweep at a time; a call during a sweep waits for it and runs again.
+   */
+  async rematch(): Promise<{ matched: number; kept: number }> {
+    while (this.sweeping) await this.sweeping;
+    let outcome = { matched: 0, kept: 0 };
+    this.sweeping = (async () => {
+      const matcher = this.currentMatcher();
+      const { taken, kept } = await this.unmatched.sweep(async (batch) => {
+        const found = batch.map((listen) => matcher.match(listen));
+        const matched = batch.flatMap((listen, i) => (found[i] ? [{ ...listen, track: found[i] }] : []));
+        await this.listenLog.record(matched);
+        return found.map((track) => track !== undefined);
+      });
+      // The keys of listens that left the file go with them.
+      this.unmatchedKeys = null;
+      outcome = { matched: taken, kept };
+    })().finally(() => {
+      this.sweeping = null;
+    });
+    await this.sweeping;
+    if (outcome.matched > 0) this.logger.info('unmatched listens matched after a scan', outcome);
+    return outcome;
+  }
+
+  /** Resolves once no sweep of the unmatched listens is running (tests). */
+  async idle(): Promise<void> {
+    while (this.sweeping) await this.sweeping;
+  }
+
+  private currentMatcher(): TrackMatcher {
+    const index = this.library();
+    if (this.matcher?.tracks !== index.tracks) {
+      this.matcher = { tracks: index.tracks, matcher: new TrackMatcher(index) };
+    }
+    return this.matcher.matcher;
+  }
+
+  private unmatchedKeySet(): Promise<ListenKeys> {
+    this.unmatchedKeys ??= (async () => {
+      const keys = new ListenKeys();
+      for await (const listen of this.unmatched.read())
+        keys.add(listen.userId, unmatchedKey(listen), listen.at);
+      return keys;
+    })();
+    const pending = this.unmatchedKeys;
+    pending.catch(() => {
+      if (this.unmatchedKeys === pending) this.unmatchedKeys = null;
+    });
+    return pending;
+  }
+}
+
+/** An unmatched listen's identity besides user and second: its normalised names. */
+function unmatchedKey(listen: Listen): string {
+  return String(pairHash(normaliseArtist(listen.artist), normaliseTitle(listen.title)));
+}

@@ -1,0 +1,185 @@
+import type { Clock } from '../../clock.js';
+import { isoUtc } from '../../clock.js';
+import { isValidId, newId } from '../../domain/ids.js';
+import type { Listen, ParsedEntry } from '../../domain/listen.js';
+import { accountOf, type Principal } from '../../domain/user.js';
+import { messageOf, notFound, unauthorized } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ImportJobsRepo } from '../../store/import-jobs.js';
+import type { ImportJob, ImportSource } from '../../domain/import-job.js';
+import type { HistoryService } from './history-service.js';
+import { parseLastfmCsv } from './parsers/lastfm.js';
+import { parseListenBrainzExport } from './parsers/listenbrainz.js';
+import { parseSpotifyHistory } from './parsers/spotify.js';
+
+/** How many listens are matched and written together: one group commit each. */
+const BATCH = 1000;
+const MAX_PROBLEMS = 100;
+
+const PARSERS: Record<ImportSource, (path: string) => AsyncGenerator<ParsedEntry>> = {
+  listenbrainz: parseListenBrainzExport,
+  lastfm: parseLastfmCsv,
+  spotify: parseSpotifyHistory,
+};
+
+/** What the users store must answer. */
+export interface UserLookup {
+  findById(id: string): { id: string } | undefined;
+}
+
+/**
+ * Imports of listening history (docs/API.md, Import and export). The upload is kept in the data
+ * folder and read in the background as a stream, one job at a time; each batch of listens is
+ * durable before the job's progress that counts it is saved, so a job cut short by a restart runs
+ * again from where its saved progress says, and de-duplication makes any overlap count once.
+ */
+export class ImportService {
+  private readonly jobs = new Map<string, ImportJob>();
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly repo: ImportJobsRepo<ImportJob>,
+    private readonly history: HistoryService,
+    private readonly users: UserLookup,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Loads the saved jobs and runs again those a stop interrupted. */
+  async resume(): Promise<void> {
+    for (const job of await this.repo.list()) {
+      this.jobs.set(job.id, job);
+      if (job.status === 'queued' || job.status === 'running') this.enqueue(job);
+    }
+  }
+
+  /** Starts an import of an uploaded file (its temp file is moved into the data folder first). */
+  async start(
+    caller: Principal,
+    request: { userId?: string | undefined; source: ImportSource; tempPath: string },
+  ) {
+    const self = accountOf(caller);
+    const userId = request.userId ?? self;
+    if (userId !== self && caller.role !== 'Admin')
+      throw unauthorized('forbidden_role', 'Only an Admin may import history for another user');
+    if (!isValidId(userId) || !this.users.findById(userId))
+      throw notFound('user_not_found', `User '${userId}' not found`);
+    const job: ImportJob = {
+      id: newId(),
+      userId,
+      startedBy: self,
+      source: request.source,
+      status: 'queued',
+      createdAt: this.clock.now(),
+      finishedAt: null,
+      read: 0,
+      matched: 0,
+      unmatched: 0,
+      duplicates: 0,
+      refused: 0,
+      ignored: 0,
+      problems: [],
+      error: null,
+    };
+    await this.repo.keepUpload(job.id, request.tempPath);
+    await this.repo.save(job);
+    this.jobs.set(job.id, job);
+    this.enqueue(job);
+    return { id: job.id };
+  }
+
+  /** An import's progress and report: its owner, whoever started it, and Admins may see it. */
+  status(caller: Principal, id: string) {
+    const job = isValidId(id) ? this.jobs.get(id) : undefined;
+    const self = accountOf(caller);
+    if (!job || (caller.role !== 'Admin' && job.userId !== self && job.startedBy !== self))
+      throw notFound('import_not_found', `Import '${id}' not found`);
+    return viewOf(job);
+  }
+
+  /** Resolves once every queued import has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.queue;
+      await current;
+    } while (current !== this.queue);
+  }
+
+  /** On shutdown: the running import stops after its current batch; it resumes at the next start. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.idle();
+  }
+
+  private enqueue(job: ImportJob): void {
+    this.queue = this.queue.then(() => this.run(job));
+  }
+
+  private async run(job: ImportJob): Promise<void> {
+    if (this.stopped) return;
+    const done = job.read;
+    job.status = 'running';
+    let position = 0;
+    let batch: Listen[] = [];
+    const flush = async () => {
+      const outcome = await this.history.record(batch);
+      job.matched += outcome.matched;
+      job.unmatched += outcome.unmatched;
+      job.duplicates += outcome.duplicates;
+      batch = [];
+      job.read = position;
+      await this.repo.save(job);
+    };
+    try {
+      for await (const entry of PARSERS[job.source](this.repo.uploadPath(job.id))) {
+        position += 1;
+        // Entries a previous run already counted (its batches are durable) are passed over.
+        if (position <= done) continue;
+        if (entry.kind === 'listen') batch.push({ ...entry.listen, userId: job.userId, source: job.source });
+        else if (entry.kind === 'ignored') job.ignored += 1;
+        else {
+          job.refused += 1;
+          if (job.problems.length < MAX_PROBLEMS)
+            job.problems.push({ entry: position, reason: entry.reason });
+        }
+        if (batch.length >= BATCH) {
+          await flush();
+          if (this.stopped) return;
+        }
+      }
+      await flush();
+      job.status = 'done';
+    } catch (error) {
+      job.status = 'failed';
+      job.error = messageOf(error);
+      this.logger.warn('history import failed', { id: job.id, error: job.error });
+    }
+    job.finishedAt = this.clock.now();
+    await this.repo.save(job).catch((error: unknown) => {
+      this.logger.error('could not save an import record', { id: job.id, error: messageOf(error) });
+    });
+    await this.repo.removeUpload(job.id);
+  }
+}
+
+function viewOf(job: ImportJob) {
+  return {
+    id: job.id,
+    userId: job.userId,
+    source: job.source,
+    status: job.status,
+    done: job.status === 'done' || job.status === 'failed',
+    entriesRead: job.read,
+    matched: job.matched,
+    unmatched: job.unmatched,
+    duplicates: job.duplicates,
+    refused: job.refused,
+    ignored: job.ignored,
+    problems: job.problems,
+    error: job.error,
+    createdAt: isoUtc(job.createdAt),
+    finishedAt: job.finishedAt === null ? null : isoUtc(job.finishedAt),
+  };
+}

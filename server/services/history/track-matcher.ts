@@ -1,0 +1,79 @@
+import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
+import { normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
+
+/** What a listen says about its recording. */
+export interface ListenNames {
+  artist: string;
+  title: string;
+  album: string | null;
+  recordingMbid: string | null;
+}
+
+/**
+ * Finds the library track a listen was of: by MusicBrainz recording id when the library has it,
+ * else by normalised artist + title + album, else artist + title when that names one track only
+ * or when no album was given. Built once per library snapshot; a lookup is a few map reads.
+ */
+export class TrackMatcher {
+  private readonly byMbid = new Map<string, TrackRecord>();
+  private readonly byArtistTitleAlbum = new Map<string, TrackRecord>();
+  /** Tracks of an artist + title; more than one when several albums hold the recording. */
+  private readonly byArtistTitle = new Map<string, TrackRecord[]>();
+
+  constructor(library: Readonly<LibraryIndex>) {
+    const artistNames = new Map(library.artists.map((a) => [a.id, a.name]));
+    const albumNames = new Map(library.albums.map((a) => [a.id, a.name]));
+    // Stable choice among equals: the library's order (by id) decides.
+    const tracks = [...library.tracks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const track of tracks) {
+      if (track.recordingMbid) setOnce(this.byMbid, track.recordingMbid.toLowerCase(), track);
+      const title = normaliseTitle(track.name);
+      const album = track.albumId ? normaliseAlbum(albumNames.get(track.albumId) ?? '') : '';
+      // A listen may credit any of the track's artists first.
+      const artists = new Set(track.artistIds.map((id) => normaliseArtist(artistNames.get(id) ?? '')));
+      for (const artist of artists) {
+        const key = `${artist}\u0000${title}`;
+        setOnce(this.byArtistTitleAlbum, `${key}\u0000${album}`, track);
+        const list = this.byArtistTitle.get(key);
+        if (list) list.push(track);
+        else this.byArtistTitle.set(key, [track]);
+      }
+    }
+  }
+
+  /**
+   * Answers for names seen before: an export names the same few thousand recordings over and over,
+   * and folding names is most of a match's work and garbage. Cleared when it reaches its bound.
+   */
+  private readonly seen = new Map<string, TrackRecord | null>();
+
+  match(listen: ListenNames): TrackRecord | undefined {
+    const key = `${listen.recordingMbid ?? ''}\u0000${listen.artist}\u0000${listen.title}\u0000${listen.album ?? ''}`;
+    const known = this.seen.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const found = this.find(listen);
+    if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
+    this.seen.set(key, found ?? null);
+    return found;
+  }
+
+  private find(listen: ListenNames): TrackRecord | undefined {
+    if (listen.recordingMbid) {
+      const byId = this.byMbid.get(listen.recordingMbid.toLowerCase());
+      if (byId) return byId;
+    }
+    const key = `${normaliseArtist(listen.artist)}\u0000${normaliseTitle(listen.title)}`;
+    if (listen.album) {
+      const exact = this.byArtistTitleAlbum.get(`${key}\u0000${normaliseAlbum(listen.album)}`);
+      if (exact) return exact;
+    }
+    // Another album (a compilation, a single) or none named: the recording is still this one.
+    return this.byArtistTitle.get(key)?.[0];
+  }
+}
+
+const SEEN_LIMIT = 50_000;
+
+function setOnce<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key)) map.set(key, value);
+}

@@ -1,0 +1,80 @@
+import type { TrackRecord } from '../../domain/library.js';
+import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
+import { ListenKeys } from '../history/listen-keys.js';
+import { logEntryFor, type LibraryNames } from './log-entry.js';
+import { forEachLog, type LogRows } from './log-rows.js';
+
+/** A listen matched to a library track, ready to be logged. */
+export interface MatchedListen {
+  userId: string;
+  track: TrackRecord;
+  /** Epoch ms, whole seconds. */
+  at: number;
+  device: string | null;
+  type: 'play' | 'skip';
+}
+
+/** The parts of the stats index this needs. */
+export interface LogRowsSource {
+  rowsOf(userId: string): LogRows | undefined;
+}
+
+/**
+ * Writes listens (ListenBrainz submissions, imports) to the play log, each at most once: a listen is
+ * dropped when a log of the same user and track already sits in the same second, whatever wrote it
+ * (docs/API.md, Listening history). The keys of every log are kept in a compact set, made from the
+ * stats index on first use and kept current by `note` for every log written after.
+ */
+export class ListenLog {
+  private keys: ListenKeys | null = null;
+
+  constructor(
+    private readonly playLog: PlayLog,
+    private readonly index: LogRowsSource,
+    private readonly library: LibraryNames,
+    private readonly userIds: () => Iterable<string>,
+  ) {}
+
+  /** Records a log written elsewhere (log-play, log-skip) once it is durable. */
+  note(entry: PlayLogEntry): void {
+    this.keys?.add(entry.userId, entry.trackId, entry.at);
+  }
+
+  /** Whether a listen would be a duplicate now. */
+  isDuplicate(userId: string, trackId: string, at: number): boolean {
+    return this.keySet().has(userId, trackId, at);
+  }
+
+  /**
+   * Appends the listens that are not duplicates in one group commit and resolves once they are
+   * durable. Keys are taken before the write, so a concurrent submission of the same listen is
+   * dropped too; if the write fails, the set is rebuilt from the index at the next use.
+   */
+  async record(listens: readonly MatchedListen[]): Promise<{ added: number; duplicates: number }> {
+    const keys = this.keySet();
+    const entries: PlayLogEntry[] = [];
+    for (const listen of listens) {
+      if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
+      entries.push(logEntryFor(this.library, listen.track, { ...listen, explicitAt: true }));
+    }
+    try {
+      await this.playLog.appendMany(entries);
+    } catch (error) {
+      this.keys = null;
+      throw error;
+    }
+    return { added: entries.length, duplicates: listens.length - entries.length };
+  }
+
+  private keySet(): ListenKeys {
+    if (this.keys) return this.keys;
+    const keys = new ListenKeys();
+    for (const userId of this.userIds()) {
+      forEachLog(this.index.rowsOf(userId), undefined, undefined, (trackId, at) =>
+        keys.add(userId, trackId, at),
+      );
+    }
+    this.keys = keys;
+    return keys;
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.js';
+import { fakeScanner } from '../factories/library.js';
+import { historyLibrary } from '../history/library.js';
+import { lastfmCsv } from '../history/samples.js';
+import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
+import { eventually, launchBrowser, openSection, screenshot, signIn, type Browser } from './browser.js';
+
+/** The History section in Chromium: an import with its progress and report, then the year in review. */
+let t: TestServer;
+let browser: Browser;
+const YEAR = new Date().getFullYear() - 1;
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([
+    startTestServer({ scanner: fakeScanner(historyLibrary()), clock: new ManualClock(Date.now()) }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), t?.stop()]);
+});
+
+afterEach(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+describe('History', () => {
+  it('imports a Last.fm file, shows the report, then the year in review with its figures', async () => {
+    const { page } = browser;
+    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    const view = await openSection(page, 'history');
+    const csv = lastfmCsv([
+      ['Rick Astley', 'Whenever You Need Somebody', 'Never Gonna Give You Up', `${YEAR}-03-01T10:00:00Z`],
+      ['Rick Astley', 'Whenever You Need Somebody', 'Never Gonna Give You Up', `${YEAR}-03-02T10:00:00Z`],
+      ['The Beatles', 'Abbey Road', 'Something', `${YEAR}-03-03T10:00:00Z`],
+      ['Nobody', 'Nothing', 'Not Here', `${YEAR}-03-03T11:00:00Z`],
+    ]);
+    await view.getByTestId('import-source').selectOption('lastfm');
+    await view
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'scrobbles.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await view.getByTestId('import-submit').click();
+    await eventually(() => view.getByTestId('import-status').textContent(), 'Done');
+    const figures = await view.locator('.import-figures dd').allTextContents();
+    expect(figures).toEqual(['4', '3', '1', '0', '0', '0']);
+
+    await view.getByTestId('review-year').selectOption(String(YEAR));
+    await eventually(() => view.getByTestId('review-plays').textContent(), '3');
+    expect(await view.getByTestId('review-streak').textContent()).toBe('3');
+    expect(
+      await view
+        .getByTestId('review-top-tracks')
+        .getByTestId('review-top-tracks-item')
+        .evaluateAll((gs) => gs.map((g) => g.dataset.label)),
+    ).toEqual(['Never Gonna Give You Up', 'Something']);
+    await screenshot(page, 'history');
+  });
+});
