@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isValidId } from '../domain/ids.js';
 import type { NamedRef, Page } from '../contract/common.js';
@@ -19,7 +18,7 @@ import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../libr
 import type { ScanProgress } from '../library/scanner.js';
 import type { Logger } from '../logger.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
-import { MusicFolders } from './music-folders.js';
+import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
 
@@ -308,11 +307,7 @@ export class LibraryService {
 
   /** The track's path inside its library folder: never the machine's absolute path. */
   relativePath(track: TrackRecord): string {
-    for (const dir of this.dirs) {
-      const inside = path.relative(dir, track.path);
-      if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return inside.split('\\').join('/');
-    }
-    return track.path.split(/[\\/]/).slice(-1)[0] ?? '';
+    return pathInFolders(this.dirs, track.path);
   }
 
   /** The caller's and everyone's rating of an item. */

@@ -61,3 +61,12 @@ function folderStatusNow(dir: string): FolderStatus {
     return errnoCode(err) === 'ENOENT' ? 'missing' : 'unreadable';
   }
 }
+
+/** `file`'s path inside the music folder that holds it, with `/` (its name alone if none does). */
+export function pathInFolders(dirs: readonly string[], file: string): string {
+  for (const dir of dirs) {
+    const inside = path.relative(dir, file);
+    if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return inside.split('\\').join('/');
+  }
+  return file.split(/[\\/]/).slice(-1)[0] ?? '';
+}
