@@ -36,14 +36,8 @@ export class FavouritesService {
 
   /** The caller's favourites of a kind still in the library, the latest starred first. */
   list(caller: Principal, kind: FavouriteKind): Array<{ id: string; starredAt: number }> {
-    const exists = (id: string) =>
-      kind === 'track'
-        ? this.library.hasTrack(id)
-        : kind === 'album'
-          ? this.library.hasAlbum(id)
-          : this.library.hasArtist(id);
     return Object.entries(this.favourites.list(accountOf(caller), kind))
-      .filter(([id]) => exists(id))
+      .filter(([id]) => this.library.has(kind, id))
       .map(([id, starredAt]) => ({ id, starredAt }))
       .sort((a, b) => b.starredAt - a.starredAt || (a.id < b.id ? -1 : 1));
   }

@@ -244,12 +244,11 @@ export class LibraryService {
     return track;
   }
 
-  hasAlbum(id: string): boolean {
-    return isValidId(id) && this.library.album(id) !== undefined;
-  }
-
-  hasArtist(id: string): boolean {
-    return isValidId(id) && this.library.artist(id) !== undefined;
+  /** Whether the library holds a track, album or artist with this id. */
+  has(kind: RatingKind, id: string): boolean {
+    if (!isValidId(id)) return false;
+    if (kind === 'track') return this.library.track(id) !== undefined;
+    return (kind === 'album' ? this.library.album(id) : this.library.artist(id)) !== undefined;
   }
 
   requireAlbum(id: string): void {

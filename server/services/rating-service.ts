@@ -21,15 +21,9 @@ export class RatingService {
 
   /** The caller's rated items of a kind still in the library, the highest first (then the id). */
   highest(caller: Principal, kind: RatingKind): Array<{ id: string; rating: number }> {
-    const exists = (id: string) =>
-      kind === 'track'
-        ? this.library.hasTrack(id)
-        : kind === 'album'
-          ? this.library.hasAlbum(id)
-          : this.library.hasArtist(id);
     return this.ratings
       .ratedBy(kind, accountOf(caller))
-      .filter((item) => exists(item.id))
+      .filter((item) => this.library.has(kind, item.id))
       .sort((a, b) => b.rating - a.rating || (a.id < b.id ? -1 : 1));
   }
 }

@@ -10,8 +10,8 @@ export function annotationMethods(services: Services) {
   /** What an id names: Subsonic's `id` may be a song, an album or an artist. */
   function kindOf(id: string): FavouriteRef['kind'] {
     if (library.hasTrack(id)) return 'track';
-    if (library.hasAlbum(id)) return 'album';
-    if (library.hasArtist(id)) return 'artist';
+    if (library.has('album', id)) return 'album';
+    if (library.has('artist', id)) return 'artist';
     throw notFoundError(`Item '${id}' not found`);
   }
 

@@ -86,7 +86,7 @@ export function browsingMethods(services: Services) {
     getMusicDirectory: (request: MethodRequest) => {
       const id = request.params.required('id');
       const { present } = request;
-      if (library.hasArtist(id)) {
+      if (library.has('artist', id)) {
         const artist = library.artist(id);
         return {
           directory: {
@@ -97,7 +97,7 @@ export function browsingMethods(services: Services) {
           },
         };
       }
-      if (library.hasAlbum(id)) {
+      if (library.has('album', id)) {
         const album = library.album(id);
         const folder = present.albumDirectory(album);
         return {

@@ -39,7 +39,7 @@ function pickRandom<T>(items: readonly T[], count: number): T[] {
 export function listMethods(services: Services, clock: Clock) {
   const { library, stats, ratings, favourites } = services;
   const albumsById = (ids: readonly string[]) =>
-    ids.filter((id) => library.hasAlbum(id)).map((id) => library.album(id));
+    ids.filter((id) => library.has('album', id)).map((id) => library.album(id));
 
   /** The albums of one getAlbumList(2) page, for the calling user. */
   function albumList(request: MethodRequest): AlbumRecord[] {

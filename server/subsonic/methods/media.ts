@@ -66,12 +66,12 @@ export function mediaMethods(services: Services, resizer: ImageResizer) {
     const match = /^(tr|al|ar|pl)-(.+)$/.exec(coverId);
     const [kind, id] = match ? [match[1]!, match[2]!] : ['', coverId];
     if (kind === 'tr' || (kind === '' && library.hasTrack(id))) return artwork.trackImage(id, 0);
-    if (kind === 'al' || (kind === '' && library.hasAlbum(id))) {
+    if (kind === 'al' || (kind === '' && library.has('album', id))) {
       library.requireAlbum(id);
       const track = library.albumTracks(id).find((candidate) => candidate.artwork.length > 0);
       return track ? artwork.trackImage(track.id, 0) : artwork.defaultImage();
     }
-    if (kind === 'ar' || (kind === '' && library.hasArtist(id))) {
+    if (kind === 'ar' || (kind === '' && library.has('artist', id))) {
       const artist = library.getArtist(callerOf(request), id);
       if (artist.pfpCount > 0) return artwork.artistImage('pfp', id, 0);
       const album = library.artistAlbums(id)[0];
