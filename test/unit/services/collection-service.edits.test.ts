@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CollectionService } from '../../../server/services/collection-service.js';
-import { makeUserRecord, principalOf, principalWithRole } from '../../factories/accounts.js';
-import { makeLibrary } from '../../factories/library.js';
+import { principalWithRole } from '../../factories/accounts.js';
+import { alice, bob, twoTrackLibrary as library } from '../../factories/listeners.js';
 import { newTestService } from '../../fakes/test-service.js';
 import { problemOf } from '../../support/problem-of.js';
-
-const library = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [
-    { id: 't1', artistIds: ['ar1'], albumId: 'al1' },
-    { id: 't2', artistIds: ['ar1'], albumId: 'al1' },
-  ],
-});
-const alice = principalOf(makeUserRecord({ id: 'alice' }));
-const bob = principalOf(makeUserRecord({ id: 'bob' }));
 
 describe('CollectionService.update and delete', () => {
   it('lets the owner or an Admin change a playlist: rename, remove by position, add', async () => {

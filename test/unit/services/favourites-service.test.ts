@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FavouritesService } from '../../../server/services/favourites-service.js';
-import { makeUserRecord, principalOf } from '../../factories/accounts.js';
-import { makeLibrary } from '../../factories/library.js';
+import { alice, bob, twoTrackLibrary as library } from '../../factories/listeners.js';
 import { newTestService } from '../../fakes/test-service.js';
 import { problemOf } from '../../support/problem-of.js';
-
-const library = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [
-    { id: 't1', artistIds: ['ar1'], albumId: 'al1' },
-    { id: 't2', artistIds: ['ar1'], albumId: 'al1' },
-  ],
-});
-const alice = principalOf(makeUserRecord({ id: 'alice' }));
-const bob = principalOf(makeUserRecord({ id: 'bob' }));
 
 describe('FavouritesService', () => {
   it("keeps each user's stars with their first date, latest first, and only what exists", async () => {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RatingService } from '../../../server/services/rating-service.js';
-import { makeUserRecord, principalOf } from '../../factories/accounts.js';
-import { makeLibrary } from '../../factories/library.js';
+import { alice, bob, twoTrackLibrary as library } from '../../factories/listeners.js';
 import { newTestService } from '../../fakes/test-service.js';
-
-const library = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [
-    { id: 't1', artistIds: ['ar1'], albumId: 'al1' },
-    { id: 't2', artistIds: ['ar1'], albumId: 'al1' },
-  ],
-});
-const alice = principalOf(makeUserRecord({ id: 'alice' }));
-const bob = principalOf(makeUserRecord({ id: 'bob' }));
 
 describe('RatingService.highest', () => {
   it("lists the caller's rated items, highest first, leaving out what is gone", async () => {
