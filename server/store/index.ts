@@ -56,9 +56,12 @@ export interface Store {
 export interface PlayIndex {
   /**
    * Receives every play-log entry already on disk, in file order, while the store opens, then each
-   * appended one; `snapshot` is the entry's snapshot number in the log (PlayLogOptions.onEntry).
+   * appended one; `snapshot` is the entry's snapshot number in the log, `line` where its line
+   * starts (PlayLogOptions.onEntry).
    */
-  add(entry: PlayLogEntry, snapshot: number): void;
+  add(entry: PlayLogEntry, snapshot: number, line: number): void;
+  /** The log is open: read log ids from it from now on (PlayLog.idAt). */
+  readIdsFrom(log: { idAt(line: number): string }): void;
   /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
   takeUnsaved(): Uint8Array[];
   /**
@@ -111,10 +114,11 @@ async function openPlayLog(
     logger.warn('the saved play index does not fit the play log; rebuilding it');
   const plays = await PlayLog.open(logPath, {
     logger,
-    onEntry: (entry, snapshot) => playIndex.add(entry, snapshot),
+    onEntry: (entry, snapshot, line) => playIndex.add(entry, snapshot, line),
     from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
   });
   playIndex.settle();
+  playIndex.readIdsFrom(plays);
   return {
     plays,
     saved: usable ? { bytes: saved.bytes, logSnapshots: saved.logSnapshots.length } : undefined,

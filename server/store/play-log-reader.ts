@@ -12,10 +12,10 @@ export interface ReadResult {
 }
 
 /**
- * Takes one line, `buf[start, end)` without its newline; false when it cannot read it. The bytes are
- * only valid during the call.
+ * Takes one line, `buf[start, end)` without its newline, which starts at byte `offset` of the file;
+ * false when it cannot read it. The bytes are only valid during the call.
  */
-export type LineReader = (buf: Buffer, start: number, end: number) => boolean;
+export type LineReader = (buf: Buffer, start: number, end: number, offset: number) => boolean;
 
 /** The first line of the file (its header) and where it ends; undefined for an empty file. */
 export async function readHeader(handle: FileHandle): Promise<{ text: string; bytes: number } | undefined> {
@@ -62,7 +62,7 @@ export async function readLines(
     let start = 0;
     for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
       lineNo += 1;
-      const ok = nl > start && read(buf, start, nl);
+      const ok = nl > start && read(buf, start, nl, base + start);
       if (lastLineBad) logger.warn('play log: skipped an unreadable line', { path, line: lastBadLine });
       if (ok) {
         lastLineBad = false;

@@ -1,4 +1,5 @@
 import { errnoCode } from '../fs/errno.js';
+import { readSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
@@ -46,9 +47,10 @@ export interface PlayLogOptions {
    * Called once for every entry in the file (after `from`, when given), in file order, before
    * `open` resolves; then for every appended entry the moment it is durable, before its append
    * resolves. So whoever indexes the log always holds exactly its durable entries. `snapshot` is
-   * the number of the entry's snapshot in this log: equal numbers, equal snapshots.
+   * the number of the entry's snapshot in this log: equal numbers, equal snapshots. `line` is where
+   * the entry's line starts in the file (`idAt` reads its id back from there).
    */
-  onEntry: (entry: PlayLogEntry, snapshot: number) => void;
+  onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void;
   /**
    * Read only the entries after this point; check it first with `PlayLog.reaches`. The snapshots
    * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
@@ -69,6 +71,9 @@ export interface LogPosition {
 
 /** A header line is shorter than this (readHeader reads this much). */
 const HEADER_PROBE_BYTES = 256;
+
+/** A log line is shorter than this but for very long device names or ids (idAt reads more then). */
+const ID_READ_BYTES = 512;
 
 /** How many bytes before a position identify it: the last few lines. */
 const POSITION_TAIL_BYTES = 1024;
@@ -105,7 +110,7 @@ export class PlayLog implements PlayStore {
     private bytes: number,
     /** The last bytes of those, to mark a position (see LogPosition). */
     private tail: Buffer,
-    private readonly onEntry: (entry: PlayLogEntry, snapshot: number) => void,
+    private readonly onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void,
     /** The snapshots the file defines; a log of a new one defines it first. */
     readonly snapshots: LogSnapshots,
     loaded: number,
@@ -165,7 +170,7 @@ export class PlayLog implements PlayStore {
         const from = options.from;
         if (from) snapshots = from.snapshots;
         const onEntry = options.onEntry;
-        const read = (buf: Buffer, start: number, end: number): boolean => {
+        const read = (buf: Buffer, start: number, end: number, offset: number): boolean => {
           if (buf[start] === 0x7b /* { */) {
             const line = decodeSnapshotLine(buf.toString('utf8', start, end));
             return line !== undefined && snapshots.define(line.n, line.snapshot);
@@ -174,7 +179,7 @@ export class PlayLog implements PlayStore {
           const snapshot = line && snapshots.snapshots[line.snapshot];
           if (!line || !snapshot) return false;
           replayed += 1;
-          onEntry(entryOf(line, snapshot), line.snapshot);
+          onEntry(entryOf(line, snapshot), line.snapshot, offset);
           return true;
         };
         const result = await readLines(
@@ -243,6 +248,27 @@ export class PlayLog implements PlayStore {
     return { bytes: this.bytes, entries: this.entries, tail: this.tail.toString('base64') };
   }
 
+  /**
+   * The log id on the line starting at byte `line` (as handed to `onEntry`). A synchronous read of
+   * one short line, for the few rows a statistics read returns: they are near the end of the file
+   * or were just read, so in the page cache.
+   */
+  idAt(line: number): string {
+    let buf = Buffer.allocUnsafe(ID_READ_BYTES);
+    for (;;) {
+      const read = readSync(this.handle.fd, buf, 0, buf.length, line);
+      const end = buf.subarray(0, read).indexOf(0x0a);
+      if (end >= 0) {
+        const decoded = decodePlayLine(buf, 0, end);
+        if (decoded) return decoded.id;
+        break;
+      }
+      if (read < buf.length) break;
+      buf = Buffer.allocUnsafe(buf.length * 4);
+    }
+    throw new Error(`play log ${this.path}: no log line at byte ${line}`);
+  }
+
   /** Waits until everything appended so far is durable (or has failed). */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
@@ -276,13 +302,21 @@ export class PlayLog implements PlayStore {
         // reaches the file with it, and forgotten again when that batch fails.
         const definedBefore = this.snapshots.count;
         const numbers: number[] = [];
+        const offsets: number[] = [];
         try {
           const lines: string[] = [];
+          let offset = this.bytes;
           for (const pending of batch) {
             for (const entry of pending.entries) {
+              // numberFor may add the line defining the entry's snapshot before its own.
+              const before = lines.length;
               const n = this.snapshots.numberFor(entry, lines);
+              for (let i = before; i < lines.length; i += 1) offset += Buffer.byteLength(lines[i]!);
+              const line = playLine(entry, n);
               numbers.push(n);
-              lines.push(playLine(entry, n));
+              offsets.push(offset);
+              lines.push(line);
+              offset += Buffer.byteLength(line);
             }
           }
           const buffer = Buffer.from(lines.join(''));
@@ -300,7 +334,10 @@ export class PlayLog implements PlayStore {
         }
         let k = 0;
         for (const pending of batch) {
-          for (const entry of pending.entries) this.deliver(entry, numbers[k++]!);
+          for (const entry of pending.entries) {
+            this.deliver(entry, numbers[k]!, offsets[k]!);
+            k += 1;
+          }
           this.entries += pending.entries.length;
           pending.resolve();
         }
@@ -315,9 +352,9 @@ export class PlayLog implements PlayStore {
    * still resolves; a failing index is logged and marked incomplete, so it is rebuilt from the log
    * at the next start instead of being saved.
    */
-  private deliver(entry: PlayLogEntry, snapshot: number): void {
+  private deliver(entry: PlayLogEntry, snapshot: number, line: number): void {
     try {
-      this.onEntry(entry, snapshot);
+      this.onEntry(entry, snapshot, line);
     } catch (error) {
       this.indexMissedEntries = true;
       this.logger.error('play log: indexing a durable entry failed', {

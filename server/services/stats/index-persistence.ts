@@ -1,6 +1,5 @@
 import { snapshotText, decodeSnapshotText, type PlaySnapshot } from '../../store/play-log-codec.js';
 import type { IndexTables } from './index-tables.js';
-import { ID_BYTES } from './log-ids.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
 import { OTHER_ID, UserColumns } from './user-columns.js';
 
@@ -97,15 +96,13 @@ export function addBlock(
       throw new Error('saved index: a row refers to nothing');
     const row = place(userIdx, at, s, device, flags);
     const u = columns[userIdx]!;
+    const ref = view.getUint32(o + 24, true);
     if (flags & OTHER_ID) {
-      const id = otherIds[view.getUint32(o + 24, true)];
+      const id = otherIds[ref];
       if (id === undefined) throw new Error('saved index: a row refers to nothing');
-      new DataView(u.idBytes.buffer, u.idBytes.byteOffset).setUint32(row * ID_BYTES, u.otherIds.length, true);
-      u.otherIds.push(id);
+      u.setId(row, id, undefined);
     } else {
-      const idBytes = u.idBytes;
-      const to = row * ID_BYTES;
-      for (let b = 0; b < ID_BYTES; b += 1) idBytes[to + b] = records[o + 24 + b]!;
+      u.ref[row] = ref;
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { PlayLogEntry } from '../../store/play-log.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
-import { entryAt } from './row-entry.js';
+import { entryAt, type IdOfLine } from './row-entry.js';
 import type { UserColumns } from './user-columns.js';
 
 /** Notes in `latest` a log of snapshot `s` by user `userIdx` at `at`. */
@@ -44,6 +44,7 @@ export function latestEntryOfTrack(
   tables: IndexTables,
   columns: readonly UserColumns[],
   trackId: string,
+  idOfLine: IdOfLine,
 ): PlayLogEntry | undefined {
   const trackIdx = tables.tracks.get(trackId);
   if (trackIdx === undefined) return undefined;
@@ -56,7 +57,7 @@ export function latestEntryOfTrack(
   for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
     if (track[u.snap[row]!] === trackIdx) found = row;
   }
-  return found < 0 ? undefined : entryAt(tables, u, found);
+  return found < 0 ? undefined : entryAt(tables, u, found, idOfLine);
 }
 
 /** The newest non-empty snapshot name of an album or artist, null when none. */

@@ -1,16 +1,15 @@
 import type { PlayLogEntry } from '../../store/play-log.js';
 import type { IndexTables } from './index-tables.js';
-import { ID_BYTES, unpackId } from './log-ids.js';
-import { EXPLICIT, OTHER_ID, SKIP, type UserColumns } from './user-columns.js';
+import { EXPLICIT, SKIP, type UserColumns } from './user-columns.js';
 
-/** Rebuilds the logged entry of a row from the columns. */
-export function entryAt(tables: IndexTables, u: UserColumns, row: number): PlayLogEntry {
+/** Reads the log id on the play log's line starting at byte `line` (PlayLog.idAt). */
+export type IdOfLine = (line: number) => string;
+
+/** Rebuilds the logged entry of a row from the columns (its id from the play log, see UserColumns). */
+export function entryAt(tables: IndexTables, u: UserColumns, row: number, idOfLine: IdOfLine): PlayLogEntry {
   const flags = u.flags[row]!;
   const device = u.device[row]!;
-  const id =
-    flags & OTHER_ID
-      ? u.otherIds[new DataView(u.idBytes.buffer, u.idBytes.byteOffset).getUint32(row * ID_BYTES, true)]!
-      : unpackId(u.idBytes, row * ID_BYTES);
+  const id = u.idOf(row, idOfLine);
   const s = tables.snapshots.fields(u.snap[row]!);
   return {
     id,

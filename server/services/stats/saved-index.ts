@@ -1,6 +1,5 @@
 import { deserialize } from 'node:v8';
 import type { PlayLogEntry } from '../../store/play-log.js';
-import { ID_BYTES, unpackId } from './log-ids.js';
 import { OTHER_ID, type UserColumns } from './user-columns.js';
 
 /**
@@ -10,16 +9,18 @@ import { OTHER_ID, type UserColumns } from './user-columns.js';
  * many of the play log's next ones, the log keeping their texts, or their texts for an index not
  * fed by a log), then one fixed-size record per log in the order they were added:
  *
- *   "MIX2" | u32 JSON bytes | JSON | records
- *   record (40 bytes, little-endian): f64 at | u32 user | u32 snapshot | u32 device + 1 (0: none) |
- *     u32 flags (user-columns.ts) | 16 bytes: the packed log id, or (flag OTHER_ID) a u32 index
- *     into the block's `otherIds`
+ *   "MIX3" | u32 JSON bytes | JSON | records
+ *   record (28 bytes, little-endian): f64 at | u32 user | u32 snapshot | u32 device + 1 (0: none) |
+ *     u32 flags | u32 ref (as in user-columns.ts: with the high bits of flags, where the log's line
+ *     starts in the play log; or, flag OTHER_ID, an index into the block's `otherIds`)
  *
  * Loading replays the records (no text is parsed but the tables), which is what makes a start with
- * a saved index fast.
+ * a saved index fast. Format 2 (40-byte records holding the packed ids) is not read: such an index
+ * is rebuilt from the log once.
  */
-export const RECORD_BYTES = 40;
-const MAGIC = 0x3258494d; // "MIX2"
+export const RECORD_BYTES = 28;
+const MAGIC = 0x3358494d; // "MIX3"
+const FORMAT = 3;
 
 export interface SavedBlock {
   users: string[];
@@ -65,11 +66,10 @@ export class SavedRecords {
     v.setUint32(o + 16, u.device[row]!, true);
     v.setUint32(o + 20, flags, true);
     if (flags & OTHER_ID) {
-      const ref = new DataView(u.idBytes.buffer, u.idBytes.byteOffset).getUint32(row * ID_BYTES, true);
       v.setUint32(o + 24, this.otherIds.length, true);
-      this.otherIds.push(u.otherIds[ref]!);
+      this.otherIds.push(u.otherIds[u.ref[row]!]!);
     } else {
-      this.bytes.set(u.idBytes.subarray(row * ID_BYTES, row * ID_BYTES + ID_BYTES), o + 24);
+      v.setUint32(o + 24, u.ref[row]!, true);
     }
     this.count += 1;
   }
@@ -96,7 +96,7 @@ export class SavedRecords {
 /** A block's bytes, as parts to write one after the other (the records are not copied). */
 export function encodeBlock(block: SavedBlock): Uint8Array[] {
   const { records, ...tables } = block;
-  const json = Buffer.from(JSON.stringify({ format: 2, ...tables }));
+  const json = Buffer.from(JSON.stringify({ format: FORMAT, ...tables }));
   const head = Buffer.alloc(8);
   head.writeUInt32LE(MAGIC, 0);
   head.writeUInt32LE(json.length, 4);
@@ -149,7 +149,7 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
   const { format, users, devices, logSnapshots, snapshots, otherIds, count } = value;
   if (
-    format !== 2 ||
+    format !== FORMAT ||
     typeof logSnapshots !== 'number' ||
     !Number.isInteger(logSnapshots) ||
     logSnapshots < 0 ||
@@ -167,6 +167,9 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
 }
 
 // ---- format 1: the whole index as one v8-serialized object graph (Melon before the snapshots) ----
+
+/** Format 1 kept server-made log ids (22 base64url characters) packed in 16 bytes. */
+const ID_BYTES = 16;
 
 interface Format1Columns {
   n: number;
@@ -226,7 +229,12 @@ function decodeFormat1(bytes: Uint8Array): PlayLogEntry[] | undefined {
         const album = c.album[row]!;
         const device = c.device[row]!;
         entries.push({
-          id: ref >= 0 ? c.otherIds[ref]! : unpackId(c.idBytes, row * ID_BYTES),
+          id:
+            ref >= 0
+              ? c.otherIds[ref]!
+              : Buffer.from(c.idBytes.buffer, c.idBytes.byteOffset + row * ID_BYTES, ID_BYTES).toString(
+                  'base64url',
+                ),
           userId: users[c.userIdx]!,
           trackId: tracks[c.track[row]!]!,
           albumId: album < 0 ? null : albums[album]!,

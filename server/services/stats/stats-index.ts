@@ -13,15 +13,14 @@ import {
 import { IndexTables } from './index-tables.js';
 import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
 import type { LatestNames } from './latest-names.js';
-import { ID_BYTES, packId } from './log-ids.js';
 import { logRows, type LogRows } from './log-rows.js';
 import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './results.js';
-import { entryAt } from './row-entry.js';
+import { entryAt, type IdOfLine } from './row-entry.js';
 import { listening } from './scans.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
 import type { Kind, Tally } from './tally.js';
 import { item, recentPage, topPage } from './top-lists.js';
-import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, OTHER_ID, SKIP, UserColumns } from './user-columns.js';
+import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 import { UserTallies } from './user-tallies.js';
 
 /** One log as scanRows shows it. */
@@ -59,6 +58,10 @@ export class StatsIndex {
   private readonly farInsertBudget: number;
   /** What was added since the last save, in the saved form (saved-index.ts). */
   private unsaved = new SavedRecords();
+  /** Reads a log id from the play log (see `readIdsFrom`). */
+  private idOfLine: IdOfLine = () => {
+    throw new Error('stats index: the play log is not open to read log ids from');
+  };
 
   /** The options exist for tests, to exercise the unsorted tail with few entries. */
   constructor(options: { inPlaceLimit?: number; farInsertBudget?: number } = {}) {
@@ -78,6 +81,14 @@ export class StatsIndex {
     const block = this.unsaved.block(savedTables(this.tables, this.tables.snapshots.numberedByLog));
     this.unsaved = new SavedRecords(tableCounts(this.tables));
     return encodeBlock(block);
+  }
+
+  /**
+   * Where the ids of rows added with a line position are read: the play log, once it is open (its
+   * lines are read before it is, as the index is built; no id is needed then).
+   */
+  readIdsFrom(log: { idAt: IdOfLine }): void {
+    this.idOfLine = (line) => log.idAt(line);
   }
 
   /** The whole index as one saved block, its snapshots as texts (it loads without a log). */
@@ -109,10 +120,10 @@ export class StatsIndex {
   }
 
   /**
-   * After a bulk load (the log read at start): drops spare room and makes what reads would
-   * otherwise make at their first call by a scan of every row (all-time sums per kind and per
-   * device), so no read stalls the server for it. Rankings are made at their first read (a sort
-   * of the items, ~10 ms each): six per user would add a second to a start.
+   * After a bulk load (the log read at start): drops spare room and makes the all-time sums per
+   * kind, which every all-time read needs. Sums per device are made at their first read (a scan of
+   * the user's rows, a few ms) and rankings too (a sort of the items, ~10 ms each): made here for
+   * every user, they would hold megabytes nobody may read and add a second to a start.
    */
   settle(): void {
     for (const u of this.columns) {
@@ -120,11 +131,14 @@ export class StatsIndex {
       u.trim();
       u.ensureSorted();
       this.tallies.all(u);
-      this.tallies.buildDevices(u);
     }
   }
 
-  add(entry: PlayLogEntry, logSnapshot?: number): void {
+  /**
+   * `logSnapshot`: the entry's snapshot number in the play log; `line`: where its line starts in the
+   * log, so its id need not be kept in memory (without one, it is).
+   */
+  add(entry: PlayLogEntry, logSnapshot?: number, line?: number): void {
     const { users, snapshots, devices } = this.tables;
     const userIdx = users.intern(entry.userId);
     const s = snapshots.intern(entry, logSnapshot);
@@ -132,11 +146,7 @@ export class StatsIndex {
     const flags = (entry.type === 'skip' ? SKIP : 0) | (entry.explicitAt ? EXPLICIT : 0);
     const row = this.place(userIdx, entry.at, s, device, flags);
     const u = this.columns[userIdx]!;
-    if (!packId(entry.id, u.idBytes, row * ID_BYTES)) {
-      u.flags[row] = flags | OTHER_ID;
-      new DataView(u.idBytes.buffer, u.idBytes.byteOffset).setUint32(row * ID_BYTES, u.otherIds.length, true);
-      u.otherIds.push(entry.id);
-    }
+    u.setId(row, entry.id, line);
     this.unsaved.addRow(u, row);
   }
 
@@ -188,7 +198,7 @@ export class StatsIndex {
     const track = this.tables.snapshots.track;
     for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
       if (track[u.snap[row]!] === trackIdx && (u.flags[row]! & (EXPLICIT | SKIP)) === want)
-        return entryAt(this.tables, u, row);
+        return entryAt(this.tables, u, row, this.idOfLine);
     }
     return undefined;
   }
@@ -252,7 +262,7 @@ export class StatsIndex {
       if (u.flags[row]! & SKIP) continue;
       if (accept && accept[u.device[row]!] === 0) continue;
       if (skip > 0) skip -= 1;
-      else out.push(entryAt(this.tables, u, row));
+      else out.push(entryAt(this.tables, u, row, this.idOfLine));
     }
     return out;
   }
@@ -320,7 +330,7 @@ export class StatsIndex {
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
-    return latestEntryOfTrack(this.latest, this.tables, this.columns, trackId);
+    return latestEntryOfTrack(this.latest, this.tables, this.columns, trackId, this.idOfLine);
   }
 
   snapshotName(kind: 'album' | 'artist', id: string): string | null {
@@ -339,7 +349,12 @@ export class StatsIndex {
   rowsOf(userId: string): LogRows | undefined {
     const u = this.userColumns(userId);
     const { snapshots, tracks, artists } = this.tables;
-    return u && logRows(u, snapshots, tracks.values, artists.values, (row) => entryAt(this.tables, u, row));
+    return (
+      u &&
+      logRows(u, snapshots, tracks.values, artists.values, (row) =>
+        entryAt(this.tables, u, row, this.idOfLine),
+      )
+    );
   }
 
   private userColumns(userId: string): UserColumns | undefined {

@@ -1,5 +1,4 @@
 import { capacityFor, grown, type Column } from './columns.js';
-import { ID_BYTES } from './log-ids.js';
 import type { Ranking } from './ranking.js';
 import { Tally, type Tallies } from './tally.js';
 
@@ -15,17 +14,27 @@ export const FAR_INSERT_BUDGET = 16;
 /** Bits of the `flags` column. */
 export const SKIP = 1;
 export const EXPLICIT = 2;
-/** The log id is not packed in `idBytes`: its first 4 bytes index `otherIds`. */
+/** The log id is kept in memory: `ref` indexes `otherIds` (a log not read from the play log). */
 export const OTHER_ID = 4;
+/**
+ * Otherwise the id is in the play log, on the line starting at byte `ref` + 2^32 × (flags >> 3):
+ * the five high bits of flags reach 128 GiB of log.
+ */
+const LINE_HIGH_SHIFT = 3;
+const TWO_32 = 2 ** 32;
+/** The flag bits that are not part of a line's position. */
+export const FLAG_BITS = (1 << LINE_HIGH_SHIFT) - 1;
 
-/** The per-row columns of UserColumns (one element per log), besides the packed ids. */
-const ROW_COLUMNS = ['at', 'snap', 'device', 'flags'] as const;
+/** The per-row columns of UserColumns (one element per log). */
+const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
 
 /**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
- * binary search and a scan over numbers. A row is 31 bytes: its time, its snapshot (snapshots.ts:
+ * binary search and a scan over numbers. A row is 19 bytes: its time, its snapshot (snapshots.ts:
  * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
- * its type and its packed log id.
+ * its type, and where its log id is. The 16-byte random ids stay on disk, in the play log's lines,
+ * and are read back for the few rows a read returns (recent plays, a history page): at a million
+ * logs that is 16 MB a household's NAS does not spend.
  */
 export class UserColumns {
   n = 0;
@@ -36,8 +45,9 @@ export class UserColumns {
   /** Device name index + 1; 0 for none. Widened to 32 bits past 65,535 device names. */
   device: Uint16Array | Uint32Array = new Uint16Array(0);
   flags = new Uint8Array(0);
-  /** Log ids packed to 16 bytes each; ids of another shape are kept in `otherIds` (flag OTHER_ID). */
-  idBytes = new Uint8Array(0);
+  /** Where the log's id is: the low 32 bits of its line's position, or (OTHER_ID) an index of `otherIds`. */
+  ref = new Uint32Array(0);
+  /** Ids of logs that did not come from the play log (an index built in memory, in tests). */
   otherIds: string[] = [];
   /** Sums per snapshot of every log, kept current: the base of all-time and near-all-time reads. */
   readonly bySnapshot = new Tally();
@@ -48,7 +58,10 @@ export class UserColumns {
   all: Tallies | undefined;
   /** All-time rankings per list, made at their first read and then kept current (ranking.ts). */
   readonly rankings = new Map<string, Ranking>();
-  /** All-time sums per device key, made on the first full-range read of that device, then kept current. */
+  /**
+   * All-time sums per device key, made on the first full-range read of that device, then kept
+   * current; the least recently read are dropped past a few (user-tallies.ts).
+   */
   readonly byDevice = new Map<number, Tallies>();
   /** Logs shifted in far from the end since the last read (see `insertRow`). */
   farInserts = 0;
@@ -60,7 +73,6 @@ export class UserColumns {
       const cap = capacityFor(rows, this.at.length);
       const columns = this.rowColumns();
       for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
-      this.idBytes = grown(this.idBytes, cap * ID_BYTES);
     }
   }
 
@@ -74,7 +86,6 @@ export class UserColumns {
     if (this.at.length === this.n) return;
     const columns = this.rowColumns();
     for (const key of ROW_COLUMNS) columns[key] = columns[key].slice(0, this.n);
-    this.idBytes = this.idBytes.slice(0, this.n * ID_BYTES);
   }
 
   /** Bytes held by the rows (capacity included). */
@@ -84,7 +95,7 @@ export class UserColumns {
       this.snap.byteLength +
       this.device.byteLength +
       this.flags.byteLength +
-      this.idBytes.byteLength
+      this.ref.byteLength
     );
   }
 
@@ -119,7 +130,6 @@ export class UserColumns {
   private shift(pos: number): void {
     const { n } = this;
     for (const key of ROW_COLUMNS) this[key].copyWithin(pos + 1, pos, n);
-    this.idBytes.copyWithin((pos + 1) * ID_BYTES, pos * ID_BYTES, n * ID_BYTES);
   }
 
   /** First row with at ≥ value (within the sorted rows). */
@@ -176,12 +186,32 @@ export class UserColumns {
     };
     const columns = this.rowColumns();
     for (const key of ROW_COLUMNS) columns[key] = gather(columns[key]);
-    const bytes = new Uint8Array(this.idBytes.length);
-    for (let r = 0; r < n; r += 1) {
-      bytes.set(this.idBytes.subarray(order[r]! * ID_BYTES, order[r]! * ID_BYTES + ID_BYTES), r * ID_BYTES);
-    }
-    this.idBytes = bytes;
     this.sorted = n;
+  }
+
+  /** Records where row `row`'s log id is: at byte `line` of the play log, else kept here in memory. */
+  setId(row: number, id: string, line: number | undefined): void {
+    if (line === undefined) {
+      this.flags[row] = (this.flags[row]! & FLAG_BITS) | OTHER_ID;
+      this.ref[row] = this.otherIds.length;
+      this.otherIds.push(id);
+    } else {
+      this.flags[row] =
+        (this.flags[row]! & (FLAG_BITS & ~OTHER_ID)) | (Math.floor(line / TWO_32) << LINE_HIGH_SHIFT);
+      this.ref[row] = line % TWO_32;
+    }
+  }
+
+  /** The position of row `row`'s line in the play log; undefined when its id is kept in memory. */
+  lineOf(row: number): number | undefined {
+    const flags = this.flags[row]!;
+    return flags & OTHER_ID ? undefined : this.ref[row]! + (flags >> LINE_HIGH_SHIFT) * TWO_32;
+  }
+
+  /** Row `row`'s log id, read from its line with `idOfLine` unless it is kept in memory. */
+  idOf(row: number, idOfLine: (line: number) => string): string {
+    const line = this.lineOf(row);
+    return line === undefined ? this.otherIds[this.ref[row]!]! : idOfLine(line);
   }
 
   /** Rows [lo, hi) with from ≤ at ≤ to. */

@@ -43,6 +43,33 @@ describe('PlayLog', () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
+  it('reads each log id back from where its line starts, as appended and as read at open', async () => {
+    const path = await fresh();
+    const appended: Array<[string, number]> = [];
+    const log = await PlayLog.open(path, {
+      logger: createMemoryLogger(),
+      onEntry: (e, _snapshot, line) => appended.push([e.id, line]),
+    });
+    // A line longer than the first read (a long device name of 4-byte characters), and new
+    // snapshots defined between the log lines of one batch.
+    const long = entry(1, { id: 'long-line', device: '🎵'.repeat(128) });
+    await log.append(entry(0));
+    await log.appendMany([long, entry(2, { trackId: 'new track' }), entry(3)]);
+    expect(appended.map(([id]) => id)).toEqual(['log0', 'long-line', 'log2', 'log3']);
+    for (const [id, line] of appended) expect(log.idAt(line)).toBe(id);
+    expect(() => log.idAt(1)).toThrow(/no log line/);
+    await log.close();
+
+    const read: Array<[string, number]> = [];
+    const again = await PlayLog.open(path, {
+      logger: createMemoryLogger(),
+      onEntry: (e, _snapshot, line) => read.push([e.id, line]),
+    });
+    expect(read).toEqual(appended);
+    for (const [id, line] of read) expect(again.idAt(line)).toBe(id);
+    await again.close();
+  });
+
   it('gives back every appended entry on reopen, in order', async () => {
     const path = await fresh();
     const { log } = await load(path);

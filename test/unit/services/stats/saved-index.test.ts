@@ -66,8 +66,37 @@ describe('saved stats index (plays.index)', () => {
     expect(reads(loaded)).toEqual(reads(built));
   });
 
-  // Format 1 was one v8-serialized object graph, rewritten whole on every save; format 2 is
-  // append-only blocks of 40-byte rows (saved-index.ts), so the bytes of format 1 are no longer made.
+  it('keeps where each id is in the play log (past 4 GiB too), not the id, and reads it back from there', () => {
+    const plays = makeVariedPlays(120);
+    // Lines as a log would place them: increasing, some beyond what 32 bits address.
+    const lineOf = (i: number) => (i % 2 ? 2 ** 36 + 1000 * i : 100 * i);
+    const log = new Map(plays.map((play, i) => [lineOf(i), play.id]));
+    const idsRead: number[] = [];
+    const fromLog = {
+      idAt: (line: number) => {
+        idsRead.push(line);
+        return log.get(line) ?? 'no such line';
+      },
+    };
+    const inMemory = new StatsIndex();
+    const fed = new StatsIndex();
+    plays.forEach((play, i) => {
+      inMemory.add(play);
+      fed.add(play, undefined, lineOf(i));
+    });
+    fed.readIdsFrom(fromLog);
+    expect(reads(fed)).toEqual(reads(inMemory));
+    expect(idsRead.length).toBeGreaterThan(0);
+    expect(idsRead.some((line) => line > 2 ** 32)).toBe(true);
+
+    const loaded = new StatsIndex();
+    expect(loaded.load(Buffer.concat(fed.takeUnsaved()))).toBe(true);
+    loaded.readIdsFrom(fromLog);
+    expect(reads(loaded)).toEqual(reads(inMemory));
+  });
+
+  // Format 1 was one v8-serialized object graph, rewritten whole on every save; format 3 is
+  // append-only blocks of 28-byte rows (saved-index.ts), so the bytes of format 1 are no longer made.
   it('saves an index that loads and answers every read as the index it was saved from', () => {
     const built = build();
     const loaded = new StatsIndex();
