@@ -30,7 +30,7 @@ const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
 
 /**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
- * binary search and a scan over numbers. A row is 19 bytes: its time, its snapshot (snapshots.ts:
+ * binary search and a scan over numbers. A row is 18 bytes: its time, its snapshot (snapshots.ts:
  * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
  * its type, and where its log id is. The 16-byte random ids stay on disk, in the play log's lines,
  * and are read back for the few rows a read returns (recent plays, a history page): at a million
@@ -42,8 +42,11 @@ export class UserColumns {
   sorted = 0;
   at = new Float64Array(0);
   snap = new Uint32Array(0);
-  /** Device name index + 1; 0 for none. Widened to 32 bits past 65,535 device names. */
-  device: Uint16Array | Uint32Array = new Uint16Array(0);
+  /**
+   * Device name index + 1; 0 for none. A byte while the household has fewer than 255 device names
+   * (most do), widened to 16 and then 32 bits when it has more.
+   */
+  device: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(0);
   flags = new Uint8Array(0);
   /** Where the log's id is: the low 32 bits of its line's position, or (OTHER_ID) an index of `otherIds`. */
   ref = new Uint32Array(0);
@@ -78,6 +81,7 @@ export class UserColumns {
 
   /** Room for device name indexes up to `max`. */
   widenDevices(max: number): void {
+    if (max >= 0xff && this.device instanceof Uint8Array) this.device = Uint16Array.from(this.device);
     if (max >= 0xffff && this.device instanceof Uint16Array) this.device = Uint32Array.from(this.device);
   }
 
