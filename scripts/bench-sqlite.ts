@@ -137,8 +137,12 @@ async function main(): Promise<void> {
     console.error('starting Melon from the raw log ...');
     const index = new StatsIndex();
     const rawStart = performance.now();
-    const log = await PlayLog.open(logPath, { logger: quietLogger(), onEntry: (e, s) => index.add(e, s) });
+    const log = await PlayLog.open(logPath, {
+      logger: quietLogger(),
+      onEntry: (e, s, line) => index.add(e, s, line),
+    });
     index.settle();
+    index.readIdsFrom(log);
     const rawStartMs = performance.now() - rawStart;
 
     const user = users[0]!;

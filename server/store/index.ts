@@ -84,6 +84,13 @@ export interface StoreOptions {
  */
 const SAVE_INDEX_AFTER_REPLAYING = 10_000;
 
+/**
+ * While serving, save the index once this many logs were added since the last save (an import
+ * adds a million): what awaits a save is held in memory (28 bytes a log), and a crash would make
+ * the next start read it all from the log again.
+ */
+const SAVE_INDEX_EVERY = 20_000;
+
 const LOG_FILE = 'plays.jsonl';
 const INDEX_FILE = 'plays.index';
 
@@ -101,6 +108,7 @@ interface SavedIndexState {
 async function openPlayLog(
   dataDir: string,
   { logger, playIndex }: StoreOptions,
+  added: () => void,
 ): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
   const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
@@ -114,7 +122,10 @@ async function openPlayLog(
     logger.warn('the saved play index does not fit the play log; rebuilding it');
   const plays = await PlayLog.open(logPath, {
     logger,
-    onEntry: (entry, snapshot, line) => playIndex.add(entry, snapshot, line),
+    onEntry: (entry, snapshot, line) => {
+      playIndex.add(entry, snapshot, line);
+      added();
+    },
     from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
   });
   playIndex.settle();
@@ -175,7 +186,9 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
-  const opened = await openPlayLog(dataDir, options);
+  let addedSinceSave = 0;
+  let onAdded: () => void = () => undefined;
+  const opened = await openPlayLog(dataDir, options, () => onAdded());
   const plays = opened.plays;
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
   const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
@@ -218,12 +231,18 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     saving = saving.then(run, run);
     return saving;
   };
-  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) {
-    // In the background: serving need not wait for it.
+  // In the background: serving need not wait for it.
+  const saveInBackground = () => {
+    addedSinceSave = 0;
     saveIndex().catch((error: unknown) =>
       options.logger.warn('could not save the play index', { error: String(error) }),
     );
-  }
+  };
+  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) saveInBackground();
+  onAdded = () => {
+    addedSinceSave += 1;
+    if (addedSinceSave >= SAVE_INDEX_EVERY) saveInBackground();
+  };
   const flush = async () => {
     await Promise.all([
       users.flush(),

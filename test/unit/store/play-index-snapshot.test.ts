@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +113,32 @@ describe('saved play index', () => {
     expect(third.index.size).toBe(75);
     expect(answers(third.index)).toEqual(await rebuilt(dataDir));
     await third.store.close();
+  });
+
+  it('is saved while serving once 20,000 logs were added (an import), so a crash then loses none of it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(Array.from({ length: 20_050 }, (_, i) => entry(i)));
+    // No save was asked for: the store starts one in the background.
+    const indexPath = join(dataDir, 'plays.index');
+    await expect
+      .poll(
+        () =>
+          stat(indexPath).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(20_000 * 28);
+    await first.store.plays.close();
+    await orphanFolderLock(dataDir);
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(0);
+    expect(second.index.size).toBe(20_050);
+    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
+    await second.store.close();
   });
 
   it('is ignored, and the index rebuilt from the log, when it does not fit the log', async () => {
