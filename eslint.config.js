@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'test-results/', 'renderer/vendor/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-bench/', 'coverage/', 'test-results/', 'renderer/vendor/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

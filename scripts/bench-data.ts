@@ -12,15 +12,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../server/config.js';
 import { createServer } from '../server/index.js';
 import { createLogger, type Logger } from '../server/logger.js';
 import type { LibraryIndex } from '../server/domain/library.js';
 import { PlayLog, type PlayLogEntry } from '../server/store/play-log.js';
 import { fakeScanner, makeLibrary, type TrackSpec } from '../test/factories/library.js';
+import { ADMIN_PASSWORD, ADMIN_USER, benchConfig } from './bench-config.js';
 
-export const ADMIN_USER = 'admin';
-export const ADMIN_PASSWORD = 'bench admin password 1';
+export { ADMIN_PASSWORD, ADMIN_USER, benchConfig };
+
 export const USER_COUNT = 5;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const YEAR_MS = 365.25 * DAY_MS;
@@ -148,17 +148,6 @@ export function* benchPlays(
       artistNames: track.artistIds.map((id) => artistName.get(id) ?? ''),
     };
   }
-}
-
-export function benchConfig(dataDir: string) {
-  return loadConfig(
-    {
-      MELON_ADMIN_USER: ADMIN_USER,
-      MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      MELON_RELEASES_URL: 'http://127.0.0.1:9',
-    },
-    { dataDir, port: 0, host: '127.0.0.1', libraryDirs: [] },
-  );
 }
 
 /** A logger that drops request lines, so a bench run's output stays readable. */

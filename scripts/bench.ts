@@ -5,15 +5,22 @@
  * design: one whole-file rewrite of a lowdb JSON document holding the same N plays. Then the
  * playback bench (scripts/bench-playback.ts): streams, transcodes and search at 100,000 tracks.
  *
- *   npm run bench -- [--plays N]
+ *   npm run bench -- [--plays N] [--runs N] [--no-playback]
  *   npm run bench -- --playback          (the playback bench alone)
  *   npm run bench -- --compare sqlite [--plays N]   (the same reads in-process, beside SQLite)
  *
- * Prints a table, then as its last line one JSON object with the figures.
+ * `--runs N` runs the statistics part N times, each on a fresh copy of the data folder (built once)
+ * with fresh server processes; the naive rewrite is timed once. `--no-playback` leaves out the
+ * playback bench, which takes a while and measures none of the statistics figures.
+ *
+ * Prints a table, then as its last line one JSON object with the figures (the playback bench's
+ * main ones included unless --no-playback). With --runs N above 1, each run prints its table and its
+ * JSON line ({"run": i, ...}) as it ends, and the last line is {"runs": N, ...} with the worst of
+ * each figure over the runs (the highest; the lowest speedupVsNaive).
  */
 import { spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { copyFile, open, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, open, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +35,7 @@ import {
   benchLibrary,
   benchPlays,
   buildBenchDataInChild,
+  type BenchData,
   DAY_MS,
   login,
   monthRange,
@@ -166,36 +174,25 @@ async function diskBytesPerPlay(dataDir: string, plays: number): Promise<number>
   return ((await size('plays.jsonl')) + (await size('plays.index'))) / plays;
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const plays = Number(argValue(args, '--plays') ?? 1_000_000);
-  if (argValue(args, '--compare') === 'sqlite') {
-    // In a child, so only this run loads better-sqlite3 (a dev dependency: never at run time).
-    const script = new URL('./bench-sqlite.ts', import.meta.url).pathname;
-    const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--plays', String(plays)], {
-      stdio: 'inherit',
-    });
-    process.exitCode = result.status ?? 1;
-    return;
-  }
-  if (args.includes('--naive')) {
-    console.log(JSON.stringify({ naiveRewriteMs: await naiveRewrite(plays) }));
-    return;
-  }
-  if (args.includes('--playback')) {
-    const playback = await playbackBench();
-    printPlayback(playback);
-    console.log(JSON.stringify(roundAll(playback)));
-    return;
-  }
-  const self = new URL(import.meta.url).pathname;
-  const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-'));
-  try {
-    console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
-    const genStart = performance.now();
-    const data = buildBenchDataInChild(dataDir, plays);
-    console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+/** One run of the statistics part: its table's rows and its JSON line's figures. */
+interface StatsRun {
+  rows: Array<[string, Timing | number]>;
+  /** The server's memory, disk and stall, printed to 0.1. */
+  measures: Array<[string, number]>;
+  figures: Record<string, number>;
+}
 
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The statistics part on a fresh copy of the data folder (so every run starts from the same plays and
+ * saved index, the log-plays of an earlier run left out) and fresh server processes.
+ */
+async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsRun> {
+  const { plays } = data;
+  const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-run-'));
+  try {
+    await cp(data.dataDir, dataDir, { recursive: true });
     console.error('starting from the raw log (no saved index) ...');
     const rawStartMs = await rawStart(dataDir);
 
@@ -254,20 +251,7 @@ async function main(): Promise<void> {
     const diskPerPlay = await diskBytesPerPlay(dataDir, plays);
     const indexPerPlay = await indexBytesPerPlay(dataDir, usedBytes, plays);
 
-    // Above 1M plays the naive design needs more memory than this machine has (~3 GB of heap a
-    // million): it is timed at 1M and scaled, its cost being linear in the plays.
-    const naivePlays = Math.min(plays, NAIVE_MAX_PLAYS);
-    console.error(`timing one lowdb rewrite of ${naivePlays} of the plays (the naive design) ...`);
-    const naive = runTsxScript<{ naiveRewriteMs: number }>(
-      self,
-      ['--naive', '--plays', String(naivePlays)],
-      ['--max-old-space-size=8192'],
-    );
-    const naiveRewriteMs = (naive.naiveRewriteMs * plays) / naivePlays;
-
-    const playback = await playbackBench();
-
-    const rows: Array<[string, Timing | number, string?]> = [
+    const rows: StatsRun['rows'] = [
       ['first start (index built from the log)', data.indexBuildMs],
       ['start from the raw log (no plays.index)', rawStartMs],
       ['cold start (saved index + log tail)', coldStartMs],
@@ -289,53 +273,129 @@ async function main(): Promise<void> {
       ['year in review, household (5 listeners)', yearInReview.household],
       [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
     ];
-    console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
-    console.log(`${'measure'.padEnd(40)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}`);
-    for (const [name, value] of rows) {
-      const cells =
-        typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
-      console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
-    }
-    for (const [name, value] of [
+    const measures: StatsRun['measures'] = [
       ['server RSS after the run (MB)', rssMb],
       ['index bytes per play', indexPerPlay],
       ['disk bytes per play (log + index)', diskPerPlay],
       ['longest event-loop stall (ms)', maxStallMs],
-    ] as const) {
-      console.log(`${name.padEnd(40)}${''.padStart(10)}${value.toFixed(1).padStart(10)}`);
-    }
-    console.log('');
-    printPlayback(playback);
+    ];
+    const figures = {
+      plays,
+      logPlayP50Ms: logPlayT.p50,
+      logPlayP99Ms: logPlayT.p99,
+      topFullP50Ms: topFull.p50,
+      topFullP99Ms: topFull.p99,
+      topMonthP99Ms: topMonth.p99,
+      listeningFullP99Ms: listeningFull.p99,
+      recentP99Ms: recent.p99,
+      yearInReviewP99Ms: yearInReview.one.p99,
+      coldStartMs,
+      rssMb,
+      naiveRewriteMs,
+      speedupVsNaive: naiveRewriteMs / logPlayT.p50,
+      indexBytesPerPlay: indexPerPlay,
+      diskBytesPerPlay: diskPerPlay,
+      rawStartMs,
+      maxStallMs,
+      healthP99Ms: health.p99,
+      topFiveYearsP99Ms: topFiveYears.p99,
+    };
+    return {
+      rows,
+      measures,
+      figures: Object.fromEntries(Object.entries(figures).map(([key, n]) => [key, round(n)])),
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
 
-    const round = (n: number) => Math.round(n * 100) / 100;
-    console.log(
-      JSON.stringify({
-        plays,
-        logPlayP50Ms: round(logPlayT.p50),
-        logPlayP99Ms: round(logPlayT.p99),
-        topFullP50Ms: round(topFull.p50),
-        topFullP99Ms: round(topFull.p99),
-        topMonthP99Ms: round(topMonth.p99),
-        listeningFullP99Ms: round(listeningFull.p99),
-        recentP99Ms: round(recent.p99),
-        yearInReviewP99Ms: round(yearInReview.one.p99),
-        coldStartMs: round(coldStartMs),
-        rssMb: round(rssMb),
-        naiveRewriteMs: round(naiveRewriteMs),
-        speedupVsNaive: round(naiveRewriteMs / logPlayT.p50),
-        streamFirstByteP50Ms: round(playback.streamFirstByteP50Ms),
-        transcodeFirstByteP50Ms: round(playback.transcodeFirstByteP50Ms),
-        concurrentStreamsMBps: round(playback.concurrentStreamsMBps),
-        concurrentStreamsRssGrowthMb: round(playback.concurrentStreamsRssGrowthMb),
-        searchP99Ms: round(playback.searchP99Ms),
-        indexBytesPerPlay: round(indexPerPlay),
-        diskBytesPerPlay: round(diskPerPlay),
-        rawStartMs: round(rawStartMs),
-        maxStallMs: round(maxStallMs),
-        healthP99Ms: round(health.p99),
-        topFiveYearsP99Ms: round(topFiveYears.p99),
-      }),
+function printStats(plays: number, run: StatsRun): void {
+  console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
+  console.log(`${'measure'.padEnd(40)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}`);
+  for (const [name, value] of run.rows) {
+    const cells =
+      typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
+    console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
+  }
+  for (const [name, value] of run.measures) {
+    console.log(`${name.padEnd(40)}${''.padStart(10)}${value.toFixed(1).padStart(10)}`);
+  }
+  console.log('');
+}
+
+/** The worst of each figure over the runs: the highest, but the lowest of a speed-up. */
+function worstOf(runs: readonly Record<string, number>[]): Record<string, number> {
+  const worst: Record<string, number> = {};
+  for (const key of Object.keys(runs[0]!)) {
+    const values = runs.map((figures) => figures[key]!);
+    worst[key] = key === 'speedupVsNaive' ? Math.min(...values) : Math.max(...values);
+  }
+  return worst;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const plays = Number(argValue(args, '--plays') ?? 1_000_000);
+  const runs = Number(argValue(args, '--runs') ?? 1);
+  if (!Number.isInteger(runs) || runs < 1) {
+    console.error('--runs takes a whole number of runs, 1 or more');
+    process.exit(2);
+  }
+  if (argValue(args, '--compare') === 'sqlite') {
+    // In a child, so only this run loads better-sqlite3 (a dev dependency: never at run time).
+    const script = new URL('./bench-sqlite.ts', import.meta.url).pathname;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--plays', String(plays)], {
+      stdio: 'inherit',
+    });
+    process.exitCode = result.status ?? 1;
+    return;
+  }
+  if (args.includes('--naive')) {
+    console.log(JSON.stringify({ naiveRewriteMs: await naiveRewrite(plays) }));
+    return;
+  }
+  if (args.includes('--playback')) {
+    const playback = await playbackBench();
+    printPlayback(playback);
+    console.log(JSON.stringify(roundAll(playback)));
+    return;
+  }
+  const self = new URL(import.meta.url).pathname;
+  const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-'));
+  try {
+    // Built once: at 1M plays building it takes longer than a run; each run works on a copy.
+    console.error(`building a data folder with ${plays} plays in ${dataDir} ...`);
+    const genStart = performance.now();
+    const data = buildBenchDataInChild(dataDir, plays);
+    console.error(`built in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+
+    // Above 1M plays the naive design needs more memory than this machine has (~3 GB of heap a
+    // million): it is timed at 1M and scaled, its cost being linear in the plays. Once: it is not
+    // the server's figure, and at 1M it takes longer than a run.
+    const naivePlays = Math.min(plays, NAIVE_MAX_PLAYS);
+    console.error(`timing one lowdb rewrite of ${naivePlays} of the plays (the naive design) ...`);
+    const naive = runTsxScript<{ naiveRewriteMs: number }>(
+      self,
+      ['--naive', '--plays', String(naivePlays)],
+      ['--max-old-space-size=8192'],
     );
+    const naiveRewriteMs = (naive.naiveRewriteMs * plays) / naivePlays;
+
+    const results: Record<string, number>[] = [];
+    for (let i = 1; i <= runs; i += 1) {
+      if (runs > 1) console.error(`run ${i} of ${runs} ...`);
+      const run = await statsRun(data, naiveRewriteMs);
+      printStats(plays, run);
+      // Each run's line as it ends; a single run's is the last line, below.
+      if (runs > 1) console.log(JSON.stringify({ run: i, ...run.figures }));
+      results.push(run.figures);
+    }
+
+    const playback = args.includes('--no-playback') ? undefined : await playbackBench();
+    if (playback) printPlayback(playback);
+    const summary = runs > 1 ? { runs, ...worstOf(results) } : results[0]!;
+    console.log(JSON.stringify({ ...summary, ...(playback ? playbackSummary(playback) : {}) }));
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -357,6 +417,17 @@ function printPlayback(figures: PlaybackFigures): void {
   console.log(
     `${'  server RSS growth meanwhile (MB)'.padEnd(40)}${''.padStart(10)}${f(figures.concurrentStreamsRssGrowthMb)}\n`,
   );
+}
+
+/** The playback figures the last line carries beside the statistics'. */
+function playbackSummary(figures: PlaybackFigures): Record<string, number> {
+  return {
+    streamFirstByteP50Ms: round(figures.streamFirstByteP50Ms),
+    transcodeFirstByteP50Ms: round(figures.transcodeFirstByteP50Ms),
+    concurrentStreamsMBps: round(figures.concurrentStreamsMBps),
+    concurrentStreamsRssGrowthMb: round(figures.concurrentStreamsRssGrowthMb),
+    searchP99Ms: round(figures.searchP99Ms),
+  };
 }
 
 function roundAll(figures: PlaybackFigures): Record<string, number> {

@@ -29,12 +29,20 @@ function sources(dir: string, except: readonly string[]): string[] {
     .filter((file) => !except.includes(file));
 }
 
-/** Builds `folders` (server and shared always; app for the desktop) and the settings page into dist/. */
-export async function buildDist(folders: readonly string[], except: readonly string[] = []): Promise<void> {
-  for (const dir of [...folders, 'renderer']) rmSync(join(DIST, dir), { recursive: true, force: true });
+/**
+ * Builds `folders` (server and shared always; app for the desktop) and the settings page into dist/,
+ * or into `out` (the bench's server process, scripts/server-process.ts): a folder of the project, so
+ * that the built files find node_modules.
+ */
+export async function buildDist(
+  folders: readonly string[],
+  except: readonly string[] = [],
+  out: string = DIST,
+): Promise<void> {
+  for (const dir of [...folders, 'renderer']) rmSync(join(out, dir), { recursive: true, force: true });
   await build({
     entryPoints: folders.flatMap((dir) => sources(dir, except)),
-    outdir: DIST,
+    outdir: out,
     outbase: ROOT,
     format: 'esm',
     platform: 'node',
@@ -44,16 +52,16 @@ export async function buildDist(folders: readonly string[], except: readonly str
   });
 
   // The settings page, prebuilt: served at /admin without running esbuild (server/http/admin-page.ts).
-  await build({ ...SETTINGS_PAGE_BUILD, outfile: join(DIST, 'renderer', 'app.js'), logLevel: 'warning' });
-  copyFileSync(join(ROOT, 'renderer', 'index.html'), join(DIST, 'renderer', 'index.html'));
-  mkdirSync(join(DIST, 'renderer', 'styles'), { recursive: true });
+  await build({ ...SETTINGS_PAGE_BUILD, outfile: join(out, 'renderer', 'app.js'), logLevel: 'warning' });
+  copyFileSync(join(ROOT, 'renderer', 'index.html'), join(out, 'renderer', 'index.html'));
+  mkdirSync(join(out, 'renderer', 'styles'), { recursive: true });
   for (const file of STYLESHEETS)
-    copyFileSync(join(ROOT, 'renderer', 'styles', file), join(DIST, 'renderer', 'styles', file));
+    copyFileSync(join(ROOT, 'renderer', 'styles', file), join(out, 'renderer', 'styles', file));
   // Libraries' sheets (uPlot's) beside ours: the built app has no node_modules to read them from.
   for (const name of Object.keys(VENDOR_STYLESHEETS))
-    copyFileSync(vendorSheetPath(name), join(DIST, 'renderer', 'styles', name));
+    copyFileSync(vendorSheetPath(name), join(out, 'renderer', 'styles', name));
 
-  cpSync(join(ROOT, 'server', 'assets'), join(DIST, 'server', 'assets'), { recursive: true });
+  cpSync(join(ROOT, 'server', 'assets'), join(out, 'server', 'assets'), { recursive: true });
   // server/config.ts reads the version from ../package.json, which from dist/server is this copy.
-  copyFileSync(join(ROOT, 'package.json'), join(DIST, 'package.json'));
+  copyFileSync(join(ROOT, 'package.json'), join(out, 'package.json'));
 }

@@ -5,17 +5,29 @@
  * a music folder at start: the synthetic library the bench plays refer to lives only in
  * library.json, and a scan of a real folder would replace it.
  *
- *   tsx scripts/server-process.ts DATA_DIR      (started by startServerProcess)
+ * It runs built JavaScript, as `npm start` does, not the TypeScript through tsx: tsx's loader and
+ * its transpiled sources held ~30 MB of resident memory the product does not have (an empty server
+ * over 20,000 tracks: 170 MB under tsx), and the benches' memory targets are about the product.
+ * startServerProcess first builds the server the way `npm run build` does (scripts/build-dist.ts),
+ * once per process, into dist-bench/ (not dist/, which the desktop app is packed from), with this
+ * file and bench-config.ts beside it: dist-bench/scripts/server-process.js imports
+ * dist-bench/server/index.js, which finds its assets and package.json relative to itself.
+ *
+ *   node --expose-gc dist-bench/scripts/server-process.js DATA_DIR      (started by startServerProcess)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer } from '../server/index.js';
 import { createLogger } from '../server/logger.js';
-import { benchConfig } from './bench-data.js';
+// Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
+import { benchConfig } from './bench-config.js';
 
-const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The built tree the server process runs from (ignored by git, eslint and prettier). */
+const BUILT = join(ROOT, 'dist-bench');
 
 interface Started {
   url: string;
@@ -82,8 +94,36 @@ export interface ServerProcess extends Started {
   stop(): Promise<void>;
 }
 
-export function startServerProcess(dataDir: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SELF, dataDir], {
+let built: Promise<string> | undefined;
+
+/**
+ * Builds the server and this file into dist-bench/, once per process; the path of the built
+ * server-process.js. esbuild and build-dist are imported here so the server process never loads them.
+ */
+function buildServer(): Promise<string> {
+  built ??= (async () => {
+    const { build } = await import('esbuild');
+    const { buildDist } = await import('./build-dist.js');
+    rmSync(BUILT, { recursive: true, force: true });
+    await buildDist(['server', 'shared'], [], BUILT);
+    await build({
+      entryPoints: ['server-process.ts', 'bench-config.ts'].map((file) => join(ROOT, 'scripts', file)),
+      outdir: BUILT,
+      outbase: ROOT,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      bundle: false,
+      logLevel: 'warning',
+    });
+    return join(BUILT, 'scripts', 'server-process.js');
+  })();
+  return built;
+}
+
+export async function startServerProcess(dataDir: string): Promise<ServerProcess> {
+  const script = await buildServer();
+  const child = spawn(process.execPath, ['--expose-gc', script, dataDir], {
     // Request lines go to stdout like `npm start`'s; nobody reads them here.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -129,7 +169,7 @@ function rssMb(pid: number): number {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const dataDir = process.argv[2];
   if (!dataDir) {
-    console.error('usage: tsx scripts/server-process.ts DATA_DIR');
+    console.error('usage: node dist-bench/scripts/server-process.js DATA_DIR');
     process.exit(2);
   }
   await serve(dataDir);
