@@ -21,3 +21,13 @@ export function grown<T extends Column>(array: T, cap: number): T {
   next.set(array);
   return next;
 }
+
+/** A column of small indexes: a byte, 16 or 32 bits a row, as wide as its largest value needs. */
+export type IndexColumn = Uint8Array | Uint16Array | Uint32Array;
+
+/** `column`, or a wider copy of it when `max` does not fit its type. */
+export function widened(column: IndexColumn, max: number): IndexColumn {
+  if (max > 0xffff && !(column instanceof Uint32Array)) return Uint32Array.from(column);
+  if (max > 0xff && column instanceof Uint8Array) return Uint16Array.from(column);
+  return column;
+}

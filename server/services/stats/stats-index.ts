@@ -157,7 +157,7 @@ export class StatsIndex {
   private readonly place: PlaceRow = (userIdx, at, s, device, flags) => {
     const u = (this.columns[userIdx] ??= new UserColumns(userIdx));
     u.reserve(u.n + 1);
-    if (device >= 0xff) u.widenDevices(device);
+    u.widenFor(s, device);
     const row = u.insertRow(at, this.inPlaceLimit, this.farInsertBudget);
     u.at[row] = at;
     u.snap[row] = s;

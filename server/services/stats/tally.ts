@@ -12,11 +12,17 @@ export class Tally {
   /** Items with at least one play or skip, so a reset or a ranking touches only those. */
   touched: number[] = [];
 
+  /**
+   * `withMs` false: no listening time is kept (`ms` stays empty), for sums per snapshot, whose
+   * time is their plays × the snapshot's duration.
+   */
+  constructor(private readonly withMs = true) {}
+
   private grow(idx: number): void {
     const cap = capacityFor(idx + 1, this.plays.length);
     this.plays = grown(this.plays, cap);
     this.skips = grown(this.skips, cap);
-    this.ms = grown(this.ms, cap);
+    if (this.withMs) this.ms = grown(this.ms, cap);
     this.last = grown(this.last, cap);
   }
 
@@ -32,7 +38,7 @@ export class Tally {
     if (play) {
       if (plays === 0 || at > this.last[idx]!) this.last[idx] = at;
       this.plays[idx] = plays + 1;
-      this.ms[idx] = this.ms[idx]! + durationMs;
+      if (this.withMs) this.ms[idx] = this.ms[idx]! + durationMs;
     } else {
       this.skips[idx] = this.skips[idx]! + 1;
     }
@@ -55,7 +61,7 @@ export class Tally {
     for (const idx of this.touched) {
       this.plays[idx] = 0;
       this.skips[idx] = 0;
-      this.ms[idx] = 0;
+      if (this.withMs) this.ms[idx] = 0;
     }
     this.touched = [];
   }
@@ -91,10 +97,4 @@ export function newTallies(): Tallies {
     plays: 0,
     ms: 0,
   };
-}
-
-/** Gives loaded tallies their class back (the saved form keeps data, not classes). */
-export function reviveTallies(tallies: Tallies): void {
-  for (const tally of [tallies.tracks, tallies.albums, tallies.artists, tallies.genres, tallies.spellings])
-    Object.setPrototypeOf(tally, Tally.prototype);
 }

@@ -1,4 +1,4 @@
-import { capacityFor, grown, type Column } from './columns.js';
+import { capacityFor, grown, widened, type Column, type IndexColumn } from './columns.js';
 import type { Ranking } from './ranking.js';
 import { Tally, type Tallies } from './tally.js';
 
@@ -30,7 +30,7 @@ const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
 
 /**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
- * binary search and a scan over numbers. A row is 18 bytes: its time, its snapshot (snapshots.ts:
+ * binary search and a scan over numbers. A row is 16 bytes (mostly): its time, its snapshot (snapshots.ts:
  * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
  * its type, and where its log id is. The 16-byte random ids stay on disk, in the play log's lines,
  * and are read back for the few rows a read returns (recent plays, a history page): at a million
@@ -41,19 +41,20 @@ export class UserColumns {
   /** Rows [0, sorted) are in time order; rows after it are an unsorted tail awaiting a merge. */
   sorted = 0;
   at = new Float64Array(0);
-  snap = new Uint32Array(0);
+  /** 16 bits while there are at most 65,536 snapshots (a library of tens of thousands of tracks), then 32. */
+  snap: IndexColumn = new Uint16Array(0);
   /**
    * Device name index + 1; 0 for none. A byte while the household has fewer than 255 device names
    * (most do), widened to 16 and then 32 bits when it has more.
    */
-  device: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(0);
+  device: IndexColumn = new Uint8Array(0);
   flags = new Uint8Array(0);
   /** Where the log's id is: the low 32 bits of its line's position, or (OTHER_ID) an index of `otherIds`. */
   ref = new Uint32Array(0);
   /** Ids of logs that did not come from the play log (an index built in memory, in tests). */
   otherIds: string[] = [];
   /** Sums per snapshot of every log, kept current: the base of all-time and near-all-time reads. */
-  readonly bySnapshot = new Tally();
+  readonly bySnapshot = new Tally(false);
   /** All-time plays and listening time. */
   plays = 0;
   listeningMs = 0;
@@ -79,10 +80,10 @@ export class UserColumns {
     }
   }
 
-  /** Room for device name indexes up to `max`. */
-  widenDevices(max: number): void {
-    if (max >= 0xff && this.device instanceof Uint8Array) this.device = Uint16Array.from(this.device);
-    if (max >= 0xffff && this.device instanceof Uint16Array) this.device = Uint32Array.from(this.device);
+  /** Room for a row of snapshot `s` and device `device` (see the two columns). */
+  widenFor(s: number, device: number): void {
+    this.snap = widened(this.snap, s);
+    this.device = widened(this.device, device);
   }
 
   /** Drops spare capacity (after a bulk load, when no more rows are coming soon). */

@@ -141,10 +141,10 @@ describe('StatsIndex filters', () => {
     expect(index.recentPlays({ userId: 'u1', device: 'pHoNe' }, 0, 10)).toHaveLength(2);
   });
 
-  it('tells apart more device names than a byte and then 16 bits hold', () => {
+  it('tells apart more device names and snapshots than a byte and then 16 bits hold', () => {
     const count = 66_000;
     const logs = Array.from({ length: count }, (_, i) =>
-      entry({ device: `device ${i}`, trackId: `t${i % 3}`, at: T0 + i }),
+      entry({ device: `device ${i}`, trackId: `t${i}`, at: T0 + i }),
     );
     // The device read first before the column widens, the others after each widening.
     const index = indexOf(logs.slice(0, 200));
@@ -153,6 +153,9 @@ describe('StatsIndex filters', () => {
     for (const i of [0, 199, 254, 255, 256, 65_534, 65_535, 65_536, count - 1]) {
       expect(index.listeningTime({ userId: 'u1', device: `device ${i}` }).plays).toBe(1);
       expect(index.recentPlays({ userId: 'u1', device: `device ${i}` }, 0, 5)).toEqual([logs[i]]);
+      expect(index.topTracks({ userId: 'u1', from: T0 + i, to: T0 + i }, 0, 5).map((t) => t.id)).toEqual([
+        `t${i}`,
+      ]);
     }
   });
 
