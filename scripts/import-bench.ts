@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import { argValue, benchLibrary, buildBenchDataInChild, login, random } from './bench-data.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { startServerProcess, type Measures, type ServerProcess } from './server-process.js';
 
 interface Progress {
   done: boolean;
@@ -64,6 +64,7 @@ async function runImport(server: ServerProcess, token: string, file: string) {
   const form = new FormData();
   form.set('source', 'listenbrainz');
   form.set('file', await openAsBlob(file), 'listens.jsonl');
+  const usedBefore = (await server.ask<Measures>('measures')).usedBytes;
   const rssBefore = server.rssMb();
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 100);
@@ -88,7 +89,10 @@ async function runImport(server: ServerProcess, token: string, file: string) {
     }
     const totalMs = performance.now() - start;
     peak = Math.max(peak, server.rssMb());
-    return { progress, uploadMs, totalMs, rssBefore, rssPeak: peak, rssAfter: server.rssMb() };
+    const rssAfter = server.rssMb();
+    // Live memory after full collections: what the import added and keeps, its garbage left out.
+    const usedGrowthMb = ((await server.ask<Measures>('measures')).usedBytes - usedBefore) / 2 ** 20;
+    return { progress, uploadMs, totalMs, rssBefore, rssPeak: peak, rssAfter, usedGrowthMb };
   } finally {
     clearInterval(sampler);
   }
@@ -128,6 +132,7 @@ async function main(): Promise<void> {
         ['server RSS peak (MB)', first.rssPeak.toFixed(1)],
         ['server RSS growth at peak (MB)', growth.toFixed(1)],
         ['server RSS when done (MB)', first.rssAfter.toFixed(1)],
+        ['live memory added (MB, after full GCs)', first.usedGrowthMb.toFixed(1)],
       ];
       if (again) {
         rows.push(['re-import: duplicates', String(again.progress.duplicates)]);
@@ -150,6 +155,7 @@ async function main(): Promise<void> {
             rssPeakMb: round(first.rssPeak),
             rssGrowthMb: round(growth),
             rssAfterMb: round(first.rssAfter),
+            usedGrowthMb: round(first.usedGrowthMb),
             ...(again && {
               reimportAdded: again.progress.matched,
               reimportDuplicates: again.progress.duplicates,

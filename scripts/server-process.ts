@@ -126,7 +126,9 @@ function buildServer(): Promise<string> {
 
 export async function startServerProcess(dataDir: string): Promise<ServerProcess> {
   const script = await buildServer();
-  const child = spawn(process.execPath, ['--expose-gc', script, dataDir], {
+  // The heap limit `npm start` gives the server (package.json): without it, V8 sizes the heap by
+  // this machine's memory (4 GB here) and lets garbage pile up far beyond what a NAS would hold.
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=1024', script, dataDir], {
     // Request lines go to stdout like `npm start`'s; nobody reads them here.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -1,18 +1,17 @@
 /**
- * A set of (user, track, second) keys, the identity of a listen for de-duplication: 12 bytes a
- * slot in typed arrays (open addressing), so a million listens cost ~24 MB, not the ~100 MB of a
- * Set of strings. The user and track are kept as a 32-bit hash of their ids: two different tracks
- * of one user would have to share the hash *and* the second to be confused.
+ * A set of (user, track, second) keys, the identity of a listen for de-duplication: 8 bytes a slot
+ * in one typed array (open addressing, at most half full), so a million listens cost ~16 MB, not
+ * the ~100 MB of a Set of strings. A slot holds the second (modulo 2^32: 136 years) and a 32-bit
+ * hash of the user and track, never 0 (0 marks a free slot): two different tracks of one user would
+ * have to share the hash *and* the second to be confused.
  */
 export class ListenKeys {
-  private seconds: Float64Array;
-  private hashes: Uint32Array;
+  /** Per slot, [second, pair hash]. */
+  private slots: Uint32Array;
   private count = 0;
 
   constructor(capacity = 1024) {
-    const size = 1 << Math.ceil(Math.log2(Math.max(16, capacity * 2)));
-    this.seconds = new Float64Array(size).fill(-1);
-    this.hashes = new Uint32Array(size);
+    this.slots = new Uint32Array(2 << Math.ceil(Math.log2(Math.max(16, capacity * 2))));
   }
 
   get size(): number {
@@ -21,43 +20,42 @@ export class ListenKeys {
 
   /** Adds the key; false when it was already there. */
   add(userId: string, trackId: string, atMs: number): boolean {
-    return this.insert(Math.floor(atMs / 1000), pairHash(userId, trackId));
+    return this.insert(Math.floor(atMs / 1000) >>> 0, pairHash(userId, trackId) || 1);
   }
 
   has(userId: string, trackId: string, atMs: number): boolean {
-    const second = Math.floor(atMs / 1000);
-    const hash = pairHash(userId, trackId);
-    const mask = this.seconds.length - 1;
-    for (let slot = mix(second, hash) & mask; ; slot = (slot + 1) & mask) {
-      const s = this.seconds[slot]!;
-      if (s === -1) return false;
-      if (s === second && this.hashes[slot] === hash) return true;
+    const second = Math.floor(atMs / 1000) >>> 0;
+    const pair = pairHash(userId, trackId) || 1;
+    const slots = this.slots;
+    const mask = slots.length / 2 - 1;
+    for (let slot = mix(second, pair) & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[2 * slot + 1]!;
+      if (held === 0) return false;
+      if (held === pair && slots[2 * slot] === second) return true;
     }
   }
 
-  private insert(second: number, hash: number): boolean {
-    if ((this.count + 1) * 2 > this.seconds.length) this.grow();
-    const mask = this.seconds.length - 1;
-    for (let slot = mix(second, hash) & mask; ; slot = (slot + 1) & mask) {
-      const s = this.seconds[slot]!;
-      if (s === -1) {
-        this.seconds[slot] = second;
-        this.hashes[slot] = hash;
+  private insert(second: number, pair: number): boolean {
+    if ((this.count + 1) * 4 > this.slots.length) this.grow();
+    const slots = this.slots;
+    const mask = slots.length / 2 - 1;
+    for (let slot = mix(second, pair) & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[2 * slot + 1]!;
+      if (held === 0) {
+        slots[2 * slot] = second;
+        slots[2 * slot + 1] = pair;
         this.count += 1;
         return true;
       }
-      if (s === second && this.hashes[slot] === hash) return false;
+      if (held === pair && slots[2 * slot] === second) return false;
     }
   }
 
   private grow(): void {
-    const { seconds, hashes } = this;
-    this.seconds = new Float64Array(seconds.length * 2).fill(-1);
-    this.hashes = new Uint32Array(seconds.length * 2);
+    const old = this.slots;
+    this.slots = new Uint32Array(old.length * 2);
     this.count = 0;
-    for (let i = 0; i < seconds.length; i += 1) {
-      if (seconds[i] !== -1) this.insert(seconds[i]!, hashes[i]!);
-    }
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.insert(old[i]!, old[i + 1]!);
   }
 }
 

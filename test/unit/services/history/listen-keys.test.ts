@@ -11,4 +11,16 @@ describe('ListenKeys', () => {
     expect(keys.has('u', 't6', 5_000)).toBe(false);
     expect(keys.has('v', 't5', 5_000)).toBe(false);
   });
+
+  it('tells apart seconds before 1970 and far ahead, and keeps them through growth', () => {
+    const keys = new ListenKeys(4);
+    const times = [-5_000, -1, 0, 1_000, 4_102_444_800_000 /* 2100 */];
+    for (const at of times) expect(keys.add('u', 't', at)).toBe(true);
+    for (let i = 0; i < 1_000; i += 1) keys.add('w', `t${i}`, i * 1000);
+    expect(keys.add('u', 't', -4_001)).toBe(false); // the same second as -5000 (floored)
+    expect(keys.add('u', 't', -999)).toBe(false); // the same second as -1
+    for (const at of times) expect(keys.has('u', 't', at)).toBe(true);
+    expect(keys.has('u', 't', 2_000)).toBe(false);
+    expect(keys.size).toBe(times.length + 1_000);
+  });
 });
