@@ -82,6 +82,21 @@ export function forEachArtistPlay(
   }
 }
 
+/**
+ * Marks in `heard` (by the index's artist number) the artists of every play at or before `until`:
+ * from each snapshot's first play (UserColumns.firstPlays), so the cost is one look per snapshot
+ * however many rows came before.
+ */
+export function markArtistsPlayedUntil(rows: LogRows | undefined, until: number, heard: Uint8Array): void {
+  if (!rows) return;
+  const first = rows.columns.firstPlays();
+  const { start, values } = rows.snapshots.artists;
+  for (let s = 0; s < first.length; s += 1) {
+    if (!(first[s]! <= until)) continue;
+    for (let i = start[s]!; i < start[s + 1]!; i += 1) heard[values[i]!] = 1;
+  }
+}
+
 export function logRows(
   columns: UserColumns,
   snapshots: LogRows['snapshots'],

@@ -162,6 +162,7 @@ export class StatsIndex {
     if (play) {
       u.plays += 1;
       u.listeningMs += table.duration[s]!;
+      u.noteFirstPlay(s, at);
     }
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {
