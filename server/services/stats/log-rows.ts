@@ -60,29 +60,6 @@ export function hasPlay(rows: LogRows | undefined, from: number, to: number): bo
 }
 
 /**
- * Visits the artists of every play in [from, to] (either open), by the index's artist number: a
- * snapshot's artists are de-duplicated, so each artist of a play is visited once.
- */
-export function forEachArtistPlay(
-  rows: LogRows | undefined,
-  from: number | undefined,
-  to: number | undefined,
-  visit: (artist: number) => void,
-): void {
-  if (!rows) return;
-  const u = rows.columns;
-  const [lo, hi] = u.range(from, to);
-  const { snap, flags } = u;
-  const { start, values } = rows.snapshots.artists;
-  for (let row = lo; row < hi; row += 1) {
-    if (flags[row]! & SKIP) continue;
-    const s = snap[row]!;
-    const end = start[s + 1]!;
-    for (let i = start[s]!; i < end; i += 1) visit(values[i]!);
-  }
-}
-
-/**
  * Marks in `heard` (by the index's artist number) the artists of every play at or before `until`:
  * from each snapshot's first play (UserColumns.firstPlays), so the cost is one look per snapshot
  * however many rows came before.
