@@ -156,8 +156,9 @@ export class YearInReviewService {
     const inYear = new Int32Array(ids.length);
     const played: number[] = [];
     const { start, values } = rows.snapshots.artists;
-    for (const s of tally.snapshots) {
+    for (let s = 0; s < tally.snapshotPlays.length; s += 1) {
       const plays = tally.snapshotPlays[s]!;
+      if (plays === 0) continue;
       for (let i = start[s]!; i < start[s + 1]!; i += 1) {
         const artist = values[i]!;
         if (inYear[artist] === 0) played.push(artist);

@@ -20,10 +20,12 @@ export class YearTally {
   readonly dayPlays: number[];
   /** The most plays of one track on one day (the earliest day, then the smallest id, of equals). */
   dayTop: { day: number; trackId: string; plays: number } | null = null;
-  /** Plays per snapshot of the index (`LogRows.snapshots`), for the artists of the year. */
+  /**
+   * Plays per snapshot of the index (`LogRows.snapshots`), for the artists of the year. Read whole
+   * rather than through a list of the snapshots played: a year has more rows than the index has
+   * snapshots, and a list costs a branch per row.
+   */
   snapshotPlays = new Int32Array(0);
-  /** The snapshots with plays in `snapshotPlays`. */
-  readonly snapshots: number[] = [];
   /** Plays per track (by the index's number) of the day being counted; zero between days. */
   private trackPlays = new Int32Array(0);
   /** The tracks with plays in `trackPlays`. */
@@ -64,6 +66,9 @@ export class YearTally {
       for (const cursor of cursors) {
         const { at, snap, flags } = cursor.rows.columns;
         const { track, duration } = cursor.rows.snapshots;
+        // The rows are in time order, so the hour only moves on: no division per row.
+        let hour = 0;
+        let hourEnd = start + HOUR_MS;
         let row = cursor.row;
         for (; row < cursor.end; row += 1) {
           const time = at[row]!;
@@ -76,13 +81,19 @@ export class YearTally {
           const t = track[s]!;
           plays += 1;
           ms += duration[s]!;
-          hourPlays[regular ? Math.floor((time - start) / HOUR_MS) : new Date(time).getHours()]! += 1;
+          if (regular) {
+            while (time >= hourEnd) {
+              hour += 1;
+              hourEnd += HOUR_MS;
+            }
+            hourPlays[hour]! += 1;
+          } else {
+            hourPlays[new Date(time).getHours()]! += 1;
+          }
           const trackCount = trackPlays[t]!;
           trackPlays[t] = trackCount + 1;
           if (trackCount === 0) dayTracks.push(t);
-          const snapshotCount = snapshotPlays[s]!;
-          snapshotPlays[s] = snapshotCount + 1;
-          if (snapshotCount === 0) this.snapshots.push(s);
+          snapshotPlays[s]! += 1;
         }
         cursor.row = row;
       }

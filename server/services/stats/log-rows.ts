@@ -1,4 +1,5 @@
 import type { PlayLogEntry } from '../../store/play-log.js';
+import { firstHeard } from './first-heard.js';
 import type { SnapshotTable } from './snapshots.js';
 import { SKIP, type UserColumns } from './user-columns.js';
 
@@ -61,17 +62,12 @@ export function hasPlay(rows: LogRows | undefined, from: number, to: number): bo
 
 /**
  * Marks in `heard` (by the index's artist number) the artists of every play at or before `until`:
- * from each snapshot's first play (UserColumns.firstPlays), so the cost is one look per snapshot
- * however many rows came before.
+ * from each artist's first play (first-heard.ts), a look per artist however many rows came before.
  */
 export function markArtistsPlayedUntil(rows: LogRows | undefined, until: number, heard: Uint8Array): void {
   if (!rows) return;
-  const first = rows.columns.firstPlays();
-  const { start, values } = rows.snapshots.artists;
-  for (let s = 0; s < first.length; s += 1) {
-    if (!(first[s]! <= until)) continue;
-    for (let i = start[s]!; i < start[s + 1]!; i += 1) heard[values[i]!] = 1;
-  }
+  const first = firstHeard(rows.columns, rows.snapshots.artists);
+  for (let artist = 0; artist < first.length; artist += 1) if (first[artist]! <= until) heard[artist] = 1;
 }
 
 export function logRows(

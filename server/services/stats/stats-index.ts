@@ -10,6 +10,7 @@ import {
   tableCounts,
   type PlaceRow,
 } from './index-persistence.js';
+import { noteHeard } from './first-heard.js';
 import { IndexTables } from './index-tables.js';
 import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
 import type { LatestNames } from './latest-names.js';
@@ -162,7 +163,7 @@ export class StatsIndex {
     if (play) {
       u.plays += 1;
       u.listeningMs += table.duration[s]!;
-      u.noteFirstPlay(s, at);
+      noteHeard(u, table.artists, s, at);
     }
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {

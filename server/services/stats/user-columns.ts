@@ -53,11 +53,10 @@ export class UserColumns {
   /** Logs shifted in far from the end since the last read (see `insertRow`). */
   farInserts = 0;
   /**
-   * Per snapshot, the time of its first play (Infinity for none): made by one pass over the rows at
-   * the first read that needs it (`firstPlays`), then kept current by `noteFirstPlay`. "Which artists
-   * had this user heard before a date" then costs a look at each snapshot, not at each older row.
+   * Per artist (by the index's number), the time of this user's first play of them (Infinity for
+   * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
    */
-  private firstPlayAt: Float64Array | undefined;
+  firstHeard: Float64Array | undefined;
 
   constructor(readonly userIdx: number) {}
 
@@ -188,34 +187,6 @@ export class UserColumns {
     }
     this.idBytes = bytes;
     this.sorted = n;
-  }
-
-  /** Per snapshot, the time of its first play (Infinity for none; past its end, no play). */
-  firstPlays(): Float64Array {
-    if (!this.firstPlayAt) {
-      let max = -1;
-      for (let row = 0; row < this.n; row += 1) if (this.snap[row]! > max) max = this.snap[row]!;
-      const first = new Float64Array(max + 1).fill(Infinity);
-      const { at, snap, flags } = this;
-      for (let row = 0; row < this.n; row += 1) {
-        if (flags[row]! & SKIP) continue;
-        const s = snap[row]!;
-        if (at[row]! < first[s]!) first[s] = at[row]!;
-      }
-      this.firstPlayAt = first;
-    }
-    return this.firstPlayAt;
-  }
-
-  /** Counts a play of snapshot `s` at `at` in the first plays, once they are made. */
-  noteFirstPlay(s: number, at: number): void {
-    let first = this.firstPlayAt;
-    if (!first) return;
-    if (s >= first.length) {
-      first = grown(first, capacityFor(s + 1, first.length)).fill(Infinity, first.length);
-      this.firstPlayAt = first;
-    }
-    if (at < first[s]!) first[s] = at;
   }
 
   /** Rows [lo, hi) with from ≤ at ≤ to. */
