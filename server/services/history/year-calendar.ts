@@ -5,7 +5,12 @@ export class YearCalendar {
   readonly monthOfDay: number[] = [];
 
   constructor(readonly year: number) {
-    for (let d = new Date(year, 0, 1); d.getFullYear() === year; d.setDate(d.getDate() + 1)) {
+    // Each day from its own date rather than a step from the day before: where daylight saving
+    // starts at midnight (São Paulo until 2019, Asunción, Havana), that day starts at 01:00, and a
+    // step from it would start every later day at 01:00 too.
+    for (let day = 1; ; day += 1) {
+      const d = new Date(year, 0, day);
+      if (d.getFullYear() !== year) break;
       this.starts.push(d.getTime());
       this.monthOfDay.push(d.getMonth());
     }
