@@ -319,6 +319,7 @@ async function main(): Promise<void> {
         listeningFullP99Ms: round(listeningFull.p99),
         recentP99Ms: round(recent.p99),
         yearInReviewP99Ms: round(yearInReview.one.p99),
+        yearInReviewHouseholdP99Ms: round(yearInReview.household.p99),
         coldStartMs: round(coldStartMs),
         rssMb: round(rssMb),
         naiveRewriteMs: round(naiveRewriteMs),
