@@ -65,8 +65,8 @@ export function topPage<T>(
 
 /**
  * The first `limit` of every kind's top list over rows [lo, hi), like four `topPage` calls but with
- * one scan of the rows: a caller wanting every kind of one range (the year in review) pays the scan
- * once and the fold into each kind once.
+ * one scan of the rows: a caller wanting every kind of one range (the year in review) pays for the
+ * scan once instead of four times.
  */
 export function topPages(
   tallies: UserTallies,
