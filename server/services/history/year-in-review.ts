@@ -35,7 +35,7 @@ const named = (item: {
   listeningMs: item.listeningMs,
 });
 
-/** Lets other requests run: a household's review yields between members. */
+/** Lets other requests run (a household's review, between stretches of its work). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface Member {
@@ -48,7 +48,9 @@ export interface Member {
  * the year's rows of every member for the figures by month, hour and day (year-tally.ts), then per
  * member one read of every top list and one of the artists heard before the year. A household's
  * review gives the event loop back between those reads, so no single stretch grows with the number
- * of members; a log that arrives meanwhile may count in some figures and not yet in others.
+ * of members. Meanwhile the world may move: a log that arrives may count in some figures and not yet
+ * in others, and a member who is removed or hides their statistics makes the review fail as a read
+ * of theirs would; the next request sees the new state whole.
  */
 export class YearInReviewService {
   constructor(
