@@ -1,5 +1,5 @@
 import { h, replace } from './dom.js';
-import { explain } from './problems.js';
+import { explain, type OwnWords } from './problems.js';
 
 const INFO_MS = 5000;
 const ERROR_MS = 12000;
@@ -12,9 +12,12 @@ const ERROR_MS = 12000;
 export class Messages {
   constructor(private readonly root: HTMLElement) {}
 
-  /** `error` is an ApiError (plain words by its code), another Error, or a sentence. */
-  error(error: unknown): void {
-    const { text, detail } = typeof error === 'string' ? { text: error, detail: null } : explain(error);
+  /**
+   * `error` is an ApiError (plain words by its code, or by `own` where the view words a code for its
+   * context), another Error, or a sentence.
+   */
+  error(error: unknown, own?: OwnWords): void {
+    const { text, detail } = typeof error === 'string' ? { text: error, detail: null } : explain(error, own);
     this.show('error', text, detail, 'error-message', ERROR_MS);
   }
 

@@ -62,6 +62,15 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   http_error: 'The server gave an unexpected answer.',
 };
 
+/**
+ * The history import's own sentence for `payload_too_large`: its upload limit is 1 GiB (docs/API.md,
+ * Import and export), where the sentence above is about the 20 MiB of the other uploads.
+ */
+export const IMPORT_TOO_LARGE = 'That file is too large to import (at most 1 GB).';
+
+/** Sentences a view words for its own context, by code, instead of the ones above. */
+export type OwnWords = Partial<Record<ProblemCode | PageCode, string>>;
+
 export interface Explained {
   /** The sentence for people. */
   text: string;
@@ -69,9 +78,10 @@ export interface Explained {
   detail: string | null;
 }
 
-export function explain(error: unknown): Explained {
+export function explain(error: unknown, own: OwnWords = {}): Explained {
   if (error instanceof ApiError) {
-    const plain = PLAIN_WORDS[error.code as ProblemCode | PageCode] ?? PLAIN_WORDS.http_error;
+    const code = error.code as ProblemCode | PageCode;
+    const plain = own[code] ?? PLAIN_WORDS[code] ?? PLAIN_WORDS.http_error;
     // stats_private names the person: that is the clearer sentence.
     if (error.code === 'stats_private') return { text: `${error.detail}.`, detail: null };
     return { text: plain, detail: error.detail && error.detail !== plain ? error.detail : null };

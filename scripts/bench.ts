@@ -322,6 +322,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       listeningFullP99Ms: listeningFull.p99,
       recentP99Ms: recent.p99,
       yearInReviewP99Ms: yearInReview.one.p99,
+      yearInReviewHouseholdP99Ms: yearInReview.household.p99,
       coldStartMs,
       rssMb,
       naiveRewriteMs,

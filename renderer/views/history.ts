@@ -4,6 +4,7 @@ import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
 import { formatDuration } from '../format.js';
 import { plays } from '../plural.js';
+import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -92,7 +93,7 @@ function importCard(
       };
       await poll();
     } catch (error) {
-      ctx.messages.error(error);
+      ctx.messages.error(error, { payload_too_large: IMPORT_TOO_LARGE });
     }
   });
   return card('Bring your history', form, report);

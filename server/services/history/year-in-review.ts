@@ -3,42 +3,40 @@ import { accountOf, type Principal } from '../../domain/user.js';
 import { invalidParameter } from '../../errors.js';
 import type { StatsService } from '../stats/stats-service.js';
 import type { LogRowsSource } from '../stats/listen-log.js';
-import { forEachArtistPlay, hasPlay } from '../stats/log-rows.js';
+import { hasPlay, markArtistsPlayedUntil } from '../stats/log-rows.js';
+import type { TopLists } from '../stats/top-lists.js';
 import { LISTEN_MINIMUM_TS } from './parsers/listenbrainz.js';
-import {
-  emptyTally,
-  longestStreak,
-  mostPlayedDay,
-  tallyYear,
-  topTrackOfADay,
-  YearCalendar,
-} from './year-calendar.js';
+import { longestStreak, mostPlayedDay, YearCalendar } from './year-calendar.js';
+import { YearTally } from './year-tally.js';
 
-type TopKind = 'tracks' | 'albums' | 'artists' | 'genres';
-/** An item of one user's ranking, as StatsService.top answers. */
-type Ranked = {
-  id?: string;
-  genre?: string;
-  name?: string | null;
-  artists?: Array<{ id: string; name: string | null }>;
-  plays: number;
-  listeningMs: number;
-  lastPlayedAt: string;
-};
+type TopKind = keyof TopLists;
+/** An item of one user's top list, not named yet (StatsService.tops). */
+type Ranked = TopLists[TopKind][number];
 
 const TOP = 5;
 /** Per member when a household's rankings are merged: enough that a household's top 5 is exact in practice. */
 const MERGE_DEPTH = 200;
 const NEW_ARTISTS_LISTED = 10;
+/** Days of a household's year counted between two turns of the event loop. */
+const DAYS_PER_STRETCH = 31;
 const FIRST_YEAR = new Date(LISTEN_MINIMUM_TS * 1000).getFullYear();
 
-const named = (item: Ranked & { rank: number }) => ({
+const named = (item: {
+  rank: number;
+  id: string;
+  name: string | null;
+  plays: number;
+  listeningMs: number;
+}) => ({
   rank: item.rank,
-  id: item.id ?? '',
-  name: item.name ?? null,
+  id: item.id,
+  name: item.name,
   plays: item.plays,
   listeningMs: item.listeningMs,
 });
+
+/** Lets other requests run (a household's review, between stretches of its work). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface Member {
   id: string;
@@ -47,8 +45,12 @@ export interface Member {
 
 /**
  * A year of listening for one user or the household (docs/API.md, Year in review): one pass over
- * the year's logs of each member (stats/log-rows.ts) for the figures by month, hour and day; the
- * statistics reads for the rankings and for the artists heard before the year.
+ * the year's rows of every member for the figures by month, hour and day (year-tally.ts), then per
+ * member one read of every top list and one of the artists heard before the year. A household's
+ * review gives the event loop back between those reads, so no single stretch grows with the number
+ * of members. Meanwhile the world may move: a log that arrives may count in some figures and not yet
+ * in others, and a member who is removed or hides their statistics makes the review fail as a read
+ * of theirs would; the next request sees the new state whole.
  */
 export class YearInReviewService {
   constructor(
@@ -60,22 +62,38 @@ export class YearInReviewService {
     private readonly clock: Clock,
   ) {}
 
-  review(caller: Principal, request: { userId?: string | undefined; year: number; household: boolean }) {
+  async review(
+    caller: Principal,
+    request: { userId?: string | undefined; year: number; household: boolean },
+  ) {
     const thisYear = new Date(this.clock.now()).getFullYear();
     if (request.year < FIRST_YEAR || request.year > thisYear)
       throw invalidParameter('year', `Parameter 'year' must be between ${FIRST_YEAR} and ${thisYear}`);
     const userIds = request.household
       ? this.visibleMembers(caller)
       : [this.stats.readableUser(caller, request.userId)];
+    const household = userIds.length > 1;
+    const pause = household ? nextTurn : () => undefined;
     const calendar = new YearCalendar(request.year);
-    const tally = emptyTally(calendar);
-    for (const userId of userIds) tallyYear(tally, calendar, this.rows.rowsOf(userId));
-    const range = { gtDateTime: calendar.from, ltDateTime: calendar.to };
-    const top = (kind: TopKind) =>
-      this.top(caller, userIds, kind, range, userIds.length > 1 ? MERGE_DEPTH : TOP);
-    const busiest = mostPlayedDay(tally);
-    const streak = longestStreak(tally);
-    const dayTop = topTrackOfADay(tally);
+    const tally = new YearTally(calendar);
+    // A household's year is counted a month or so at a time, every member's rows of those days.
+    const stretch = household ? DAYS_PER_STRETCH : calendar.days;
+    for (let first = 0; first < calendar.days; first += stretch) {
+      const rows = userIds.map((userId) => this.rows.rowsOf(userId));
+      tally.add(rows, first, Math.min(calendar.days, first + stretch));
+      await pause();
+    }
+    const range = { gtDateTime: calendar.from, ltDateTime: calendar.to, page: 0 };
+    const lists: TopLists[] = [];
+    for (const userId of userIds) {
+      lists.push(this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
+      await pause();
+    }
+    const newArtists = await this.newArtists(userIds, calendar, tally, pause);
+    const top = <K extends TopKind>(kind: K) => this.stats.named(kind, merged(lists.map((l) => l[kind])));
+    const busiest = mostPlayedDay(tally.dayPlays);
+    const streak = longestStreak(tally.dayPlays);
+    const dayTop = tally.dayTop;
     return {
       year: request.year,
       household: request.household,
@@ -85,12 +103,12 @@ export class YearInReviewService {
       plays: tally.plays,
       skips: tally.skips,
       skipRate: tally.plays + tally.skips === 0 ? 0 : tally.skips / (tally.plays + tally.skips),
-      topTracks: top('tracks').map((t) => ({ ...named(t), artists: t.artists ?? [] })),
+      topTracks: top('tracks').map((t) => ({ ...named(t), artists: t.artists })),
       topAlbums: top('albums').map(named),
       topArtists: top('artists').map(named),
       topGenres: top('genres').map((g) => ({
         rank: g.rank,
-        genre: g.genre ?? '',
+        genre: g.genre,
         plays: g.plays,
         listeningMs: g.listeningMs,
       })),
@@ -110,7 +128,7 @@ export class YearInReviewService {
         dayTop === null
           ? null
           : { date: calendar.dateOf(dayTop.day), plays: dayTop.plays, track: this.trackRef(dayTop.trackId) },
-      newArtists: this.newArtists(userIds, calendar),
+      newArtists,
     };
   }
 
@@ -123,65 +141,40 @@ export class YearInReviewService {
       .sort();
   }
 
-  private top(
-    caller: Principal,
-    userIds: string[],
-    kind: TopKind,
-    range: { gtDateTime: number; ltDateTime: number },
-    depth: number,
-  ) {
-    const lists = userIds.map(
-      (userId) => this.stats.top(caller, kind, { userId, ...range, page: 0, count: depth }) as Ranked[],
-    );
-    if (lists.length === 1) return lists[0]!.slice(0, TOP).map((item, i) => ({ ...item, rank: i + 1 }));
-    const merged = new Map<string, Ranked>();
-    for (const item of lists.flat()) {
-      const key = item.id ?? String(item.genre).trim().toLowerCase();
-      const seen = merged.get(key);
-      if (!seen) merged.set(key, { ...item });
-      else {
-        seen.plays += item.plays;
-        seen.listeningMs += item.listeningMs;
-        if (item.lastPlayedAt > seen.lastPlayedAt) seen.lastPlayedAt = item.lastPlayedAt;
-      }
-    }
-    return [...merged.entries()]
-      .sort(
-        ([ka, a], [kb, b]) =>
-          b.plays - a.plays ||
-          (b.lastPlayedAt < a.lastPlayedAt ? -1 : b.lastPlayedAt > a.lastPlayedAt ? 1 : 0) ||
-          (ka < kb ? -1 : 1),
-      )
-      .slice(0, TOP)
-      .map(([, item], i) => ({ ...item, rank: i + 1 }));
-  }
-
   /**
-   * Artists played in the year that none of the members had played before it: one pass over the
-   * year's rows counting plays per artist, one over the earlier rows marking the artists heard.
+   * Artists played in the year that none of the members had played before it: the year's plays per
+   * snapshot (from the tally) folded into their artists, and per member the artists of the plays
+   * before the year marked (log-rows.ts).
    */
-  private newArtists(userIds: string[], calendar: YearCalendar) {
-    const inYear = new Map<number, number>();
-    let ids: readonly string[] = [];
-    for (const userId of userIds) {
-      const rows = this.rows.rowsOf(userId);
-      if (rows) ids = rows.artistIds;
-      forEachArtistPlay(rows, calendar.from, calendar.to, (artist) =>
-        inYear.set(artist, (inYear.get(artist) ?? 0) + 1),
-      );
+  private async newArtists(
+    userIds: string[],
+    calendar: YearCalendar,
+    tally: YearTally,
+    pause: () => Promise<void> | undefined,
+  ) {
+    const rows = userIds.map((userId) => this.rows.rowsOf(userId)).find((r) => r !== undefined);
+    if (!rows || tally.plays === 0) return { count: 0, items: [] };
+    const ids = rows.artistIds;
+    const inYear = new Int32Array(ids.length);
+    const played: number[] = [];
+    const { start, values } = rows.snapshots.artists;
+    for (let s = 0; s < tally.snapshotPlays.length; s += 1) {
+      const plays = tally.snapshotPlays[s]!;
+      if (plays === 0) continue;
+      for (let i = start[s]!; i < start[s + 1]!; i += 1) {
+        const artist = values[i]!;
+        if (inYear[artist] === 0) played.push(artist);
+        inYear[artist]! += plays;
+      }
     }
     const heardBefore = new Uint8Array(ids.length);
     for (const userId of userIds) {
-      forEachArtistPlay(
-        this.rows.rowsOf(userId),
-        undefined,
-        calendar.from - 1,
-        (artist) => (heardBefore[artist] = 1),
-      );
+      markArtistsPlayedUntil(this.rows.rowsOf(userId), calendar.from - 1, heardBefore);
+      await pause();
     }
-    const fresh = [...inYear]
-      .filter(([artist]) => heardBefore[artist] !== 1)
-      .map(([artist, plays]) => ({ id: ids[artist]!, plays }))
+    const fresh = played
+      .filter((artist) => heardBefore[artist] !== 1)
+      .map((artist) => ({ id: ids[artist]!, plays: inYear[artist]! }))
       .sort((a, b) => b.plays - a.plays || (a.id < b.id ? -1 : 1));
     return {
       count: fresh.length,
@@ -213,4 +206,31 @@ export class YearInReviewService {
       })),
     };
   }
+}
+
+/**
+ * The top five of several users' lists: one user's as it is; a household's summed per item (a genre
+ * by its name, ignoring case), ranked like the top-* reads (plays, then the later last play, then
+ * the id), each item as the first member's list has it.
+ */
+function merged<L extends Ranked[]>(lists: L[]): L {
+  if (lists.length === 1) return lists[0]!.slice(0, TOP) as L;
+  const sums = new Map<string, Ranked>();
+  for (const item of lists.flat() as Ranked[]) {
+    const key = 'id' in item ? item.id : item.genre.trim().toLowerCase();
+    const seen = sums.get(key);
+    if (!seen) sums.set(key, { ...item });
+    else {
+      seen.plays += item.plays;
+      seen.listeningMs += item.listeningMs;
+      if (item.lastPlayedAt > seen.lastPlayedAt) seen.lastPlayedAt = item.lastPlayedAt;
+    }
+  }
+  return [...sums.entries()]
+    .sort(
+      ([ka, a], [kb, b]) =>
+        b.plays - a.plays || b.lastPlayedAt - a.lastPlayedAt || (ka < kb ? -1 : ka > kb ? 1 : 0),
+    )
+    .slice(0, TOP)
+    .map(([, item]) => item) as L;
 }

@@ -1,4 +1,5 @@
 import type { PlayLogEntry } from '../../store/play-log.js';
+import { firstHeard } from './first-heard.js';
 import type { SnapshotTable } from './snapshots.js';
 import { SKIP, type UserColumns } from './user-columns.js';
 
@@ -60,26 +61,13 @@ export function hasPlay(rows: LogRows | undefined, from: number, to: number): bo
 }
 
 /**
- * Visits the artists of every play in [from, to] (either open), by the index's artist number: a
- * snapshot's artists are de-duplicated, so each artist of a play is visited once.
+ * Marks in `heard` (by the index's artist number) the artists of every play at or before `until`:
+ * from each artist's first play (first-heard.ts), a look per artist however many rows came before.
  */
-export function forEachArtistPlay(
-  rows: LogRows | undefined,
-  from: number | undefined,
-  to: number | undefined,
-  visit: (artist: number) => void,
-): void {
+export function markArtistsPlayedUntil(rows: LogRows | undefined, until: number, heard: Uint8Array): void {
   if (!rows) return;
-  const u = rows.columns;
-  const [lo, hi] = u.range(from, to);
-  const { snap, flags } = u;
-  const { start, values } = rows.snapshots.artists;
-  for (let row = lo; row < hi; row += 1) {
-    if (flags[row]! & SKIP) continue;
-    const s = snap[row]!;
-    const end = start[s + 1]!;
-    for (let i = start[s]!; i < end; i += 1) visit(values[i]!);
-  }
+  const first = firstHeard(rows.columns, rows.snapshots.artists);
+  for (let artist = 0; artist < first.length; artist += 1) if (first[artist]! <= until) heard[artist] = 1;
 }
 
 export function logRows(

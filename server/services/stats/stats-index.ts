@@ -10,6 +10,7 @@ import {
   tableCounts,
   type PlaceRow,
 } from './index-persistence.js';
+import { noteHeard } from './first-heard.js';
 import { IndexTables } from './index-tables.js';
 import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
 import type { LatestNames } from './latest-names.js';
@@ -18,8 +19,8 @@ import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack
 import { entryAt, type IdOfLine } from './row-entry.js';
 import { listening } from './scans.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
-import type { Kind, Tally } from './tally.js';
-import { item, recentPage, topPage } from './top-lists.js';
+import type { Kind } from './tally.js';
+import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 import { UserTallies } from './user-tallies.js';
 
@@ -44,6 +45,8 @@ export class StatsIndex {
   private readonly columns: UserColumns[] = [];
   /** Sums and rankings per user and device (user-tallies.ts). */
   private readonly tallies = new UserTallies(this.tables);
+  /** How each kind's ranked items read (top-lists.ts). */
+  private readonly readers = topReaders(this.tables);
   /**
    * Names and newest logs for items gone from the library: made from the newest log of each
    * snapshot at the first read that needs them (a bulk load does not pay for them), then kept
@@ -170,6 +173,7 @@ export class StatsIndex {
     if (play) {
       u.plays += 1;
       u.listeningMs += table.duration[s]!;
+      noteHeard(u, table.artists, s, at);
     }
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {
@@ -217,38 +221,27 @@ export class StatsIndex {
   }
 
   topTracks(f: StatsFilter, offset: number, limit: number): TopTrack[] {
-    return this.top(f, 'tracks', offset, limit, (tally, ranks) =>
-      ranks.map((idx) => ({
-        ...item(tally, idx, this.tables.tracks.values[idx]!),
-        skips: tally.skips[idx]!,
-      })),
-    );
+    return this.top(f, 'tracks', offset, limit);
   }
 
   topAlbums(f: StatsFilter, offset: number, limit: number): TopItem[] {
-    return this.top(f, 'albums', offset, limit, (tally, ranks) =>
-      ranks.map((idx) => item(tally, idx, this.tables.albums.values[idx]!)),
-    );
+    return this.top(f, 'albums', offset, limit);
   }
 
   topArtists(f: StatsFilter, offset: number, limit: number): TopItem[] {
-    return this.top(f, 'artists', offset, limit, (tally, ranks) =>
-      ranks.map((idx) => item(tally, idx, this.tables.artists.values[idx]!)),
-    );
+    return this.top(f, 'artists', offset, limit);
   }
 
   topGenres(f: StatsFilter, offset: number, limit: number): TopGenre[] {
-    return this.top(f, 'genres', offset, limit, (tally, ranks, spellings) =>
-      ranks.map((idx) => {
-        const { plays, listeningMs, lastPlayedAt } = item(tally, idx, '');
-        return {
-          genre: this.tables.genres.spellingOf(idx, spellings.plays),
-          plays,
-          listeningMs,
-          lastPlayedAt,
-        };
-      }),
-    );
+    return this.top(f, 'genres', offset, limit);
+  }
+
+  /** The first `limit` of every top list of a filter, from one scan of its rows (top-lists.ts). */
+  tops(f: StatsFilter, limit: number): TopLists {
+    const u = this.userColumns(f.userId);
+    const device = this.tables.devices.filter(f.device);
+    if (!u || device === null) return { tracks: [], albums: [], artists: [], genres: [] };
+    return topPages(this.tallies, this.tables, u, u.range(f.from, f.to), device, limit, this.readers);
   }
 
   recentPlays(f: StatsFilter, offset: number, limit: number): PlayLogEntry[] {
@@ -364,18 +357,14 @@ export class StatsIndex {
     return u;
   }
 
-  /** A top list of a filter (top-lists.ts), the ranks [offset, offset + limit) handed to `read`. */
-  private top<T>(
-    f: StatsFilter,
-    kind: Kind,
-    offset: number,
-    limit: number,
-    read: (tally: Tally, ranks: number[], spellings: Tally) => T[],
-  ): T[] {
+  /** A top list of a filter (top-lists.ts): its ranks [offset, offset + limit). */
+  private top<K extends Kind>(f: StatsFilter, kind: K, offset: number, limit: number): TopLists[K] {
     const u = this.userColumns(f.userId);
     const device = this.tables.devices.filter(f.device);
     if (!u || device === null) return [];
-    return topPage(this.tallies, this.tables, u, u.range(f.from, f.to), device, kind, offset, limit, read);
+    const range = u.range(f.from, f.to);
+    const read = this.readers[kind] as TopReader<TopLists[K][number]>;
+    return topPage(this.tallies, this.tables, u, range, device, kind, offset, limit, read) as TopLists[K];
   }
 
   private recent(

@@ -24,6 +24,7 @@ import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
+import type { TopLists } from './top-lists.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -154,10 +155,29 @@ export class StatsService {
   top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): TopOf[K][] {
     const filter = this.filterFor(caller, request, true);
     const offset = request.page * request.count;
-    const rank = (i: number) => offset + i + 1;
-    const read: { [P in TopKind]: () => TopOf[P][] } = {
-      tracks: () =>
-        this.index.topTracks(filter, offset, request.count).map((item, i) => {
+    const read: { [P in TopKind]: () => TopLists[P] } = {
+      tracks: () => this.index.topTracks(filter, offset, request.count),
+      albums: () => this.index.topAlbums(filter, offset, request.count),
+      artists: () => this.index.topArtists(filter, offset, request.count),
+      genres: () => this.index.topGenres(filter, offset, request.count),
+    };
+    return this.named(kind, read[kind](), offset + 1);
+  }
+
+  /**
+   * The first `count` of every top list of a range from one scan of its rows, not named yet: for a
+   * caller that merges several users' lists and names only what it keeps (`named`).
+   */
+  tops(caller: Principal, request: ReadRequest): TopLists {
+    return this.index.tops(this.filterFor(caller, request, true), request.count);
+  }
+
+  /** Ranked items of a top list as the top-* reads answer them, the first at rank `firstRank`. */
+  named<K extends TopKind>(kind: K, items: TopLists[K], firstRank = 1): TopOf[K][] {
+    const rank = (i: number) => firstRank + i;
+    const name: { [P in TopKind]: (items: TopLists[P]) => TopOf[P][] } = {
+      tracks: (items) =>
+        items.map((item, i) => {
           const track = this.trackRef(item.id);
           return {
             rank: rank(i),
@@ -171,8 +191,8 @@ export class StatsService {
             lastPlayedAt: isoUtc(item.lastPlayedAt),
           };
         }),
-      albums: () =>
-        this.index.topAlbums(filter, offset, request.count).map((item, i) => ({
+      albums: (items) =>
+        items.map((item, i) => ({
           rank: rank(i),
           id: item.id,
           name: this.albumRef(item.id).name,
@@ -181,8 +201,8 @@ export class StatsService {
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
         })),
-      artists: () =>
-        this.index.topArtists(filter, offset, request.count).map((item, i) => ({
+      artists: (items) =>
+        items.map((item, i) => ({
           rank: rank(i),
           id: item.id,
           name: this.artistRef(item.id).name,
@@ -190,8 +210,8 @@ export class StatsService {
           listeningMs: item.listeningMs,
           lastPlayedAt: isoUtc(item.lastPlayedAt),
         })),
-      genres: () =>
-        this.index.topGenres(filter, offset, request.count).map((item, i) => ({
+      genres: (items) =>
+        items.map((item, i) => ({
           rank: rank(i),
           genre: item.genre,
           plays: item.plays,
@@ -199,7 +219,7 @@ export class StatsService {
           lastPlayedAt: isoUtc(item.lastPlayedAt),
         })),
     };
-    return read[kind]();
+    return name[kind](items);
   }
 
   recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): RecentOf[K][] {

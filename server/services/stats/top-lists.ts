@@ -1,10 +1,37 @@
 import type { IndexTables } from './index-tables.js';
-import type { RecentItem, TopItem } from './results.js';
+import type { RecentItem, TopGenre, TopItem, TopTrack } from './results.js';
 import { foldKind } from './scans.js';
 import type { Kind, Tally } from './tally.js';
 import { byPlays, byRecency, select } from './top-n.js';
 import type { UserColumns } from './user-columns.js';
 import type { UserTallies } from './user-tallies.js';
+
+/** Items of each kind, as a top list shows them. */
+export interface TopLists {
+  tracks: TopTrack[];
+  albums: TopItem[];
+  artists: TopItem[];
+  genres: TopGenre[];
+}
+
+/** Makes a page's items from the sums its ranks index (and the plays per genre spelling). */
+export type TopReader<T> = (tally: Tally, ranks: number[], spellings: Tally) => T[];
+export type TopReaders = { [K in Kind]: TopReader<TopLists[K][number]> };
+
+/** How each kind's ranked items read, by the index's tables. */
+export function topReaders(tables: IndexTables): TopReaders {
+  return {
+    tracks: (tally, ranks) =>
+      ranks.map((idx) => ({ ...item(tally, idx, tables.tracks.values[idx]!), skips: tally.skips[idx]! })),
+    albums: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.albums.values[idx]!)),
+    artists: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.artists.values[idx]!)),
+    genres: (tally, ranks, spellings) =>
+      ranks.map((idx) => {
+        const { plays, listeningMs, lastPlayedAt } = item(tally, idx, '');
+        return { genre: tables.genres.spellingOf(idx, spellings.plays), plays, listeningMs, lastPlayedAt };
+      }),
+  };
+}
 
 /**
  * The ranks [offset, offset + limit) of a user's top list over rows [lo, hi) (of one device key,
@@ -20,28 +47,75 @@ export function topPage<T>(
   kind: Kind,
   offset: number,
   limit: number,
-  read: (tally: Tally, ranks: number[], spellings: Tally) => T[],
+  read: TopReader<T>,
 ): T[] {
-  const ids = tables.idsOf(kind);
   if (lo === 0 && hi === u.n) {
     if (device === undefined) {
       const all = tallies.all(u);
       return read(all[kind], tallies.ranking(u, kind).page(offset, limit), all.spellings);
     }
     const t = tallies.device(u, device);
+    const ids = tables.idsOf(kind);
     return read(t[kind], select(t[kind].played(), byPlays(t[kind], ids), offset, limit), t.spellings);
   }
-  return tallies.withRangeSums(u, lo, hi, device, (sums) => {
-    const scratch = tallies.scratch;
-    try {
-      foldKind(scratch, sums, tables.snapshots, kind);
-      const tally = scratch[kind];
-      return read(tally, select(tally.played(), byPlays(tally, ids), offset, limit), scratch.spellings);
-    } finally {
-      scratch[kind].reset();
-      scratch.spellings.reset();
-    }
+  return tallies.withRangeSums(u, lo, hi, device, (sums) =>
+    rangePage(tallies, tables, sums, kind, offset, limit, read),
+  );
+}
+
+/**
+ * The first `limit` of every kind's top list over rows [lo, hi), like four `topPage` calls but with
+ * one scan of the rows: a caller wanting every kind of one range (the year in review) pays for the
+ * scan once instead of four times.
+ */
+export function topPages(
+  tallies: UserTallies,
+  tables: IndexTables,
+  u: UserColumns,
+  range: [number, number],
+  device: number | undefined,
+  limit: number,
+  readers: TopReaders,
+): TopLists {
+  const [lo, hi] = range;
+  const page = <K extends Kind>(kind: K, sums?: Tally): TopLists[K] =>
+    (sums
+      ? rangePage(tallies, tables, sums, kind, 0, limit, readers[kind])
+      : topPage(tallies, tables, u, range, device, kind, 0, limit, readers[kind])) as TopLists[K];
+  const every = (sums?: Tally): TopLists => ({
+    tracks: page('tracks', sums),
+    albums: page('albums', sums),
+    artists: page('artists', sums),
+    genres: page('genres', sums),
   });
+  // The whole range reads sums kept current, with no scan to share.
+  if (lo === 0 && hi === u.n) return every();
+  return tallies.withRangeSums(u, lo, hi, device, (sums) => every(sums));
+}
+
+/** A page of one kind from a range's sums per snapshot (folded into the kind's scratch sums). */
+function rangePage<T>(
+  tallies: UserTallies,
+  tables: IndexTables,
+  sums: Tally,
+  kind: Kind,
+  offset: number,
+  limit: number,
+  read: TopReader<T>,
+): T[] {
+  const scratch = tallies.scratch;
+  try {
+    foldKind(scratch, sums, tables.snapshots, kind);
+    const tally = scratch[kind];
+    return read(
+      tally,
+      select(tally.played(), byPlays(tally, tables.idsOf(kind)), offset, limit),
+      scratch.spellings,
+    );
+  } finally {
+    scratch[kind].reset();
+    scratch.spellings.reset();
+  }
 }
 
 /** The ranks [offset, offset + limit) of a user's albums or artists, latest played first (all time). */

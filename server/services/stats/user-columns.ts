@@ -69,6 +69,11 @@ export class UserColumns {
   readonly byDevice = new Map<number, Tallies>();
   /** Logs shifted in far from the end since the last read (see `insertRow`). */
   farInserts = 0;
+  /**
+   * Per artist (by the index's number), the time of this user's first play of them (Infinity for
+   * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
+   */
+  firstHeard: Float64Array | undefined;
 
   constructor(readonly userIdx: number) {}
 

@@ -463,6 +463,13 @@ describe('StatsIndex against a naive reference', () => {
                 lastPlayedAt: g.lastPlayedAt,
               })),
             );
+            // Every kind from one scan reads the same as each kind on its own.
+            expect(index.tops(f, limit)).toEqual({
+              tracks: index.topTracks(f, 0, limit),
+              albums: index.topAlbums(f, 0, limit),
+              artists: index.topArtists(f, 0, limit),
+              genres: index.topGenres(f, 0, limit),
+            });
             const plays = entries
               .map((e, i) => ({ e, i }))
               .filter(({ e }) => matches(e, f, false) && e.type === 'play')

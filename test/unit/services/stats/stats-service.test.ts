@@ -122,6 +122,30 @@ describe('StatsService devices', () => {
   });
 });
 
+describe('StatsService top lists', () => {
+  it('reads every kind of a range at once, named as each top-* read names it', async () => {
+    const caller = principalOf(alice);
+    for (const [id, minute] of [
+      ['t1', 1],
+      ['t2', 2],
+      ['t2', 3],
+      ['t1', 9],
+    ] as const) {
+      await t.sut.log(caller, 'play', { id, dateTime: t.clock.now() - 10 * MINUTE_MS + minute * MINUTE_MS });
+    }
+    const range = read(undefined, { ltDateTime: t.clock.now() - 2 * MINUTE_MS, count: 5 });
+    const tops = t.sut.tops(caller, range);
+    expect(tops.tracks.map((x) => [x.id, x.plays])).toEqual([
+      ['t2', 2],
+      ['t1', 1],
+    ]);
+    for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) {
+      expect(t.sut.named(kind, tops[kind])).toEqual(t.sut.top(caller, kind, range));
+    }
+    expect(await problemOf(() => t.sut.tops(principalOf(alice), read(carol.id)))).toBe('401 stats_private');
+  });
+});
+
 describe('StatsService retries', () => {
   it('records a log with an explicit dateTime once, however often it is retried', async () => {
     const caller = principalOf(alice);
