@@ -277,7 +277,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
     // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
     await server.ask('save');
-    const { maxStallMs, usedBytes } = await server.ask<Measures>('measures');
+    const { maxStallMs, maxGcMs, usedBytes } = await server.ask<Measures>('measures');
     const rssMb = server.rssMb();
     agent.destroy();
     await server.stop();
@@ -311,6 +311,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       ['index bytes per play', indexPerPlay],
       ['disk bytes per play (log + index)', diskPerPlay],
       ['longest event-loop stall (ms)', maxStallMs],
+      ['  longest garbage collection in it (ms)', maxGcMs],
     ];
     const figures = {
       plays,
@@ -331,6 +332,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       diskBytesPerPlay: diskPerPlay,
       rawStartMs,
       maxStallMs,
+      maxGcMs,
       healthP99Ms: health.p99,
       topFiveYearsP99Ms: topFiveYears.p99,
     };

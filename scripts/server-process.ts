@@ -18,7 +18,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer } from '../server/index.js';
 import { createLogger } from '../server/logger.js';
@@ -40,6 +40,8 @@ export type Question = 'measures' | 'save';
 export interface Measures {
   /** The longest the event loop was held up since listening (ms). */
   maxStallMs: number;
+  /** The longest garbage collection since listening (ms): part of the stalls, V8's not ours. */
+  maxGcMs: number;
   /** V8 heap plus typed arrays and buffers, after a full GC (bytes). */
   usedBytes: number;
 }
@@ -57,6 +59,11 @@ async function serve(dataDir: string): Promise<void> {
   // Stalls of the event loop while serving (a save of the play index included), to 1 ms.
   const stalls = monitorEventLoopDelay({ resolution: 1 });
   stalls.enable();
+  let maxGcMs = 0;
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
+  });
+  collections.observe({ entryTypes: ['gc'] });
   process.on('message', (question: { ask: Question; id: number }) => {
     const answer = async () => {
       if (question.ask === 'save') {
@@ -66,6 +73,7 @@ async function serve(dataDir: string): Promise<void> {
       // Read before the forced collections below: they hold the loop up themselves, and are the
       // bench's doing, not the server's.
       const maxStallMs = stalls.max / 1e6;
+      collections.disconnect();
       // Full collections with pauses between: buffers freed by one are returned after it.
       const gc = (globalThis as { gc?: () => void }).gc;
       for (let i = 0; i < 3; i += 1) {
@@ -75,6 +83,7 @@ async function serve(dataDir: string): Promise<void> {
       const memory = process.memoryUsage();
       const measures: Measures = {
         maxStallMs,
+        maxGcMs,
         usedBytes: memory.heapUsed + memory.external,
       };
       return measures;
