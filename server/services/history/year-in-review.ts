@@ -73,7 +73,9 @@ export class YearInReviewService {
       ? this.visibleMembers(caller)
       : [this.stats.readableUser(caller, request.userId)];
     const household = userIds.length > 1;
-    const pause = household ? nextTurn : () => undefined;
+    // Between its reads a review gives the event loop back, one listener's too: the first review
+    // of a user makes their first plays of each artist (a pass over all their rows, first-heard.ts).
+    const pause = nextTurn;
     const calendar = new YearCalendar(request.year);
     const tally = new YearTally(calendar);
     // A household's year is counted a month or so at a time, every member's rows of those days.

@@ -365,7 +365,7 @@ describe.each(ZONES)('YearInReviewService in %s', (zone, years) => {
 });
 
 describe('YearInReviewService turns', () => {
-  it("gives the event loop back between a household's members, and not for one listener", async () => {
+  it("gives the event loop back between its reads, and between a household's members", async () => {
     const { services, fakes, statsIndex, clock } = newTestService(StatsService, { library });
     const [ann, ben] = [makeUserRecord({ publicStats: true }), makeUserRecord({ publicStats: true })];
     for (const user of [ann, ben]) await fakes.users.add(user);
@@ -402,9 +402,13 @@ describe('YearInReviewService turns', () => {
       counting = false;
       return { turns, plays: review.plays };
     };
-    expect(await turnsDuring(false)).toEqual({ turns: 0, plays: 1 });
+    // One listener's review yields between its reads (its first one makes their first plays per
+    // artist); a household's also between members and stretches of its year.
+    const one = await turnsDuring(false);
+    expect(one.plays).toBe(1);
+    expect(one.turns).toBeGreaterThanOrEqual(2);
     const household = await turnsDuring(true);
     expect(household.plays).toBe(2);
-    expect(household.turns).toBeGreaterThan(2);
+    expect(household.turns).toBeGreaterThan(one.turns);
   });
 });
