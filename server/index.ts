@@ -19,6 +19,7 @@ import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './listenbrainz/routes.js';
+import { warmUp } from './http/warm-up.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface ServerDeps {
@@ -209,7 +210,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           http = server;
           port = (server.address() as AddressInfo).port;
           services.library.start({ scan: deps.scanOnStart ?? true });
-          resolve(`http://${urlHost(config.host)}:${port}`);
+          const url = `http://${urlHost(config.host)}:${port}`;
+          void warmUp(url).then(() => resolve(url));
         });
       }),
     close,

@@ -1,0 +1,27 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { warmUp } from '../../../server/http/warm-up.js';
+
+describe('warmUp', () => {
+  it("asks the server's own /api/health once, and resolves once it is answered", async () => {
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      res.end('{"status":"ok"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await warmUp(`http://127.0.0.1:${port}`);
+    expect(paths).toEqual(['/api/health']);
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('resolves all the same when nothing answers', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    await expect(warmUp(`http://127.0.0.1:${port}`)).resolves.toBeUndefined();
+  });
+});
