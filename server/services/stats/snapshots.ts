@@ -46,6 +46,18 @@ export class SnapshotTable {
 
   constructor(private readonly interners: SnapshotInterners) {}
 
+  /** How many tracks, albums, artists, genre groups and spellings the snapshots name so far. */
+  itemCounts(): { tracks: number; albums: number; artists: number; genres: number; spellings: number } {
+    const { tracks, albums, artists, genres } = this.interners;
+    return {
+      tracks: tracks.count,
+      albums: albums.count,
+      artists: artists.count,
+      genres: genres.keys.count,
+      spellings: genres.spellings.count,
+    };
+  }
+
   /** Whether the numbers are the play log's. */
   get numberedByLog(): boolean {
     return this.followsLog;
