@@ -29,6 +29,20 @@ function sources(dir: string, except: readonly string[]): string[] {
     .filter((file) => !except.includes(file));
 }
 
+/** Transpiles TypeScript files one by one into `out`, keeping their place in the source tree. */
+export async function transpile(entryPoints: string[], out: string): Promise<void> {
+  await build({
+    entryPoints,
+    outdir: out,
+    outbase: ROOT,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    logLevel: 'warning',
+  });
+}
+
 /**
  * Builds `folders` (server and shared always; app for the desktop) and the settings page into dist/,
  * or into `out` (the bench's server process, scripts/server-process.ts): a folder of the project, so
@@ -40,16 +54,10 @@ export async function buildDist(
   out: string = DIST,
 ): Promise<void> {
   for (const dir of [...folders, 'renderer']) rmSync(join(out, dir), { recursive: true, force: true });
-  await build({
-    entryPoints: folders.flatMap((dir) => sources(dir, except)),
-    outdir: out,
-    outbase: ROOT,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    bundle: false,
-    logLevel: 'warning',
-  });
+  await transpile(
+    folders.flatMap((dir) => sources(dir, except)),
+    out,
+  );
 
   // The settings page, prebuilt: served at /admin without running esbuild (server/http/admin-page.ts).
   await build({ ...SETTINGS_PAGE_BUILD, outfile: join(out, 'renderer', 'app.js'), logLevel: 'warning' });

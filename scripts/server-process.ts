@@ -110,24 +110,18 @@ let built: Promise<string> | undefined;
 
 /**
  * Builds the server and this file into dist-bench/, once per process; the path of the built
- * server-process.js. esbuild and build-dist are imported here so the server process never loads them.
+ * server-process.js. build-dist (and esbuild with it) is imported here, so the server process never
+ * loads it.
  */
 function buildServer(): Promise<string> {
   built ??= (async () => {
-    const { build } = await import('esbuild');
-    const { buildDist } = await import('./build-dist.js');
+    const { buildDist, transpile } = await import('./build-dist.js');
     rmSync(BUILT, { recursive: true, force: true });
     await buildDist(['server', 'shared'], [], BUILT);
-    await build({
-      entryPoints: ['server-process.ts', 'bench-config.ts'].map((file) => join(ROOT, 'scripts', file)),
-      outdir: BUILT,
-      outbase: ROOT,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      bundle: false,
-      logLevel: 'warning',
-    });
+    await transpile(
+      ['server-process.ts', 'bench-config.ts'].map((file) => join(ROOT, 'scripts', file)),
+      BUILT,
+    );
     return join(BUILT, 'scripts', 'server-process.js');
   })();
   return built;
