@@ -35,7 +35,7 @@ const named = (item: {
   listeningMs: item.listeningMs,
 });
 
-/** Lets other requests run (a household's review, between stretches of its work). */
+/** Lets other requests run, between stretches of a review's work. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface Member {
@@ -46,9 +46,9 @@ export interface Member {
 /**
  * A year of listening for one user or the household (docs/API.md, Year in review): one pass over
  * the year's rows of every member for the figures by month, hour and day (year-tally.ts), then per
- * member one read of every top list and one of the artists heard before the year. A household's
- * review gives the event loop back between those reads, so no single stretch grows with the number
- * of members. Meanwhile the world may move: a log that arrives may count in some figures and not yet
+ * member one read of every top list and one of the artists heard before the year. A review gives
+ * the event loop back between those reads (a household's also every month or so of its year), so no
+ * single stretch grows with the number of members. Meanwhile the world may move: a log that arrives may count in some figures and not yet
  * in others, and a member who is removed or hides their statistics makes the review fail as a read
  * of theirs would; the next request sees the new state whole.
  */
@@ -73,9 +73,6 @@ export class YearInReviewService {
       ? this.visibleMembers(caller)
       : [this.stats.readableUser(caller, request.userId)];
     const household = userIds.length > 1;
-    // Between its reads a review gives the event loop back, one listener's too: the first review
-    // of a user makes their first plays of each artist (a pass over all their rows, first-heard.ts).
-    const pause = nextTurn;
     const calendar = new YearCalendar(request.year);
     const tally = new YearTally(calendar);
     // A household's year is counted a month or so at a time, every member's rows of those days.
@@ -83,15 +80,15 @@ export class YearInReviewService {
     for (let first = 0; first < calendar.days; first += stretch) {
       const rows = userIds.map((userId) => this.rows.rowsOf(userId));
       tally.add(rows, first, Math.min(calendar.days, first + stretch));
-      await pause();
+      await nextTurn();
     }
     const range = { gtDateTime: calendar.from, ltDateTime: calendar.to, page: 0 };
     const lists: TopLists[] = [];
     for (const userId of userIds) {
       lists.push(this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
-      await pause();
+      await nextTurn();
     }
-    const newArtists = await this.newArtists(userIds, calendar, tally, pause);
+    const newArtists = await this.newArtists(userIds, calendar, tally);
     const top = <K extends TopKind>(kind: K) => this.stats.named(kind, merged(lists.map((l) => l[kind])));
     const busiest = mostPlayedDay(tally.dayPlays);
     const streak = longestStreak(tally.dayPlays);
@@ -148,12 +145,7 @@ export class YearInReviewService {
    * snapshot (from the tally) folded into their artists, and per member the artists of the plays
    * before the year marked (log-rows.ts).
    */
-  private async newArtists(
-    userIds: string[],
-    calendar: YearCalendar,
-    tally: YearTally,
-    pause: () => Promise<void> | undefined,
-  ) {
+  private async newArtists(userIds: string[], calendar: YearCalendar, tally: YearTally) {
     const rows = userIds.map((userId) => this.rows.rowsOf(userId)).find((r) => r !== undefined);
     if (!rows || tally.plays === 0) return { count: 0, items: [] };
     const ids = rows.artistIds;
@@ -172,7 +164,7 @@ export class YearInReviewService {
     const heardBefore = new Uint8Array(ids.length);
     for (const userId of userIds) {
       markArtistsPlayedUntil(this.rows.rowsOf(userId), calendar.from - 1, heardBefore);
-      await pause();
+      await nextTurn();
     }
     const fresh = played
       .filter((artist) => heardBefore[artist] !== 1)
