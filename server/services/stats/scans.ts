@@ -115,6 +115,9 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
 
 /** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
 export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
+  // Room for every item first: grown add by add, an array would be copied ~25 times.
+  into[kind].ensure(table.itemCount(kind));
+  if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
   const { plays, skips, last } = from;
   const { duration, artists, genreKeys, spellings } = table;
   for (const s of from.touched) {
@@ -150,10 +153,6 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
 
 /** Adds the per-snapshot sums `from` to every kind of `into`, and to its overall sums. */
 export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
-  // Room for every item first: grown add by add, each array would be copied ~25 times.
-  const counts = table.itemCounts();
-  for (const kind of ['tracks', 'albums', 'artists', 'genres', 'spellings'] as const)
-    into[kind].ensure(counts[kind]);
   for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) foldKind(into, from, table, kind);
   const { plays, duration } = { plays: from.plays, duration: table.duration };
   for (const s of from.touched) {

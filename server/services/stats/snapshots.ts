@@ -2,6 +2,7 @@ import type { PlayLogEntry } from '../../store/play-log.js';
 import { snapshotText, type PlaySnapshot } from '../../store/play-log-codec.js';
 import type { GenreGroups } from './genres.js';
 import type { Interner } from './interner.js';
+import type { Kind } from './tally.js';
 
 /** The interners a snapshot's strings are numbered by. */
 export interface SnapshotInterners {
@@ -46,16 +47,21 @@ export class SnapshotTable {
 
   constructor(private readonly interners: SnapshotInterners) {}
 
-  /** How many tracks, albums, artists, genre groups and spellings the snapshots name so far. */
-  itemCounts(): { tracks: number; albums: number; artists: number; genres: number; spellings: number } {
+  /** How many items of a kind (genres: groups; spellings: genre spellings) the snapshots name so far. */
+  itemCount(kind: Kind | 'spellings'): number {
     const { tracks, albums, artists, genres } = this.interners;
-    return {
-      tracks: tracks.count,
-      albums: albums.count,
-      artists: artists.count,
-      genres: genres.keys.count,
-      spellings: genres.spellings.count,
-    };
+    switch (kind) {
+      case 'tracks':
+        return tracks.count;
+      case 'albums':
+        return albums.count;
+      case 'artists':
+        return artists.count;
+      case 'genres':
+        return genres.keys.count;
+      case 'spellings':
+        return genres.spellings.count;
+    }
   }
 
   /** Whether the numbers are the play log's. */
