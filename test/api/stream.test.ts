@@ -9,6 +9,7 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { sha256 } from '../support/audio.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { problem, startTestServer, type TestServer } from '../support/server.js';
+import { ffmpegChildren, waitFor } from '../support/ffmpeg-children.js';
 
 /**
  * Streaming over real HTTP (docs/API.md, Streaming): originals with ranges and validators, transcodes
@@ -66,27 +67,6 @@ const stream = (track: Track, init: RequestInit & { token?: string } = {}, query
   t.call(`/api/tracks/${track.id}/stream${query}`, { token: user.token, ...init });
 
 const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
-
-/** The ffmpeg processes the server (running in this process) has started and that still run. */
-async function ffmpegChildren(): Promise<number[]> {
-  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).catch(() => ({
-    stdout: '',
-  }));
-  return stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, comm]) => comm === 'ffmpeg')
-    .map(([pid]) => Number(pid));
-}
-
-async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
-}
 
 /** A GET held open after its headers (and first bytes); `abort` drops the connection. */
 function openStream(

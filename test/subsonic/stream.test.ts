@@ -10,6 +10,7 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { apiKeyFor, checkingFetch, failsWith, restUrl } from './support.js';
+import { ffmpegChildren, waitFor } from '../support/ffmpeg-children.js';
 
 const run = promisify(execFile);
 
@@ -74,26 +75,6 @@ async function ffprobe(file: string): Promise<{ format: string; bitRate: number 
     format: info.format.format_name,
     bitRate: Number(info.streams[0]?.bit_rate ?? info.format.bit_rate),
   };
-}
-
-async function ffmpegChildren(): Promise<number[]> {
-  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).catch(() => ({
-    stdout: '',
-  }));
-  return stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, comm]) => comm === 'ffmpeg')
-    .map(([pid]) => Number(pid));
-}
-
-async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
 }
 
 describe('Subsonic stream and download', () => {
