@@ -1,23 +1,42 @@
 import type { DevicePlays } from '../../contract/stats.js';
 import type { StatsFilter } from './results.js';
-import type { StatsIndex } from './stats-index.js';
+import type { RowSpan, StatsIndex } from './stats-index.js';
+import { SKIP } from './user-columns.js';
 
 /**
- * Small reads for the settings page's household view, made from StatsIndex.scanRows so the index
- * itself stays the table of its columns: which devices a user plays on, when in the week they
- * listen, and the first and last play of a range.
+ * Small reads for the settings page's household view, each one loop over a range of a user's
+ * columns (StatsIndex.rowSpan), so the index itself stays the table of its columns: which devices a
+ * user plays on, when in the week they listen, and the first and last play of a range.
  */
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Distinct devices with their plays (skips do not count), most played first, then by name. */
 export function devicesOf(index: StatsIndex, filter: StatsFilter): DevicePlays[] {
+  const span = index.rowSpan(filter);
+  if (!span) return [];
+  // Counted per device name (index + 1, 0 for none) first: a loop over two typed arrays.
+  const { device, flags, accept, deviceNames } = span;
+  const plays = new Uint32Array(deviceNames.length + 1);
+  const logs = new Uint32Array(deviceNames.length + 1);
+  for (let row = span.lo; row < span.hi; row += 1) {
+    const d = device[row]!;
+    if (accept && accept[d] === 0) continue;
+    logs[d]! += 1;
+    if ((flags[row]! & SKIP) === 0) plays[d]! += 1;
+  }
+  // Then the names grouped by their key (case ignored), each shown in its most logged spelling.
   const groups = new Map<string, { plays: number; spellings: Map<string | null, number> }>();
-  index.scanRows(filter, ({ device, play }) => {
-    const key = device === null ? '\u0000' : device.toLowerCase();
+  for (let d = 0; d < logs.length; d += 1) {
+    if (logs[d] === 0) continue;
+    const name = d === 0 ? null : deviceNames[d - 1]!;
+    const key = name === null ? '\u0000' : name.toLowerCase();
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { plays: 0, spellings: new Map() }));
-    if (play) group.plays += 1;
-    group.spellings.set(device, (group.spellings.get(device) ?? 0) + 1);
-  });
+    group.plays += plays[d]!;
+    group.spellings.set(name, (group.spellings.get(name) ?? 0) + logs[d]!);
+  }
   const result = [...groups.values()].map(({ plays, spellings }) => ({
     device: mostFrequent(spellings),
     plays,
@@ -32,16 +51,52 @@ export function devicesOf(index: StatsIndex, filter: StatsFilter): DevicePlays[]
 
 /**
  * Plays per weekday (0 = Monday) and hour of the day, in the server's local time zone like the
- * activity steps: `cells[weekday][hour]`.
+ * activity steps: `cells[weekday][hour]`. The rows are in time order, so Date is asked once per
+ * local day (its midnight, weekday and length), not once per row; only on a day that is not 24
+ * hours long (daylight saving changes, two a year at most) is each play's hour asked of Date.
  */
 export function heatmapOf(index: StatsIndex, filter: StatsFilter): number[][] {
-  const cells = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
-  index.scanRows(filter, ({ at, play }) => {
-    if (!play) return;
-    const date = new Date(at);
-    cells[(date.getDay() + 6) % 7]![date.getHours()]! += 1;
-  });
-  return cells;
+  const counts = new Uint32Array(7 * 24);
+  const span = index.rowSpan(filter);
+  if (span) countByWeekHour(span, counts);
+  return Array.from({ length: 7 }, (_, weekday) =>
+    Array.from(counts.subarray(weekday * 24, weekday * 24 + 24)),
+  );
+}
+
+function countByWeekHour(span: RowSpan, counts: Uint32Array): void {
+  const { at, flags, device, accept } = span;
+  let dayEnd = -Infinity;
+  let weekdayBase = 0;
+  let regular = true;
+  // Within a 24-hour day the rows' hour only moves on: no division per row.
+  let hour = 0;
+  let hourEnd = 0;
+  for (let row = span.lo; row < span.hi; row += 1) {
+    if ((flags[row]! & SKIP) !== 0) continue;
+    if (accept && accept[device[row]!] === 0) continue;
+    const time = at[row]!;
+    if (time >= dayEnd) {
+      const date = new Date(time);
+      const [y, m, d] = [date.getFullYear(), date.getMonth(), date.getDate()];
+      // Each midnight from its own date (where daylight saving starts at midnight, a day starts at 01:00).
+      const dayStart = new Date(y, m, d).getTime();
+      dayEnd = new Date(y, m, d + 1).getTime();
+      weekdayBase = ((date.getDay() + 6) % 7) * 24;
+      regular = dayEnd - dayStart === DAY_MS;
+      hour = 0;
+      hourEnd = dayStart + HOUR_MS;
+    }
+    if (regular) {
+      while (time >= hourEnd) {
+        hour += 1;
+        hourEnd += HOUR_MS;
+      }
+      counts[weekdayBase + hour]! += 1;
+    } else {
+      counts[weekdayBase + new Date(time).getHours()]! += 1;
+    }
+  }
 }
 
 /** The first and the last play of the filter, epoch ms (null when there is none). */
@@ -49,11 +104,16 @@ export function playSpanOf(
   index: StatsIndex,
   filter: StatsFilter,
 ): { first: number | null; last: number | null } {
-  let first: number | null = null;
-  let last: number | null = null;
-  index.scanRows(filter, ({ at, play }) => (play ? ((first = at), true) : false));
-  index.scanRows(filter, ({ at, play }) => (play ? ((last = at), true) : false), true);
-  return { first, last };
+  const span = index.rowSpan(filter);
+  if (!span) return { first: null, last: null };
+  const { at, flags, device, accept } = span;
+  const isPlay = (row: number) => (flags[row]! & SKIP) === 0 && (!accept || accept[device[row]!] === 1);
+  let lo = span.lo;
+  let hi = span.hi - 1;
+  while (lo <= hi && !isPlay(lo)) lo += 1;
+  if (lo > hi) return { first: null, last: null };
+  while (!isPlay(hi)) hi -= 1;
+  return { first: at[lo]!, last: at[hi]! };
 }
 
 /** The most frequent spelling; a tie goes to the smallest, as for genres. */

@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { devicesOf, heatmapOf, playSpanOf } from '../../../../server/services/stats/play-patterns.js';
+import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+
+let seq = 0;
+function entry(at: number, device: string | null, type: 'play' | 'skip' = 'play'): PlayLogEntry {
+  seq += 1;
+  return {
+    id: `log${seq}`,
+    userId: 'u1',
+    trackId: 't1',
+    albumId: 'al1',
+    artistIds: ['ar1'],
+    genres: [],
+    durationMs: 1000,
+    device,
+    type,
+    at,
+    explicitAt: false,
+    trackName: 'Track',
+    albumName: 'Album',
+    artistNames: ['Artist'],
+  };
+}
+
+function indexOf(entries: PlayLogEntry[]): StatsIndex {
+  const index = new StatsIndex();
+  for (const e of entries) index.add(e);
+  return index;
+}
+
+/** The heatmap as a row-by-row reading of Date would make it: the reference. */
+function referenceHeatmap(entries: PlayLogEntry[], device?: string): number[][] {
+  const cells = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
+  for (const e of entries) {
+    if (e.type !== 'play') continue;
+    if (device !== undefined && e.device?.toLowerCase() !== device.toLowerCase()) continue;
+    const date = new Date(e.at);
+    cells[(date.getDay() + 6) % 7]![date.getHours()]! += 1;
+  }
+  return cells;
+}
+
+const zoneBefore = process.env.TZ;
+afterEach(() => {
+  process.env.TZ = zoneBefore;
+});
+
+describe('heatmapOf', () => {
+  // Zones whose days are not all 24 hours: an hour's shift at 02:00 or 03:00, at midnight (São
+  // Paulo in 2018), and half an hour (Lord Howe).
+  for (const zone of [
+    'UTC',
+    'Europe/Berlin',
+    'America/New_York',
+    'America/Sao_Paulo',
+    'Australia/Lord_Howe',
+  ]) {
+    it(`counts each play at its local weekday and hour, as Date says, in ${zone}`, () => {
+      process.env.TZ = zone;
+      const from = Date.UTC(2017, 9, 1);
+      const to = Date.UTC(2019, 3, 1);
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.record({
+              at: fc.integer({ min: from, max: to }),
+              device: fc.constantFrom(null, 'Phone', 'phone', 'Laptop'),
+              skip: fc.boolean(),
+            }),
+            { maxLength: 300 },
+          ),
+          fc.constantFrom(undefined, 'PHONE', 'Laptop'),
+          (logs, device) => {
+            const entries = logs.map((l) => entry(l.at, l.device, l.skip ? 'skip' : 'play'));
+            const index = indexOf(entries);
+            expect(heatmapOf(index, { userId: 'u1', device })).toEqual(referenceHeatmap(entries, device));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+  }
+
+  it('counts the hours around a daylight saving change in Berlin one by one', () => {
+    process.env.TZ = 'Europe/Berlin';
+    // 2024-03-31: 02:00 local does not exist; 01:30 CET and 03:30 CEST are an hour apart.
+    const entries = [entry(Date.UTC(2024, 2, 31, 0, 30), null), entry(Date.UTC(2024, 2, 31, 1, 30), null)];
+    const cells = heatmapOf(indexOf(entries), { userId: 'u1' });
+    expect(cells[6]![1]).toBe(1); // Sunday 01:30
+    expect(cells[6]![3]).toBe(1); // Sunday 03:30
+  });
+});
+
+describe('devicesOf', () => {
+  it('groups device names by their key, shown in their most logged spelling, skips counted only there', () => {
+    const t = Date.UTC(2024, 0, 1);
+    const index = indexOf([
+      entry(t, 'Phone'),
+      entry(t + 1, 'phone'),
+      entry(t + 2, 'phone', 'skip'),
+      entry(t + 3, 'Laptop'),
+      entry(t + 4, null),
+      entry(t + 5, null),
+      entry(t + 6, null),
+    ]);
+    expect(devicesOf(index, { userId: 'u1' })).toEqual([
+      { device: null, plays: 3 },
+      { device: 'phone', plays: 2 },
+      { device: 'Laptop', plays: 1 },
+    ]);
+    expect(devicesOf(index, { userId: 'u1', from: t + 3 })).toEqual([
+      { device: null, plays: 3 },
+      { device: 'Laptop', plays: 1 },
+    ]);
+    expect(devicesOf(index, { userId: 'nobody' })).toEqual([]);
+  });
+});
+
+describe('playSpanOf', () => {
+  it('gives the first and last play of a range and device, skips left out', () => {
+    const t = Date.UTC(2024, 0, 1);
+    const index = indexOf([
+      entry(t, 'Phone', 'skip'),
+      entry(t + 1, 'Laptop'),
+      entry(t + 2, 'Phone'),
+      entry(t + 3, 'Phone'),
+      entry(t + 4, 'Laptop'),
+      entry(t + 5, 'Phone', 'skip'),
+    ]);
+    expect(playSpanOf(index, { userId: 'u1' })).toEqual({ first: t + 1, last: t + 4 });
+    expect(playSpanOf(index, { userId: 'u1', device: 'phone' })).toEqual({ first: t + 2, last: t + 3 });
+    expect(playSpanOf(index, { userId: 'u1', device: 'phone', from: t + 4 })).toEqual({
+      first: null,
+      last: null,
+    });
+    expect(playSpanOf(index, { userId: 'u1', device: 'tv' })).toEqual({ first: null, last: null });
+  });
+});
