@@ -17,7 +17,7 @@ const TOP = 5;
 /** Per member when a household's rankings are merged: enough that a household's top 5 is exact in practice. */
 const MERGE_DEPTH = 200;
 const NEW_ARTISTS_LISTED = 10;
-/** Days of a household's year counted between two turns of the event loop. */
+/** Days of a year counted between two turns of the event loop. */
 const DAYS_PER_STRETCH = 31;
 const FIRST_YEAR = new Date(LISTEN_MINIMUM_TS * 1000).getFullYear();
 
@@ -47,7 +47,7 @@ export interface Member {
  * A year of listening for one user or the household (docs/API.md, Year in review): one pass over
  * the year's rows of every member for the figures by month, hour and day (year-tally.ts), then per
  * member one read of every top list and one of the artists heard before the year. A review gives
- * the event loop back between those reads (a household's also every month or so of its year), so no
+ * the event loop back between those reads and every month or so of its year, so no
  * single stretch grows with the number of members. Meanwhile the world may move: a log that arrives may count in some figures and not yet
  * in others, and a member who is removed or hides their statistics makes the review fail as a read
  * of theirs would; the next request sees the new state whole.
@@ -75,11 +75,11 @@ export class YearInReviewService {
     const household = userIds.length > 1;
     const calendar = new YearCalendar(request.year);
     const tally = new YearTally(calendar);
-    // A household's year is counted a month or so at a time, every member's rows of those days.
-    const stretch = household ? DAYS_PER_STRETCH : calendar.days;
-    for (let first = 0; first < calendar.days; first += stretch) {
+    // The year is counted a month or so at a time, every member's rows of those days: one heavy
+    // listener's year (100,000 logs at 5M plays) held the loop ~9 ms counted whole.
+    for (let first = 0; first < calendar.days; first += DAYS_PER_STRETCH) {
       const rows = userIds.map((userId) => this.rows.rowsOf(userId));
-      tally.add(rows, first, Math.min(calendar.days, first + stretch));
+      tally.add(rows, first, Math.min(calendar.days, first + DAYS_PER_STRETCH));
       await nextTurn();
     }
     const range = { gtDateTime: calendar.from, ltDateTime: calendar.to, page: 0 };
