@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/user.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
 import { entriesFrom } from '../stats/log-rows.js';
 import type { LogRowsSource } from '../stats/listen-log.js';
+import { nextTurn } from '../next-turn.js';
 
 export type ExportFormat = 'listenbrainz' | 'csv';
 
@@ -42,7 +43,7 @@ export class ExportService {
         for (const entry of page) text += line(entry);
         if (text) yield text;
         // Let other requests run between pages.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
     return { userId, stream: Readable.from(lines()) };

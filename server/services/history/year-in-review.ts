@@ -8,6 +8,7 @@ import type { TopLists } from '../stats/top-lists.js';
 import { LISTEN_MINIMUM_TS } from './parsers/listenbrainz.js';
 import { longestStreak, mostPlayedDay, YearCalendar } from './year-calendar.js';
 import { YearTally } from './year-tally.js';
+import { nextTurn } from '../next-turn.js';
 
 type TopKind = keyof TopLists;
 /** An item of one user's top list, not named yet (StatsService.tops). */
@@ -34,9 +35,6 @@ const named = (item: {
   plays: item.plays,
   listeningMs: item.listeningMs,
 });
-
-/** Lets other requests run, between stretches of a review's work. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface Member {
   id: string;

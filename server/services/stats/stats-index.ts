@@ -22,7 +22,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
 import type { Kind } from './tally.js';
 import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
-import { UserTallies } from './user-tallies.js';
+import { DEVICE_ROWS_PER_TURN, UserTallies } from './user-tallies.js';
 
 /** Rows [lo, hi) of one user's columns (user-columns.ts), as `rowSpan` gives them. */
 export interface RowSpan {
@@ -65,6 +65,7 @@ export class StatsIndex {
   private total = 0;
   private readonly inPlaceLimit: number;
   private readonly farInsertBudget: number;
+  private readonly deviceRowsPerTurn: number;
   /** What was added since the last save, in the saved form (saved-index.ts). */
   private unsaved = new SavedRecords();
   /** Reads a log id from the play log (see `readIdsFrom`). */
@@ -72,10 +73,11 @@ export class StatsIndex {
     throw new Error('stats index: the play log is not open to read log ids from');
   };
 
-  /** The options exist for tests, to exercise the unsorted tail with few entries. */
-  constructor(options: { inPlaceLimit?: number; farInsertBudget?: number } = {}) {
+  /** The options exist for tests, to exercise the unsorted tail and slices of rows with few entries. */
+  constructor(options: { inPlaceLimit?: number; farInsertBudget?: number; deviceRowsPerTurn?: number } = {}) {
     this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
     this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
+    this.deviceRowsPerTurn = options.deviceRowsPerTurn ?? DEVICE_ROWS_PER_TURN;
   }
 
   get size(): number {
@@ -214,6 +216,18 @@ export class StatsIndex {
         return entryAt(this.tables, u, row, this.idOfLine);
     }
     return undefined;
+  }
+
+  /**
+   * Makes ahead what a read of `f` would otherwise make at once and that takes long: a device's
+   * all-time sums, made a slice of rows per turn (UserTallies.prepareDevice). Other reads need nothing.
+   */
+  async prepare(f: StatsFilter, nextTurn: () => Promise<void>): Promise<void> {
+    const u = this.userColumns(f.userId);
+    const device = this.tables.devices.filter(f.device);
+    if (!u || device === undefined || device === null) return;
+    const [lo, hi] = u.range(f.from, f.to);
+    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, nextTurn, this.deviceRowsPerTurn);
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {

@@ -25,6 +25,7 @@ import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './top-lists.js';
+import { nextTurn } from '../next-turn.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -100,6 +101,14 @@ export class StatsService {
     } finally {
       if (explicit) this.inFlight.delete(key);
     }
+  }
+
+  /**
+   * Call before a read that may filter by device (the HTTP reads): makes that device's all-time sums
+   * a slice at a time, giving other requests their turns, where the read would make them at once.
+   */
+  async ready(caller: Principal, request: ReadRequest): Promise<void> {
+    await this.index.prepare(this.filterFor(caller, request, true), nextTurn);
   }
 
   listeningTime(caller: Principal, request: ReadRequest): ListeningTime {

@@ -212,6 +212,62 @@ describe('StatsIndex recent lists', () => {
     }
   });
 
+  it("makes a device's all-time sums ahead a slice of rows per turn, starting over when logs arrive between", async () => {
+    const devices = ['Phone', 'Laptop'];
+    const logs = Array.from({ length: 95 }, (_, i) =>
+      entry({
+        device: devices[i % 2]!,
+        trackId: `t${i % 7}`,
+        at: T0 + i * MIN,
+        type: i % 5 ? 'play' : 'skip',
+      }),
+    );
+    const index = new StatsIndex({ deviceRowsPerTurn: 10 });
+    for (const e of logs) index.add(e);
+    const reference = () => indexOf(logs);
+    const phone = { userId: 'u1', device: 'phone' };
+
+    let turns = 0;
+    await index.prepare(phone, () => {
+      turns += 1;
+      // Logs arriving mid-way, one far back (it moves every later row): the scan starts over.
+      if (turns === 3 || turns === 8) {
+        const late = entry({ device: 'Phone', trackId: 't3', at: T0 - turns * MIN });
+        logs.push(late);
+        index.add(late);
+      }
+      return Promise.resolve();
+    });
+    // 95 rows in slices of 10: 3 turns, then 96 rows: 5 turns, then 97 rows: 9 turns.
+    expect(turns).toBe(3 + 5 + 9);
+    expect(index.topTracks(phone, 0, 10)).toEqual(reference().topTracks(phone, 0, 10));
+    expect(index.listeningTime(phone)).toEqual(reference().listeningTime(phone));
+    expect(index.recentArtists(phone, 0, 10)).toEqual(reference().recentArtists(phone, 0, 10));
+
+    // Made: nothing left to make; a range, or no device, needs nothing made ahead.
+    const noTurn = () => Promise.reject(new Error('no turn expected'));
+    await index.prepare(phone, noTurn);
+    await index.prepare({ userId: 'u1' }, noTurn);
+    await index.prepare({ ...phone, from: T0 + 50 * MIN }, noTurn);
+    await index.prepare({ userId: 'u1', device: 'no such device' }, noTurn);
+  });
+
+  it("makes a device's sums at once when logs keep arriving between slices", async () => {
+    const logs = Array.from({ length: 40 }, (_, i) => entry({ device: 'Phone', at: T0 + i * MIN }));
+    const index = new StatsIndex({ deviceRowsPerTurn: 10 });
+    for (const e of logs) index.add(e);
+    let turns = 0;
+    await index.prepare({ userId: 'u1', device: 'Phone' }, () => {
+      turns += 1;
+      const more = entry({ device: 'Phone', at: T0 + (100 + turns) * MIN });
+      logs.push(more);
+      index.add(more);
+      return Promise.resolve();
+    });
+    expect(turns).toBe(3);
+    expect(index.listeningTime({ userId: 'u1', device: 'Phone' }).plays).toBe(43);
+  });
+
   it('lists distinct albums and artists by their latest play', () => {
     const index = indexOf([
       entry({ albumId: 'al1', at: T0 }),
