@@ -188,6 +188,8 @@ async function warmUp(url: string, data: BenchData): Promise<void> {
     ['/api/stats/listening-time', asUser],
     ['/api/stats/recent-tracks?count=50', asUser],
     ['/api/stats/recent-albums?count=50', asUser],
+    ['/api/stats/devices', asUser],
+    ['/api/stats/heatmap', asUser],
     [`/api/stats/activity?step=month&${month}`, asUser],
     ['/api/health', asUser],
     [`/api/stats/year-in-review?year=${year}`, asUser],
@@ -268,6 +270,9 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     const topFiveYears = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${fiveYears}`));
     const topButFirstDay = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${allButFirstDay}`));
     const recentAlbums = await time(200, 10, () => get('/api/stats/recent-albums?count=50'));
+    // The household page's other reads: a user's devices and the weekly heatmap over all time.
+    const devices = await time(100, 5, () => get('/api/stats/devices'));
+    const heatmap = await time(100, 5, () => get('/api/stats/heatmap'));
     const health = await time(200, 10, () => get('/api/health'));
     const adminToken = await login(url, ADMIN_USER, ADMIN_PASSWORD);
     const getAsAdmin = async (path: string) => {
@@ -301,6 +306,8 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       ['top-tracks, last 5 years', topFiveYears],
       ['top-tracks, all but the first day', topButFirstDay],
       ['recent-albums', recentAlbums],
+      ['devices (all time)', devices],
+      ['heatmap, full range', heatmap],
       ['health (the HTTP floor)', health],
       ['year in review, one listener', yearInReview.one],
       ['year in review, household (5 listeners)', yearInReview.household],
@@ -335,6 +342,8 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       maxGcMs,
       healthP99Ms: health.p99,
       topFiveYearsP99Ms: topFiveYears.p99,
+      devicesP99Ms: devices.p99,
+      heatmapP99Ms: heatmap.p99,
     };
     return {
       rows,
