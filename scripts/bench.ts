@@ -214,6 +214,8 @@ interface StatsRun {
   rows: Array<[string, Timing | number]>;
   /** The server's memory, disk and stall, printed to 0.1. */
   measures: Array<[string, number]>;
+  /** The requests received last before the longest stall (Measures.longestStallAfter). */
+  stallAfter: string[];
   figures: Record<string, number>;
 }
 
@@ -282,7 +284,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
     // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
     await server.ask('save');
-    const { maxStallMs, maxGcMs, usedBytes } = await server.ask<Measures>('measures');
+    const { maxStallMs, maxGcMs, usedBytes, longestStallAfter } = await server.ask<Measures>('measures');
     const rssMb = server.rssMb();
     agent.destroy();
     await server.stop();
@@ -348,6 +350,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     return {
       rows,
       measures,
+      stallAfter: longestStallAfter,
       figures: Object.fromEntries(Object.entries(figures).map(([key, n]) => [key, round(n)])),
     };
   } finally {
@@ -366,6 +369,7 @@ function printStats(plays: number, run: StatsRun): void {
   for (const [name, value] of run.measures) {
     console.log(`${name.padEnd(40)}${''.padStart(10)}${value.toFixed(1).padStart(10)}`);
   }
+  console.log(`the longest stall came after: ${run.stallAfter.join(', ') || '(no request)'}`);
   console.log('');
 }
 

@@ -16,6 +16,7 @@
  *   node --expose-gc dist-bench/scripts/server-process.js DATA_DIR      (started by startServerProcess)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { subscribe } from 'node:diagnostics_channel';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
@@ -40,6 +41,11 @@ export type Question = 'measures' | 'save';
 export interface Measures {
   /** The longest the event loop was held up since listening (ms). */
   maxStallMs: number;
+  /**
+   * The requests received last before the longest hold-up a 2 ms timer saw, oldest first: where to
+   * look when maxStallMs is high (the timer's figure runs ~2 ms above maxStallMs).
+   */
+  longestStallAfter: string[];
   /** The longest garbage collection since listening (ms): part of the stalls, V8's not ours. */
   maxGcMs: number;
   /** V8 heap plus typed arrays and buffers, after a full GC (bytes). */
@@ -64,6 +70,7 @@ async function serve(dataDir: string): Promise<void> {
     for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
   });
   collections.observe({ entryTypes: ['gc'] });
+  const stallAfter = watchStalls();
   process.on('message', (question: { ask: Question; id: number }) => {
     const answer = async () => {
       if (question.ask === 'save') {
@@ -73,6 +80,7 @@ async function serve(dataDir: string): Promise<void> {
       // Read before the forced collections below: they hold the loop up themselves, and are the
       // bench's doing, not the server's.
       const maxStallMs = stalls.max / 1e6;
+      const longestStallAfter = stallAfter();
       collections.disconnect();
       // Full collections with pauses between: buffers freed by one are returned after it.
       const gc = (globalThis as { gc?: () => void }).gc;
@@ -83,6 +91,7 @@ async function serve(dataDir: string): Promise<void> {
       const memory = process.memoryUsage();
       const measures: Measures = {
         maxStallMs,
+        longestStallAfter,
         maxGcMs,
         usedBytes: memory.heapUsed + memory.external,
       };
@@ -94,6 +103,31 @@ async function serve(dataDir: string): Promise<void> {
   process.on('SIGTERM', () => {
     void server.close(2_000).then(() => process.exit(0));
   });
+}
+
+/**
+ * Notes the requests received last before the longest gap between ticks of a 2 ms timer (the
+ * histogram of monitorEventLoopDelay says how long, not during what). Returns a reader of them.
+ */
+function watchStalls(): () => string[] {
+  const recent: string[] = [];
+  subscribe('http.server.request.start', (message) => {
+    const { request } = message as { request: { method?: string; url?: string } };
+    recent.push(`${request.method} ${request.url?.split('?')[0]}`);
+    if (recent.length > 3) recent.shift();
+  });
+  let last = performance.now();
+  let longest = 0;
+  let after: string[] = [];
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > longest) {
+      longest = now - last;
+      after = [...recent];
+    }
+    last = now;
+  }, 2).unref();
+  return () => after;
 }
 
 export interface ServerProcess extends Started {
