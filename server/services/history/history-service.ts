@@ -41,7 +41,7 @@ export class HistoryService {
     const unmatched: Listen[] = [];
     for (const listen of listens) {
       const track = matcher.match(listen);
-      if (track) matched.push({ ...listen, track });
+      if (track) matched.push(new Matched(listen, track));
       else unmatched.push(listen);
     }
     const { duplicates } = await this.listenLog.record(matched);
@@ -78,7 +78,7 @@ export class HistoryService {
       const matcher = this.currentMatcher();
       const { taken, kept } = await this.unmatched.sweep(async (batch) => {
         const found = batch.map((listen) => matcher.match(listen));
-        const matched = batch.flatMap((listen, i) => (found[i] ? [{ ...listen, track: found[i] }] : []));
+        const matched = batch.flatMap((listen, i) => (found[i] ? [new Matched(listen, found[i])] : []));
         await this.listenLog.record(matched);
         return found.map((track) => track !== undefined);
       });
@@ -118,6 +118,27 @@ export class HistoryService {
       if (this.unmatchedKeys === pending) this.unmatchedKeys = null;
     });
     return pending;
+  }
+}
+
+/**
+ * A listen matched to its track. A class, neither `{ ...listen, track }` nor an object literal: see
+ * BatchListen in import-service.ts.
+ */
+class Matched implements MatchedListen {
+  readonly userId: string;
+  readonly at: number;
+  readonly device: string | null;
+  readonly type: 'play' | 'skip';
+
+  constructor(
+    listen: Listen,
+    readonly track: TrackRecord,
+  ) {
+    this.userId = listen.userId;
+    this.at = listen.at;
+    this.device = listen.device;
+    this.type = listen.type;
   }
 }
 

@@ -137,7 +137,7 @@ export class ImportService {
         position += 1;
         // Entries a previous run already counted (its batches are durable) are passed over.
         if (position <= done) continue;
-        if (entry.kind === 'listen') batch.push({ ...entry.listen, userId: job.userId, source: job.source });
+        if (entry.kind === 'listen') batch.push(new BatchListen(entry.listen, job));
         else if (entry.kind === 'ignored') job.ignored += 1;
         else {
           job.refused += 1;
@@ -161,6 +161,38 @@ export class ImportService {
       this.logger.error('could not save an import record', { id: job.id, error: messageOf(error) });
     });
     await this.repo.removeUpload(job.id);
+  }
+}
+
+/**
+ * A listen of an import's batch: the parsed listen with the job's user and source. Not made as
+ * `{ ...listen, userId, source }`: V8 (Node 20) gives every object made by a spread followed by
+ * more properties a hidden class of its own, a map and its descriptors in the old generation
+ * (~600 bytes a listen, for full collections to free). And a class rather than an object literal,
+ * so that V8 does not "pretenure" it although a batch stays alive while it is written: see LogEntry
+ * in stats/log-entry.ts.
+ */
+class BatchListen implements Listen {
+  readonly at: number;
+  readonly artist: string;
+  readonly title: string;
+  readonly album: string | null;
+  readonly recordingMbid: string | null;
+  readonly device: string | null;
+  readonly type: 'play' | 'skip';
+  readonly userId: string;
+  readonly source: ImportSource;
+
+  constructor(listen: Omit<Listen, 'userId' | 'source'>, job: ImportJob) {
+    this.at = listen.at;
+    this.artist = listen.artist;
+    this.title = listen.title;
+    this.album = listen.album;
+    this.recordingMbid = listen.recordingMbid;
+    this.device = listen.device;
+    this.type = listen.type;
+    this.userId = job.userId;
+    this.source = job.source;
   }
 }
 

@@ -55,7 +55,9 @@ export class ListenLog {
     const entries: PlayLogEntry[] = [];
     for (const listen of listens) {
       if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
-      entries.push(logEntryFor(this.library, listen.track, { ...listen, explicitAt: true }));
+      // Field by field, not `{ ...listen, explicitAt: true }`: see BatchListen in import-service.ts.
+      const { userId, type, at, device } = listen;
+      entries.push(logEntryFor(this.library, listen.track, { userId, type, at, device, explicitAt: true }));
     }
     try {
       await this.playLog.appendMany(entries);

@@ -93,7 +93,16 @@ export async function* parseLastfmCsv(path: string): AsyncGenerator<ParsedEntry>
       yield { kind: 'refused', reason: `'${date.slice(0, 40)}' is not a date` };
       continue;
     }
-    const listen = { at: Math.floor(at / 1000) * 1000, artist, title, album: album || null };
-    yield { kind: 'listen', listen: { ...listen, recordingMbid: null, device: null, type: 'play' } };
+    // Written out, not `{ ...listen, recordingMbid: null, … }`: see BatchListen in import-service.ts.
+    const listen = {
+      at: Math.floor(at / 1000) * 1000,
+      artist,
+      title,
+      album: album || null,
+      recordingMbid: null,
+      device: null,
+      type: 'play' as const,
+    };
+    yield { kind: 'listen', listen };
   }
 }
