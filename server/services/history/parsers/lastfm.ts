@@ -25,6 +25,12 @@ export function parseLastfmDate(text: string): number | null {
 export async function* csvRows(path: string): AsyncGenerator<string[] | null> {
   let pending = '';
   for await (const line of fileLines(path)) {
+    if (line === null) {
+      // A line too long to keep ends the row it is in.
+      pending = '';
+      yield null;
+      continue;
+    }
     const text = pending ? `${pending}\n${line}` : line;
     const row = splitRow(text);
     if (row === 'open') {

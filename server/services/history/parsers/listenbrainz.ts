@@ -68,8 +68,8 @@ export async function* parseListenBrainzExport(path: string): AsyncGenerator<Par
     return;
   }
   for await (const line of fileLines(path)) {
-    if (line.trim() === '') continue;
-    yield fromText(line.length > MAX_ENTRY_CHARS ? null : line);
+    if (line?.trim() === '') continue;
+    yield fromText(line === null || line.length > MAX_ENTRY_CHARS ? null : line);
   }
 }
 

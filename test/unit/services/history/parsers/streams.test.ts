@@ -2,7 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonArrayItems, MAX_ENTRY_CHARS } from '../../../../../server/services/history/parsers/streams.js';
+import {
+  fileLines,
+  jsonArrayItems,
+  MAX_ENTRY_CHARS,
+} from '../../../../../server/services/history/parsers/streams.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,5 +39,39 @@ describe('jsonArrayItems', () => {
     ]);
     await expect(items('{"not": "an array"}')).rejects.toThrow(/not a JSON array/);
     await expect(items('[{"a": 1}, {"b":')).rejects.toThrow(/not closed/);
+  });
+});
+
+async function lines(content: string | Buffer) {
+  const path = join(dir, `l${Math.random()}.txt`);
+  await writeFile(path, content);
+  const out: (string | null)[] = [];
+  for await (const line of fileLines(path)) out.push(line);
+  return out;
+}
+
+describe('fileLines', () => {
+  it('splits at LF, CRLF and a lone CR as readline does, and drops a BOM', async () => {
+    expect(await lines('\uFEFFa\nb\r\nc\rd')).toEqual(['a', 'b', 'c', 'd']);
+    expect(await lines('a\n\n\r\nb\n')).toEqual(['a', '', '', 'b']);
+    expect(await lines('')).toEqual([]);
+    expect(await lines('\uFEFF')).toEqual(['']);
+  });
+
+  it('keeps lines longer than a read whole, multi-byte characters included', async () => {
+    // Longer than one read (64 KiB), each split across reads at a different byte.
+    const long = ['é', '😀', 'x'].map((c, i) => c.repeat(30_000 + i));
+    expect((await lines(long.join('\r\n'))).map((line) => line === long.shift())).toEqual([true, true, true]);
+    // A CRLF split across two reads is one line end.
+    const before = 'y'.repeat(64 * 1024 - 1);
+    expect((await lines(`${before}\r\nz`)).map((line) => line?.length)).toEqual([before.length, 1]);
+  });
+
+  it('gives null for a line too long to keep, and goes on with the next', async () => {
+    // Three bytes a character at most: a line of more bytes than that allows is too long.
+    const tooLong = 'x'.repeat(3 * MAX_ENTRY_CHARS + 1);
+    const kept = 'y'.repeat(3 * MAX_ENTRY_CHARS);
+    const read = await lines(`a\n${tooLong}\nb\n${kept}\n${tooLong}`);
+    expect(read.map((line) => line?.length ?? null)).toEqual([1, null, 1, kept.length, null]);
   });
 });
