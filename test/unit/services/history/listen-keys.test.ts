@@ -23,4 +23,16 @@ describe('ListenKeys', () => {
     expect(keys.has('u', 't', 2_000)).toBe(false);
     expect(keys.size).toBe(times.length + 1_000);
   });
+
+  it('is at most three quarters full, and at least half as full', () => {
+    const keys = new ListenKeys();
+    for (let i = 1; i <= 50_000; i += 1) {
+      keys.add('u', `t${i}`, 0);
+      if (i % 1000 === 0) {
+        const load = i / (keys.bytes / 8);
+        expect(load).toBeLessThanOrEqual(0.75);
+        expect(load).toBeGreaterThan(0.49);
+      }
+    }
+  });
 });
