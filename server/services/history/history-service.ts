@@ -59,6 +59,16 @@ export class HistoryService {
     };
   }
 
+  /** Room for about `listens` more plays of a user, made at once (ListenLog.reserve). */
+  reserve(userId: string, listens: number): void {
+    this.listenLog.reserve(userId, listens);
+  }
+
+  /** After an import: drops what its reservation left unused. */
+  settle(userId: string): void {
+    this.listenLog.settle(userId);
+  }
+
   /** A scrobbler's "playing now": shown as now playing when it matches a track, never a play. */
   playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
     const track = this.currentMatcher().match(listen);

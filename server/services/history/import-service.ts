@@ -11,12 +11,13 @@ import type { HistoryService } from './history-service.js';
 import { parseLastfmCsv } from './parsers/lastfm.js';
 import { parseListenBrainzExport } from './parsers/listenbrainz.js';
 import { parseSpotifyHistory } from './parsers/spotify.js';
+import type { ReadProgress } from './parsers/streams.js';
 
 /** How many listens are matched and written together: one group commit each. */
 const BATCH = 1000;
 const MAX_PROBLEMS = 100;
 
-const PARSERS: Record<ImportSource, (path: string) => AsyncGenerator<ParsedEntry>> = {
+const PARSERS: Record<ImportSource, (path: string, progress: ReadProgress) => AsyncGenerator<ParsedEntry>> = {
   listenbrainz: parseListenBrainzExport,
   lastfm: parseLastfmCsv,
   spotify: parseSpotifyHistory,
@@ -123,17 +124,24 @@ export class ImportService {
     job.status = 'running';
     let position = 0;
     let batch: Listen[] = [];
+    const progress: ReadProgress = { size: 0, read: 0 };
+    // Listens recorded by this run, and the plays they added.
+    let recorded = 0;
+    let added = 0;
     const flush = async () => {
       const outcome = await this.history.record(batch);
       job.matched += outcome.matched;
       job.unmatched += outcome.unmatched;
       job.duplicates += outcome.duplicates;
+      recorded += batch.length;
+      added += outcome.matched;
       batch = [];
       job.read = position;
       await this.repo.save(job);
+      this.history.reserve(job.userId, playsToCome(progress, position, recorded, added));
     };
     try {
-      for await (const entry of PARSERS[job.source](this.repo.uploadPath(job.id))) {
+      for await (const entry of PARSERS[job.source](this.repo.uploadPath(job.id), progress)) {
         position += 1;
         // Entries a previous run already counted (its batches are durable) are passed over.
         if (position <= done) continue;
@@ -156,12 +164,30 @@ export class ImportService {
       job.error = messageOf(error);
       this.logger.warn('history import failed', { id: job.id, error: job.error });
     }
+    this.history.settle(job.userId);
     job.finishedAt = this.clock.now();
     await this.repo.save(job).catch((error: unknown) => {
       this.logger.error('could not save an import record', { id: job.id, error: messageOf(error) });
     });
     await this.repo.removeUpload(job.id);
   }
+}
+
+/**
+ * About how many plays an import will still add: the entries left in the file (its bytes left, at
+ * the bytes an entry took so far) at the rate its recorded listens added plays. Room for them is
+ * made at once (HistoryService.reserve), so the index grows once rather than by an eighth at a time,
+ * each old copy waiting for a full collection; a re-import, adding nothing, reserves nothing.
+ */
+export function playsToCome(
+  progress: ReadProgress,
+  entries: number,
+  recorded: number,
+  added: number,
+): number {
+  if (progress.read <= 0 || recorded <= 0 || added <= 0) return 0;
+  const entriesLeft = (Math.max(0, progress.size - progress.read) / progress.read) * entries;
+  return Math.ceil((entriesLeft * added) / recorded);
 }
 
 /**

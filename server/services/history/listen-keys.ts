@@ -41,6 +41,16 @@ export class ListenKeys {
     }
   }
 
+  /**
+   * Room for `more` keys beyond those held, made at once: an import that knows roughly how many
+   * listens it will add sizes the table (and rehashes it) once, to what they need, instead of
+   * growing it by half again and again. It grows by half at least, so that asking for a little
+   * more at a time does not rehash it each time.
+   */
+  reserve(more: number): void {
+    if (this.count + more > this.slotCount * MAX_LOAD) this.grow(this.count + more);
+  }
+
   private grow(keys: number): void {
     this.rehash(Math.max(slotsFor(keys), Math.ceil(this.slotCount * 1.5)));
   }

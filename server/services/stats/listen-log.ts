@@ -14,9 +14,15 @@ export interface MatchedListen {
   type: 'play' | 'skip';
 }
 
-/** The parts of the stats index this needs. */
+/** The parts of the stats index that read a user's rows. */
 export interface LogRowsSource {
   rowsOf(userId: string): LogRows | undefined;
+}
+
+/** The parts of the stats index this needs: rows, and room for rows an import is about to add. */
+export interface ListenIndex extends LogRowsSource {
+  reserveRows(userId: string, rows: number): void;
+  dropSpareRows(userId: string): void;
 }
 
 /**
@@ -30,7 +36,7 @@ export class ListenLog {
 
   constructor(
     private readonly playLog: PlayLog,
-    private readonly index: LogRowsSource,
+    private readonly index: ListenIndex,
     private readonly library: LibraryNames,
     private readonly userIds: () => Iterable<string>,
   ) {}
@@ -43,6 +49,21 @@ export class ListenLog {
   /** Whether a listen would be a duplicate now. */
   isDuplicate(userId: string, trackId: string, at: number): boolean {
     return this.keySet().has(userId, trackId, at);
+  }
+
+  /**
+   * Room for about `logs` more logs of a user, made at once (an import's estimate of what it will
+   * add): the key set and the user's index columns then grow once rather than step by step.
+   */
+  reserve(userId: string, logs: number): void {
+    if (logs <= 0) return;
+    this.keySet().reserve(logs);
+    this.index.reserveRows(userId, logs);
+  }
+
+  /** After an import: drops the room its estimate reserved beyond what it added. */
+  settle(userId: string): void {
+    this.index.dropSpareRows(userId);
   }
 
   /**

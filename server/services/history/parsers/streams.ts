@@ -1,8 +1,18 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 /** The most text one entry of an import may have; longer is a refused entry, never a huge string. */
 export const MAX_ENTRY_CHARS = 64 * 1024;
+
+/**
+ * How far a reader is through its file, kept current as it reads: the file's size, and the bytes
+ * before the entry it last gave (about, for a JSON array). An import estimates from it how many
+ * listens are still to come.
+ */
+export interface ReadProgress {
+  size: number;
+  read: number;
+}
 
 /**
  * Bytes a line may have and still be read: a line of MAX_ENTRY_CHARS UTF-16 units is at most three
@@ -23,11 +33,17 @@ const CR = 0x0d;
  * read, a megabyte each: too large for V8's young generation, so a 1M-listen import left 200 MB
  * of them for full collections to free, and the old generation grew by tens of MB between them.)
  */
-export async function* fileLines(path: string): AsyncGenerator<string | null> {
+export async function* fileLines(
+  path: string,
+  progress: ReadProgress = { size: 0, read: 0 },
+): AsyncGenerator<string | null> {
   const handle = await open(path, 'r');
   try {
+    progress.size = (await handle.stat()).size;
     const buf = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BYTES);
-    // Bytes [start, end) are read and not yet handed out; `tooLong`: dropping a line's bytes to its end.
+    // Bytes [start, end) are read and not yet handed out, buf[0] being byte `base` of the file;
+    // `tooLong`: dropping a line's bytes to its end.
+    let base = 0;
     let start = 0;
     let end = 0;
     let tooLong = false;
@@ -40,6 +56,7 @@ export async function* fileLines(path: string): AsyncGenerator<string | null> {
     for (;;) {
       if (start > 0) {
         buf.copyWithin(0, start, end);
+        base += start;
         end -= start;
         start = 0;
       }
@@ -60,9 +77,11 @@ export async function* fileLines(path: string): AsyncGenerator<string | null> {
         first = false;
         if (lf < start) lf = lineEnd(buf, LF, start, end);
         if (cr < start) cr = lineEnd(buf, CR, start, end);
+        progress.read = base + start;
         yield line;
       }
       if (eof) {
+        progress.read = base + end;
         if (start < end || tooLong) yield decode(start, end);
         return;
       }
@@ -109,7 +128,11 @@ export class NotAJsonArrayError extends Error {}
  * refused entry and memory holds one element at a time. (A streaming JSON dependency would do the
  * same with more code; this is all the imports need.)
  */
-export async function* jsonArrayItems(path: string): AsyncGenerator<ArrayItem> {
+export async function* jsonArrayItems(
+  path: string,
+  progress: ReadProgress = { size: 0, read: 0 },
+): AsyncGenerator<ArrayItem> {
+  progress.size = (await stat(path)).size;
   // Small chunks: V8 makes a string of 128 KiB or more outside its young generation (see fileLines);
   // at 32 KiB even a chunk of two-byte characters stays young. (A 1M-listen JSON array import:
   // RSS growth 122-130 MB with 1 MiB chunks, 90-118 with these; 4 % slower.)
@@ -183,6 +206,7 @@ export async function* jsonArrayItems(path: string): AsyncGenerator<ArrayItem> {
       else if (c === '{' || c === '[') depth = 1;
     }
     if (inElement && start >= 0) keep(chunk.slice(start));
+    progress.read = input.bytesRead;
     yield* out;
   }
   if (!opened || !closed) throw new NotAJsonArrayError('The JSON array is not closed');

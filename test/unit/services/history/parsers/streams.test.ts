@@ -67,6 +67,16 @@ describe('fileLines', () => {
     expect((await lines(`${before}\r\nz`)).map((line) => line?.length)).toEqual([before.length, 1]);
   });
 
+  it('tells how far it has read: the bytes before the next line, the whole file at the end', async () => {
+    const path = join(dir, `p${Math.random()}.txt`);
+    await writeFile(path, 'ab\r\ncdé\n\nf');
+    const progress = { size: 0, read: 0 };
+    const seen: number[] = [];
+    for await (const line of fileLines(path, progress)) seen.push(line === null ? -1 : progress.read);
+    expect(progress.size).toBe(11); // é is two bytes
+    expect(seen).toEqual([4, 9, 10, 11]);
+  });
+
   it('gives null for a line too long to keep, and goes on with the next', async () => {
     // Three bytes a character at most: a line of more bytes than that allows is too long.
     const tooLong = 'x'.repeat(3 * MAX_ENTRY_CHARS + 1);
