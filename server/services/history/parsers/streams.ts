@@ -164,6 +164,10 @@ export async function* jsonArrayItems(
   };
   for await (const chunk of input as AsyncIterable<string>) {
     const out: ArrayItem[] = [];
+    // Where each element of `out` ends in the chunk, and where the chunk starts in the file (in
+    // characters, about bytes: the read bytes not waiting in the stream's buffer, less the chunk).
+    const ends: number[] = [];
+    const chunkAt = input.bytesRead - input.readableLength - chunk.length;
     let start = inElement ? 0 : -1;
     for (let i = 0; i < chunk.length; i += 1) {
       const c = chunk[i]!;
@@ -189,6 +193,7 @@ export async function* jsonArrayItems(
         else if ((c === ',' || c === ']') && depth === 0) {
           keep(chunk.slice(start, i));
           out.push(finish());
+          ends.push(i);
           start = -1;
           if (c === ']') closed = true;
         }
@@ -206,8 +211,10 @@ export async function* jsonArrayItems(
       else if (c === '{' || c === '[') depth = 1;
     }
     if (inElement && start >= 0) keep(chunk.slice(start));
-    progress.read = input.bytesRead;
-    yield* out;
+    for (let k = 0; k < out.length; k += 1) {
+      progress.read = chunkAt + ends[k]!;
+      yield out[k]!;
+    }
   }
   if (!opened || !closed) throw new NotAJsonArrayError('The JSON array is not closed');
 }

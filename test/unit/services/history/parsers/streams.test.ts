@@ -30,6 +30,16 @@ describe('jsonArrayItems', () => {
     expect(await items('\uFEFF [ ] ')).toEqual([]);
   });
 
+  it('tells how far it has read: where each element ends', async () => {
+    const path = join(dir, `p${Math.random()}.json`);
+    await writeFile(path, '[{"a":1},{"b":2}]\n');
+    const progress = { size: 0, read: 0 };
+    const seen: number[] = [];
+    for await (const item of jsonArrayItems(path, progress)) if ('text' in item) seen.push(progress.read);
+    expect(progress.size).toBe(18);
+    expect(seen).toEqual([8, 16]);
+  });
+
   it('reports an element longer than the limit without keeping it, and refuses what is not an array', async () => {
     const long = 'x'.repeat(MAX_ENTRY_CHARS + 10);
     expect(await items(JSON.stringify([{ a: 1 }, { long }, { b: 2 }]))).toEqual([
