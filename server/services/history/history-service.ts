@@ -41,7 +41,7 @@ export class HistoryService {
     const unmatched: Listen[] = [];
     for (const listen of listens) {
       const track = matcher.match(listen);
-      if (track) matched.push({ ...listen, track });
+      if (track) matched.push(new Matched(listen, track));
       else unmatched.push(listen);
     }
     const { duplicates } = await this.listenLog.record(matched);
@@ -57,6 +57,16 @@ export class HistoryService {
       unmatched: fresh.length,
       duplicates: duplicates + unmatched.length - fresh.length,
     };
+  }
+
+  /** Room for about `listens` more plays of a user, made at once (ListenLog.reserve). */
+  reserve(userId: string, listens: number): void {
+    this.listenLog.reserve(userId, listens);
+  }
+
+  /** After an import: drops what its reservation left unused. */
+  settle(userId: string): void {
+    this.listenLog.settle(userId);
   }
 
   /** A scrobbler's "playing now": shown as now playing when it matches a track, never a play. */
@@ -78,7 +88,7 @@ export class HistoryService {
       const matcher = this.currentMatcher();
       const { taken, kept } = await this.unmatched.sweep(async (batch) => {
         const found = batch.map((listen) => matcher.match(listen));
-        const matched = batch.flatMap((listen, i) => (found[i] ? [{ ...listen, track: found[i] }] : []));
+        const matched = batch.flatMap((listen, i) => (found[i] ? [new Matched(listen, found[i])] : []));
         await this.listenLog.record(matched);
         return found.map((track) => track !== undefined);
       });
@@ -118,6 +128,27 @@ export class HistoryService {
       if (this.unmatchedKeys === pending) this.unmatchedKeys = null;
     });
     return pending;
+  }
+}
+
+/**
+ * A listen matched to its track. A class, neither `{ ...listen, track }` nor an object literal: see
+ * BatchListen in import-service.ts.
+ */
+class Matched implements MatchedListen {
+  readonly userId: string;
+  readonly at: number;
+  readonly device: string | null;
+  readonly type: 'play' | 'skip';
+
+  constructor(
+    listen: Listen,
+    readonly track: TrackRecord,
+  ) {
+    this.userId = listen.userId;
+    this.at = listen.at;
+    this.device = listen.device;
+    this.type = listen.type;
   }
 }
 

@@ -8,11 +8,13 @@ const LARGE = 1 << 16;
  * Capacity for `needed` elements: growing from `current` (at least 16) by half while small, so
  * appends cost O(1) on average, and by an eighth once large: a user's columns at a million logs
  * would otherwise hold up to 10 MB spare after one more play, and each growth copies them anyway.
+ * When more is needed than one step gives (room reserved for many elements at once, as an import
+ * does), exactly that: a bulk add then makes one copy, not one every eighth.
  */
 export function capacityFor(needed: number, current: number): number {
-  let cap = Math.max(current, 16);
-  while (cap < needed) cap = Math.ceil(cap < LARGE ? cap * 1.5 : cap * 1.125);
-  return cap;
+  const cap = Math.max(current, 16);
+  if (cap >= needed) return cap;
+  return Math.max(needed, Math.ceil(cap < LARGE ? cap * 1.5 : cap * 1.125));
 }
 
 /** A copy of `array`, of the same type, with room for `cap` elements (the new ones zero). */

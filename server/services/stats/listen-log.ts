@@ -14,9 +14,15 @@ export interface MatchedListen {
   type: 'play' | 'skip';
 }
 
-/** The parts of the stats index this needs. */
+/** The parts of the stats index that read a user's rows. */
 export interface LogRowsSource {
   rowsOf(userId: string): LogRows | undefined;
+}
+
+/** The parts of the stats index this needs: rows, and room for rows an import is about to add. */
+export interface ListenIndex extends LogRowsSource {
+  reserveRows(userId: string, rows: number): void;
+  dropSpareRows(userId: string): void;
 }
 
 /**
@@ -30,7 +36,7 @@ export class ListenLog {
 
   constructor(
     private readonly playLog: PlayLog,
-    private readonly index: LogRowsSource,
+    private readonly index: ListenIndex,
     private readonly library: LibraryNames,
     private readonly userIds: () => Iterable<string>,
   ) {}
@@ -46,6 +52,21 @@ export class ListenLog {
   }
 
   /**
+   * Room for about `logs` more logs of a user, made at once (an import's estimate of what it will
+   * add): the key set and the user's index columns then grow once rather than step by step.
+   */
+  reserve(userId: string, logs: number): void {
+    if (logs <= 0) return;
+    this.keySet().reserve(logs);
+    this.index.reserveRows(userId, logs);
+  }
+
+  /** After an import: drops the room its estimate reserved beyond what it added. */
+  settle(userId: string): void {
+    this.index.dropSpareRows(userId);
+  }
+
+  /**
    * Appends the listens that are not duplicates in one group commit and resolves once they are
    * durable. Keys are taken before the write, so a concurrent submission of the same listen is
    * dropped too; if the write fails, the set is rebuilt from the index at the next use.
@@ -55,7 +76,9 @@ export class ListenLog {
     const entries: PlayLogEntry[] = [];
     for (const listen of listens) {
       if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
-      entries.push(logEntryFor(this.library, listen.track, { ...listen, explicitAt: true }));
+      // Field by field, not `{ ...listen, explicitAt: true }`: see BatchListen in import-service.ts.
+      const { userId, type, at, device } = listen;
+      entries.push(logEntryFor(this.library, listen.track, { userId, type, at, device, explicitAt: true }));
     }
     try {
       await this.playLog.appendMany(entries);

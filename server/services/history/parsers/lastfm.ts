@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { fileLines, MAX_ENTRY_CHARS } from './streams.js';
+import { fileLines, MAX_ENTRY_CHARS, type ReadProgress } from './streams.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "31 Jan 2021 14:03" (lastfm-to-csv and its kin), in UTC. */
@@ -22,9 +22,15 @@ export function parseLastfmDate(text: string): number | null {
 }
 
 /** Splits CSV rows (RFC 4180: quoted fields, doubled quotes, fields across lines). */
-export async function* csvRows(path: string): AsyncGenerator<string[] | null> {
+export async function* csvRows(path: string, progress?: ReadProgress): AsyncGenerator<string[] | null> {
   let pending = '';
-  for await (const line of fileLines(path)) {
+  for await (const line of fileLines(path, progress)) {
+    if (line === null) {
+      // A line too long to keep ends the row it is in.
+      pending = '';
+      yield null;
+      continue;
+    }
     const text = pending ? `${pending}\n${line}` : line;
     const row = splitRow(text);
     if (row === 'open') {
@@ -67,9 +73,9 @@ function splitRow(text: string): string[] | 'open' {
  * Last.fm scrobbles as the common export tools write them: `artist,album,title,date` rows, with or
  * without that header line; dates in UTC.
  */
-export async function* parseLastfmCsv(path: string): AsyncGenerator<ParsedEntry> {
+export async function* parseLastfmCsv(path: string, progress?: ReadProgress): AsyncGenerator<ParsedEntry> {
   let first = true;
-  for await (const row of csvRows(path)) {
+  for await (const row of csvRows(path, progress)) {
     const header =
       first && row !== null && row.map((f) => f.trim().toLowerCase()).join(',') === 'artist,album,title,date';
     first = false;
@@ -93,7 +99,16 @@ export async function* parseLastfmCsv(path: string): AsyncGenerator<ParsedEntry>
       yield { kind: 'refused', reason: `'${date.slice(0, 40)}' is not a date` };
       continue;
     }
-    const listen = { at: Math.floor(at / 1000) * 1000, artist, title, album: album || null };
-    yield { kind: 'listen', listen: { ...listen, recordingMbid: null, device: null, type: 'play' } };
+    // Written out, not `{ ...listen, recordingMbid: null, … }`: see BatchListen in import-service.ts.
+    const listen = {
+      at: Math.floor(at / 1000) * 1000,
+      artist,
+      title,
+      album: album || null,
+      recordingMbid: null,
+      device: null,
+      type: 'play' as const,
+    };
+    yield { kind: 'listen', listen };
   }
 }

@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { fileLines, firstChar, jsonArrayItems, MAX_ENTRY_CHARS } from './streams.js';
+import { fileLines, firstChar, jsonArrayItems, MAX_ENTRY_CHARS, type ReadProgress } from './streams.js';
 
 /** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 2002-10-01): so do imports. */
 export const LISTEN_MINIMUM_TS = 1033430400;
@@ -62,14 +62,18 @@ export function readListenBrainzListen(
 }
 
 /** A ListenBrainz export: JSON lines (one listen a line) or one JSON array of listens. */
-export async function* parseListenBrainzExport(path: string): AsyncGenerator<ParsedEntry> {
+export async function* parseListenBrainzExport(
+  path: string,
+  progress?: ReadProgress,
+): AsyncGenerator<ParsedEntry> {
   if ((await firstChar(path)) === '[') {
-    for await (const item of jsonArrayItems(path)) yield fromText('tooLong' in item ? null : item.text);
+    for await (const item of jsonArrayItems(path, progress))
+      yield fromText('tooLong' in item ? null : item.text);
     return;
   }
-  for await (const line of fileLines(path)) {
-    if (line.trim() === '') continue;
-    yield fromText(line.length > MAX_ENTRY_CHARS ? null : line);
+  for await (const line of fileLines(path, progress)) {
+    if (line?.trim() === '') continue;
+    yield fromText(line === null || line.length > MAX_ENTRY_CHARS ? null : line);
   }
 }
 

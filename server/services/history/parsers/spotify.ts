@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { jsonArrayItems } from './streams.js';
+import { jsonArrayItems, type ReadProgress } from './streams.js';
 
 /** Shorter than this is a skip, as Spotify counts a stream (30 s). */
 export const SPOTIFY_MIN_PLAY_MS = 30_000;
@@ -43,8 +43,11 @@ export function readSpotifyEntry(item: unknown): ParsedEntry {
   };
 }
 
-export async function* parseSpotifyHistory(path: string): AsyncGenerator<ParsedEntry> {
-  for await (const item of jsonArrayItems(path)) {
+export async function* parseSpotifyHistory(
+  path: string,
+  progress?: ReadProgress,
+): AsyncGenerator<ParsedEntry> {
+  for await (const item of jsonArrayItems(path, progress)) {
     if ('tooLong' in item) {
       yield { kind: 'refused', reason: 'the entry is too long' };
       continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseArtist, normaliseTitle } from '../../../../server/services/history/normalise.js';
 import { TrackMatcher } from '../../../../server/services/history/track-matcher.js';
+import { makeLibrary } from '../../../factories/library.js';
 import { ASTLEY_MBID, historyLibrary } from '../../../history/library.js';
 
 const names = (
@@ -48,5 +49,29 @@ describe('TrackMatcher', () => {
   it('finds nothing for a recording the library lacks', () => {
     expect(matcher.match(names('Rick Astley', 'Together Forever'))).toBeUndefined();
     expect(matcher.match(names('Nobody', 'Never Gonna Give You Up'))).toBeUndefined();
+  });
+
+  it('tells apart the albums holding one recording, and takes the first by id for another album', () => {
+    const library = makeLibrary({
+      artists: [{ id: 'a', name: 'Queen' }],
+      albums: [
+        { id: 'opera', name: 'A Night at the Opera' },
+        { id: 'hits', name: 'Greatest Hits (Deluxe Edition)' },
+        { id: 'live', name: 'Live Killers' },
+      ],
+      tracks: [
+        { id: 't3', name: 'Bohemian Rhapsody', albumId: 'live', artistIds: ['a'] },
+        { id: 't1', name: 'Bohemian Rhapsody', albumId: 'opera', artistIds: ['a'] },
+        { id: 't2', name: 'Bohemian Rhapsody (Remastered 2011)', albumId: 'hits', artistIds: ['a'] },
+        { id: 't4', name: 'Bohemian Rhapsody', albumId: null, artistIds: ['a'] },
+      ],
+    });
+    const queen = new TrackMatcher(library);
+    expect(queen.match(names('Queen', 'Bohemian Rhapsody', 'Greatest Hits'))?.id).toBe('t2');
+    expect(queen.match(names('Queen', 'Bohemian Rhapsody', 'live killers'))?.id).toBe('t3');
+    expect(queen.match(names('Queen', 'Bohemian Rhapsody', 'Some Compilation'))?.id).toBe('t1');
+    expect(queen.match(names('Queen', 'Bohemian Rhapsody'))?.id).toBe('t1');
+    // An album name that folds to nothing names the track without an album.
+    expect(queen.match(names('Queen', 'Bohemian Rhapsody', '!!!'))?.id).toBe('t4');
   });
 });

@@ -545,3 +545,36 @@ describe('StatsIndex against a naive reference', () => {
     );
   });
 });
+
+describe('StatsIndex reservations', () => {
+  const capacity = (index: StatsIndex, userId: string) => index.rowsOf(userId)?.columns.at.length;
+
+  it('makes room for many rows of a user at once, and drops what a reservation left unused', () => {
+    const index = indexOf(Array.from({ length: 100 }, (_, i) => entry({ at: T0 + i * MIN })));
+    index.reserveRows('u1', 1000);
+    expect(capacity(index, 'u1')).toBe(1100);
+    for (let i = 100; i < 1100; i += 1) index.add(entry({ at: T0 + i * MIN }));
+    expect(capacity(index, 'u1')).toBe(1100);
+    expect(index.listeningTime({ userId: 'u1' }).plays).toBe(1100);
+
+    index.reserveRows('u1', 1000);
+    expect(capacity(index, 'u1')).toBe(2100);
+    index.dropSpareRows('u1');
+    expect(capacity(index, 'u1')).toBe(1100);
+    expect(index.recentPlays({ userId: 'u1' }, 0, 1)[0]?.at).toBe(T0 + 1099 * MIN);
+  });
+
+  it('keeps the room growing row by row left', () => {
+    const index = indexOf(Array.from({ length: 100 }, (_, i) => entry({ at: T0 + i * MIN })));
+    expect(capacity(index, 'u1')).toBe(122); // 16, 24, 36, 54, 81, 122: by half while small
+    index.dropSpareRows('u1');
+    expect(capacity(index, 'u1')).toBe(122);
+  });
+
+  it('reserves nothing for a user without rows', () => {
+    const index = indexOf([entry()]);
+    index.reserveRows('u2', 1000);
+    index.dropSpareRows('u2');
+    expect(index.rowsOf('u2')).toBeUndefined();
+  });
+});

@@ -2,7 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonArrayItems, MAX_ENTRY_CHARS } from '../../../../../server/services/history/parsers/streams.js';
+import {
+  fileLines,
+  jsonArrayItems,
+  MAX_ENTRY_CHARS,
+} from '../../../../../server/services/history/parsers/streams.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -26,6 +30,16 @@ describe('jsonArrayItems', () => {
     expect(await items('\uFEFF [ ] ')).toEqual([]);
   });
 
+  it('tells how far it has read: where each element ends', async () => {
+    const path = join(dir, `p${Math.random()}.json`);
+    await writeFile(path, '[{"a":1},{"b":2}]\n');
+    const progress = { size: 0, read: 0 };
+    const seen: number[] = [];
+    for await (const item of jsonArrayItems(path, progress)) if ('text' in item) seen.push(progress.read);
+    expect(progress.size).toBe(18);
+    expect(seen).toEqual([8, 16]);
+  });
+
   it('reports an element longer than the limit without keeping it, and refuses what is not an array', async () => {
     const long = 'x'.repeat(MAX_ENTRY_CHARS + 10);
     expect(await items(JSON.stringify([{ a: 1 }, { long }, { b: 2 }]))).toEqual([
@@ -35,5 +49,49 @@ describe('jsonArrayItems', () => {
     ]);
     await expect(items('{"not": "an array"}')).rejects.toThrow(/not a JSON array/);
     await expect(items('[{"a": 1}, {"b":')).rejects.toThrow(/not closed/);
+  });
+});
+
+async function lines(content: string | Buffer) {
+  const path = join(dir, `l${Math.random()}.txt`);
+  await writeFile(path, content);
+  const out: (string | null)[] = [];
+  for await (const line of fileLines(path)) out.push(line);
+  return out;
+}
+
+describe('fileLines', () => {
+  it('splits at LF, CRLF and a lone CR as readline does, and drops a BOM', async () => {
+    expect(await lines('\uFEFFa\nb\r\nc\rd')).toEqual(['a', 'b', 'c', 'd']);
+    expect(await lines('a\n\n\r\nb\n')).toEqual(['a', '', '', 'b']);
+    expect(await lines('')).toEqual([]);
+    expect(await lines('\uFEFF')).toEqual(['']);
+  });
+
+  it('keeps lines longer than a read whole, multi-byte characters included', async () => {
+    // Longer than one read (64 KiB), each split across reads at a different byte.
+    const long = ['é', '😀', 'x'].map((c, i) => c.repeat(30_000 + i));
+    expect((await lines(long.join('\r\n'))).map((line) => line === long.shift())).toEqual([true, true, true]);
+    // A CRLF split across two reads is one line end.
+    const before = 'y'.repeat(64 * 1024 - 1);
+    expect((await lines(`${before}\r\nz`)).map((line) => line?.length)).toEqual([before.length, 1]);
+  });
+
+  it('tells how far it has read: the bytes before the next line, the whole file at the end', async () => {
+    const path = join(dir, `p${Math.random()}.txt`);
+    await writeFile(path, 'ab\r\ncdé\n\nf');
+    const progress = { size: 0, read: 0 };
+    const seen: number[] = [];
+    for await (const line of fileLines(path, progress)) seen.push(line === null ? -1 : progress.read);
+    expect(progress.size).toBe(11); // é is two bytes
+    expect(seen).toEqual([4, 9, 10, 11]);
+  });
+
+  it('gives null for a line too long to keep, and goes on with the next', async () => {
+    // Three bytes a character at most: a line of more bytes than that allows is too long.
+    const tooLong = 'x'.repeat(3 * MAX_ENTRY_CHARS + 1);
+    const kept = 'y'.repeat(3 * MAX_ENTRY_CHARS);
+    const read = await lines(`a\n${tooLong}\nb\n${kept}\n${tooLong}`);
+    expect(read.map((line) => line?.length ?? null)).toEqual([1, null, 1, kept.length, null]);
   });
 });
