@@ -1,4 +1,39 @@
+import { StatsIndex } from '../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../server/store/play-log.js';
+
+let logs = 0;
+
+/** One play log of user u1's track t1 (album al1, artist ar1, Rock) at 2024-01-10 12:00 UTC, with `overrides`. */
+export function playLog(overrides: Partial<PlayLogEntry> = {}): PlayLogEntry {
+  logs += 1;
+  return {
+    id: `log${logs}`,
+    userId: 'u1',
+    trackId: 't1',
+    albumId: 'al1',
+    artistIds: ['ar1'],
+    genres: ['Rock'],
+    durationMs: 1000,
+    device: null,
+    type: 'play',
+    at: Date.UTC(2024, 0, 10, 12, 0, 0),
+    explicitAt: false,
+    trackName: 'Track',
+    albumName: 'Album',
+    artistNames: ['Artist'],
+    ...overrides,
+  };
+}
+
+/** A stats index holding `entries`, added in order. */
+export function statsIndexOf(
+  entries: readonly PlayLogEntry[],
+  options?: ConstructorParameters<typeof StatsIndex>[0],
+): StatsIndex {
+  const index = new StatsIndex(options);
+  for (const e of entries) index.add(e);
+  return index;
+}
 
 /**
  * `count` play logs that touch every part of the stats index: three users, out-of-order times,

@@ -1,35 +1,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devicesOf, heatmapOf, playSpanOf } from '../../../../server/services/stats/play-patterns.js';
-import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
-let seq = 0;
-function entry(at: number, device: string | null, type: 'play' | 'skip' = 'play'): PlayLogEntry {
-  seq += 1;
-  return {
-    id: `log${seq}`,
-    userId: 'u1',
-    trackId: 't1',
-    albumId: 'al1',
-    artistIds: ['ar1'],
-    genres: [],
-    durationMs: 1000,
-    device,
-    type,
-    at,
-    explicitAt: false,
-    trackName: 'Track',
-    albumName: 'Album',
-    artistNames: ['Artist'],
-  };
-}
-
-function indexOf(entries: PlayLogEntry[]): StatsIndex {
-  const index = new StatsIndex();
-  for (const e of entries) index.add(e);
-  return index;
-}
+const entry = (at: number, device: string | null, type: 'play' | 'skip' = 'play') =>
+  playLog({ at, device, type, genres: [] });
+const indexOf = statsIndexOf;
 
 /** The heatmap as a row-by-row reading of Date would make it: the reference. */
 function referenceHeatmap(entries: PlayLogEntry[], device?: string): number[][] {

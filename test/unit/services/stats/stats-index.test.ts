@@ -3,40 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { StatsFilter } from '../../../../server/services/stats/results.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
 const MIN = 60_000;
-let seq = 0;
-
-function entry(overrides: Partial<PlayLogEntry> = {}): PlayLogEntry {
-  seq += 1;
-  return {
-    id: `log${seq}`,
-    userId: 'u1',
-    trackId: 't1',
-    albumId: 'al1',
-    artistIds: ['ar1'],
-    genres: ['Rock'],
-    durationMs: 1000,
-    device: null,
-    type: 'play',
-    at: T0,
-    explicitAt: false,
-    trackName: 'Track',
-    albumName: 'Album',
-    artistNames: ['Artist'],
-    ...overrides,
-  };
-}
-
-function indexOf(
-  entries: PlayLogEntry[],
-  options?: { inPlaceLimit?: number; farInsertBudget?: number },
-): StatsIndex {
-  const index = new StatsIndex(options);
-  for (const e of entries) index.add(e);
-  return index;
-}
+const entry = (overrides: Partial<PlayLogEntry> = {}) => playLog({ at: T0, ...overrides });
+const indexOf = statsIndexOf;
 
 const all: StatsFilter = { userId: 'u1' };
 
