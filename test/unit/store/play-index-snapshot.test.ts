@@ -64,6 +64,12 @@ async function open(dataDir: string) {
 }
 
 /** What an index built from the whole log answers. */
+/** Stops a store as a kill would: the log closed, no index save, and the folder's lock left behind. */
+async function kill(opened: Awaited<ReturnType<typeof open>>, dataDir: string): Promise<void> {
+  await opened.store.plays.close();
+  await orphanFolderLock(dataDir);
+}
+
 async function rebuilt(dataDir: string) {
   const index = new StatsIndex();
   const log = await PlayLog.open(join(dataDir, 'plays.jsonl'), {
@@ -104,9 +110,7 @@ describe('saved play index', () => {
     await first.store.close();
     const second = await open(dataDir);
     await appendAll(second.store, 60, 75);
-    // As if killed: no index save, and the lock left behind.
-    await second.store.plays.close();
-    await orphanFolderLock(dataDir);
+    await kill(second, dataDir);
 
     const third = await open(dataDir);
     expect(third.store.plays.replayed).toBe(15);
@@ -131,8 +135,7 @@ describe('saved play index', () => {
         { timeout: 10_000 },
       )
       .toBeGreaterThan(20_000 * 28);
-    await first.store.plays.close();
-    await orphanFolderLock(dataDir);
+    await kill(first, dataDir);
 
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(0);
@@ -165,8 +168,7 @@ describe('saved play index', () => {
     // A log of the same length whose last line differs (the saved index marks its position by the
     // bytes before it; a hand edit further back needs plays.index deleted, see docs/API.md).
     const third = await open(dataDir);
-    await third.store.plays.close();
-    await orphanFolderLock(dataDir);
+    await kill(third, dataDir);
     const other = (await readFile(log, 'utf8')).replace(/"durationMs":1019/, '"durationMs":9019');
     await writeFile(log, other);
     const fourth = await open(dataDir);
