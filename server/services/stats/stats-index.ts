@@ -211,8 +211,7 @@ export class StatsIndex {
    * old copy (16 bytes a row) stays allocated until a full collection. Only for a user with rows.
    */
   reserveRows(userId: string, rows: number): void {
-    const idx = this.tables.users.get(userId);
-    const u = idx === undefined ? undefined : this.columns[idx];
+    const u = this.columnsOf(userId);
     u?.reserve(u.n + rows);
   }
 
@@ -221,8 +220,7 @@ export class StatsIndex {
    * what growing row by row leaves: an eighth, once large).
    */
   dropSpareRows(userId: string): void {
-    const idx = this.tables.users.get(userId);
-    const u = idx === undefined ? undefined : this.columns[idx];
+    const u = this.columnsOf(userId);
     if (u && u.at.length > capacityFor(u.n + 1, u.n)) u.trim();
   }
 
@@ -394,11 +392,17 @@ export class StatsIndex {
     );
   }
 
+  /** A user's columns, sorted for a read. */
   private userColumns(userId: string): UserColumns | undefined {
-    const idx = this.tables.users.get(userId);
-    const u = idx === undefined ? undefined : this.columns[idx];
+    const u = this.columnsOf(userId);
     u?.ensureSorted();
     return u;
+  }
+
+  /** A user's columns as they are (an unsorted tail left unmerged). */
+  private columnsOf(userId: string): UserColumns | undefined {
+    const idx = this.tables.users.get(userId);
+    return idx === undefined ? undefined : this.columns[idx];
   }
 
   /** A top list of a filter (top-lists.ts): its ranks [offset, offset + limit). */
