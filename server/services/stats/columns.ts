@@ -5,6 +5,12 @@ export type Column = Int32Array | Float64Array | Uint8Array | Uint16Array | Uint
 const LARGE = 1 << 16;
 
 /**
+ * Rows of a user's columns worked through per turn of the event loop by work done ahead in slices
+ * (a device's sums, a growth of the columns): about 2 ms.
+ */
+export const ROWS_PER_TURN = 200_000;
+
+/**
  * Capacity for `needed` elements: growing from `current` (at least 16) by half while small, so
  * appends cost O(1) on average, and by an eighth once large: a user's columns at a million logs
  * would otherwise hold up to 10 MB spare after one more play, and each growth copies them anyway.

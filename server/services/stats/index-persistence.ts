@@ -74,7 +74,8 @@ export function addBlock(
   const userCount = tables.users.count;
   const snapshotCount = tables.snapshots.count;
   const deviceCount = tables.devices.names.count;
-  // Room for the block's rows at once, rather than growing step by step.
+  // Room for the block's rows at once (and the spare rows settle would leave), rather than growing
+  // step by step.
   const rows = new Int32Array(userCount);
   for (let r = 0; r < block.count; r += 1) {
     const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
@@ -83,7 +84,7 @@ export function addBlock(
   for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
     if (rows[userIdx] === 0) continue;
     const u = (columns[userIdx] ??= new UserColumns(userIdx));
-    u.reserve(u.n + rows[userIdx]!);
+    u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
   }
   for (let r = 0; r < block.count; r += 1) {
     const o = r * RECORD_BYTES;

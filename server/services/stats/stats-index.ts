@@ -1,7 +1,7 @@
 import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
 import type { PlaySnapshot } from '../../store/play-log-codec.js';
-import { capacityFor, grown, type IndexColumn } from './columns.js';
+import { capacityFor, grown, ROWS_PER_TURN, type IndexColumn } from './columns.js';
 import {
   addBlock,
   blocksHold,
@@ -22,7 +22,8 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
 import type { Kind } from './tally.js';
 import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
-import { DEVICE_ROWS_PER_TURN, UserTallies } from './user-tallies.js';
+import { UserTallies } from './user-tallies.js';
+import { nextTurn } from '../next-turn.js';
 
 /** Rows [lo, hi) of one user's columns (user-columns.ts), as `rowSpan` gives them. */
 export interface RowSpan {
@@ -41,7 +42,7 @@ export interface RowSpan {
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
  * log at start and kept current by `add`. Strings are interned to small integers; what a track was
  * when played is a snapshot numbered once (snapshots.ts); each user's logs are time-sorted typed
- * columns of 31 bytes a log (user-columns.ts). A ranged read is a binary search, a scan of the range
+ * columns of 16 bytes a log (user-columns.ts). A ranged read is a binary search, a scan of the range
  * into sums per snapshot, and a fold of those into tracks, albums, artists or genres (scans.ts).
  * All-time reads use sums and rankings kept current on every add.
  */
@@ -65,7 +66,9 @@ export class StatsIndex {
   private total = 0;
   private readonly inPlaceLimit: number;
   private readonly farInsertBudget: number;
-  private readonly deviceRowsPerTurn: number;
+  /** Work done ahead in slices (a device's sums, a growth of columns): rows per slice, and the wait between. */
+  private readonly rowsPerTurn: number;
+  private readonly nextTurn: () => Promise<void>;
   /** What was added since the last save, in the saved form (saved-index.ts). */
   private unsaved = new SavedRecords();
   /** Reads a log id from the play log (see `readIdsFrom`). */
@@ -73,11 +76,22 @@ export class StatsIndex {
     throw new Error('stats index: the play log is not open to read log ids from');
   };
 
-  /** The options exist for tests, to exercise the unsorted tail and slices of rows with few entries. */
-  constructor(options: { inPlaceLimit?: number; farInsertBudget?: number; deviceRowsPerTurn?: number } = {}) {
+  /**
+   * The options exist for tests, to exercise the unsorted tail and slices of rows with few entries,
+   * and to see what happens between slices.
+   */
+  constructor(
+    options: {
+      inPlaceLimit?: number;
+      farInsertBudget?: number;
+      rowsPerTurn?: number;
+      nextTurn?: () => Promise<void>;
+    } = {},
+  ) {
     this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
     this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
-    this.deviceRowsPerTurn = options.deviceRowsPerTurn ?? DEVICE_ROWS_PER_TURN;
+    this.rowsPerTurn = options.rowsPerTurn ?? ROWS_PER_TURN;
+    this.nextTurn = options.nextTurn ?? nextTurn;
   }
 
   get size(): number {
@@ -202,6 +216,11 @@ export class StatsIndex {
     }
     if (this.latestNames) noteLatest(this.latestNames, this.tables, s, userIdx, at);
     this.total += 1;
+    if (u.wantsRoom) {
+      // Should it fail (no memory for the copies), the columns stay as they are: the add that next
+      // needs room grows them at once, and its caller sees the failure.
+      u.growAhead(this.rowsPerTurn, this.nextTurn).catch(() => undefined);
+    }
     return row;
   };
 
@@ -241,12 +260,12 @@ export class StatsIndex {
    * Makes ahead what a read of `f` would otherwise make at once and that takes long: a device's
    * all-time sums, made a slice of rows per turn (UserTallies.prepareDevice). Other reads need nothing.
    */
-  async prepare(f: StatsFilter, nextTurn: () => Promise<void>): Promise<void> {
+  async prepare(f: StatsFilter): Promise<void> {
     const u = this.userColumns(f.userId);
     const device = this.tables.devices.filter(f.device);
     if (!u || device === undefined || device === null) return;
     const [lo, hi] = u.range(f.from, f.to);
-    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, nextTurn, this.deviceRowsPerTurn);
+    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, this.nextTurn, this.rowsPerTurn);
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {

@@ -25,7 +25,6 @@ import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './top-lists.js';
-import { nextTurn } from '../next-turn.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -108,7 +107,7 @@ export class StatsService {
    * a slice at a time, giving other requests their turns, where the read would make them at once.
    */
   async ready(caller: Principal, request: ReadRequest): Promise<void> {
-    await this.index.prepare(this.filterFor(caller, request, true), nextTurn);
+    await this.index.prepare(this.filterFor(caller, request, true));
   }
 
   listeningTime(caller: Principal, request: ReadRequest): ListeningTime {

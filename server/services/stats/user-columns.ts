@@ -29,6 +29,28 @@ export const FLAG_BITS = (1 << LINE_HIGH_SHIFT) - 1;
 const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
 
 /**
+ * Columns of at least this many rows grow ahead of need, a slice per turn (`growAhead`); smaller
+ * ones grow when full, a copy of under a megabyte.
+ */
+export const GROW_AHEAD_FROM = 1 << 16;
+/**
+ * Free rows a trim leaves in columns that grow ahead (16 KB), so the logs that follow a load land
+ * in them while the columns grow; growing starts when half of them are used.
+ */
+export const SPARE_ROWS = 1024;
+
+/** Columns being grown ahead of need: copies of the row columns, made a slice of rows at a time. */
+class Growth {
+  /** Rows [0, copied) are in `to` as they are in the columns. */
+  copied = 0;
+  constructor(
+    /** The row columns being copied, in ROW_COLUMNS order. If one is replaced (sorted, widened, trimmed), the growth is dropped. */
+    readonly from: readonly Column[],
+    readonly to: readonly Column[],
+  ) {}
+}
+
+/**
  * One user's logs as parallel columns sorted by time (a typed array per field), so a date range is a
  * binary search and a scan over numbers. A row is 16 bytes (mostly): its time, its snapshot (snapshots.ts:
  * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
@@ -74,15 +96,74 @@ export class UserColumns {
    * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
    */
   firstHeard: Float64Array | undefined;
+  /** A growth ahead is due or under way (`growAhead`). */
+  private growing = false;
+  /** The copies a growth ahead is making, once it has started. */
+  private growth: Growth | undefined;
 
   constructor(readonly userIdx: number) {}
 
   reserve(rows: number): void {
-    if (rows > this.at.length) {
-      const cap = capacityFor(rows, this.at.length);
-      const columns = this.rowColumns();
-      for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
+    if (rows <= this.at.length) return;
+    // Out of free rows before a growth ahead is done: its copy is finished at once.
+    if (this.growth) this.copyStep(Infinity);
+    if (rows <= this.at.length) return;
+    const cap = capacityFor(rows, this.at.length);
+    const columns = this.rowColumns();
+    for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
+  }
+
+  /** Whether the columns are large and half of their spare rows are used, with no growth ahead yet. */
+  get wantsRoom(): boolean {
+    return !this.growing && this.at.length >= GROW_AHEAD_FROM && this.at.length - this.n <= SPARE_ROWS / 2;
+  }
+
+  /**
+   * Grows the columns by one step (an eighth) before they are full, copying `rows` rows a turn of the
+   * event loop: a heavy listener's million rows (16 MB) copied at once held the loop 8 ms, 40 on a
+   * busy machine. Logs keep landing in the free rows meanwhile; a row written behind the copy
+   * (`insertRow`) is copied again. Should the free rows run out first, `reserve` finishes the copy.
+   */
+  async growAhead(rows: number, nextTurn: () => Promise<void>): Promise<void> {
+    this.growing = true;
+    try {
+      await nextTurn();
+      // A bulk load adds rows then trims, leaving spare rows: nothing to do then.
+      if (this.at.length - this.n > SPARE_ROWS / 2) return;
+      const from = ROW_COLUMNS.map((key) => this[key]);
+      const cap = capacityFor(this.at.length + 1, this.at.length);
+      this.growth = new Growth(
+        from,
+        from.map((column) => new (column.constructor as new (length: number) => Column)(cap)),
+      );
+      while (!this.copyStep(rows)) await nextTurn();
+    } finally {
+      this.growing = false;
+      this.growth = undefined;
     }
+  }
+
+  /**
+   * Copies up to `rows` more rows into the growing columns, and puts them in place once every row is
+   * copied. True when the growth is over: done, or dropped because a column was replaced meanwhile
+   * (the next add starts another).
+   */
+  private copyStep(rows: number): boolean {
+    const growth = this.growth;
+    if (!growth) return true; // finished by `reserve`
+    const columns = this.rowColumns();
+    if (ROW_COLUMNS.some((key, i) => columns[key] !== growth.from[i])) {
+      this.growth = undefined;
+      return true;
+    }
+    const { copied } = growth;
+    const end = Math.min(this.n, copied + rows);
+    growth.from.forEach((column, i) => growth.to[i]!.set(column.subarray(copied, end), copied));
+    growth.copied = end;
+    if (end < this.n) return false;
+    ROW_COLUMNS.forEach((key, i) => (columns[key] = growth.to[i]!));
+    this.growth = undefined;
+    return true;
   }
 
   /** Room for a row of snapshot `s` and device `device` (see the two columns). */
@@ -91,22 +172,20 @@ export class UserColumns {
     this.device = widened(this.device, device);
   }
 
-  /** Drops spare capacity (after a bulk load, when no more rows are coming soon). */
+  /**
+   * Drops spare capacity (after a bulk load, when no more rows are coming soon), but for
+   * `SPARE_ROWS` in columns that grow ahead.
+   */
   trim(): void {
-    if (this.at.length === this.n) return;
+    const keep = UserColumns.settledRoom(this.n);
+    if (this.at.length <= keep) return;
     const columns = this.rowColumns();
-    for (const key of ROW_COLUMNS) columns[key] = columns[key].slice(0, this.n);
+    for (const key of ROW_COLUMNS) columns[key] = columns[key].slice(0, keep);
   }
 
-  /** Bytes held by the rows (capacity included). */
-  get bytes(): number {
-    return (
-      this.at.byteLength +
-      this.snap.byteLength +
-      this.device.byteLength +
-      this.flags.byteLength +
-      this.ref.byteLength
-    );
+  /** The room `trim` leaves for `rows` rows: the spare rows included (reserved so by a load). */
+  static settledRoom(rows: number): number {
+    return rows >= GROW_AHEAD_FROM ? rows + SPARE_ROWS : rows;
   }
 
   /**
@@ -128,6 +207,8 @@ export class UserColumns {
       }
     }
     this.n += 1;
+    // Rows from `row` on change (they moved, or it is new): those a growth copied must be copied again.
+    if (this.growth && row < this.growth.copied) this.growth.copied = row;
     return row;
   }
 

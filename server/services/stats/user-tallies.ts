@@ -8,9 +8,6 @@ import type { UserColumns } from './user-columns.js';
 /** How many devices' all-time sums a user keeps (the ones read last). */
 export const DEVICE_SUMS_KEPT = 4;
 
-/** Rows scanned per turn of the event loop when a device's sums are made ahead (~2 ms). */
-export const DEVICE_ROWS_PER_TURN = 200_000;
-
 /** The lists kept ranked for all-time reads (ranking.ts). */
 export type RankedList = Kind | 'recentAlbums' | 'recentArtists';
 
@@ -62,7 +59,7 @@ export class UserTallies {
     u: UserColumns,
     device: number,
     nextTurn: () => Promise<void>,
-    rowsPerTurn = DEVICE_ROWS_PER_TURN,
+    rowsPerTurn: number,
   ): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       if (u.byDevice.has(device)) return;

@@ -194,13 +194,14 @@ describe('StatsIndex recent lists', () => {
         type: i % 5 ? 'play' : 'skip',
       }),
     );
-    const index = new StatsIndex({ deviceRowsPerTurn: 10 });
+    let betweenSlices = (): Promise<void> => Promise.resolve();
+    const index = new StatsIndex({ rowsPerTurn: 10, nextTurn: () => betweenSlices() });
     for (const e of logs) index.add(e);
     const reference = () => indexOf(logs);
     const phone = { userId: 'u1', device: 'phone' };
 
     let turns = 0;
-    await index.prepare(phone, () => {
+    betweenSlices = () => {
       turns += 1;
       // Logs arriving mid-way, one far back (it moves every later row): the scan starts over.
       if (turns === 3 || turns === 8) {
@@ -209,7 +210,8 @@ describe('StatsIndex recent lists', () => {
         index.add(late);
       }
       return Promise.resolve();
-    });
+    };
+    await index.prepare(phone);
     // 95 rows in slices of 10: 3 turns, then 96 rows: 5 turns, then 97 rows: 9 turns.
     expect(turns).toBe(3 + 5 + 9);
     expect(index.topTracks(phone, 0, 10)).toEqual(reference().topTracks(phone, 0, 10));
@@ -217,25 +219,28 @@ describe('StatsIndex recent lists', () => {
     expect(index.recentArtists(phone, 0, 10)).toEqual(reference().recentArtists(phone, 0, 10));
 
     // Made: nothing left to make; a range, or no device, needs nothing made ahead.
-    const noTurn = () => Promise.reject(new Error('no turn expected'));
-    await index.prepare(phone, noTurn);
-    await index.prepare({ userId: 'u1' }, noTurn);
-    await index.prepare({ ...phone, from: T0 + 50 * MIN }, noTurn);
-    await index.prepare({ userId: 'u1', device: 'no such device' }, noTurn);
+    betweenSlices = () => Promise.reject(new Error('no turn expected'));
+    await index.prepare(phone);
+    await index.prepare({ userId: 'u1' });
+    await index.prepare({ ...phone, from: T0 + 50 * MIN });
+    await index.prepare({ userId: 'u1', device: 'no such device' });
   });
 
   it("makes a device's sums at once when logs keep arriving between slices", async () => {
     const logs = Array.from({ length: 40 }, (_, i) => entry({ device: 'Phone', at: T0 + i * MIN }));
-    const index = new StatsIndex({ deviceRowsPerTurn: 10 });
-    for (const e of logs) index.add(e);
     let turns = 0;
-    await index.prepare({ userId: 'u1', device: 'Phone' }, () => {
-      turns += 1;
-      const more = entry({ device: 'Phone', at: T0 + (100 + turns) * MIN });
-      logs.push(more);
-      index.add(more);
-      return Promise.resolve();
+    const index = new StatsIndex({
+      rowsPerTurn: 10,
+      nextTurn: () => {
+        turns += 1;
+        const more = entry({ device: 'Phone', at: T0 + (100 + turns) * MIN });
+        logs.push(more);
+        index.add(more);
+        return Promise.resolve();
+      },
     });
+    for (const e of logs) index.add(e);
+    await index.prepare({ userId: 'u1', device: 'Phone' });
     expect(turns).toBe(3);
     expect(index.listeningTime({ userId: 'u1', device: 'Phone' }).plays).toBe(43);
   });
