@@ -19,6 +19,7 @@ import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack
 import { entryAt, type IdOfLine } from './row-entry.js';
 import { listening } from './scans.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
+import { scanInSlices, type Slicing } from './slices.js';
 import type { Kind } from './tally.js';
 import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
@@ -35,7 +36,6 @@ export interface RowSpan {
   readonly hi: number;
   /** Per device name index + 1, 1 for a device the filter accepts; undefined for no device filter. */
   readonly accept: Uint8Array | undefined;
-  readonly deviceNames: readonly string[];
 }
 
 /**
@@ -66,9 +66,8 @@ export class StatsIndex {
   private total = 0;
   private readonly inPlaceLimit: number;
   private readonly farInsertBudget: number;
-  /** Work done ahead in slices (a device's sums, a growth of columns): rows per slice, and the wait between. */
-  private readonly rowsPerTurn: number;
-  private readonly nextTurn: () => Promise<void>;
+  /** Work done in slices (long scans, a growth of columns): rows per slice, and the wait between. */
+  private readonly slicing: Slicing;
   /** What was added since the last save, in the saved form (saved-index.ts). */
   private unsaved = new SavedRecords();
   /** Reads a log id from the play log (see `readIdsFrom`). */
@@ -90,8 +89,10 @@ export class StatsIndex {
   ) {
     this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
     this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
-    this.rowsPerTurn = options.rowsPerTurn ?? ROWS_PER_TURN;
-    this.nextTurn = options.nextTurn ?? nextTurn;
+    this.slicing = {
+      rowsPerTurn: options.rowsPerTurn ?? ROWS_PER_TURN,
+      nextTurn: options.nextTurn ?? nextTurn,
+    };
   }
 
   get size(): number {
@@ -219,7 +220,7 @@ export class StatsIndex {
     if (u.wantsRoom) {
       // Should it fail (no memory for the copies), the columns stay as they are: the add that next
       // needs room grows them at once, and its caller sees the failure.
-      u.growAhead(this.rowsPerTurn, this.nextTurn).catch(() => undefined);
+      u.growAhead(this.slicing).catch(() => undefined);
     }
     return row;
   };
@@ -265,7 +266,7 @@ export class StatsIndex {
     const device = this.tables.devices.filter(f.device);
     if (!u || device === undefined || device === null) return;
     const [lo, hi] = u.range(f.from, f.to);
-    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, this.nextTurn, this.rowsPerTurn);
+    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, this.slicing);
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {
@@ -367,6 +368,31 @@ export class StatsIndex {
    * which loop over the columns themselves: no object or call per row, so a read over a million rows
    * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
    */
+  /** Every device name logged, by index (a row's device is its index + 1); grows as logs name new ones. */
+  get deviceNames(): readonly string[] {
+    return this.tables.devices.names.values;
+  }
+
+  /**
+   * Visits the rows of `f` as spans of at most a slice of rows, a turn of the event loop between
+   * (slices.ts): `start()` readies the sums `visit` adds to, again whenever the scan starts over.
+   */
+  async scanSpans(f: StatsFilter, start: () => void, visit: (span: RowSpan) => void): Promise<void> {
+    const u = this.columnsOf(f.userId);
+    if (!u) return start();
+    let span: RowSpan | undefined;
+    await scanInSlices(
+      u,
+      () => {
+        span = this.rowSpan(f);
+        return span ? [span.lo, span.hi] : [0, 0];
+      },
+      start,
+      (lo, hi) => visit({ ...span!, lo, hi }),
+      this.slicing,
+    );
+  }
+
   rowSpan(f: StatsFilter): RowSpan | undefined {
     const u = this.userColumns(f.userId);
     const device = this.tables.devices.filter(f.device);
@@ -379,7 +405,6 @@ export class StatsIndex {
       lo,
       hi,
       accept: device === undefined ? undefined : this.tallies.acceptDevice(device),
-      deviceNames: this.tables.devices.names.values,
     };
   }
 

@@ -144,14 +144,14 @@ export class StatsService {
   }
 
   /** The devices a user played on, all time, with their plays. */
-  devices(caller: Principal, request: Pick<ReadRequest, 'userId'>): DevicePlays[] {
+  devices(caller: Principal, request: Pick<ReadRequest, 'userId'>): Promise<DevicePlays[]> {
     return devicesOf(this.index, this.filterFor(caller, { ...request, page: 0, count: 1 }, false));
   }
 
   /** Plays per weekday and hour in a range. */
-  heatmap(caller: Principal, request: ReadRequest): Heatmap {
+  async heatmap(caller: Principal, request: ReadRequest): Promise<Heatmap> {
     const filter = this.filterFor(caller, request, true);
-    return { userId: filter.userId, cells: heatmapOf(this.index, filter) };
+    return { userId: filter.userId, cells: await heatmapOf(this.index, filter) };
   }
 
   /** The time of a user's latest play, for the Admin's user list; null before the first. */

@@ -1,5 +1,6 @@
 import { capacityFor, grown, widened, type Column, type IndexColumn } from './columns.js';
 import type { Ranking } from './ranking.js';
+import type { Slicing } from './slices.js';
 import { Tally, type Tallies } from './tally.js';
 
 /**
@@ -119,12 +120,12 @@ export class UserColumns {
   }
 
   /**
-   * Grows the columns by one step (an eighth) before they are full, copying `rows` rows a turn of the
+   * Grows the columns by one step (an eighth) before they are full, copying a slice of rows a turn of the
    * event loop: a heavy listener's million rows (16 MB) copied at once held the loop 8 ms, 40 on a
    * busy machine. Logs keep landing in the free rows meanwhile; a row written behind the copy
    * (`insertRow`) is copied again. Should the free rows run out first, `reserve` finishes the copy.
    */
-  async growAhead(rows: number, nextTurn: () => Promise<void>): Promise<void> {
+  async growAhead({ rowsPerTurn, nextTurn }: Slicing): Promise<void> {
     this.growing = true;
     try {
       await nextTurn();
@@ -136,7 +137,7 @@ export class UserColumns {
         from,
         from.map((column) => new (column.constructor as new (length: number) => Column)(cap)),
       );
-      while (!this.copyStep(rows)) await nextTurn();
+      while (!this.copyStep(rowsPerTurn)) await nextTurn();
     } finally {
       this.growing = false;
       this.growth = undefined;

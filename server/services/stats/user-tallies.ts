@@ -1,6 +1,7 @@
 import type { IndexTables } from './index-tables.js';
 import { Ranking } from './ranking.js';
 import { foldAll, snapshotSums } from './scans.js';
+import { scanInSlices, type Slicing } from './slices.js';
 import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
 import type { UserColumns } from './user-columns.js';
@@ -52,34 +53,25 @@ export class UserTallies {
   /**
    * Makes a device's all-time sums (`device`) ahead of a read, a slice of rows per turn of the event
    * loop: the scan over every log of a heavy listener (a million at 5M plays) held the loop ~20 ms
-   * made at once. A log that arrives between slices may move rows, so the scan then starts over; the
-   * third time, the sums are made at once.
+   * made at once (slices.ts).
    */
-  async prepareDevice(
-    u: UserColumns,
-    device: number,
-    nextTurn: () => Promise<void>,
-    rowsPerTurn: number,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      if (u.byDevice.has(device)) return;
-      const n = u.n;
-      const sums = new Tally(false);
-      sums.ensure(this.tables.snapshots.count);
-      const accept = this.acceptDevice(device);
-      for (let row = 0; ;) {
-        const end = Math.min(n, row + rowsPerTurn);
-        snapshotSums(sums, u, row, end, accept);
-        row = end;
-        if (row === n) {
-          if (!u.byDevice.has(device)) this.keepDevice(u, device, this.folded(sums));
-          return;
-        }
-        await nextTurn();
-        if (u.n !== n) break;
-      }
-    }
-    this.device(u, device);
+  async prepareDevice(u: UserColumns, device: number, slicing: Slicing): Promise<void> {
+    if (u.byDevice.has(device)) return;
+    let sums = new Tally(false);
+    let accept = this.acceptDevice(device);
+    await scanInSlices(
+      u,
+      () => [0, u.n],
+      () => {
+        // Afresh at each try: logs that landed meanwhile may have added snapshots and devices.
+        sums = new Tally(false);
+        sums.ensure(this.tables.snapshots.count);
+        accept = this.acceptDevice(device);
+      },
+      (lo, hi) => snapshotSums(sums, u, lo, hi, accept),
+      slicing,
+    );
+    if (!u.byDevice.has(device)) this.keepDevice(u, device, this.folded(sums));
   }
 
   private folded(sums: Tally): Tallies {

@@ -35,12 +35,12 @@ describe('heatmapOf', () => {
     'America/Sao_Paulo',
     'Australia/Lord_Howe',
   ]) {
-    it(`counts each play at its local weekday and hour, as Date says, in ${zone}`, () => {
+    it(`counts each play at its local weekday and hour, as Date says, in ${zone}`, async () => {
       process.env.TZ = zone;
       const from = Date.UTC(2017, 9, 1);
       const to = Date.UTC(2019, 3, 1);
-      fc.assert(
-        fc.property(
+      await fc.assert(
+        fc.asyncProperty(
           fc.array(
             fc.record({
               at: fc.integer({ min: from, max: to }),
@@ -50,10 +50,13 @@ describe('heatmapOf', () => {
             { maxLength: 300 },
           ),
           fc.constantFrom(undefined, 'PHONE', 'Laptop'),
-          (logs, device) => {
+          async (logs, device) => {
             const entries = logs.map((l) => entry(l.at, l.device, l.skip ? 'skip' : 'play'));
-            const index = indexOf(entries);
-            expect(heatmapOf(index, { userId: 'u1', device })).toEqual(referenceHeatmap(entries, device));
+            // Slices of 50 rows: a day's counting goes on across them.
+            const index = indexOf(entries, { rowsPerTurn: 50 });
+            expect(await heatmapOf(index, { userId: 'u1', device })).toEqual(
+              referenceHeatmap(entries, device),
+            );
           },
         ),
         { numRuns: 40 },
@@ -61,18 +64,45 @@ describe('heatmapOf', () => {
     });
   }
 
-  it('counts the hours around a daylight saving change in Berlin one by one', () => {
+  it('counts the hours around a daylight saving change in Berlin one by one', async () => {
     process.env.TZ = 'Europe/Berlin';
     // 2024-03-31: 02:00 local does not exist; 01:30 CET and 03:30 CEST are an hour apart.
     const entries = [entry(Date.UTC(2024, 2, 31, 0, 30), null), entry(Date.UTC(2024, 2, 31, 1, 30), null)];
-    const cells = heatmapOf(indexOf(entries), { userId: 'u1' });
+    const cells = await heatmapOf(indexOf(entries), { userId: 'u1' });
     expect(cells[6]![1]).toBe(1); // Sunday 01:30
     expect(cells[6]![3]).toBe(1); // Sunday 03:30
+  });
+
+  it('starts over when logs land between its slices, and counts them', async () => {
+    const t = Date.UTC(2024, 0, 1, 9);
+    const entries = Array.from({ length: 100 }, (_, i) => entry(t + i * 3_600_000, i % 2 ? 'Phone' : null));
+    let turns = 0;
+    const index = indexOf(entries, {
+      rowsPerTurn: 30,
+      nextTurn: () => {
+        turns += 1;
+        // A log far back (every later row moves), then one at the end.
+        const late =
+          turns === 2 ? entry(t - 86_400_000, null) : turns === 5 ? entry(t + 1e9, 'Phone') : undefined;
+        if (late) {
+          entries.push(late);
+          index.add(late);
+        }
+        return Promise.resolve();
+      },
+    });
+    expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
+    // 100 rows by 30: the second turn moved them; 101 rows: the third turn added one; 102 rows: 3 turns.
+    expect(turns).toBe(2 + 3 + 3);
+    expect(await devicesOf(index, { userId: 'u1' })).toEqual([
+      { device: 'Phone', plays: 51 },
+      { device: null, plays: 51 },
+    ]);
   });
 });
 
 describe('devicesOf', () => {
-  it('groups device names by their key, shown in their most logged spelling, skips counted only there', () => {
+  it('groups device names by their key, shown in their most logged spelling, skips counted only there', async () => {
     const t = Date.UTC(2024, 0, 1);
     const index = indexOf([
       entry(t, 'Phone'),
@@ -83,16 +113,16 @@ describe('devicesOf', () => {
       entry(t + 5, null),
       entry(t + 6, null),
     ]);
-    expect(devicesOf(index, { userId: 'u1' })).toEqual([
+    expect(await devicesOf(index, { userId: 'u1' })).toEqual([
       { device: null, plays: 3 },
       { device: 'phone', plays: 2 },
       { device: 'Laptop', plays: 1 },
     ]);
-    expect(devicesOf(index, { userId: 'u1', from: t + 3 })).toEqual([
+    expect(await devicesOf(index, { userId: 'u1', from: t + 3 })).toEqual([
       { device: null, plays: 3 },
       { device: 'Laptop', plays: 1 },
     ]);
-    expect(devicesOf(index, { userId: 'nobody' })).toEqual([]);
+    expect(await devicesOf(index, { userId: 'nobody' })).toEqual([]);
   });
 });
 
