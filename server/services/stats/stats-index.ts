@@ -24,6 +24,7 @@ import type { Kind } from './tally.js';
 import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
 import { UserTallies } from './user-tallies.js';
+import { countWeekHour } from './week-hours.js';
 import { nextTurn } from '../next-turn.js';
 
 /** Rows [lo, hi) of one user's columns (user-columns.ts), as `rowSpan` gives them. */
@@ -200,6 +201,7 @@ export class StatsIndex {
       u.plays += 1;
       u.listeningMs += table.duration[s]!;
       noteHeard(u, table.artists, s, at);
+      if (u.weekHours) countWeekHour(u.weekHours, at);
     }
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {
@@ -368,6 +370,17 @@ export class StatsIndex {
    * which loop over the columns themselves: no object or call per row, so a read over a million rows
    * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
    */
+  /** A user's all-time plays per local weekday and hour, once kept (`keepWeekHours`); current since. */
+  weekHours(userId: string): Uint32Array | undefined {
+    return this.columnsOf(userId)?.weekHours;
+  }
+
+  /** Keeps `counts`, a user's all-time plays per weekday and hour counted now, current from now on. */
+  keepWeekHours(userId: string, counts: Uint32Array): void {
+    const u = this.columnsOf(userId);
+    if (u) u.weekHours = counts;
+  }
+
   /** Every device name logged, by index (a row's device is its index + 1); grows as logs name new ones. */
   get deviceNames(): readonly string[] {
     return this.tables.devices.names.values;

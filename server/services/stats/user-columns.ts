@@ -97,6 +97,8 @@ export class UserColumns {
    * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
    */
   firstHeard: Float64Array | undefined;
+  /** All-time plays per local weekday and hour (week-hours.ts): made at the first read, then kept current. */
+  weekHours: Uint32Array | undefined;
   /** A growth ahead is due or under way (`growAhead`). */
   private growing = false;
   /** The copies a growth ahead is making, once it has started. */

@@ -73,6 +73,36 @@ describe('heatmapOf', () => {
     expect(cells[6]![3]).toBe(1); // Sunday 03:30
   });
 
+  it('keeps the all-time counts current as logs arrive; a range or device is counted from the rows', async () => {
+    process.env.TZ = 'Europe/Berlin';
+    const t = Date.UTC(2024, 2, 30, 22); // the night Berlin's clocks go forward
+    const entries = Array.from({ length: 40 }, (_, i) =>
+      entry(t + i * 1_800_000, i % 2 ? 'Phone' : null, i % 5 ? 'play' : 'skip'),
+    );
+    const index = indexOf(entries);
+    expect(index.weekHours('u1')).toBeUndefined();
+    expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
+    expect(index.weekHours('u1')).toBeDefined();
+
+    // Far back, a skip, during the missing hour's day, and later.
+    const more = [
+      entry(t - 3 * 86_400_000, 'Laptop'),
+      entry(t + 5 * 3_600_000, null, 'skip'),
+      entry(t + 2 * 3_600_000, 'Phone'),
+      entry(t + 10 * 86_400_000, 'Phone'),
+    ];
+    for (const e of more) {
+      entries.push(e);
+      index.add(e);
+    }
+    expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
+    expect(await heatmapOf(index, { userId: 'u1', device: 'phone' })).toEqual(
+      referenceHeatmap(entries, 'phone'),
+    );
+    const late = entries.filter((e) => e.at >= t + 86_400_000);
+    expect(await heatmapOf(index, { userId: 'u1', from: t + 86_400_000 })).toEqual(referenceHeatmap(late));
+  });
+
   it('starts over when logs land between its slices, and counts them', async () => {
     const t = Date.UTC(2024, 0, 1, 9);
     const entries = Array.from({ length: 100 }, (_, i) => entry(t + i * 3_600_000, i % 2 ? 'Phone' : null));
