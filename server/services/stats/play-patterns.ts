@@ -1,4 +1,5 @@
 import type { DevicePlays } from '../../contract/stats.js';
+import { DeviceCounts } from './kept-counts.js';
 import type { StatsFilter } from './results.js';
 import type { StatsIndex } from './stats-index.js';
 import { SKIP } from './user-columns.js';
@@ -11,30 +12,34 @@ import { countByWeekHour, WEEK_HOURS } from './week-hours.js';
  */
 
 /**
- * Distinct devices with their plays (skips do not count), most played first, then by name. Counted
- * a slice of rows per turn of the event loop (StatsIndex.scanSpans): all time, a heavy listener's
- * million rows held the loop ~5 ms.
+ * Distinct devices with their plays (skips do not count), most played first, then by name. A range
+ * is counted from the rows, a slice of rows per turn of the event loop (StatsIndex.scanSpans); all
+ * time, the counts are made so at the first read, then kept current (kept-counts.ts).
  */
 export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise<DevicePlays[]> {
-  // Counted per device name (index + 1, 0 for none) first: a loop over two typed arrays.
-  let plays = new Uint32Array(0);
-  let logs = new Uint32Array(0);
   const deviceNames = index.deviceNames;
-  await index.scanSpans(
-    filter,
-    () => {
-      plays = new Uint32Array(deviceNames.length + 1);
-      logs = new Uint32Array(deviceNames.length + 1);
-    },
-    ({ device, flags, accept, lo, hi }) => {
-      for (let row = lo; row < hi; row += 1) {
-        const d = device[row]!;
-        if (accept && accept[d] === 0) continue;
-        logs[d]! += 1;
-        if ((flags[row]! & SKIP) === 0) plays[d]! += 1;
-      }
-    },
-  );
+  const kept = isAllTime(filter) ? index.keptCounts(filter.userId) : undefined;
+  let counts = kept?.devices;
+  if (!counts) {
+    // Counted per device name (index + 1, 0 for none) first: a loop over two typed arrays.
+    let scanned = new DeviceCounts(0);
+    await index.scanSpans(
+      filter,
+      () => (scanned = new DeviceCounts(deviceNames.length + 1)),
+      ({ device, flags, accept, lo, hi }) => {
+        const { logs, plays } = scanned;
+        for (let row = lo; row < hi; row += 1) {
+          const d = device[row]!;
+          if (accept && accept[d] === 0) continue;
+          logs[d]! += 1;
+          if ((flags[row]! & SKIP) === 0) plays[d]! += 1;
+        }
+      },
+    );
+    if (kept) kept.devices = scanned.copy();
+    counts = scanned;
+  }
+  const { logs, plays } = counts;
   // Then the names grouped by their key (case ignored), each shown in its most logged spelling.
   const groups = new Map<string, { plays: number; spellings: Map<string | null, number> }>();
   for (let d = 0; d < logs.length; d += 1) {
@@ -60,14 +65,11 @@ export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise
 
 /**
  * Plays per weekday (0 = Monday) and hour of the day, in the server's local time zone like the
- * activity steps: `cells[weekday][hour]`. A range or a device is counted from the rows, a slice of
- * rows per turn of the event loop (StatsIndex.scanSpans); all time, the counts are made so the first
- * time, then kept current by every log (the household page's read: at a million rows a user, the
- * scan took 6 ms and its Dates made garbage on every read).
+ * activity steps: `cells[weekday][hour]`. Counted as `devicesOf` counts.
  */
 export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise<number[][]> {
-  const allTime = filter.from === undefined && filter.to === undefined && filter.device === undefined;
-  let counts = allTime ? index.weekHours(filter.userId)?.slice() : undefined;
+  const kept = isAllTime(filter) ? index.keptCounts(filter.userId) : undefined;
+  let counts = kept?.weekHours?.slice();
   if (!counts) {
     const scanned = new Uint32Array(WEEK_HOURS);
     await index.scanSpans(
@@ -75,7 +77,7 @@ export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise
       () => scanned.fill(0),
       (span) => countByWeekHour(span, scanned),
     );
-    if (allTime) index.keepWeekHours(filter.userId, scanned.slice());
+    if (kept) kept.weekHours = scanned.slice();
     counts = scanned;
   }
   const cells = counts;
@@ -83,6 +85,9 @@ export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise
     Array.from(cells.subarray(weekday * 24, weekday * 24 + 24)),
   );
 }
+
+/** All of a user's logs: what the kept counts count. */
+const isAllTime = (f: StatsFilter) => f.from === undefined && f.to === undefined && f.device === undefined;
 
 /** The first and the last play of the filter, epoch ms (null when there is none). */
 export function playSpanOf(

@@ -11,6 +11,7 @@ import {
   type PlaceRow,
 } from './index-persistence.js';
 import { firstHeard, noteHeard } from './first-heard.js';
+import type { KeptCounts } from './kept-counts.js';
 import { IndexTables } from './index-tables.js';
 import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
 import type { LatestNames } from './latest-names.js';
@@ -201,8 +202,9 @@ export class StatsIndex {
       u.plays += 1;
       u.listeningMs += table.duration[s]!;
       noteHeard(u, table.artists, s, at);
-      if (u.weekHours) countWeekHour(u.weekHours, at);
+      if (u.kept.weekHours) countWeekHour(u.kept.weekHours, at);
     }
+    u.kept.devices?.count(device, play);
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {
       const perDevice = u.byDevice.get(this.tables.devices.keyOf[device - 1]!);
@@ -370,15 +372,9 @@ export class StatsIndex {
    * which loop over the columns themselves: no object or call per row, so a read over a million rows
    * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
    */
-  /** A user's all-time plays per local weekday and hour, once kept (`keepWeekHours`); current since. */
-  weekHours(userId: string): Uint32Array | undefined {
-    return this.columnsOf(userId)?.weekHours;
-  }
-
-  /** Keeps `counts`, a user's all-time plays per weekday and hour counted now, current from now on. */
-  keepWeekHours(userId: string, counts: Uint32Array): void {
-    const u = this.columnsOf(userId);
-    if (u) u.weekHours = counts;
+  /** A user's all-time counts kept for the household page's reads; undefined for a user without logs. */
+  keptCounts(userId: string): KeptCounts | undefined {
+    return this.columnsOf(userId)?.kept;
   }
 
   /** Every device name logged, by index (a row's device is its index + 1); grows as logs name new ones. */

@@ -1,4 +1,5 @@
 import { capacityFor, grown, widened, type Column, type IndexColumn } from './columns.js';
+import type { KeptCounts } from './kept-counts.js';
 import type { Ranking } from './ranking.js';
 import type { Slicing } from './slices.js';
 import { Tally, type Tallies } from './tally.js';
@@ -97,8 +98,8 @@ export class UserColumns {
    * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
    */
   firstHeard: Float64Array | undefined;
-  /** All-time plays per local weekday and hour (week-hours.ts): made at the first read, then kept current. */
-  weekHours: Uint32Array | undefined;
+  /** All-time counts for the household page's reads (kept-counts.ts). */
+  readonly kept: KeptCounts = {};
   /** A growth ahead is due or under way (`growAhead`). */
   private growing = false;
   /** The copies a growth ahead is making, once it has started. */

@@ -80,9 +80,9 @@ describe('heatmapOf', () => {
       entry(t + i * 1_800_000, i % 2 ? 'Phone' : null, i % 5 ? 'play' : 'skip'),
     );
     const index = indexOf(entries);
-    expect(index.weekHours('u1')).toBeUndefined();
+    expect(index.keptCounts('u1')?.weekHours).toBeUndefined();
     expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
-    expect(index.weekHours('u1')).toBeDefined();
+    expect(index.keptCounts('u1')?.weekHours).toBeDefined();
 
     // Far back, a skip, during the missing hour's day, and later.
     const more = [
@@ -153,6 +153,32 @@ describe('devicesOf', () => {
       { device: 'Laptop', plays: 1 },
     ]);
     expect(await devicesOf(index, { userId: 'nobody' })).toEqual([]);
+  });
+
+  it('keeps the all-time counts current as logs arrive, new device names and spellings included', async () => {
+    const t = Date.UTC(2024, 0, 1);
+    const index = indexOf([entry(t, 'Phone'), entry(t + 1, null)]);
+    expect(await devicesOf(index, { userId: 'u1' })).toEqual([
+      { device: 'Phone', plays: 1 },
+      { device: null, plays: 1 },
+    ]);
+    expect(index.keptCounts('u1')?.devices).toBeDefined();
+    // Another user's device first: this user's first log on it comes with a name index past its counts.
+    for (const e of [
+      playLog({ userId: 'u2', device: 'Car', at: t }),
+      entry(t - 5, 'Car'),
+      entry(t + 2, 'Car'),
+      entry(t + 3, 'PHONE'),
+      entry(t + 4, 'PHONE', 'skip'),
+      entry(t + 5, 'PHONE'),
+    ])
+      index.add(e);
+    expect(await devicesOf(index, { userId: 'u1' })).toEqual([
+      { device: 'PHONE', plays: 3 },
+      { device: 'Car', plays: 2 },
+      { device: null, plays: 1 },
+    ]);
+    expect(await devicesOf(index, { userId: 'u1', from: t + 3 })).toEqual([{ device: 'PHONE', plays: 2 }]);
   });
 });
 
