@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UserColumns } from '../../../../server/services/stats/user-columns.js';
+import { capacityFor } from '../../../../server/services/stats/columns.js';
+import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import { GROW_AHEAD_FROM, SPARE_ROWS, UserColumns } from '../../../../server/services/stats/user-columns.js';
+import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
 /** Columns holding logs at `times`, added in that order. */
 function columnsAt(times: number[], inPlaceLimit = 4096, farInsertBudget = 16): UserColumns {
@@ -38,5 +42,159 @@ describe('UserColumns', () => {
     expect(times(u)).toEqual([5, 5, 10, 15, 20, 30, 40]);
     expect(Array.from(u.snap.subarray(0, 2))).toEqual([55, 57]);
     expect(u.sorted).toBe(7);
+  });
+});
+
+const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
+const MIN = 60_000;
+/** A heavy listener: enough rows for their columns to grow ahead of need. */
+const ROWS = GROW_AHEAD_FROM + 1000;
+const ROWS_PER_TURN = 10_000;
+const u1 = { userId: 'u1' };
+
+/** `count` logs of u1 a minute apart from `start`, over 50 tracks and two devices. */
+function logs(count: number, start: number): PlayLogEntry[] {
+  return Array.from({ length: count }, (_, i) =>
+    playLog({
+      trackId: `t${(start + i) % 50}`,
+      device: i % 3 ? 'Phone' : 'Laptop',
+      type: i % 7 ? 'play' : 'skip',
+      at: T0 + (start + i) * MIN,
+    }),
+  );
+}
+
+/** Turns of the event loop given by hand: the index's slices run only when the test says. */
+function handTurns() {
+  const waiting: Array<() => void> = [];
+  return {
+    nextTurn: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    get waiting() {
+      return waiting.length;
+    },
+    /** Lets the oldest waiting slice run, and what it starts. */
+    async turn() {
+      waiting.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+/** A heavy listener's index, as a start leaves it (settled), its slices turned by hand. */
+async function settledIndex(added: PlayLogEntry[]) {
+  const turns = handTurns();
+  const index = statsIndexOf(added, { rowsPerTurn: ROWS_PER_TURN, nextTurn: turns.nextTurn });
+  index.settle();
+  while (turns.waiting > 0) await turns.turn();
+  return { index, turns };
+}
+
+const capacity = (index: StatsIndex) => index.rowsOf('u1')!.columns.at.length;
+
+/** Every answer that reads the rows is the same as from an index that added `added` plainly. */
+function expectSameAnswers(index: StatsIndex, added: PlayLogEntry[]) {
+  const reference = statsIndexOf(added);
+  expect(index.size).toBe(added.length);
+  expect(index.recentPlays(u1, 0, added.length)).toEqual(reference.recentPlays(u1, 0, added.length));
+  const lastWeek = { ...u1, from: T0 + (ROWS - 7 * 24 * 60) * MIN };
+  expect(index.topTracks(lastWeek, 0, 10)).toEqual(reference.topTracks(lastWeek, 0, 10));
+  const laptop = { ...u1, device: 'Laptop', to: T0 + 1000 * MIN };
+  expect(index.listeningTime(laptop)).toEqual(reference.listeningTime(laptop));
+}
+
+describe('StatsIndex growing a heavy listener’s columns ahead of need', () => {
+  it('leaves spare rows after a load, and starts growing when half of them are used', async () => {
+    const added = logs(ROWS, 0);
+    const { index, turns } = await settledIndex(added);
+    expect(capacity(index)).toBe(ROWS + SPARE_ROWS);
+
+    added.push(...logs(SPARE_ROWS / 2 - 1, ROWS));
+    for (const e of added.slice(ROWS)) index.add(e);
+    expect(turns.waiting).toBe(0);
+    added.push(...logs(1, ROWS + SPARE_ROWS / 2 - 1));
+    index.add(added.at(-1)!);
+    expect(turns.waiting).toBe(1);
+    expect(capacity(index)).toBe(ROWS + SPARE_ROWS);
+  });
+
+  it('copies a slice a turn, copies again the rows a log moved, and answers as before', async () => {
+    const added = logs(ROWS, 0);
+    const { index, turns } = await settledIndex(added);
+    const before = ROWS + SPARE_ROWS;
+    const more = logs(SPARE_ROWS / 2, ROWS);
+    added.push(...more);
+    for (const e of more) index.add(e);
+
+    let slices = 0;
+    while (turns.waiting > 0) {
+      expect(capacity(index)).toBe(before);
+      await turns.turn();
+      slices += 1;
+      if (slices === 3) {
+        // Far back: it moves every row, including the 20,000 already copied.
+        const early = playLog({ trackId: 't7', device: 'Phone', at: T0 - 5 * MIN });
+        added.push(early);
+        index.add(early);
+      }
+    }
+    // 10,000 rows a turn: 30,000 copied before the far log moved them, then all 67,049 from the start.
+    expect(slices).toBe(3 + 7);
+    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expectSameAnswers(index, added);
+  });
+
+  it('finishes the copy at once when the free rows run out first', async () => {
+    const added = logs(ROWS, 0);
+    const { index, turns } = await settledIndex(added);
+    const before = ROWS + SPARE_ROWS;
+    const more = logs(SPARE_ROWS + 1, ROWS);
+    added.push(...more);
+    for (const e of more.slice(0, SPARE_ROWS / 2)) index.add(e);
+    await turns.turn();
+    await turns.turn();
+    for (const e of more.slice(SPARE_ROWS / 2)) index.add(e);
+    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+
+    while (turns.waiting > 0) await turns.turn();
+    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expectSameAnswers(index, added);
+  });
+
+  it('drops a growth whose columns a read replaced, and starts again at the next log', async () => {
+    const added = logs(ROWS, 0);
+    const { index, turns } = await settledIndex(added);
+    const before = ROWS + SPARE_ROWS;
+    const more = logs(SPARE_ROWS / 2, ROWS);
+    added.push(...more);
+    for (const e of more) index.add(e);
+    await turns.turn();
+    await turns.turn();
+    // More logs far back than may be moved into place: they wait in a tail the next read sorts in,
+    // into new columns.
+    const early = Array.from({ length: 20 }, (_, i) => playLog({ trackId: 't3', at: T0 - (i + 1) * MIN }));
+    added.push(...early);
+    for (const e of early) index.add(e);
+    expect(index.listeningTime({ ...u1, to: T0 })).toEqual({ totalMs: 20_000, plays: 20 });
+    while (turns.waiting > 0) await turns.turn();
+    expect(capacity(index)).toBe(before);
+
+    const next = playLog({ at: T0 + (ROWS + SPARE_ROWS) * MIN });
+    added.push(next);
+    index.add(next);
+    expect(turns.waiting).toBe(1);
+    while (turns.waiting > 0) await turns.turn();
+    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expectSameAnswers(index, added);
+  });
+
+  it('loads a saved index with the spare rows, without a copy or a growth', () => {
+    const added = logs(ROWS, 0);
+    const saved = statsIndexOf(added).save();
+    const turns = handTurns();
+    const loaded = new StatsIndex({ rowsPerTurn: ROWS_PER_TURN, nextTurn: turns.nextTurn });
+    expect(loaded.load(saved)).toBe(true);
+    expect(capacity(loaded)).toBe(ROWS + SPARE_ROWS);
+    expect(turns.waiting).toBe(0);
+    expectSameAnswers(loaded, added);
   });
 });
