@@ -37,7 +37,8 @@ const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
 export const GROW_AHEAD_FROM = 1 << 16;
 /**
  * Free rows a trim leaves in columns that grow ahead (16 KB), so the logs that follow a load land
- * in them while the columns grow; growing starts when half of them are used.
+ * in them while the columns grow; growing starts at the first of them used (as a whole step would
+ * have at the first log after a load, before).
  */
 export const SPARE_ROWS = 1024;
 
@@ -117,9 +118,9 @@ export class UserColumns {
     for (const key of ROW_COLUMNS) columns[key] = grown(columns[key], cap);
   }
 
-  /** Whether the columns are large and half of their spare rows are used, with no growth ahead yet. */
+  /** Whether the columns are large and their spare rows in use, with no growth ahead yet. */
   get wantsRoom(): boolean {
-    return !this.growing && this.at.length >= GROW_AHEAD_FROM && this.at.length - this.n <= SPARE_ROWS / 2;
+    return !this.growing && this.at.length >= GROW_AHEAD_FROM && this.at.length - this.n < SPARE_ROWS;
   }
 
   /**
@@ -133,7 +134,7 @@ export class UserColumns {
     try {
       await nextTurn();
       // A bulk load adds rows then trims, leaving spare rows: nothing to do then.
-      if (this.at.length - this.n > SPARE_ROWS / 2) return;
+      if (this.at.length - this.n >= SPARE_ROWS) return;
       const from = ROW_COLUMNS.map((key) => this[key]);
       const cap = capacityFor(this.at.length + 1, this.at.length);
       this.growth = new Growth(
