@@ -23,9 +23,14 @@ export function capacityFor(needed: number, current: number): number {
   return Math.max(needed, Math.ceil(cap < LARGE ? cap * 1.5 : cap * 1.125));
 }
 
+/** A new column of the same type as `array`, `length` elements long, all zero. */
+export function emptyLike<T extends Column>(array: T, length: number): T {
+  return new (array.constructor as new (length: number) => T)(length);
+}
+
 /** A copy of `array`, of the same type, with room for `cap` elements (the new ones zero). */
 export function grown<T extends Column>(array: T, cap: number): T {
-  const next = new (array.constructor as new (length: number) => T)(cap);
+  const next = emptyLike(array, cap);
   next.set(array);
   return next;
 }

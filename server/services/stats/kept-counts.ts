@@ -23,13 +23,6 @@ export class DeviceCounts {
     this.logs[device]! += 1;
     if (play) this.plays[device]! += 1;
   }
-
-  copy(): DeviceCounts {
-    const copy = new DeviceCounts(0);
-    copy.logs = this.logs.slice();
-    copy.plays = this.plays.slice();
-    return copy;
-  }
 }
 
 /**

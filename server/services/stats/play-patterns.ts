@@ -22,7 +22,7 @@ export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise
   let counts = kept?.devices;
   if (!counts) {
     // Counted per device name (index + 1, 0 for none) first: a loop over two typed arrays.
-    let scanned = new DeviceCounts(0);
+    let scanned!: DeviceCounts; // made by `start`, afresh at each try
     await index.scanSpans(
       filter,
       () => (scanned = new DeviceCounts(deviceNames.length + 1)),
@@ -36,8 +36,9 @@ export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise
         }
       },
     );
-    if (kept) kept.devices = scanned.copy();
+    // Read, never changed, below: kept as it is.
     counts = scanned;
+    if (kept) kept.devices = scanned;
   }
   const { logs, plays } = counts;
   // Then the names grouped by their key (case ignored), each shown in its most logged spelling.
@@ -69,7 +70,7 @@ export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise
  */
 export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise<number[][]> {
   const kept = isAllTime(filter) ? index.keptCounts(filter.userId) : undefined;
-  let counts = kept?.weekHours?.slice();
+  let counts = kept?.weekHours;
   if (!counts) {
     const scanned = new Uint32Array(WEEK_HOURS);
     await index.scanSpans(
@@ -77,8 +78,9 @@ export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise
       () => scanned.fill(0),
       (span) => countByWeekHour(span, scanned),
     );
-    if (kept) kept.weekHours = scanned.slice();
+    // Only read below, into new arrays: kept as it is.
     counts = scanned;
+    if (kept) kept.weekHours = scanned;
   }
   const cells = counts;
   return Array.from({ length: 7 }, (_, weekday) =>

@@ -367,11 +367,6 @@ export class StatsIndex {
     return steps;
   }
 
-  /**
-   * The rows of a filter's range, for the small reads of play-patterns.ts (devices, heatmap, span),
-   * which loop over the columns themselves: no object or call per row, so a read over a million rows
-   * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
-   */
   /** A user's all-time counts kept for the household page's reads; undefined for a user without logs. */
   keptCounts(userId: string): KeptCounts | undefined {
     return this.columnsOf(userId)?.kept;
@@ -402,6 +397,11 @@ export class StatsIndex {
     );
   }
 
+  /**
+   * The rows of a filter's range, for the small reads of play-patterns.ts (devices, heatmap, span),
+   * which loop over the columns themselves: no object or call per row, so a read over a million rows
+   * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
+   */
   rowSpan(f: StatsFilter): RowSpan | undefined {
     const u = this.userColumns(f.userId);
     const device = this.tables.devices.filter(f.device);

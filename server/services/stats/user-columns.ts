@@ -1,4 +1,4 @@
-import { capacityFor, grown, widened, type Column, type IndexColumn } from './columns.js';
+import { capacityFor, emptyLike, grown, widened, type Column, type IndexColumn } from './columns.js';
 import type { KeptCounts } from './kept-counts.js';
 import type { Ranking } from './ranking.js';
 import type { Slicing } from './slices.js';
@@ -139,7 +139,7 @@ export class UserColumns {
       const cap = capacityFor(this.at.length + 1, this.at.length);
       this.growth = new Growth(
         from,
-        from.map((column) => new (column.constructor as new (length: number) => Column)(cap)),
+        from.map((column) => emptyLike(column, cap)),
       );
       while (!this.copyStep(rowsPerTurn)) await nextTurn();
     } finally {
@@ -276,7 +276,7 @@ export class UserColumns {
     while (i < sorted) order[k++] = i++;
     while (j < tail.length) order[k++] = tail[j++]!;
     const gather = <T extends Column>(column: T): T => {
-      const next = new (column.constructor as new (length: number) => T)(column.length);
+      const next = emptyLike(column, column.length);
       for (let r = 0; r < n; r += 1) next[r] = column[order[r]!]!;
       return next;
     };

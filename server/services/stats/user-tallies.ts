@@ -57,8 +57,9 @@ export class UserTallies {
    */
   async prepareDevice(u: UserColumns, device: number, slicing: Slicing): Promise<void> {
     if (u.byDevice.has(device)) return;
-    let sums = new Tally(false);
-    let accept = this.acceptDevice(device);
+    // Made by `start`, afresh at each try.
+    let sums!: Tally;
+    let accept!: Uint8Array;
     await scanInSlices(
       u,
       () => [0, u.n],
