@@ -80,13 +80,26 @@ function handTurns() {
   };
 }
 
-/** A heavy listener's index, as a start leaves it (settled), its slices turned by hand. */
-async function settledIndex(added: PlayLogEntry[]) {
+/** Capacity after a load: the rows and the spare rows. */
+const SETTLED = ROWS + SPARE_ROWS;
+/** Capacity after one growth from there. */
+const GROWN = capacityFor(SETTLED + 1, SETTLED);
+
+/**
+ * A heavy listener's index of ROWS logs, as a start leaves it (settled), its slices turned by hand;
+ * `add` adds logs to it and to `added`, every log it holds.
+ */
+async function settledIndex() {
+  const added = logs(ROWS, 0);
   const turns = handTurns();
   const index = statsIndexOf(added, { rowsPerTurn: ROWS_PER_TURN, nextTurn: turns.nextTurn });
   index.settle();
   while (turns.waiting > 0) await turns.turn();
-  return { index, turns };
+  const add = (entries: PlayLogEntry[]) => {
+    added.push(...entries);
+    for (const e of entries) index.add(e);
+  };
+  return { index, turns, added, add };
 }
 
 const capacity = (index: StatsIndex) => index.rowsOf('u1')!.columns.at.length;
@@ -104,82 +117,62 @@ function expectSameAnswers(index: StatsIndex, added: PlayLogEntry[]) {
 
 describe('StatsIndex growing a heavy listener’s columns ahead of need', () => {
   it('leaves spare rows after a load, and starts growing at the first log after it', async () => {
-    const added = logs(ROWS, 0);
-    const { index, turns } = await settledIndex(added);
-    expect(capacity(index)).toBe(ROWS + SPARE_ROWS);
+    const { index, turns, add } = await settledIndex();
+    expect(capacity(index)).toBe(SETTLED);
     expect(turns.waiting).toBe(0);
-    index.add(playLog({ at: T0 + ROWS * MIN }));
+    add([playLog({ at: T0 + ROWS * MIN })]);
     expect(turns.waiting).toBe(1);
-    expect(capacity(index)).toBe(ROWS + SPARE_ROWS);
+    expect(capacity(index)).toBe(SETTLED);
   });
 
   it('copies a slice a turn, copies again the rows a log moved, and answers as before', async () => {
-    const added = logs(ROWS, 0);
-    const { index, turns } = await settledIndex(added);
-    const before = ROWS + SPARE_ROWS;
-    const more = logs(SPARE_ROWS / 2, ROWS);
-    added.push(...more);
-    for (const e of more) index.add(e);
+    const { index, turns, added, add } = await settledIndex();
+    add(logs(SPARE_ROWS / 2, ROWS));
 
     let slices = 0;
     while (turns.waiting > 0) {
-      expect(capacity(index)).toBe(before);
+      expect(capacity(index)).toBe(SETTLED);
       await turns.turn();
       slices += 1;
-      if (slices === 3) {
-        // Far back: it moves every row, including the 20,000 already copied.
-        const early = playLog({ trackId: 't7', device: 'Phone', at: T0 - 5 * MIN });
-        added.push(early);
-        index.add(early);
-      }
+      // Far back: it moves every row, including the 20,000 already copied.
+      if (slices === 3) add([playLog({ trackId: 't7', device: 'Phone', at: T0 - 5 * MIN })]);
     }
     // 10,000 rows a turn: 30,000 copied before the far log moved them, then all 67,049 from the start.
     expect(slices).toBe(3 + 7);
-    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expect(capacity(index)).toBe(GROWN);
     expectSameAnswers(index, added);
   });
 
   it('finishes the copy at once when the free rows run out first', async () => {
-    const added = logs(ROWS, 0);
-    const { index, turns } = await settledIndex(added);
-    const before = ROWS + SPARE_ROWS;
+    const { index, turns, added, add } = await settledIndex();
     const more = logs(SPARE_ROWS + 1, ROWS);
-    added.push(...more);
-    for (const e of more.slice(0, SPARE_ROWS / 2)) index.add(e);
+    add(more.slice(0, SPARE_ROWS / 2));
     await turns.turn();
     await turns.turn();
-    for (const e of more.slice(SPARE_ROWS / 2)) index.add(e);
-    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    add(more.slice(SPARE_ROWS / 2));
+    expect(capacity(index)).toBe(GROWN);
 
     while (turns.waiting > 0) await turns.turn();
-    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expect(capacity(index)).toBe(GROWN);
     expectSameAnswers(index, added);
   });
 
   it('drops a growth whose columns a read replaced, and starts again at the next log', async () => {
-    const added = logs(ROWS, 0);
-    const { index, turns } = await settledIndex(added);
-    const before = ROWS + SPARE_ROWS;
-    const more = logs(SPARE_ROWS / 2, ROWS);
-    added.push(...more);
-    for (const e of more) index.add(e);
+    const { index, turns, added, add } = await settledIndex();
+    add(logs(SPARE_ROWS / 2, ROWS));
     await turns.turn();
     await turns.turn();
     // More logs far back than may be moved into place: they wait in a tail the next read sorts in,
     // into new columns.
-    const early = Array.from({ length: 20 }, (_, i) => playLog({ trackId: 't3', at: T0 - (i + 1) * MIN }));
-    added.push(...early);
-    for (const e of early) index.add(e);
+    add(Array.from({ length: 20 }, (_, i) => playLog({ trackId: 't3', at: T0 - (i + 1) * MIN })));
     expect(index.listeningTime({ ...u1, to: T0 })).toEqual({ totalMs: 20_000, plays: 20 });
     while (turns.waiting > 0) await turns.turn();
-    expect(capacity(index)).toBe(before);
+    expect(capacity(index)).toBe(SETTLED);
 
-    const next = playLog({ at: T0 + (ROWS + SPARE_ROWS) * MIN });
-    added.push(next);
-    index.add(next);
+    add([playLog({ at: T0 + SETTLED * MIN })]);
     expect(turns.waiting).toBe(1);
     while (turns.waiting > 0) await turns.turn();
-    expect(capacity(index)).toBe(capacityFor(before + 1, before));
+    expect(capacity(index)).toBe(GROWN);
     expectSameAnswers(index, added);
   });
 
@@ -189,7 +182,7 @@ describe('StatsIndex growing a heavy listener’s columns ahead of need', () => 
     const turns = handTurns();
     const loaded = new StatsIndex({ rowsPerTurn: ROWS_PER_TURN, nextTurn: turns.nextTurn });
     expect(loaded.load(saved)).toBe(true);
-    expect(capacity(loaded)).toBe(ROWS + SPARE_ROWS);
+    expect(capacity(loaded)).toBe(SETTLED);
     expect(turns.waiting).toBe(0);
     expectSameAnswers(loaded, added);
   });
