@@ -149,8 +149,6 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
   const body: unknown = ctx.request.body;
   if (Array.isArray(body)) throw badRequest('invalid_body', 'The JSON body must be an object');
   const files = collectFiles(ctx);
-  const abort = new AbortController();
-  ctx.req.on('close', () => abort.abort());
   const request: Request = {
     params: mergeParams(ctx.query, body),
     path: { ...ctx.params },
@@ -160,7 +158,6 @@ async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
     ifNoneMatch: ctx.get('If-None-Match') || null,
     method: ctx.method,
     header: (name) => ctx.get(name) || null,
-    signal: abort.signal,
   };
   try {
     const reply = await route.handler(request);

@@ -20,8 +20,6 @@ export interface Request {
   method: string;
   /** A request header's value (the first one), or null; for the few routes that read more than the above. */
   header: (name: string) => string | null;
-  /** Resolves when the client goes away; long work may stop early. */
-  signal: AbortSignal;
 }
 
 export interface UploadedFile {

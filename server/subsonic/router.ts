@@ -77,15 +77,12 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
             );
       if (caller && method.access !== 'public' && !(method.access as readonly string[]).includes(caller.role))
         throw notAuthorized(`The ${caller.role} role may not call ${method.name}`);
-      const abort = new AbortController();
-      ctx.req.on('close', () => abort.abort());
       const client = params.string('c');
       const request: MethodRequest = {
         params,
         caller,
         client: client === undefined || client === '' ? null : client.slice(0, 128),
         clientAddress: ctx.ip,
-        signal: abort.signal,
         present: new Presenter(services, caller ?? anonymous),
         ifNoneMatch: ctx.get('If-None-Match') || null,
         http: {
@@ -97,7 +94,6 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
           ifNoneMatch: ctx.get('If-None-Match') || null,
           method: ctx.method,
           header: (header) => ctx.get(header) || null,
-          signal: abort.signal,
         },
       };
       const reply = await method.handler(request);

@@ -13,8 +13,6 @@ export interface MethodRequest {
   /** The player's name (`c`), used as the device of plays; null when not sent. */
   client: string | null;
   clientAddress: string;
-  /** Resolves when the client goes away. */
-  signal: AbortSignal;
   present: Presenter;
   /** The client's cache validator, for cover art. */
   ifNoneMatch: string | null;
