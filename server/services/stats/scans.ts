@@ -24,9 +24,10 @@ export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number,
 function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
   const { plays, skips, last, touched } = out;
   const { snap, flags, at } = u;
+  let count = out.touchedCount;
   for (let row = lo; row < hi; row += 1) {
     const s = snap[row]!;
-    if (plays[s] === 0 && skips[s] === 0) touched.push(s);
+    if (plays[s] === 0 && skips[s] === 0) touched[count++] = s;
     if (flags[row]! & SKIP) {
       skips[s] = skips[s]! + 1;
     } else {
@@ -34,6 +35,7 @@ function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
       last[s] = at[row]!;
     }
   }
+  out.touchedCount = count;
 }
 
 /**
@@ -41,7 +43,7 @@ function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
  * touched; one pass over the snapshots afterwards finds them.
  */
 function scanDense(out: Tally, u: UserColumns, lo: number, hi: number): void {
-  const { plays, skips, last, touched } = out;
+  const { plays, skips, last } = out;
   const { snap, flags, at } = u;
   for (let row = lo; row < hi; row += 1) {
     const s = snap[row]!;
@@ -52,16 +54,25 @@ function scanDense(out: Tally, u: UserColumns, lo: number, hi: number): void {
       last[s] = at[row]!;
     }
   }
-  for (let s = 0; s < plays.length; s += 1) if (plays[s] !== 0 || skips[s] !== 0) touched.push(s);
+  noteTouched(out);
+}
+
+/** Notes in `out.touched` (empty) every snapshot with a play or a skip: one pass over the snapshots. */
+function noteTouched(out: Tally): void {
+  const { plays, skips, touched } = out;
+  let count = 0;
+  for (let s = 0; s < plays.length; s += 1) if (plays[s] !== 0 || skips[s] !== 0) touched[count++] = s;
+  out.touchedCount = count;
 }
 
 function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: Uint8Array): void {
   const { plays, skips, last, touched } = out;
   const { snap, flags, at, device } = u;
+  let count = out.touchedCount;
   for (let row = lo; row < hi; row += 1) {
     if (accept[device[row]!] === 0) continue;
     const s = snap[row]!;
-    if (plays[s] === 0 && skips[s] === 0) touched.push(s);
+    if (plays[s] === 0 && skips[s] === 0) touched[count++] = s;
     if (flags[row]! & SKIP) {
       skips[s] = skips[s]! + 1;
     } else {
@@ -69,18 +80,17 @@ function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: 
       last[s] = at[row]!;
     }
   }
+  out.touchedCount = count;
 }
 
 /** All-time sums minus rows [0, lo) and [hi, n). */
 function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
-  const { plays, skips, last, touched } = out;
+  const { plays, skips, last } = out;
   const all = u.bySnapshot;
-  for (const s of all.touched) {
-    plays[s] = all.plays[s]!;
-    skips[s] = all.skips[s]!;
-    last[s] = all.last[s]!;
-    touched.push(s);
-  }
+  // Whole arrays copied (`out` is clean and as long or longer): a copy of memory, not a loop.
+  plays.set(all.plays.subarray(0, Math.min(all.plays.length, plays.length)));
+  skips.set(all.skips.subarray(0, Math.min(all.skips.length, skips.length)));
+  last.set(all.last.subarray(0, Math.min(all.last.length, last.length)));
   const { snap, flags, at } = u;
   const subtract = (from: number, to: number) => {
     for (let row = from; row < to; row += 1) {
@@ -91,6 +101,7 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
   };
   subtract(0, lo);
   subtract(hi, u.n);
+  noteTouched(out);
   if (hi === u.n) return;
   // A snapshot played after the range has its latest play there: find its latest one in the range,
   // walking back from the range's end until every such snapshot is found.
@@ -118,9 +129,10 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
   // Room for every item first: grown add by add, an array would be copied ~25 times.
   into[kind].ensure(table.itemCount(kind));
   if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
-  const { plays, skips, last } = from;
+  const { plays, skips, last, touched, touchedCount } = from;
   const { duration, artists, genreKeys, spellings } = table;
-  for (const s of from.touched) {
+  for (let t = 0; t < touchedCount; t += 1) {
+    const s = touched[t]!;
     const p = plays[s]!;
     const k = skips[s]!;
     if (p === 0 && k === 0) continue;
@@ -155,7 +167,8 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
 export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
   for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) foldKind(into, from, table, kind);
   const { plays, duration } = { plays: from.plays, duration: table.duration };
-  for (const s of from.touched) {
+  for (let t = 0; t < from.touchedCount; t += 1) {
+    const s = from.touched[t]!;
     into.plays += plays[s]!;
     into.ms += plays[s]! * duration[s]!;
   }
@@ -165,7 +178,8 @@ export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void 
 export function listening(from: Tally, table: SnapshotTable): { totalMs: number; plays: number } {
   let plays = 0;
   let totalMs = 0;
-  for (const s of from.touched) {
+  for (let t = 0; t < from.touchedCount; t += 1) {
+    const s = from.touched[t]!;
     const p = from.plays[s]!;
     plays += p;
     totalMs += p * table.duration[s]!;

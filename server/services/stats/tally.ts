@@ -9,8 +9,14 @@ export class Tally {
   skips = new Int32Array(0);
   ms = new Float64Array(0);
   last = new Float64Array(0);
-  /** Items with at least one play or skip, so a reset or a ranking touches only those. */
-  touched: number[] = [];
+  /**
+   * Items with at least one play or skip are `touched[0, touchedCount)`, so a reset or a ranking
+   * touches only those. A typed array as long as the others (an item is noted once, so it never
+   * fills up), reused from read to read: a ranged read noting 20,000 snapshots in a plain array
+   * made ~0.5 MB of garbage and cost 13 times as much.
+   */
+  touched = new Int32Array(0);
+  touchedCount = 0;
 
   /**
    * `withMs` false: no listening time is kept (`ms` stays empty), for sums per snapshot, whose
@@ -24,6 +30,7 @@ export class Tally {
     this.skips = grown(this.skips, cap);
     if (this.withMs) this.ms = grown(this.ms, cap);
     this.last = grown(this.last, cap);
+    this.touched = grown(this.touched, cap);
   }
 
   /** Room for items [0, count), so a scan can index the arrays without checking. */
@@ -34,7 +41,7 @@ export class Tally {
   bump(idx: number, play: boolean, durationMs: number, at: number): void {
     if (idx >= this.plays.length) this.grow(idx);
     const plays = this.plays[idx]!;
-    if (plays === 0 && this.skips[idx] === 0) this.touched.push(idx);
+    if (plays === 0 && this.skips[idx] === 0) this.touched[this.touchedCount++] = idx;
     if (play) {
       if (plays === 0 || at > this.last[idx]!) this.last[idx] = at;
       this.plays[idx] = plays + 1;
@@ -48,7 +55,7 @@ export class Tally {
   add(idx: number, plays: number, skips: number, ms: number, last: number): void {
     if (idx >= this.plays.length) this.grow(idx);
     const before = this.plays[idx]!;
-    if (before === 0 && this.skips[idx] === 0) this.touched.push(idx);
+    if (before === 0 && this.skips[idx] === 0) this.touched[this.touchedCount++] = idx;
     if (plays > 0) {
       if (before === 0 || last > this.last[idx]!) this.last[idx] = last;
       this.plays[idx] = before + plays;
@@ -58,17 +65,28 @@ export class Tally {
   }
 
   reset(): void {
-    for (const idx of this.touched) {
-      this.plays[idx] = 0;
-      this.skips[idx] = 0;
-      if (this.withMs) this.ms[idx] = 0;
+    const { touched, touchedCount, plays, skips, ms } = this;
+    if (touchedCount * 4 > plays.length) {
+      // Most items touched (a range holding most of a user's logs): zeroing whole arrays is faster.
+      plays.fill(0);
+      skips.fill(0);
+      ms.fill(0);
+    } else {
+      for (let i = 0; i < touchedCount; i += 1) {
+        const idx = touched[i]!;
+        plays[idx] = 0;
+        skips[idx] = 0;
+        if (this.withMs) ms[idx] = 0;
+      }
     }
-    this.touched = [];
+    this.touchedCount = 0;
   }
 
+  /** The items with at least one play. */
   played(): number[] {
     const out: number[] = [];
-    for (const idx of this.touched) if (this.plays[idx]! > 0) out.push(idx);
+    const { touched, touchedCount, plays } = this;
+    for (let i = 0; i < touchedCount; i += 1) if (plays[touched[i]!]! > 0) out.push(touched[i]!);
     return out;
   }
 }

@@ -56,7 +56,7 @@ export function topPage<T>(
     }
     const t = tallies.device(u, device);
     const ids = tables.idsOf(kind);
-    return read(t[kind], select(t[kind].played(), byPlays(t[kind], ids), offset, limit), t.spellings);
+    return read(t[kind], select(t[kind], byPlays(t[kind], ids), offset, limit), t.spellings);
   }
   return tallies.withRangeSums(u, lo, hi, device, (sums) =>
     rangePage(tallies, tables, sums, kind, offset, limit, read),
@@ -109,7 +109,7 @@ function rangePage<T>(
     const tally = scratch[kind];
     return read(
       tally,
-      select(tally.played(), byPlays(tally, tables.idsOf(kind)), offset, limit),
+      select(tally, byPlays(tally, tables.idsOf(kind)), offset, limit),
       scratch.spellings,
     );
   } finally {
@@ -135,7 +135,7 @@ export function recentPage(
     ranks = tallies.ranking(u, kind === 'albums' ? 'recentAlbums' : 'recentArtists').page(offset, limit);
   } else {
     tally = tallies.device(u, device)[kind];
-    ranks = select(tally.played(), byRecency(tally, ids), offset, limit);
+    ranks = select(tally, byRecency(tally, ids), offset, limit);
   }
   return ranks.map((idx) => ({ id: ids[idx]!, lastPlayedAt: tally.last[idx]!, plays: tally.plays[idx]! }));
 }
