@@ -107,11 +107,7 @@ function rangePage<T>(
   try {
     foldKind(scratch, sums, tables.snapshots, kind);
     const tally = scratch[kind];
-    return read(
-      tally,
-      select(tally, byPlays(tally, tables.idsOf(kind)), offset, limit),
-      scratch.spellings,
-    );
+    return read(tally, select(tally, byPlays(tally, tables.idsOf(kind)), offset, limit), scratch.spellings);
   } finally {
     scratch[kind].reset();
     scratch.spellings.reset();
