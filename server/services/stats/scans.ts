@@ -6,19 +6,30 @@ import { SKIP, type UserColumns } from './user-columns.js';
  * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
  * room for every snapshot); `device` marks the device name indexes (+1) a device filter accepts.
  * The loops are kept apart per case so each stays a tight loop over three typed arrays. A range
- * holding most rows is the user's all-time sums minus the rows outside it (the complement), which
- * makes "everything but the first day" as cheap as all time.
+ * reading fewer rows as the user's all-time sums minus the rows outside it (the complement) is read
+ * so: "everything but the first day" costs what all time does, and with a heavy listener's marks
+ * (row-marks.ts) the rows before a range are a mark's sums and the few rows between.
  */
 export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number, device?: Uint8Array): void {
   if (device) {
     scanDevice(out, u, lo, hi, device);
-  } else if (hi - lo > u.n - (hi - lo)) {
+  } else if (rowsBefore(u, lo).rows + 2 * (u.n - hi) < hi - lo) {
+    // The rows after the range are read twice: taken off, then searched for the latest plays.
     complement(out, u, lo, hi);
   } else if (hi - lo > out.plays.length) {
     scanDense(out, u, lo, hi);
   } else {
     scan(out, u, lo, hi);
   }
+}
+
+/**
+ * How the sums of rows [0, lo) are read: from row 0, or from the mark nearest `lo` (`mark`);
+ * `rows`: how many rows that reads.
+ */
+function rowsBefore(u: UserColumns, lo: number): { mark: number; rows: number } {
+  const mark = u.marks ? u.marks.nearest(lo) : -1;
+  return { mark, rows: mark < 0 ? lo : Math.abs(u.marks!.rows[mark]! - lo) };
 }
 
 function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
@@ -83,7 +94,7 @@ function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: 
   out.touchedCount = count;
 }
 
-/** All-time sums minus rows [0, lo) and [hi, n). */
+/** All-time sums minus rows [0, lo) (read from a mark when one is nearer than row 0) and [hi, n). */
 function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
   const { plays, skips, last } = out;
   const all = u.bySnapshot;
@@ -92,14 +103,29 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
   skips.set(all.skips.subarray(0, Math.min(all.skips.length, skips.length)));
   last.set(all.last.subarray(0, Math.min(all.last.length, last.length)));
   const { snap, flags, at } = u;
-  const subtract = (from: number, to: number) => {
+  /** Takes rows [from, to) off the sums (`by` 1), or puts them back (`by` -1). */
+  const subtract = (from: number, to: number, by = 1) => {
     for (let row = from; row < to; row += 1) {
       const s = snap[row]!;
-      if (flags[row]! & SKIP) skips[s] = skips[s]! - 1;
-      else plays[s] = plays[s]! - 1;
+      if (flags[row]! & SKIP) skips[s] = skips[s]! - by;
+      else plays[s] = plays[s]! - by;
     }
   };
-  subtract(0, lo);
+  const { mark } = rowsBefore(u, lo);
+  if (mark < 0) {
+    subtract(0, lo);
+  } else {
+    const marks = u.marks!;
+    const markPlays = marks.plays[mark]!;
+    const markSkips = marks.skips[mark]!;
+    for (let s = 0; s < Math.min(markPlays.length, plays.length); s += 1)
+      plays[s] = plays[s]! - markPlays[s]!;
+    for (let s = 0; s < Math.min(markSkips.length, skips.length); s += 1)
+      skips[s] = skips[s]! - markSkips[s]!;
+    const row = marks.rows[mark]!;
+    if (row <= lo) subtract(row, lo);
+    else subtract(lo, row, -1);
+  }
   subtract(hi, u.n);
   noteTouched(out);
   if (hi === u.n) return;

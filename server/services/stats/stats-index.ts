@@ -20,6 +20,7 @@ import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack
 import { entryAt, type IdOfLine } from './row-entry.js';
 import { listening } from './scans.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
+import { MARK_EVERY } from './row-marks.js';
 import { scanInSlices, type Slicing } from './slices.js';
 import type { Kind } from './tally.js';
 import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
@@ -53,7 +54,7 @@ export class StatsIndex {
   /** Per user index, that user's logs. */
   private readonly columns: UserColumns[] = [];
   /** Sums and rankings per user and device (user-tallies.ts). */
-  private readonly tallies = new UserTallies(this.tables);
+  private readonly tallies: UserTallies;
   /** How each kind's ranked items read (top-lists.ts). */
   private readonly readers = topReaders(this.tables);
   /**
@@ -78,8 +79,8 @@ export class StatsIndex {
   };
 
   /**
-   * The options exist for tests, to exercise the unsorted tail and slices of rows with few entries,
-   * and to see what happens between slices.
+   * The options exist for tests, to exercise the unsorted tail, slices of rows and row marks with
+   * few entries, and to see what happens between slices.
    */
   constructor(
     options: {
@@ -87,8 +88,10 @@ export class StatsIndex {
       farInsertBudget?: number;
       rowsPerTurn?: number;
       nextTurn?: () => Promise<void>;
+      markEvery?: number;
     } = {},
   ) {
+    this.tallies = new UserTallies(this.tables, options.markEvery ?? MARK_EVERY);
     this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
     this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
     this.slicing = {
@@ -205,6 +208,7 @@ export class StatsIndex {
       if (u.kept.weekHours) countWeekHour(u.kept.weekHours, at);
     }
     u.kept.devices?.count(device, play);
+    u.marks?.inserted(row, s, !play);
     if (u.all) this.tallies.count(u.all, s, play, at, u);
     if (device > 0 && u.byDevice.size > 0) {
       const perDevice = u.byDevice.get(this.tables.devices.keyOf[device - 1]!);

@@ -1,6 +1,7 @@
 import { capacityFor, emptyLike, grown, widened, type Column, type IndexColumn } from './columns.js';
 import type { KeptCounts } from './kept-counts.js';
 import type { Ranking } from './ranking.js';
+import type { RowMarks } from './row-marks.js';
 import type { Slicing } from './slices.js';
 import { Tally, type Tallies } from './tally.js';
 
@@ -101,6 +102,8 @@ export class UserColumns {
   firstHeard: Float64Array | undefined;
   /** All-time counts for the household page's reads (kept-counts.ts). */
   readonly kept: KeptCounts = {};
+  /** A heavy listener's sums every so many rows, for ranges reaching to the end (row-marks.ts). */
+  marks: RowMarks | undefined;
   /** A growth ahead is due or under way (`growAhead`). */
   private growing = false;
   /** The copies a growth ahead is making, once it has started. */
@@ -283,6 +286,8 @@ export class UserColumns {
     const columns = this.rowColumns();
     for (const key of ROW_COLUMNS) columns[key] = gather(columns[key]);
     this.sorted = n;
+    // Rows moved: the marks' rows no longer hold what they summed.
+    this.marks = undefined;
   }
 
   /** Records where row `row`'s log id is: at byte `line` of the play log, else kept here in memory. */

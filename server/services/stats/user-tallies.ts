@@ -1,5 +1,6 @@
 import type { IndexTables } from './index-tables.js';
 import { Ranking } from './ranking.js';
+import { RowMarks } from './row-marks.js';
 import { foldAll, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from './slices.js';
 import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
@@ -21,7 +22,11 @@ export class UserTallies {
   readonly scratch = newTallies();
   private readonly scratchSnapshots = new Tally();
 
-  constructor(private readonly tables: IndexTables) {}
+  /** `markEvery`: rows between a heavy listener's marks (row-marks.ts; tests use few). */
+  constructor(
+    private readonly tables: IndexTables,
+    private readonly markEvery: number,
+  ) {}
 
   /** A user's all-time sums per kind: folded from the sums per snapshot at the first read, then kept current. */
   all(u: UserColumns): Tallies {
@@ -140,6 +145,10 @@ export class UserTallies {
     read: (sums: Tally) => T,
   ): T {
     const sums = this.scratchSnapshots;
+    if (device === undefined && RowMarks.worthFor(u.n, this.markEvery)) {
+      u.marks ??= new RowMarks(this.markEvery);
+      u.marks.extend(u, this.tables.snapshots.count);
+    }
     try {
       sums.ensure(this.tables.snapshots.count);
       snapshotSums(sums, u, lo, hi, device === undefined ? undefined : this.acceptDevice(device));

@@ -1,0 +1,92 @@
+import { capacityFor, grown } from './columns.js';
+import { SKIP, type UserColumns } from './user-columns.js';
+
+/** A heavy listener's sums are marked every this many rows (at 20,000 snapshots, 160 KB a mark). */
+export const MARK_EVERY = 1 << 17;
+
+/**
+ * Sums per snapshot (plays, skips) of a heavy listener's first rows, at every `every` rows: the sums
+ * of rows [0, lo) are then a mark's, plus or minus the rows between it and `lo`, at most half a
+ * mark's distance. A range reaching to the end (the last five years) is the all-time sums less
+ * those (scans.ts): at a million rows, a scan of the 65,536 rows nearest a mark instead of half a
+ * million. Made at the first ranged read of a user with at least two marks' worth of rows (one
+ * pass over them, ~2 ms a million) and extended as their rows grow; kept current when a log is
+ * inserted before a mark; dropped when the rows are reordered (an unsorted tail merged): the next
+ * ranged read makes them again.
+ */
+export class RowMarks {
+  /** Per mark, the row it is at: it holds the sums of rows [0, row). */
+  readonly rows: number[] = [];
+  readonly plays: Int32Array[] = [];
+  readonly skips: Int32Array[] = [];
+
+  constructor(readonly every: number) {}
+
+  /** Whether a user has rows enough to be worth marking. */
+  static worthFor(rows: number, every: number): boolean {
+    return rows >= 2 * every;
+  }
+
+  /**
+   * Adds the marks `u`'s sorted rows have room for past the last one (every `every` rows; the
+   * first call marks them all): a listener's marks keep up as their logs grow. `snapshots`: how many
+   * snapshots there are.
+   */
+  extend(u: UserColumns, snapshots: number): void {
+    const last = this.rows.length - 1;
+    let row = last < 0 ? 0 : this.rows[last]!;
+    if (row + this.every > u.sorted) return;
+    const plays = new Int32Array(snapshots);
+    const skips = new Int32Array(snapshots);
+    if (last >= 0) {
+      plays.set(this.plays[last]!);
+      skips.set(this.skips[last]!);
+    }
+    const { snap, flags } = u;
+    while (row + this.every <= u.sorted) {
+      const end = row + this.every;
+      for (; row < end; row += 1) {
+        const s = snap[row]!;
+        if (flags[row]! & SKIP) skips[s] = skips[s]! + 1;
+        else plays[s] = plays[s]! + 1;
+      }
+      this.rows.push(end);
+      this.plays.push(plays.slice());
+      this.skips.push(skips.slice());
+    }
+  }
+
+  /**
+   * A log of snapshot `s` was inserted at row `row` (the rows from it on moved one on): the marks
+   * after it count it and move with their rows.
+   */
+  inserted(row: number, s: number, skip: boolean): void {
+    for (let m = this.rows.length - 1; m >= 0 && this.rows[m]! > row; m -= 1) {
+      this.rows[m] = this.rows[m]! + 1;
+      const counts = skip ? this.skips : this.plays;
+      if (s >= counts[m]!.length) counts[m] = grown(counts[m]!, capacityFor(s + 1, counts[m]!.length));
+      counts[m]![s] = counts[m]![s]! + 1;
+    }
+  }
+
+  /** The mark nearest row `lo`, or -1 when row 0 is nearer than any. */
+  nearest(lo: number): number {
+    // The first mark at or past `lo`, by binary search (the marks are in row order).
+    let a = 0;
+    let b = this.rows.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (this.rows[mid]! < lo) a = mid + 1;
+      else b = mid;
+    }
+    let best = -1;
+    let distance = lo;
+    for (const m of [a - 1, a]) {
+      if (m >= 0 && m < this.rows.length && Math.abs(this.rows[m]! - lo) < distance) {
+        best = m;
+        distance = Math.abs(this.rows[m]! - lo);
+      }
+    }
+    return best;
+  }
+}
