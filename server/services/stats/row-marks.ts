@@ -9,10 +9,11 @@ export const MARK_EVERY = 1 << 17;
  * of rows [0, lo) are then a mark's, plus or minus the rows between it and `lo`, at most half a
  * mark's distance. A range reaching to the end (the last five years) is the all-time sums less
  * those (scans.ts): at a million rows, a scan of the 65,536 rows nearest a mark instead of half a
- * million. Made at the first ranged read of a user with at least two marks' worth of rows (one
- * pass over them, ~2 ms a million) and extended as their rows grow; kept current when a log is
- * inserted before a mark; dropped when the rows are reordered (an unsorted tail merged): the next
- * ranged read makes them again.
+ * million. Made ahead of the ranged reads of a user with at least two marks' worth of rows, a mark
+ * per turn of the event loop, and extended as their rows grow (UserTallies.prepareMarks); kept
+ * current when a log is inserted before a mark; dropped when the rows are reordered (an unsorted
+ * tail merged): the next ranged read makes them again. A read finding fewer marks, or none, reads
+ * more rows but the same sums.
  */
 export class RowMarks {
   /** Per mark, the row it is at: it holds the sums of rows [0, row). */
@@ -28,32 +29,31 @@ export class RowMarks {
   }
 
   /**
-   * Adds the marks `u`'s sorted rows have room for past the last one (every `every` rows; the
-   * first call marks them all): a listener's marks keep up as their logs grow. `snapshots`: how many
-   * snapshots there are.
+   * Adds the next mark, `every` rows past the last one (or from row 0), when `u`'s sorted rows reach
+   * it: false when they do not. `snapshots`: how many snapshots there are. A mark a call, so they are
+   * made a turn of the event loop each (a million rows' marks made at once held it 7–17 ms).
    */
-  extend(u: UserColumns, snapshots: number): void {
+  extendOne(u: UserColumns, snapshots: number): boolean {
     const last = this.rows.length - 1;
     let row = last < 0 ? 0 : this.rows[last]!;
-    if (row + this.every > u.sorted) return;
-    const plays = new Int32Array(snapshots);
-    const skips = new Int32Array(snapshots);
+    const end = row + this.every;
+    if (end > u.sorted) return false;
+    const plays = new Int32Array(Math.max(snapshots, this.plays[last]?.length ?? 0));
+    const skips = new Int32Array(plays.length);
     if (last >= 0) {
       plays.set(this.plays[last]!);
       skips.set(this.skips[last]!);
     }
     const { snap, flags } = u;
-    while (row + this.every <= u.sorted) {
-      const end = row + this.every;
-      for (; row < end; row += 1) {
-        const s = snap[row]!;
-        if (flags[row]! & SKIP) skips[s] = skips[s]! + 1;
-        else plays[s] = plays[s]! + 1;
-      }
-      this.rows.push(end);
-      this.plays.push(plays.slice());
-      this.skips.push(skips.slice());
+    for (; row < end; row += 1) {
+      const s = snap[row]!;
+      if (flags[row]! & SKIP) skips[s] = skips[s]! + 1;
+      else plays[s] = plays[s]! + 1;
     }
+    this.rows.push(end);
+    this.plays.push(plays);
+    this.skips.push(skips);
+    return true;
   }
 
   /**

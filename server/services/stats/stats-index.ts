@@ -266,15 +266,20 @@ export class StatsIndex {
   }
 
   /**
-   * Makes ahead what a read of `f` would otherwise make at once and that takes long: a device's
-   * all-time sums, made a slice of rows per turn (UserTallies.prepareDevice). Other reads need nothing.
+   * Makes ahead what a read of `f` would otherwise make at once and that takes long, a slice of rows
+   * per turn: a device's all-time sums (UserTallies.prepareDevice), or for a range a heavy
+   * listener's row marks (UserTallies.prepareMarks).
    */
   async prepare(f: StatsFilter): Promise<void> {
     const u = this.userColumns(f.userId);
     const device = this.tables.devices.filter(f.device);
-    if (!u || device === undefined || device === null) return;
+    if (!u || device === null) return;
     const [lo, hi] = u.range(f.from, f.to);
-    if (lo === 0 && hi === u.n) await this.tallies.prepareDevice(u, device, this.slicing);
+    if (lo === 0 && hi === u.n) {
+      if (device !== undefined) await this.tallies.prepareDevice(u, device, this.slicing);
+    } else if (device === undefined) {
+      await this.tallies.prepareMarks(u, this.slicing);
+    }
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {

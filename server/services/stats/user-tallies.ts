@@ -80,6 +80,18 @@ export class UserTallies {
     if (!u.byDevice.has(device)) this.keepDevice(u, device, this.folded(sums));
   }
 
+  /**
+   * Makes or extends a heavy listener's row marks ahead of a ranged read (row-marks.ts), a mark per
+   * turn of the event loop. Marks dropped meanwhile (an unsorted tail merged) are made again.
+   */
+  async prepareMarks(u: UserColumns, { nextTurn }: Slicing): Promise<void> {
+    while (RowMarks.worthFor(u.n, this.markEvery)) {
+      u.marks ??= new RowMarks(this.markEvery);
+      if (!u.marks.extendOne(u, this.tables.snapshots.count)) return;
+      await nextTurn();
+    }
+  }
+
   private folded(sums: Tally): Tallies {
     const tallies = newTallies();
     foldAll(tallies, sums, this.tables.snapshots);
@@ -145,10 +157,6 @@ export class UserTallies {
     read: (sums: Tally) => T,
   ): T {
     const sums = this.scratchSnapshots;
-    if (device === undefined && RowMarks.worthFor(u.n, this.markEvery)) {
-      u.marks ??= new RowMarks(this.markEvery);
-      u.marks.extend(u, this.tables.snapshots.count);
-    }
     try {
       sums.ensure(this.tables.snapshots.count);
       snapshotSums(sums, u, lo, hi, device === undefined ? undefined : this.acceptDevice(device));

@@ -30,6 +30,13 @@ function counted(u: UserColumns, end: number): { plays: number[]; skips: number[
   return { plays, skips };
 }
 
+/** Every mark `u`'s rows reach, a call of extendOne each. */
+function extend(marks: RowMarks, u: UserColumns): number {
+  let added = 0;
+  while (marks.extendOne(u, 5)) added += 1;
+  return added;
+}
+
 const sumsOf = (marks: RowMarks, m: number) => ({
   plays: Array.from(marks.plays[m]!.subarray(0, 5)),
   skips: Array.from(marks.skips[m]!.subarray(0, 5)),
@@ -39,11 +46,13 @@ describe('RowMarks', () => {
   it('marks every so many rows with the sums of the rows before, and adds marks as rows grow', () => {
     const u = columns(35);
     const marks = new RowMarks(10);
-    marks.extend(u, 5);
+    expect(extend(marks, u)).toBe(3);
     expect(marks.rows).toEqual([10, 20, 30]);
     marks.rows.forEach((row, m) => expect(sumsOf(marks, m)).toEqual(counted(u, row)));
-    for (let i = 0; i < 5; i += 1) append(u, 4, false);
-    marks.extend(u, 5);
+    for (let i = 0; i < 4; i += 1) append(u, 4, false);
+    expect(extend(marks, u)).toBe(0);
+    append(u, 4, false);
+    expect(extend(marks, u)).toBe(1);
     expect(marks.rows).toEqual([10, 20, 30, 40]);
     expect(sumsOf(marks, 3)).toEqual(counted(u, 40));
   });
@@ -51,7 +60,7 @@ describe('RowMarks', () => {
   it('counts a log inserted before a mark, which moves on with its rows', () => {
     const u = columns(30);
     const marks = new RowMarks(10);
-    marks.extend(u, 5);
+    extend(marks, u);
     // A late log of snapshot 7 (past the marks' arrays) at 14.5 minutes: it lands at row 15.
     u.reserve(u.n + 1);
     const row = u.insertRow(14.5 * 60_000, 4096, 16);
@@ -67,7 +76,7 @@ describe('RowMarks', () => {
 
   it('finds the mark nearest a row, or none when row 0 is nearer', () => {
     const marks = new RowMarks(10);
-    marks.extend(columns(45), 5);
+    extend(marks, columns(45));
     expect([0, 4, 6, 14, 16, 39, 44].map((lo) => marks.nearest(lo))).toEqual([-1, -1, 0, 0, 1, 3, 3]);
     expect(RowMarks.worthFor(19, 10)).toBe(false);
     expect(RowMarks.worthFor(20, 10)).toBe(true);

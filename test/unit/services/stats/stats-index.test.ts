@@ -226,6 +226,30 @@ describe('StatsIndex recent lists', () => {
     await index.prepare({ userId: 'u1', device: 'no such device' });
   });
 
+  it("makes a heavy listener's row marks ahead of a ranged read, a mark per turn", async () => {
+    const logs = Array.from({ length: 45 }, (_, i) =>
+      entry({ trackId: `t${i % 7}`, at: T0 + i * MIN, type: i % 5 ? 'play' : 'skip' }),
+    );
+    let turns = 0;
+    const index = new StatsIndex({
+      markEvery: 10,
+      nextTurn: () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+    });
+    for (const e of logs) index.add(e);
+    await index.prepare({ userId: 'u1' });
+    expect(turns).toBe(0);
+    const range = { userId: 'u1', from: T0 + 32 * MIN };
+    await index.prepare(range);
+    // Marks at rows 10, 20, 30 and 40, a turn after each; then nothing left to make.
+    expect(turns).toBe(4);
+    await index.prepare(range);
+    expect(turns).toBe(4);
+    expect(index.topTracks(range, 0, 10)).toEqual(indexOf(logs).topTracks(range, 0, 10));
+  });
+
   it("makes a device's sums at once when logs keep arriving between slices", async () => {
     const logs = Array.from({ length: 40 }, (_, i) => entry({ device: 'Phone', at: T0 + i * MIN }));
     let turns = 0;
