@@ -58,16 +58,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-async function time(runs: number, warmup: number, fn: (i: number) => Promise<void>): Promise<Timing> {
+/** p50 and p99 of samples in ms. */
+function timing(samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+/** Times `runs` calls of `fn` after `warmup` untimed ones; `after` runs after each timed call, untimed. */
+async function time(
+  runs: number,
+  warmup: number,
+  fn: (i: number) => Promise<void>,
+  after?: () => Promise<void>,
+): Promise<Timing> {
   for (let i = 0; i < warmup; i += 1) await fn(i);
   const samples: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const start = performance.now();
     await fn(warmup + i);
     samples.push(performance.now() - start);
+    await after?.();
   }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+  return timing(samples);
 }
 
 /**
@@ -259,23 +271,56 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     const fiveYears = `gtDateTime=${iso(data.lastAt - 5 * YEAR_MS)}`;
     const allButFirstDay = `gtDateTime=${iso(data.firstAt + DAY_MS)}`;
 
+    // The HTTP floor the statistics reads are held to: /api/health timed after each of their timed
+    // requests, so over the same seconds of the same machine. Timed as a block of 200 at the end
+    // (still shown), its p99 went from 0.5 to 4.0 ms between runs of the same code: whether a
+    // hiccup of this virtual machine (a few ms, whatever the request) fell in its 50 ms was luck.
+    const floorSamples: number[] = [];
+    const floor = async () => {
+      const start = performance.now();
+      await get('/api/health');
+      floorSamples.push(performance.now() - start);
+    };
+    const timed = (runs: number, warmup: number, fn: (i: number) => Promise<void>) =>
+      time(runs, warmup, fn, floor);
     const logPlayT = await time(500, 20, logPlay);
-    const topFull = await time(200, 10, () => get('/api/stats/top-tracks?count=50'));
-    const topMonth = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${month}`));
-    const listeningFull = await time(200, 10, () => get('/api/stats/listening-time'));
-    const listeningMonth = await time(200, 10, () => get(`/api/stats/listening-time?${month}`));
-    const artistsFull = await time(200, 10, () => get('/api/stats/top-artists?count=50'));
-    const genresFull = await time(200, 10, () => get('/api/stats/top-genres?count=50'));
-    const deviceFull = await time(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
-    const recent = await time(200, 10, () => get('/api/stats/recent-tracks?count=50'));
-    const activity = await time(100, 5, () => get('/api/stats/activity?step=month&' + month));
-    const topFiveYears = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${fiveYears}`));
-    const topButFirstDay = await time(200, 10, () => get(`/api/stats/top-tracks?count=50&${allButFirstDay}`));
-    const recentAlbums = await time(200, 10, () => get('/api/stats/recent-albums?count=50'));
+    const topFull = await timed(200, 10, () => get('/api/stats/top-tracks?count=50'));
+    const topMonth = await timed(200, 10, () => get(`/api/stats/top-tracks?count=50&${month}`));
+    const listeningFull = await timed(200, 10, () => get('/api/stats/listening-time'));
+    const listeningMonth = await timed(200, 10, () => get(`/api/stats/listening-time?${month}`));
+    const artistsFull = await timed(200, 10, () => get('/api/stats/top-artists?count=50'));
+    const genresFull = await timed(200, 10, () => get('/api/stats/top-genres?count=50'));
+    const deviceFull = await timed(100, 5, () => get(`/api/stats/top-tracks?count=50&device=phone%200`));
+    const recent = await timed(200, 10, () => get('/api/stats/recent-tracks?count=50'));
+    const activity = await timed(100, 5, () => get('/api/stats/activity?step=month&' + month));
+    const topFiveYears = await timed(200, 10, () => get(`/api/stats/top-tracks?count=50&${fiveYears}`));
+    const topButFirstDay = await timed(200, 10, () =>
+      get(`/api/stats/top-tracks?count=50&${allButFirstDay}`),
+    );
+    const recentAlbums = await timed(200, 10, () => get('/api/stats/recent-albums?count=50'));
     // The household page's other reads: a user's devices and the weekly heatmap over all time.
-    const devices = await time(100, 5, () => get('/api/stats/devices'));
-    const heatmap = await time(100, 5, () => get('/api/stats/heatmap'));
-    const health = await time(200, 10, () => get('/api/health'));
+    const devices = await timed(100, 5, () => get('/api/stats/devices'));
+    const heatmap = await timed(100, 5, () => get('/api/stats/heatmap'));
+    const healthBlock = await time(200, 10, () => get('/api/health'));
+    const health = timing(floorSamples);
+    // How far the slowest statistics read's p99 is above the floor's (the target: at most 3 ms).
+    const reads = {
+      topFull,
+      topMonth,
+      listeningFull,
+      listeningMonth,
+      artistsFull,
+      genresFull,
+      deviceFull,
+      recent,
+      activity,
+      topFiveYears,
+      topButFirstDay,
+      recentAlbums,
+      devices,
+      heatmap,
+    };
+    const [slowestRead, slowest] = Object.entries(reads).reduce((a, b) => (b[1].p99 > a[1].p99 ? b : a));
     const adminToken = await login(url, ADMIN_USER, ADMIN_PASSWORD);
     const getAsAdmin = async (path: string) => {
       const response = await request(url + path, { headers: { authorization: `Bearer ${adminToken}` } });
@@ -310,7 +355,9 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       ['recent-albums', recentAlbums],
       ['devices (all time)', devices],
       ['heatmap, full range', heatmap],
-      ['health (the HTTP floor)', health],
+      ['health, after each read above (the floor)', health],
+      ['health, 200 in a row', healthBlock],
+      [`slowest read's p99 over the floor's (${slowestRead})`, slowest.p99 - health.p99],
       ['year in review, one listener', yearInReview.one],
       ['year in review, household (5 listeners)', yearInReview.household],
       [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
@@ -343,6 +390,8 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       maxStallMs,
       maxGcMs,
       healthP99Ms: health.p99,
+      healthBlockP99Ms: healthBlock.p99,
+      statsOverHealthP99Ms: slowest.p99 - health.p99,
       topFiveYearsP99Ms: topFiveYears.p99,
       devicesP99Ms: devices.p99,
       heatmapP99Ms: heatmap.p99,
