@@ -255,38 +255,42 @@ export class UserColumns {
     return lo;
   }
 
-  /** Merges the unsorted tail into the sorted rows; equal times keep the order they were added in. */
+  /**
+   * Merges the unsorted tail into the sorted rows, in place; equal times keep the order they were
+   * added in. Each tail row's place is found by a binary search among the sorted rows; then, per
+   * column, the sorted rows move up by the number of tail rows before them, a run at a time from the
+   * end (a memory move), and the tail rows land between. A history import of 200,000 older listens
+   * into a heavy listener merged into new columns row by row in 35–40 ms; the runs move in far less.
+   */
   ensureSorted(): void {
     this.farInserts = 0;
     const { n, sorted } = this;
     if (sorted === n) return;
     const at = this.at;
-    const tail = Array.from({ length: n - sorted }, (_, i) => sorted + i);
-    tail.sort((a, b) => at[a]! - at[b]! || a - b);
-    const order = new Int32Array(n);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < sorted && j < tail.length) {
-      const t = tail[j]!;
-      if (at[t]! < at[i]!) {
-        order[k++] = t;
-        j += 1;
-      } else {
-        order[k++] = i++;
+    const tail = tailInOrder(at, sorted, n);
+    // Per tail row in time order, how many sorted rows come before it (those at or before its time):
+    // a search from the previous one's, by doubling steps then halving (the next is usually near).
+    const before = new Int32Array(tail.length);
+    let lo = 0;
+    for (let j = 0; j < tail.length; j += 1) {
+      const t = at[tail[j]!]!;
+      let step = 1;
+      while (lo + step <= sorted && at[lo + step - 1]! <= t) {
+        lo += step;
+        step *= 2;
       }
+      let hi = Math.min(lo + step, sorted);
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (at[mid]! <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      before[j] = lo;
     }
-    while (i < sorted) order[k++] = i++;
-    while (j < tail.length) order[k++] = tail[j++]!;
-    const gather = <T extends Column>(column: T): T => {
-      const next = emptyLike(column, column.length);
-      for (let r = 0; r < n; r += 1) next[r] = column[order[r]!]!;
-      return next;
-    };
-    const columns = this.rowColumns();
-    for (const key of ROW_COLUMNS) columns[key] = gather(columns[key]);
+    for (const key of ROW_COLUMNS) mergeTail(this[key], sorted, tail, before);
     this.sorted = n;
-    // Rows moved: the marks' rows no longer hold what they summed.
+    // Rows from the first tail row's place on moved: a growth copies them again, the marks are stale.
+    if (this.growth) this.growth.copied = Math.min(this.growth.copied, before[0]!);
     this.marks = undefined;
   }
 
@@ -320,5 +324,47 @@ export class UserColumns {
     const lo = from === undefined ? 0 : this.lowerBound(from);
     const hi = to === undefined ? this.n : this.upperBound(to);
     return [lo, Math.max(lo, hi)];
+  }
+}
+
+/**
+ * The tail rows [sorted, n) in time order, equal times in the order they were added. A history
+ * import adds its listens newest first (a ListenBrainz export's order) or oldest first: one pass
+ * sees that and reverses or keeps them, where a sort with a comparator took 10–15 ms for 200,000.
+ */
+function tailInOrder(at: Float64Array, sorted: number, n: number): Int32Array {
+  let ascending = true;
+  let descending = true;
+  for (let row = sorted + 1; row < n && (ascending || descending); row += 1) {
+    if (at[row]! < at[row - 1]!) ascending = false;
+    // Equal times must keep their order, which a reversal would not.
+    if (at[row]! >= at[row - 1]!) descending = false;
+  }
+  const tail = new Int32Array(n - sorted);
+  for (let i = 0; i < tail.length; i += 1) tail[i] = descending ? n - 1 - i : sorted + i;
+  if (!ascending && !descending) tail.sort((a, b) => at[a]! - at[b]! || a - b);
+  return tail;
+}
+
+/**
+ * Merges rows `tail` of `column` (in merged order) into its sorted rows [0, sorted): `before[j]` sorted
+ * rows precede tail row j. From the last tail row back, the sorted rows after each move up past the
+ * tail rows before them (copyWithin for long runs; a loop for short ones, cheaper than a native call)
+ * and the tail row lands at its place.
+ */
+function mergeTail(column: Column, sorted: number, tail: Int32Array, before: Int32Array): void {
+  const values = emptyLike(column, tail.length);
+  for (let j = 0; j < tail.length; j += 1) values[j] = column[tail[j]!]!;
+  let end = sorted;
+  for (let j = tail.length - 1; j >= 0; j -= 1) {
+    const start = before[j]!;
+    const by = j + 1;
+    if (end - start > 32) {
+      column.copyWithin(start + by, start, end);
+    } else {
+      for (let row = end - 1; row >= start; row -= 1) column[row + by] = column[row]!;
+    }
+    column[start + j] = values[j]!;
+    end = start;
   }
 }

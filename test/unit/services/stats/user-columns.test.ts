@@ -43,6 +43,19 @@ describe('UserColumns', () => {
     expect(Array.from(u.snap.subarray(0, 2))).toEqual([55, 57]);
     expect(u.sorted).toBe(7);
   });
+
+  it('merges a tail added newest first or oldest first, equal times in the order they came', () => {
+    const snaps = (u: UserColumns) => Array.from(u.snap.subarray(0, u.n));
+    const newestFirst = columnsAt([10, 20, 30, 40, 15, 7, 5], 1, 0);
+    newestFirst.ensureSorted();
+    expect(times(newestFirst)).toEqual([5, 7, 10, 15, 20, 30, 40]);
+    const ties = columnsAt([10, 20, 30, 40, 15, 5, 5], 1, 0);
+    ties.ensureSorted();
+    expect(snaps(ties)).toEqual([56, 57, 101, 155, 202, 303, 404]);
+    const oldestFirst = columnsAt([10, 20, 30, 40, 5, 5, 15], 1, 0);
+    oldestFirst.ensureSorted();
+    expect(snaps(oldestFirst)).toEqual([55, 56, 101, 157, 202, 303, 404]);
+  });
 });
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
@@ -89,10 +102,14 @@ const GROWN = capacityFor(SETTLED + 1, SETTLED);
  * A heavy listener's index of ROWS logs, as a start leaves it (settled), its slices turned by hand;
  * `add` adds logs to it and to `added`, every log it holds.
  */
-async function settledIndex() {
+async function settledIndex(farInsertBudget?: number) {
   const added = logs(ROWS, 0);
   const turns = handTurns();
-  const index = statsIndexOf(added, { rowsPerTurn: ROWS_PER_TURN, nextTurn: turns.nextTurn });
+  const index = statsIndexOf(added, {
+    rowsPerTurn: ROWS_PER_TURN,
+    nextTurn: turns.nextTurn,
+    farInsertBudget,
+  });
   index.settle();
   while (turns.waiting > 0) await turns.turn();
   const add = (entries: PlayLogEntry[]) => {
@@ -157,22 +174,45 @@ describe('StatsIndex growing a heavy listener’s columns ahead of need', () => 
     expectSameAnswers(index, added);
   });
 
-  it('drops a growth whose columns a read replaced, and starts again at the next log', async () => {
+  it('copies again the rows a merge of the unsorted tail moved, and answers as before', async () => {
+    // No log far back moved into place: they all wait in the tail.
+    const { index, turns, added, add } = await settledIndex(0);
+    add(logs(SPARE_ROWS / 2, ROWS));
+    await turns.turn();
+    await turns.turn();
+    // Logs far back wait in a tail that the next read merges in, in place, moving every row.
+    add(Array.from({ length: 20 }, (_, i) => playLog({ trackId: 't3', at: T0 - (i + 1) * MIN })));
+    expect(index.listeningTime({ ...u1, to: T0 })).toEqual({ totalMs: 20_000, plays: 20 });
+    let slices = 0;
+    while (turns.waiting > 0) {
+      await turns.turn();
+      slices += 1;
+    }
+    // 20,000 rows copied before the merge; all 67,068 again from row 0, 10,000 a turn.
+    expect(slices).toBe(7);
+    expect(capacity(index)).toBe(GROWN);
+    expectSameAnswers(index, added);
+  });
+
+  it('drops a growth whose columns were replaced, and starts again at the next log', async () => {
     const { index, turns, added, add } = await settledIndex();
     add(logs(SPARE_ROWS / 2, ROWS));
     await turns.turn();
     await turns.turn();
-    // More logs far back than may be moved into place: they wait in a tail the next read sorts in,
-    // into new columns.
-    add(Array.from({ length: 20 }, (_, i) => playLog({ trackId: 't3', at: T0 - (i + 1) * MIN })));
-    expect(index.listeningTime({ ...u1, to: T0 })).toEqual({ totalMs: 20_000, plays: 20 });
+    // A 256th device name: the device column is widened to 16 bits, a new column.
+    add(
+      Array.from({ length: 256 }, (_, i) =>
+        playLog({ device: `Speaker ${i}`, at: T0 + (ROWS + 600 + i) * MIN }),
+      ),
+    );
     while (turns.waiting > 0) await turns.turn();
     expect(capacity(index)).toBe(SETTLED);
 
-    add([playLog({ at: T0 + SETTLED * MIN })]);
+    add([playLog({ at: T0 + (ROWS + 1000) * MIN })]);
     expect(turns.waiting).toBe(1);
     while (turns.waiting > 0) await turns.turn();
     expect(capacity(index)).toBe(GROWN);
+    expect(index.rowsOf('u1')!.columns.device).toBeInstanceOf(Uint16Array);
     expectSameAnswers(index, added);
   });
 
