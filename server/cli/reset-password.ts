@@ -30,7 +30,7 @@ export async function resetPassword(username: string, env: NodeJS.ProcessEnv): P
     return 1;
   }
   try {
-    const users = new UserService(accounts.users, accounts.ratings, systemClock);
+    const users = new UserService(accounts.users, [accounts.ratings], systemClock);
     const { user, password } = await users.resetPassword(username);
     console.log(
       `New password for '${user.username}': ${password}\n` +

@@ -135,7 +135,7 @@ export function createServices(
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, store.ratings, clock),
+    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
     library,
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,

@@ -45,14 +45,18 @@ export interface InvitesStore {
   revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined>;
 }
 
+/** What a store keeps per account, removed with the account (UserService.delete). */
+export interface AccountData {
+  removeUser(userId: string): Promise<unknown>;
+}
+
 /** Per-user ratings of tracks, albums and artists (ratings.json). */
-export interface RatingsStore {
+export interface RatingsStore extends AccountData {
   /** 0 removes the user's rating. */
   set(kind: RatingKind, targetId: string, userId: string, rating: number): Promise<void>;
   summary(kind: RatingKind, targetId: string, userId: string | null): RatingSummary;
   /** Every item of a kind the user rated, with the rating. */
   ratedBy(kind: RatingKind, userId: string): Array<{ id: string; rating: number }>;
-  removeUser(userId: string): Promise<void>;
 }
 
 /** Playlists and collections (playlists.json). */
@@ -67,7 +71,7 @@ export interface CollectionsStore {
 }
 
 /** Each user's favourites (favourites.json): item id → when it was starred, per kind. */
-export interface FavouritesStore {
+export interface FavouritesStore extends AccountData {
   starredAt(userId: string, kind: FavouriteKind, id: string): number | undefined;
   list(userId: string, kind: FavouriteKind): Readonly<Record<string, number>>;
   /** Stars the items not starred yet (a starred item keeps its date); true when something changed. */
@@ -80,7 +84,7 @@ export interface FavouritesStore {
 }
 
 /** Each user's saved play queue (play-queues.json). */
-export interface PlayQueuesStore {
+export interface PlayQueuesStore extends AccountData {
   find(userId: string): PlayQueueRecord | undefined;
   /** Replaces the user's queue; an empty one removes it. */
   save(userId: string, queue: PlayQueueRecord): Promise<void>;

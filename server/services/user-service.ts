@@ -6,7 +6,7 @@ import { accountOf, type AccountRole, type Principal, type UserRecord } from '..
 import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import type { RatingsStore, UsersStore } from './ports.js';
+import type { AccountData, UsersStore } from './ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 export function userView(user: UserRecord): User {
@@ -38,7 +38,8 @@ export class UserService {
 
   constructor(
     private readonly users: UsersStore,
-    private readonly ratings: RatingsStore,
+    /** What else is kept per account (ratings, favourites, a play queue): it goes with the account. */
+    private readonly accountData: readonly AccountData[],
     private readonly clock: Clock,
   ) {
     this.passwordFailures = new FailureWindow(clock, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
@@ -147,8 +148,8 @@ export class UserService {
     const outcome = await this.users.remove(userId);
     if (outcome === 'last_admin') throw conflict('last_admin', 'The last Admin account cannot be deleted');
     if (outcome === 'not_found') throw notFound('user_not_found', `User '${userId}' not found`);
-    // A deleted account no longer counts in anyone's averages.
-    await this.ratings.removeUser(userId);
+    // Nothing of it stays behind: its ratings no longer count in anyone's averages.
+    for (const data of this.accountData) await data.removeUser(userId);
   }
 
   private async insert(request: NewUser, redeemInviteId: string | null): Promise<User> {

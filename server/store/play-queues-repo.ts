@@ -28,6 +28,13 @@ export class PlayQueuesRepo {
     });
   }
 
+  /** Drops a user's queue (when the account is deleted). */
+  removeUser(userId: string): Promise<void> {
+    return this.doc.mutate((data) => {
+      delete data.queues[userId];
+    });
+  }
+
   flush(): Promise<void> {
     return this.doc.flush();
   }

@@ -43,4 +43,12 @@ export class FakeFavouritesStore implements FavouritesStore {
       changed = (this.table.get(`${userId} ${kind}`)?.delete(id) ?? false) || changed;
     return Promise.resolve(changed);
   }
+
+  removeUser(userId: string): Promise<boolean> {
+    let changed = false;
+    for (const key of [...this.table.keys()]) {
+      if (key.startsWith(`${userId} `)) changed = this.table.delete(key) || changed;
+    }
+    return Promise.resolve(changed);
+  }
 }

@@ -14,4 +14,9 @@ export class FakePlayQueuesStore implements PlayQueuesStore {
     else this.queues.set(userId, queue);
     return Promise.resolve();
   }
+
+  removeUser(userId: string): Promise<void> {
+    this.queues.delete(userId);
+    return Promise.resolve();
+  }
 }

@@ -91,7 +91,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
   const services = {
     auth: new AuthService(fakes.users, signer, clock, options.tokenTtlSeconds ?? 3600),
     invites: new InviteService(fakes.users, signer, clock, logger),
-    users: new UserService(fakes.users, fakes.ratings, clock),
+    users: new UserService(fakes.users, [fakes.ratings, fakes.favourites, fakes.playQueues], clock),
     library,
     ratings: new RatingService(fakes.ratings, library),
     collections,

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, postJson, useTestServer } from '../support/server.js';
+import { ADMIN_PASSWORD, ADMIN_USER, postForm, postJson, useTestServer } from '../support/server.js';
 import { ok, subsonicOnce, type Credentials } from './support.js';
 
 /** Scrobbling, now playing, household top songs, ratings of albums and artists, queues: the rules. */
@@ -173,5 +175,30 @@ describe('play queue', () => {
     expect((await ok(t, as(bob), 'getPlayQueue')).playQueue).toBeUndefined();
     await ok(t, as(alice), 'savePlayQueue', {});
     expect((await ok(t, as(alice), 'getPlayQueue')).playQueue).toBeUndefined();
+  });
+});
+
+describe('a deleted account', () => {
+  it('takes its favourites, play queue and ratings with it, and nobody else’s', async () => {
+    const carol = await makeUser(t, { role: 'User' });
+    await ok(t, as(carol), 'star', { id: ids['Tone MP3']!, albumId });
+    await ok(t, as(carol), 'savePlayQueue', { id: ids['Tone MP3']! });
+    await ok(t, as(carol), 'setRating', { id: ids['Tone MP3']!, rating: '4' });
+    await ok(t, as(alice), 'star', { id: ids['Tone FLAC']! });
+    await ok(t, as(alice), 'savePlayQueue', { id: ids['Tone FLAC']! });
+    const files = async () =>
+      Promise.all(
+        ['favourites.json', 'play-queues.json', 'ratings.json'].map((name) =>
+          readFile(join(t.dataDir, name), 'utf8'),
+        ),
+      );
+    for (const file of await files()) expect(file).toContain(carol.id);
+
+    expect((await postForm(t, '/api/users/delete', { id: carol.id }, t.adminToken)).status).toBe(200);
+    for (const file of await files()) expect(file).not.toContain(carol.id);
+    expect((await ok(t, as(alice), 'getStarred2')).starred2).toMatchObject({
+      song: [{ id: ids['Tone FLAC'] }],
+    });
+    expect((await ok(t, as(alice), 'getPlayQueue')).playQueue).toMatchObject({ username: alice.username });
   });
 });

@@ -353,6 +353,17 @@ describe.each<[string, Open<FavouritesStore>]>([
     expect(await favourites.unstar('u1', [{ kind: 'track', id: 't1' }])).toBe(false);
     expect(favourites.list('u2', 'album')).toEqual({ t1: 30 });
   });
+
+  it("drops a user's favourites of every kind, and only theirs", async () => {
+    const favourites = await open();
+    await favourites.star('u1', [{ kind: 'track', id: 't1' }], 10);
+    await favourites.star('u1', [{ kind: 'album', id: 'a1' }], 10);
+    await favourites.star('u2', [{ kind: 'track', id: 't1' }], 20);
+    await favourites.removeUser('u1');
+    expect(favourites.list('u1', 'track')).toEqual({});
+    expect(favourites.list('u1', 'album')).toEqual({});
+    expect(favourites.list('u2', 'track')).toEqual({ t1: 20 });
+  });
 });
 
 describe.each<[string, Open<PlayQueuesStore>]>([
@@ -367,5 +378,15 @@ describe.each<[string, Open<PlayQueuesStore>]>([
     expect(queues.find('u2')).toBeUndefined();
     await queues.save('u1', { ...queue, trackIds: [], current: null });
     expect(queues.find('u1')).toBeUndefined();
+  });
+
+  it("drops a user's queue, and only theirs", async () => {
+    const queues = await open();
+    const queue = { trackIds: ['t1'], current: 't1', positionMs: 5, changedAt: 1, changedBy: 'Car' };
+    await queues.save('u1', queue);
+    await queues.save('u2', queue);
+    await queues.removeUser('u1');
+    expect(queues.find('u1')).toBeUndefined();
+    expect(queues.find('u2')).toEqual(queue);
   });
 });

@@ -15,7 +15,7 @@ let users: UserService;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'melon-user-service-'));
   repo = await UsersRepo.open(join(dir, 'users.json'));
-  users = new UserService(repo, await RatingsRepo.open(join(dir, 'ratings.json')), new ManualClock());
+  users = new UserService(repo, [await RatingsRepo.open(join(dir, 'ratings.json'))], new ManualClock());
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
