@@ -63,9 +63,14 @@ export class RowMarks {
   inserted(row: number, s: number, skip: boolean): void {
     for (let m = this.rows.length - 1; m >= 0 && this.rows[m]! > row; m -= 1) {
       this.rows[m] = this.rows[m]! + 1;
-      const counts = skip ? this.skips : this.plays;
-      if (s >= counts[m]!.length) counts[m] = grown(counts[m]!, capacityFor(s + 1, counts[m]!.length));
-      counts[m]![s] = counts[m]![s]! + 1;
+      // A mark's plays and skips stay as long as each other (`extendOne` copies both into one length).
+      if (s >= this.plays[m]!.length) {
+        const cap = capacityFor(s + 1, this.plays[m]!.length);
+        this.plays[m] = grown(this.plays[m]!, cap);
+        this.skips[m] = grown(this.skips[m]!, cap);
+      }
+      const counts = skip ? this.skips[m]! : this.plays[m]!;
+      counts[s] = counts[s]! + 1;
     }
   }
 

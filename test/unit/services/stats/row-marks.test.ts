@@ -74,6 +74,25 @@ describe('RowMarks', () => {
     expect(marks.plays[2]![7]).toBe(1);
   });
 
+  it('makes the next mark after a skip of a new snapshot was inserted before the last one', () => {
+    const u = columns(25);
+    const marks = new RowMarks(10);
+    extend(marks, u);
+    // A late skip of snapshot 20 (past the marks' arrays), then rows enough for a third mark.
+    u.reserve(u.n + 1);
+    u.widenFor(20, 0);
+    const row = u.insertRow(4.5 * 60_000, 4096, 16);
+    u.at[row] = 4.5 * 60_000;
+    u.snap[row] = 20;
+    u.flags[row] = SKIP;
+    marks.inserted(row, 20, true);
+    for (let i = 0; i < 5; i += 1) append(u, 1, false);
+    expect(extend(marks, u)).toBe(1);
+    expect(marks.rows).toEqual([11, 21, 31]);
+    expect(marks.skips[2]![20]).toBe(1);
+    expect(marks.plays[2]!.length).toBe(marks.skips[2]!.length);
+  });
+
   it('finds the mark nearest a row, or none when row 0 is nearer', () => {
     const marks = new RowMarks(10);
     extend(marks, columns(45));
