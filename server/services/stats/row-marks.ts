@@ -1,5 +1,6 @@
 import { capacityFor, grown } from './columns.js';
-import { SKIP, type UserColumns } from './user-columns.js';
+import { countRows } from './scans.js';
+import type { UserColumns } from './user-columns.js';
 
 /** A heavy listener's sums are marked every this many rows (at 20,000 snapshots, 160 KB a mark). */
 export const MARK_EVERY = 1 << 17;
@@ -35,7 +36,7 @@ export class RowMarks {
    */
   extendOne(u: UserColumns, snapshots: number): boolean {
     const last = this.rows.length - 1;
-    let row = last < 0 ? 0 : this.rows[last]!;
+    const row = last < 0 ? 0 : this.rows[last]!;
     const end = row + this.every;
     if (end > u.sorted) return false;
     const plays = new Int32Array(Math.max(snapshots, this.plays[last]?.length ?? 0));
@@ -44,12 +45,7 @@ export class RowMarks {
       plays.set(this.plays[last]!);
       skips.set(this.skips[last]!);
     }
-    const { snap, flags } = u;
-    for (; row < end; row += 1) {
-      const s = snap[row]!;
-      if (flags[row]! & SKIP) skips[s] = skips[s]! + 1;
-      else plays[s] = plays[s]! + 1;
-    }
+    countRows(plays, skips, u, row, end, 1);
     this.rows.push(end);
     this.plays.push(plays);
     this.skips.push(skips);

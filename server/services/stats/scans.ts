@@ -11,11 +11,12 @@ import { SKIP, type UserColumns } from './user-columns.js';
  * (row-marks.ts) the rows before a range are a mark's sums and the few rows between.
  */
 export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number, device?: Uint8Array): void {
+  const before = device ? undefined : rowsBefore(u, lo);
   if (device) {
     scanDevice(out, u, lo, hi, device);
-  } else if (rowsBefore(u, lo).rows + 2 * (u.n - hi) < hi - lo) {
+  } else if (before!.rows + 2 * (u.n - hi) < hi - lo) {
     // The rows after the range are read twice: taken off, then searched for the latest plays.
-    complement(out, u, lo, hi);
+    complement(out, u, lo, hi, before!.mark);
   } else if (hi - lo > out.plays.length) {
     scanDense(out, u, lo, hi);
   } else {
@@ -94,8 +95,31 @@ function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: 
   out.touchedCount = count;
 }
 
-/** All-time sums minus rows [0, lo) (read from a mark when one is nearer than row 0) and [hi, n). */
-function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
+/**
+ * Adds `by` per row of rows [from, to) to their snapshot's plays or skips: -1 takes them off sums,
+ * 1 counts them (a heavy listener's marks, row-marks.ts).
+ */
+export function countRows(
+  plays: Int32Array,
+  skips: Int32Array,
+  u: UserColumns,
+  from: number,
+  to: number,
+  by: number,
+): void {
+  const { snap, flags } = u;
+  for (let row = from; row < to; row += 1) {
+    const s = snap[row]!;
+    if (flags[row]! & SKIP) skips[s] = skips[s]! + by;
+    else plays[s] = plays[s]! + by;
+  }
+}
+
+/**
+ * All-time sums minus rows [0, lo) and [hi, n); rows [0, lo) read from mark `mark` of the user's
+ * row marks (-1: from row 0).
+ */
+function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: number): void {
   const { plays, skips, last } = out;
   const all = u.bySnapshot;
   // Whole arrays copied (`out` is clean and as long or longer): a copy of memory, not a loop.
@@ -103,30 +127,23 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number): void {
   skips.set(all.skips.subarray(0, Math.min(all.skips.length, skips.length)));
   last.set(all.last.subarray(0, Math.min(all.last.length, last.length)));
   const { snap, flags, at } = u;
-  /** Takes rows [from, to) off the sums (`by` 1), or puts them back (`by` -1). */
-  const subtract = (from: number, to: number, by = 1) => {
-    for (let row = from; row < to; row += 1) {
-      const s = snap[row]!;
-      if (flags[row]! & SKIP) skips[s] = skips[s]! - by;
-      else plays[s] = plays[s]! - by;
-    }
-  };
-  const { mark } = rowsBefore(u, lo);
   if (mark < 0) {
-    subtract(0, lo);
+    countRows(plays, skips, u, 0, lo, -1);
   } else {
     const marks = u.marks!;
     const markPlays = marks.plays[mark]!;
     const markSkips = marks.skips[mark]!;
-    for (let s = 0; s < Math.min(markPlays.length, plays.length); s += 1)
+    // A mark's plays and skips are as long as each other (row-marks.ts).
+    const counted = Math.min(markPlays.length, plays.length);
+    for (let s = 0; s < counted; s += 1) {
       plays[s] = plays[s]! - markPlays[s]!;
-    for (let s = 0; s < Math.min(markSkips.length, skips.length); s += 1)
       skips[s] = skips[s]! - markSkips[s]!;
+    }
     const row = marks.rows[mark]!;
-    if (row <= lo) subtract(row, lo);
-    else subtract(lo, row, -1);
+    if (row <= lo) countRows(plays, skips, u, row, lo, -1);
+    else countRows(plays, skips, u, lo, row, 1);
   }
-  subtract(hi, u.n);
+  countRows(plays, skips, u, hi, u.n, -1);
   noteTouched(out);
   if (hi === u.n) return;
   // A snapshot played after the range has its latest play there: find its latest one in the range,

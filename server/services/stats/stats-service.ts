@@ -103,8 +103,9 @@ export class StatsService {
   }
 
   /**
-   * Call before a read that may filter by device (the HTTP reads): makes that device's all-time sums
-   * a slice at a time, giving other requests their turns, where the read would make them at once.
+   * Call before a ranged or device read (the HTTP reads): makes what the read needs and would make
+   * at once (a device's all-time sums, a heavy listener's row marks) a slice at a time, giving other
+   * requests their turns (StatsIndex.prepare).
    */
   async ready(caller: Principal, request: ReadRequest): Promise<void> {
     await this.index.prepare(this.filterFor(caller, request, true));

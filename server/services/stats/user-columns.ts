@@ -48,7 +48,7 @@ class Growth {
   /** Rows [0, copied) are in `to` as they are in the columns. */
   copied = 0;
   constructor(
-    /** The row columns being copied, in ROW_COLUMNS order. If one is replaced (sorted, widened, trimmed), the growth is dropped. */
+    /** The row columns being copied, in ROW_COLUMNS order. If one is replaced (widened, trimmed), the growth is dropped. */
     readonly from: readonly Column[],
     readonly to: readonly Column[],
   ) {}
@@ -257,10 +257,11 @@ export class UserColumns {
 
   /**
    * Merges the unsorted tail into the sorted rows, in place; equal times keep the order they were
-   * added in. Each tail row's place is found by a binary search among the sorted rows; then, per
-   * column, the sorted rows move up by the number of tail rows before them, a run at a time from the
-   * end (a memory move), and the tail rows land between. A history import of 200,000 older listens
-   * into a heavy listener merged into new columns row by row in 35–40 ms; the runs move in far less.
+   * added in. Each tail row's place among the sorted rows is found by a search from the previous
+   * one's; then, per column, the sorted rows move up by the number of tail rows before them, a run at
+   * a time from the end (a memory move), and the tail rows land between. A history import of 200,000
+   * older listens into a heavy listener merged into new columns row by row in 35–40 ms; the runs
+   * move in far less.
    */
   ensureSorted(): void {
     this.farInserts = 0;
