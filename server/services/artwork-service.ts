@@ -16,7 +16,7 @@ import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwo
 import type { CollectionService } from './collection-service.js';
 import { etagOf, fileKey, type CachedImage, type ImageCache } from './image-cache.js';
 import type { LibraryService } from './library-service.js';
-import type { ArtworkStore } from './ports.js';
+import type { ArtworkStore } from '../domain/ports.js';
 
 /** An image to serve: its sniffed type, and its bytes in memory or in a file to stream. */
 export type Image = CachedImage & { mime: string };

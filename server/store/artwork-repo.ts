@@ -3,7 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidId } from '../domain/ids.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
-import type { ArtworkStore } from '../services/ports.js';
+import type { ArtworkStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 export type ArtistImageKind = 'pfp' | 'banner';

@@ -16,7 +16,7 @@ import {
 import { readHeader, readLines } from './play-log-reader.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
-import type { PlayStore } from '../services/ports.js';
+import type { PlayStore } from '../domain/ports.js';
 
 /**
  * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken

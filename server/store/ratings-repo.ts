@@ -1,6 +1,6 @@
 import type { RatingSummary } from '../contract/library.js';
 import type { RatingKind } from '../domain/rating.js';
-import type { RatingsStore } from '../services/ports.js';
+import type { RatingsStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 /** kind → target id → user id → rating (1–10). */

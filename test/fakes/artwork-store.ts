@@ -1,4 +1,4 @@
-import type { ArtworkStore } from '../../server/services/ports.js';
+import type { ArtworkStore } from '../../server/domain/ports.js';
 import type { ArtistImageKind, SingleArtKind, StoredImage } from '../../server/store/artwork-repo.js';
 
 /** Stored artwork in memory: the lists as ArtworkRepo keeps them, the bytes in a map by file name. */

@@ -1,4 +1,4 @@
-import type { PlayStore } from '../../server/services/ports.js';
+import type { PlayStore } from '../../server/domain/ports.js';
 import type { PlayLogEntry } from '../../server/store/play-log.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { RatingKind } from '../../server/domain/rating.js';
-import type { RatingsStore } from '../../server/services/ports.js';
+import type { RatingsStore } from '../../server/domain/ports.js';
 import type { RatingSummary } from '../../server/store/ratings-repo.js';
 
 /** Ratings in memory, kept and summed as RatingsRepo does: 0 removes, averages to two decimals. */

@@ -19,7 +19,7 @@ import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLogEntry } from '../../store/play-log.js';
 import type { LibraryService } from '../library-service.js';
-import type { PlayStore, UsersStore } from '../ports.js';
+import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';

@@ -15,7 +15,7 @@ import type {
   PlayStore,
   RatingsStore,
   UsersStore,
-} from '../../../server/services/ports.js';
+} from '../../../server/domain/ports.js';
 import { ArtworkRepo } from '../../../server/store/artwork-repo.js';
 import { CollectionsRepo } from '../../../server/store/collections-repo.js';
 import { FavouritesRepo } from '../../../server/store/favourites-repo.js';
@@ -37,7 +37,7 @@ import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
 
 /**
- * The contracts of server/services/ports.ts, run against each repository and its fake alike: what the
+ * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
  * service tests rely on a fake for is what the real store does.
  */
 let dir: string;

@@ -1,15 +1,16 @@
 /**
  * What the services need from storage: one small interface per store, holding only the calls some
  * service makes. The repositories under store/ implement them; unit tests give the services in-memory
- * fakes instead (test/fakes/). They live in one file, on the services' side, because the services
- * are the ones that decide what they need, and so a change of storage reads as one diff here.
+ * fakes instead (test/fakes/). They live in the domain, with the records they carry, so that the
+ * store depends on the domain and never on the services, and a change of storage reads as one diff
+ * here.
  */
-import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
-import type { FavouriteKind } from '../domain/favourites.js';
-import type { PlayQueueRecord } from '../domain/play-queue.js';
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
-import type { RatingKind } from '../domain/rating.js';
-import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
+import type { CollectionKind, CollectionRecord } from './collection.js';
+import type { FavouriteKind } from './favourites.js';
+import type { PlayQueueRecord } from './play-queue.js';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from './library.js';
+import type { RatingKind } from './rating.js';
+import type { AccountRole, InviteRecord, UserRecord } from './user.js';
 import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
 import type { PlayLogEntry } from '../store/play-log.js';
 import type { RatingSummary } from '../store/ratings-repo.js';
