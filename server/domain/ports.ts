@@ -11,9 +11,9 @@ import type { PlayQueueRecord } from './play-queue.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from './library.js';
 import type { RatingKind } from './rating.js';
 import type { AccountRole, InviteRecord, UserRecord } from './user.js';
-import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
-import type { PlayLogEntry } from '../store/play-log.js';
-import type { RatingSummary } from '../store/ratings-repo.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from './artwork.js';
+import type { PlayLogEntry } from './play.js';
+import type { RatingSummary } from '../contract/library.js';
 
 /**
  * Accounts (users.json). Names are compared by `usernameKey`; `add` refuses a taken name and `remove`

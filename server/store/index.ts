@@ -14,8 +14,9 @@ import {
   removePlayIndexSnapshot,
   writePlayIndexSnapshot,
 } from './play-index-snapshot.js';
-import { PlayLog, type PlayLogEntry } from './play-log.js';
-import type { PlaySnapshot } from './play-log-codec.js';
+import { PlayLog } from './play-log.js';
+import type { PlayLogEntry } from '../domain/play.js';
+import type { PlaySnapshot } from '../domain/play.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RatingsRepo } from './ratings-repo.js';

@@ -10,9 +10,6 @@ interface RatingsFile extends Versioned {
   ratings: RatingTable;
 }
 
-/** The ratings part of a track, album or artist in the API. */
-export type { RatingSummary };
-
 /** Per-user ratings of tracks, albums and artists (ratings.json). */
 export class RatingsRepo implements RatingsStore {
   private constructor(private readonly doc: JsonDocument<RatingsFile>) {}

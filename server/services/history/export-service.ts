@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { TrackRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import { entriesFrom } from '../stats/log-rows.js';
 import type { LogRowsSource } from '../stats/listen-log.js';
 import { nextTurn } from '../next-turn.js';

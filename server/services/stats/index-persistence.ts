@@ -1,4 +1,5 @@
-import { snapshotText, decodeSnapshotText, type PlaySnapshot } from '../../store/play-log-codec.js';
+import { snapshotText, decodeSnapshotText } from '../../store/play-log-codec.js';
+import type { PlaySnapshot } from '../../domain/play.js';
 import type { IndexTables } from './index-tables.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
 import { OTHER_ID, UserColumns } from './user-columns.js';

@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
 import { entryAt, type IdOfLine } from './row-entry.js';

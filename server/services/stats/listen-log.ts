@@ -1,5 +1,6 @@
 import type { TrackRecord } from '../../domain/library.js';
-import type { PlayLog, PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLog } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import { ListenKeys } from '../history/listen-keys.js';
 import { logEntryFor, type LibraryNames } from './log-entry.js';
 import { forEachLog, type LogRows } from './log-rows.js';

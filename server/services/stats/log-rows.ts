@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import { firstHeard } from './first-heard.js';
 import type { SnapshotTable } from './snapshots.js';
 import { SKIP, type UserColumns } from './user-columns.js';

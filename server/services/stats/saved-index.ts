@@ -1,5 +1,5 @@
 import { deserialize } from 'node:v8';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import { OTHER_ID, type UserColumns } from './user-columns.js';
 
 /**

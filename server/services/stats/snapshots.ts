@@ -1,5 +1,6 @@
-import type { PlayLogEntry } from '../../store/play-log.js';
-import { snapshotText, type PlaySnapshot } from '../../store/play-log-codec.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import { snapshotText } from '../../store/play-log-codec.js';
+import type { PlaySnapshot } from '../../domain/play.js';
 import type { GenreGroups } from './genres.js';
 import type { Interner } from './interner.js';
 import type { Kind } from './tally.js';

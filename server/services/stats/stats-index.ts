@@ -1,6 +1,6 @@
 import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
-import type { PlaySnapshot } from '../../store/play-log-codec.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import type { PlaySnapshot } from '../../domain/play.js';
 import { capacityFor, grown, ROWS_PER_TURN, type IndexColumn } from './columns.js';
 import {
   addBlock,

@@ -17,7 +17,7 @@ import type {
 import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { logEntryFor } from './log-entry.js';

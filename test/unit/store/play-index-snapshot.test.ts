@@ -6,7 +6,8 @@ import { createMemoryLogger } from '../../../server/logger.js';
 import type { StatsFilter } from '../../../server/services/stats/results.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
 import { openStore, type Store } from '../../../server/store/index.js';
-import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { PlayLog } from '../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { orphanFolderLock } from '../../support/dead-process.js';
 
 /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasPlay, markArtistsPlayedUntil } from '../../../../server/services/stats/log-rows.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 
 const T0 = Date.UTC(2024, 0, 10);
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devicesOf, heatmapOf, playSpanOf } from '../../../../server/services/stats/play-patterns.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
 const entry = (at: number, device: string | null, type: 'play' | 'skip' = 'play') =>

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StatsFilter } from '../../../../server/services/stats/results.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 
 /**
  * The specialised scans (scans.ts: a loop per case, sums per snapshot folded into each kind, and

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capacityFor } from '../../../../server/services/stats/columns.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
 import { GROW_AHEAD_FROM, SPARE_ROWS, UserColumns } from '../../../../server/services/stats/user-columns.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
 /** Columns holding logs at `times`, added in that order. */
