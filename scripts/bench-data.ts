@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { createLogger, type Logger } from '../server/logger.js';
 import type { LibraryIndex } from '../server/domain/library.js';
 import { PlayLog } from '../server/store/play-log.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { StatsFilter } from '../../../server/services/stats/results.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
-import { openStore, type Store } from '../../../server/store/index.js';
+import { openStore, type Store } from '../../../server/store/open-store.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { orphanFolderLock } from '../../support/dead-process.js';

@@ -12,7 +12,7 @@ import { subsonicApi } from './subsonic/router.js';
 import type { RouteDef } from './http/types.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
-import { createServices, type Services } from './services/index.js';
+import { createServices, type Services } from './services/create-services.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
@@ -20,7 +20,7 @@ import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './listenbrainz/routes.js';
 import { warmUp } from './http/warm-up.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, type Store } from './store/open-store.js';
 
 export interface ServerDeps {
   config: Config;

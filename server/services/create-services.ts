@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { scanLibrary } from '../library/scanner.js';
 import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../store/open-store.js';
 import { ApiKeyService } from './api-key-service.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
