@@ -15,7 +15,7 @@ import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
-import { ListenLog } from './stats/listen-log.js';
+import { ListenLog } from './history/listen-log.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { invalidParameter } from '../../errors.js';
 import type { StatsService } from '../stats/stats-service.js';
-import type { LogRowsSource } from '../stats/listen-log.js';
+import type { LogRowsSource } from './listen-log.js';
 import { hasPlay, markArtistsPlayedUntil } from '../stats/log-rows.js';
 import type { TopLists } from '../stats/top-lists.js';
 import { LISTEN_MINIMUM_TS } from './parsers/listenbrainz.js';

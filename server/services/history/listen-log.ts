@@ -1,9 +1,9 @@
 import type { TrackRecord } from '../../domain/library.js';
 import type { PlayLog } from '../../store/play-log.js';
 import type { PlayLogEntry } from '../../domain/play.js';
-import { ListenKeys } from '../history/listen-keys.js';
-import { logEntryFor, type LibraryNames } from './log-entry.js';
-import { forEachLog, type LogRows } from './log-rows.js';
+import { ListenKeys } from './listen-keys.js';
+import { logEntryFor, type LibraryNames } from '../stats/log-entry.js';
+import { forEachLog, type LogRows } from '../stats/log-rows.js';
 
 /** A listen matched to a library track, ready to be logged. */
 export interface MatchedListen {
