@@ -3,7 +3,7 @@ import type { PlayLog } from '../../store/play-log.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import { ListenKeys } from './listen-keys.js';
 import { logEntryFor, type LibraryNames } from '../stats/log-entry.js';
-import { forEachLog, type LogRows } from '../stats/log-rows.js';
+import { forEachLog, type LogRows } from '../stats/columns/log-rows.js';
 
 /** A listen matched to a library track, ready to be logged. */
 export interface MatchedListen {

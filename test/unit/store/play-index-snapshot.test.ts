@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
-import type { StatsFilter } from '../../../server/services/stats/results.js';
+import type { StatsFilter } from '../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
 import { openStore, type Store } from '../../../server/store/open-store.js';
 import { PlayLog } from '../../../server/store/play-log.js';
