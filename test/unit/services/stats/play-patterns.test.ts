@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { devicesOf, heatmapOf, playSpanOf } from '../../../../server/services/stats/play-patterns.js';
 import type { PlayLogEntry } from '../../../../server/store/play-log.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
+import { propertyRuns } from '../../../support/property-runs.js';
 
 const entry = (at: number, device: string | null, type: 'play' | 'skip' = 'play') =>
   playLog({ at, device, type, genres: [] });
@@ -59,7 +60,7 @@ describe('heatmapOf', () => {
             );
           },
         ),
-        { numRuns: 40 },
+        { numRuns: propertyRuns(40) },
       );
     });
   }
