@@ -50,9 +50,19 @@ export interface HttpLimits {
    * 20 MiB: 120 s lets them come over a link of 1.4 Mbit/s.
    */
   requestTimeoutMs: number;
-  /** The request line and headers must have arrived by then (else 408). */
+  /**
+   * The request line and headers must have arrived by then (else 408). Node starts this clock at a
+   * request's first byte, not when a kept-alive connection goes idle, so it may be far below
+   * `keepAliveTimeoutMs`.
+   */
   headersTimeoutMs: number;
-  /** An idle kept-alive connection is closed after this. */
+  /**
+   * An idle kept-alive connection is closed after this (advertised as `Keep-Alive: timeout=`; Node
+   * holds it one second longer). Clients that ignore the advertised value keep idle connections for
+   * up to 300 s (OkHttp, which most Android players use; browsers) and fetch trims it by only a
+   * second or two: a server that closed first would reset a request sent on a connection it had
+   * just dropped. The server must outlast its clients.
+   */
   keepAliveTimeoutMs: number;
   /** Connections beyond this many are closed as they arrive. */
   maxConnections: number;
@@ -61,7 +71,7 @@ export interface HttpLimits {
 export const HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 120_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 310_000,
   maxConnections: 256,
 };
 

@@ -52,7 +52,7 @@ describe('slow clients', () => {
     expect(HTTP_LIMITS).toEqual({
       requestTimeoutMs: 120_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 310_000,
       maxConnections: 256,
     });
   });
