@@ -3,6 +3,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { folderOverlap } from './folder-overlap.js';
 
 export const DEFAULT_PORT = 14524;
 export const DEFAULT_RELEASES_REPO = 'melon-music/melon';
@@ -179,5 +180,7 @@ export function loadConfig(
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const overlap = folderOverlap(parsed.data.dataDir, parsed.data.libraryDirs);
+  if (overlap) throw new ConfigError(overlap);
   return parsed.data;
 }
