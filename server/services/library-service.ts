@@ -22,7 +22,7 @@ import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
 import { TrackFileGuard } from './track-file-guard.js';
-import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
+import type { ArtworkStore, LibraryStore, RatingsStore } from '../domain/ports.js';
 
 export type Scanner = (
   dirs: string[],
