@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { fileLines, firstChar, jsonArrayItems, MAX_ENTRY_CHARS, type ReadProgress } from './streams.js';
+import { byteJsonArrayItems, byteLines, MAX_ENTRY_CHARS } from './streams.js';
 
 /** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 2002-10-01): so do imports. */
 export const LISTEN_MINIMUM_TS = 1033430400;
@@ -61,20 +61,24 @@ export function readListenBrainzListen(
   };
 }
 
-/** A ListenBrainz export: JSON lines (one listen a line) or one JSON array of listens. */
-export async function* parseListenBrainzExport(
-  path: string,
-  progress?: ReadProgress,
+/** A ListenBrainz export's listens as JSON lines (one listen a line: `listens/<year>/<month>.jsonl`). */
+export async function* parseListenBrainzLines(
+  chunks: AsyncIterable<Buffer>,
+  progress?: { read: number },
 ): AsyncGenerator<ParsedEntry> {
-  if ((await firstChar(path)) === '[') {
-    for await (const item of jsonArrayItems(path, progress))
-      yield fromText('tooLong' in item ? null : item.text);
-    return;
-  }
-  for await (const line of fileLines(path, progress)) {
+  for await (const line of byteLines(chunks, progress)) {
     if (line?.trim() === '') continue;
     yield fromText(line === null || line.length > MAX_ENTRY_CHARS ? null : line);
   }
+}
+
+/** ListenBrainz listens as one JSON array (the export of earlier years, the API's listens). */
+export async function* parseListenBrainzArray(
+  chunks: AsyncIterable<Buffer>,
+  progress?: { read: number },
+): AsyncGenerator<ParsedEntry> {
+  for await (const item of byteJsonArrayItems(chunks, progress))
+    yield fromText('tooLong' in item ? null : item.text);
 }
 
 function fromText(text: string | null): ParsedEntry {
