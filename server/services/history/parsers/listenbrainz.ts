@@ -34,8 +34,15 @@ export function readListenBrainzListen(
       return { kind: 'refused', reason: 'playing_now listens must not have listened_at' };
   } else {
     const raw = item.listened_at;
+    // Unix seconds, also as a string of digits (ListenBrainz takes int(x)), or ISO 8601 in an export.
     const seconds =
-      typeof raw === 'number' ? raw : typeof raw === 'string' ? (parseIsoDate(raw) ?? NaN) / 1000 : NaN;
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string'
+          ? /^\s*\d+\s*$/u.test(raw)
+            ? Number(raw)
+            : (parseIsoDate(raw) ?? NaN) / 1000
+          : NaN;
     if (!Number.isInteger(Math.floor(seconds)) || !Number.isFinite(seconds))
       return { kind: 'refused', reason: 'listened_at is missing or not a timestamp' };
     if (seconds < LISTEN_MINIMUM_TS)
