@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ImportSource } from '../../domain/import-job.js';
 import type { ParsedEntry } from '../../domain/listen.js';
@@ -11,7 +10,7 @@ import {
   type FormatId,
   type ReadOptions,
 } from './parsers/formats.js';
-import type { ReadProgress } from './parsers/streams.js';
+import { fileReader, streamReader, type ReadProgress } from './parsers/streams.js';
 import { isZip, listZip, readZip, ZipRefusedError } from './parsers/zip-archive.js';
 
 /** How much of a file is looked at to recognise it. */
@@ -117,13 +116,14 @@ export async function* readUpload(
   const piece = { read: 0 };
   if (plan.format !== 'zip') {
     const format = FORMATS[plan.format];
-    for await (const entry of format.read(
-      createReadStream(path, { highWaterMark: 64 * 1024 }),
-      piece,
-      options,
-    )) {
-      progress.read = piece.read;
-      yield { entry, file: null, source: format.source };
+    const handle = await open(path, 'r');
+    try {
+      for await (const entry of format.read(fileReader(handle), piece, options)) {
+        progress.read = piece.read;
+        yield { entry, file: null, source: format.source };
+      }
+    } finally {
+      await handle.close();
     }
     return;
   }
@@ -131,7 +131,7 @@ export async function* readUpload(
   for await (const { name, chunks } of readZip(path, (n) => formatOfZipEntry(n) !== null)) {
     const format = FORMATS[formatOfZipEntry(name)!];
     piece.read = 0;
-    for await (const entry of format.read(chunks, piece, options)) {
+    for await (const entry of format.read(streamReader(chunks), piece, options)) {
       progress.read = before + piece.read;
       yield { entry, file: name, source: format.source };
     }

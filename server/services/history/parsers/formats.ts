@@ -3,6 +3,7 @@ import type { ParsedEntry } from '../../../domain/listen.js';
 import { CSV_LAYOUTS, headerOf, parseLastfmCsv, PLAIN_CSV, splitRow, type CsvLayout } from './lastfm.js';
 import { parseListenBrainzArray, parseListenBrainzLines } from './listenbrainz.js';
 import { parseSpotifyHistory, type SpotifyOptions } from './spotify.js';
+import type { ByteReader } from './streams.js';
 
 /**
  * The kinds of history file Melon reads, how each is recognised from its first bytes (or, inside a
@@ -25,11 +26,7 @@ interface Format {
   label: string;
   /** What to upload instead, when none of its entries could be read. */
   upload: string;
-  read(
-    chunks: AsyncIterable<Buffer>,
-    progress: { read: number },
-    options: ReadOptions,
-  ): AsyncGenerator<ParsedEntry>;
+  read(source: ByteReader, progress: { read: number }, options: ReadOptions): AsyncGenerator<ParsedEntry>;
 }
 
 export type ReadOptions = SpotifyOptions;
@@ -43,33 +40,33 @@ const CSV_UPLOAD =
 
 const csv =
   (layout: CsvLayout): Format['read'] =>
-  (chunks, progress) =>
-    parseLastfmCsv(chunks, progress, layout);
+  (source, progress) =>
+    parseLastfmCsv(source, progress, layout);
 
 export const FORMATS: Record<FormatId, Format> = {
   'listenbrainz-lines': {
     source: 'listenbrainz',
     label: 'ListenBrainz listens (JSON lines)',
     upload: LB_UPLOAD,
-    read: (chunks, progress) => parseListenBrainzLines(chunks, progress),
+    read: (source, progress) => parseListenBrainzLines(source, progress),
   },
   'listenbrainz-array': {
     source: 'listenbrainz',
     label: 'ListenBrainz listens (a JSON array)',
     upload: LB_UPLOAD,
-    read: (chunks, progress) => parseListenBrainzArray(chunks, progress),
+    read: (source, progress) => parseListenBrainzArray(source, progress),
   },
   'spotify-extended': {
     source: 'spotify',
     label: 'Spotify Extended Streaming History',
     upload: SPOTIFY_UPLOAD,
-    read: (chunks, progress, options) => parseSpotifyHistory(chunks, progress, options),
+    read: (source, progress, options) => parseSpotifyHistory(source, progress, options),
   },
   'spotify-account': {
     source: 'spotify',
     label: "Spotify's streaming history from its Account data",
     upload: SPOTIFY_UPLOAD,
-    read: (chunks, progress, options) => parseSpotifyHistory(chunks, progress, options),
+    read: (source, progress, options) => parseSpotifyHistory(source, progress, options),
   },
   'lastfm-csv': {
     source: 'lastfm',

@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { byteLines, MAX_ENTRY_CHARS } from './streams.js';
+import { byteLines, MAX_ENTRY_CHARS, type ByteReader } from './streams.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "31 Jan 2021 14:03" (lastfm-to-csv and its kin), in UTC. */
@@ -23,11 +23,11 @@ export function parseLastfmDate(text: string): number | null {
 
 /** Splits CSV rows (RFC 4180: quoted fields, doubled quotes, fields across lines). */
 export async function* csvRows(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress?: { read: number },
 ): AsyncGenerator<string[] | null> {
   let pending = '';
-  for await (const line of byteLines(chunks, progress)) {
+  for await (const line of byteLines(source, progress)) {
     if (line === null) {
       // A line too long to keep ends the row it is in.
       pending = '';
@@ -127,13 +127,13 @@ export const headerOf = (row: string[]): string => row.map((f) => f.trim().toLow
  * passed over wherever it is first; dates in UTC.
  */
 export async function* parseLastfmCsv(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress?: { read: number },
   layout: CsvLayout = PLAIN_CSV,
 ): AsyncGenerator<ParsedEntry> {
   let first = true;
   const fields = layout.header ?? 'artist,album,title,date';
-  for await (const row of csvRows(chunks, progress)) {
+  for await (const row of csvRows(source, progress)) {
     const header = first && row !== null && headerOf(row) === layout.header;
     first = false;
     if (header) continue;

@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { byteJsonArrayItems, byteLines, MAX_ENTRY_CHARS } from './streams.js';
+import { byteJsonArrayItems, byteLines, MAX_ENTRY_CHARS, type ByteReader } from './streams.js';
 
 /** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 2002-10-01): so do imports. */
 export const LISTEN_MINIMUM_TS = 1033430400;
@@ -70,10 +70,10 @@ export function readListenBrainzListen(
 
 /** A ListenBrainz export's listens as JSON lines (one listen a line: `listens/<year>/<month>.jsonl`). */
 export async function* parseListenBrainzLines(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress?: { read: number },
 ): AsyncGenerator<ParsedEntry> {
-  for await (const line of byteLines(chunks, progress)) {
+  for await (const line of byteLines(source, progress)) {
     if (line?.trim() === '') continue;
     yield fromText(line === null || line.length > MAX_ENTRY_CHARS ? null : line);
   }
@@ -81,10 +81,10 @@ export async function* parseListenBrainzLines(
 
 /** ListenBrainz listens as one JSON array (the export of earlier years, the API's listens). */
 export async function* parseListenBrainzArray(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress?: { read: number },
 ): AsyncGenerator<ParsedEntry> {
-  for await (const item of byteJsonArrayItems(chunks, progress))
+  for await (const item of byteJsonArrayItems(source, progress))
     yield fromText('tooLong' in item ? null : item.text);
 }
 

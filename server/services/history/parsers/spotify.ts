@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { byteJsonArrayItems } from './streams.js';
+import { byteJsonArrayItems, type ByteReader } from './streams.js';
 
 /** Shorter than this may be a skip, as Spotify counts a stream (30 s). */
 export const SPOTIFY_MIN_PLAY_MS = 30_000;
@@ -105,11 +105,11 @@ function readAccountEntry(e: Record<string, unknown>): ParsedEntry {
 
 /** A Spotify streaming history file: one JSON array of entries (see readSpotifyEntry). */
 export async function* parseSpotifyHistory(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress?: { read: number },
   options: SpotifyOptions = {},
 ): AsyncGenerator<ParsedEntry> {
-  for await (const item of byteJsonArrayItems(chunks, progress)) {
+  for await (const item of byteJsonArrayItems(source, progress)) {
     if ('tooLong' in item) {
       yield { kind: 'refused', reason: 'the entry is too long' };
       continue;

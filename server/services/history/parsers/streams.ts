@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 /** The most text one entry of an import may have; longer is a refused entry, never a huge string. */
@@ -35,18 +34,15 @@ const CR = 0x0d;
 /**
  * The lines of a stream of bytes (a file, an entry of a ZIP), split at LF, CRLF or a lone CR as
  * readline splits them; null for a line too long to keep (over MAX_LINE_BYTES), which is dropped as
- * it is read. The chunks are copied into one buffer, reused from read to read, and each line is
+ * it is read. The bytes are read into one buffer, reused from read to read, and each line is
  * decoded on its own, so a 300 MB export is never whole in memory. (readline over a decoding stream
  * made a string of every chunk read, a megabyte each: too large for V8's young generation, so a
  * 1M-listen import left 200 MB of them for full collections to free.)
  */
 export async function* byteLines(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress: { read: number } = { read: 0 },
 ): AsyncGenerator<string | null> {
-  const source = chunks[Symbol.asyncIterator]();
-  let pending: Buffer | null = null;
-  let pendingAt = 0;
   const buf = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BYTES);
   // Bytes [start, end) are read and not yet handed out, buf[0] being byte `base` of the stream;
   // `tooLong`: dropping a line's bytes to its end.
@@ -55,18 +51,6 @@ export async function* byteLines(
   let end = 0;
   let tooLong = false;
   let first = true;
-  /** Copies the next bytes of the stream after `end`; 0 at its end. */
-  const fill = async (): Promise<number> => {
-    while (pending === null || pendingAt >= pending.length) {
-      const next = await source.next();
-      if (next.done) return 0;
-      pending = next.value;
-      pendingAt = 0;
-    }
-    const copied = pending.copy(buf, end, pendingAt, Math.min(pending.length, pendingAt + buf.length - end));
-    pendingAt += copied;
-    return copied;
-  };
   const decode = (from: number, to: number): string | null => {
     if (tooLong || to - from > MAX_LINE_BYTES) return null;
     const line = buf.toString('utf8', from, to);
@@ -79,7 +63,7 @@ export async function* byteLines(
       end -= start;
       start = 0;
     }
-    const bytesRead = await fill();
+    const bytesRead = await source.read(buf, end, Math.min(READ_BYTES, buf.length - end));
     const eof = bytesRead === 0;
     end += bytesRead;
     // The next LF and CR at or after `start` (memchr-fast: a CR is rare, so it is looked for once
@@ -117,8 +101,47 @@ export async function* fileLines(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
 ): AsyncGenerator<string | null> {
-  progress.size = (await stat(path)).size;
-  yield* byteLines(createReadStream(path, { highWaterMark: READ_BYTES }), progress);
+  const handle = await open(path, 'r');
+  try {
+    progress.size = (await handle.stat()).size;
+    yield* byteLines(fileReader(handle), progress);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Where bytes are read from: `read` fills `into` from `at` with up to `length` bytes and answers how
+ * many, 0 at the end. Parsers read through it into buffers of their own, reused from read to read,
+ * so that reading a file allocates nothing per read.
+ */
+export interface ByteReader {
+  read(into: Buffer, at: number, length: number): Promise<number>;
+}
+
+/** An open file, read from where it was last read. */
+export function fileReader(handle: FileHandle): ByteReader {
+  return { read: async (into, at, length) => (await handle.read(into, at, length, null)).bytesRead };
+}
+
+/** A stream of chunks (an entry of a ZIP as it is inflated), copied out as asked. */
+export function streamReader(chunks: AsyncIterable<Buffer>): ByteReader {
+  const source = chunks[Symbol.asyncIterator]();
+  let pending: Buffer | null = null;
+  let pendingAt = 0;
+  return {
+    async read(into, at, length) {
+      while (pending === null || pendingAt >= pending.length) {
+        const next = await source.next();
+        if (next.done) return 0;
+        pending = next.value;
+        pendingAt = 0;
+      }
+      const copied = pending.copy(into, at, pendingAt, Math.min(pending.length, pendingAt + length));
+      pendingAt += copied;
+      return copied;
+    },
+  };
 }
 
 /** The first `byte` in buf[from, end), else `end` (bytes after `end` are left from earlier reads). */
@@ -143,18 +166,26 @@ export async function* jsonArrayItems(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
 ): AsyncGenerator<ArrayItem> {
-  progress.size = (await stat(path)).size;
-  yield* byteJsonArrayItems(createReadStream(path, { highWaterMark: TEXT_BYTES }), progress);
+  const handle = await open(path, 'r');
+  try {
+    progress.size = (await handle.stat()).size;
+    yield* byteJsonArrayItems(fileReader(handle), progress);
+  } finally {
+    await handle.close();
+  }
 }
 
-/** Text of at most TEXT_BYTES bytes a piece: V8 makes a string of 128 KiB or more outside its young generation (see byteLines). */
-async function* decoded(chunks: AsyncIterable<Buffer>): AsyncGenerator<{ text: string; bytes: number }> {
+/**
+ * Text of at most TEXT_BYTES bytes a piece, read into one reused buffer: V8 makes a string of
+ * 128 KiB or more outside its young generation (see byteLines).
+ */
+async function* decoded(source: ByteReader): AsyncGenerator<{ text: string; bytes: number }> {
   const decoder = new StringDecoder('utf8');
-  for await (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; at += TEXT_BYTES) {
-      const piece = chunk.subarray(at, Math.min(chunk.length, at + TEXT_BYTES));
-      yield { text: decoder.write(piece), bytes: piece.length };
-    }
+  const buf = Buffer.allocUnsafe(TEXT_BYTES);
+  for (;;) {
+    const bytes = await source.read(buf, 0, TEXT_BYTES);
+    if (bytes === 0) break;
+    yield { text: decoder.write(buf.subarray(0, bytes)), bytes };
   }
   const rest = decoder.end();
   if (rest) yield { text: rest, bytes: 0 };
@@ -162,7 +193,7 @@ async function* decoded(chunks: AsyncIterable<Buffer>): AsyncGenerator<{ text: s
 
 /** The top-level elements of a JSON array read from a stream of bytes (see jsonArrayItems). */
 export async function* byteJsonArrayItems(
-  chunks: AsyncIterable<Buffer>,
+  source: ByteReader,
   progress: { read: number } = { read: 0 },
 ): AsyncGenerator<ArrayItem> {
   let bytes = 0;
@@ -191,7 +222,7 @@ export async function* byteJsonArrayItems(
     inElement = false;
     return item;
   };
-  for await (const piece of decoded(chunks)) {
+  for await (const piece of decoded(source)) {
     const chunk = piece.text;
     const out: ArrayItem[] = [];
     // Where each element of `out` ends in the chunk, and where the chunk starts in the stream (in
