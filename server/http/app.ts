@@ -52,6 +52,15 @@ function multipartBody(limit: number): Koa.Middleware {
           maxFiles: 1,
           uploadDir,
           keepExtensions: false,
+          // An empty file reaches its handler, which can say what is wrong with it.
+          allowEmptyFiles: true,
+          minFileSize: 0,
+          // A part with a file name is the file even without a Content-Type of its own (Python's
+          // requests sends none); formidable would otherwise read it as a text field.
+          onPart: (part, handlePart) => {
+            if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
+            handlePart(part);
+          },
         },
       })(ctx, next);
     } finally {
