@@ -7,7 +7,7 @@ import type {
   TranscodedAudio,
 } from '../services/playback/stream-service.js';
 import { parseByteRange } from './byte-range.js';
-import { StreamBody, type Reply, type Request } from './types.js';
+import { StreamBody, type Reply, type Request } from './endpoint.js';
 
 /**
  * The HTTP side of playback (docs/API.md, Streaming): ranges, validators, HEAD and downloads over
