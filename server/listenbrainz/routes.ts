@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { Clock } from '../clock.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
 import type { Principal } from '../domain/user.js';
 import type { Logger } from '../logger.js';
 import type { HistoryService } from '../services/history/history-service.js';
@@ -115,11 +116,15 @@ async function readJson(ctx: Koa.Context): Promise<unknown> {
     if (size > MAX_LISTEN_PAYLOAD_SIZE) throw tooLarge(ctx);
     chunks.push(chunk);
   }
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
     throw badRequest('Cannot parse JSON document.');
   }
+  if (nestsDeeperThan(body))
+    throw badRequest(`The JSON document is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  return body;
 }
 
 function tooLarge(ctx: Koa.Context): ListenBrainzError {
