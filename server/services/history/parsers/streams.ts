@@ -29,9 +29,9 @@ const CR = 0x0d;
  * A file's lines (split at LF, CRLF or a lone CR, as readline splits them), read as a stream (a
  * 300 MB export is never whole in memory); null for a line too long to keep (over MAX_LINE_BYTES),
  * which is dropped as it is read. The file is read into one buffer, reused from read to read, and
- * each line is decoded on its own. (readline over a decoding stream made a string of every chunk
- * read, a megabyte each: too large for V8's young generation, so a 1M-listen import left 200 MB
- * of them for full collections to free, and the old generation grew by tens of MB between them.)
+ * each line is decoded on its own. (readline over a decoding stream makes a string of every chunk
+ * read, a megabyte each: too large for V8's young generation, so a large import leaves them all for
+ * full collections to free, and the old generation grows between them.)
  */
 export async function* fileLines(
   path: string,
@@ -134,8 +134,7 @@ export async function* jsonArrayItems(
 ): AsyncGenerator<ArrayItem> {
   progress.size = (await stat(path)).size;
   // Small chunks: V8 makes a string of 128 KiB or more outside its young generation (see fileLines);
-  // at 32 KiB even a chunk of two-byte characters stays young. (A 1M-listen JSON array import:
-  // RSS growth 122-130 MB with 1 MiB chunks, 90-118 with these; 4 % slower.)
+  // at 32 KiB even a chunk of two-byte characters stays young, and dies there.
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 32 * 1024 });
   let opened = false;
   let closed = false;
