@@ -85,7 +85,7 @@ export interface RouteDef {
   /** The most a multipart route's upload may hold (default: UPLOAD_LIMIT_BYTES, 20 MiB). */
   uploadLimitBytes?: number;
   handler: Handler;
-  /** What the route takes and answers; the OpenAPI document is made from it (http/openapi.ts). */
+  /** What the route takes and answers; the OpenAPI document is made from it (http/native/openapi.ts). */
   doc?: EndpointDoc;
 }
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { HTTP_LIMITS } from '../../server/index.js';
+import { HTTP_LIMITS } from '../../server/create-server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -52,7 +52,7 @@ describe('slow clients', () => {
     expect(HTTP_LIMITS).toEqual({
       requestTimeoutMs: 120_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 310_000,
       maxConnections: 256,
     });
   });
