@@ -25,7 +25,7 @@ import {
   PictureType,
   TagTypes,
 } from 'node-taglib-sharp';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { readTrackFile } from '../server/library/tags.js';
 import { benchConfig, quietLogger } from './bench-data.js';
 
