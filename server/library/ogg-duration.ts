@@ -79,8 +79,9 @@ async function readAt(fh: FileHandle, position: number, length: number): Promise
  * The duration in seconds of an Ogg Vorbis or Opus file as a decoder plays it; null for another
  * codec, a chained file whose last stream is not the first, or a file without a last page.
  */
-export async function oggDuration(file: string): Promise<number | null> {
-  const fh = await open(file, 'r');
+export async function oggDuration(file: string | FileHandle): Promise<number | null> {
+  // A handle is the caller's to close (a checked track file); a path is opened and closed here.
+  const fh = typeof file === 'string' ? await open(file, 'r') : file;
   try {
     const size = (await fh.stat()).size;
     const head = streamHead(await readAt(fh, 0, FIRST_PAGE_BYTES));
@@ -96,6 +97,6 @@ export async function oggDuration(file: string): Promise<number | null> {
     }
     return null;
   } finally {
-    await fh.close();
+    if (typeof file === 'string') await fh.close();
   }
 }

@@ -104,12 +104,13 @@ export function commentPictures(packet: Buffer): OggPicture[] {
 }
 
 /** The pictures of the Ogg file, in their order in its comment header. */
-export async function oggPictures(file: string): Promise<OggPicture[]> {
-  const fh = await open(file, 'r');
+export async function oggPictures(file: string | FileHandle): Promise<OggPicture[]> {
+  // A handle is the caller's to close (a checked track file); a path is opened and closed here.
+  const fh = typeof file === 'string' ? await open(file, 'r') : file;
   try {
     const packet = await commentPacket(fh);
     return packet ? commentPictures(packet) : [];
   } finally {
-    await fh.close();
+    if (typeof file === 'string') await fh.close();
   }
 }

@@ -2,8 +2,9 @@
  * Reads tags, duration and embedded pictures of one audio file with music-metadata. The values are raw
  * (artists and genres unsplit): the scanner decides how to split and merge them.
  */
-import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { parseFile, parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
+import { FileTokenizer } from 'strtok3';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
@@ -11,6 +12,22 @@ import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
+import type { OpenedTrackFile } from './track-file.js';
+
+/**
+ * What is read: a checked, open track file (library/track-file.ts), which the server always passes,
+ * or a path, which only tools and tests use.
+ */
+export type AudioSource = string | OpenedTrackFile;
+
+const pathOf = (source: AudioSource): string => (typeof source === 'string' ? source : source.path);
+
+/** music-metadata reading from a handle its caller opened and will close. */
+class OpenFileTokenizer extends FileTokenizer {
+  static of(file: OpenedTrackFile): OpenFileTokenizer {
+    return new OpenFileTokenizer(file.handle, { fileInfo: { path: file.path, size: file.stat.size } });
+  }
+}
 
 export interface ParsedPicture {
   /**
@@ -99,7 +116,7 @@ const MM_PICTURE_TYPES = [
   'Publisher/Studio logotype',
 ];
 
-export async function readTrackFile(file: string): Promise<ParsedTrack> {
+export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
   // Covers are needed for their type, size and dimensions.
   const { meta, duration } = await parseAudio(file);
   const pictures = isOgg(meta) ? await oggPicturesAsTags(file) : (meta.common.picture ?? []);
@@ -115,7 +132,7 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
     discNumber: positive(common.disk.no),
     year: positive(common.year),
     durationMs: Math.round(duration * 1000),
-    format: formatLabel(meta, file),
+    format: formatLabel(meta, pathOf(file)),
     pictures: pictures.map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
     releaseMbid: text(common.musicbrainz_albumid),
@@ -129,7 +146,7 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
  * never used, since a "picture" may be HTML or SVG with script in it.
  */
 export async function readPicture(
-  file: string,
+  file: AudioSource,
   pos: number,
 ): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
   const meta = await parseMetadata(file, false);
@@ -145,7 +162,7 @@ export async function readPicture(
  * length (MP3, ADTS, Ogg) our own readers find it without reading the file through, and only when
  * they cannot does music-metadata read it to the end.
  */
-async function parseAudio(file: string): Promise<{ meta: IAudioMetadata; duration: number }> {
+async function parseAudio(file: AudioSource): Promise<{ meta: IAudioMetadata; duration: number }> {
   let meta = await parseMetadata(file, false);
   let duration = (await countedDuration(meta, file)) ?? meta.format.duration;
   if (meta.format.container && !duration) {
@@ -163,13 +180,10 @@ function isOgg(meta: IAudioMetadata): boolean {
 }
 
 /** An Ogg file's pictures as music-metadata would list them (see ogg-pictures.ts). */
-async function oggPicturesAsTags(file: string): Promise<IPicture[]> {
+async function oggPicturesAsTags(file: AudioSource): Promise<IPicture[]> {
   try {
-    return (await oggPictures(file)).map((p) => ({
-      type: MM_PICTURE_TYPES[p.type] ?? 'Other',
-      format: p.mime,
-      data: p.data,
-    }));
+    const pictures = await oggPictures(typeof file === 'string' ? file : file.handle);
+    return pictures.map((p) => ({ type: MM_PICTURE_TYPES[p.type] ?? 'Other', format: p.mime, data: p.data }));
   } catch (err) {
     if (isErrno(err)) throw err;
     return [];
@@ -180,10 +194,12 @@ async function oggPicturesAsTags(file: string): Promise<IPicture[]> {
  * music-metadata skips Ogg pictures (read by ogg-pictures.ts instead); other formats' pictures come
  * from it, as their bytes are copied out and not decoded from text.
  */
-async function parseMetadata(file: string, duration: boolean): Promise<IAudioMetadata> {
-  const skipCovers = OGG_EXTENSIONS.has(path.extname(file).toLowerCase());
+async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAudioMetadata> {
+  const skipCovers = OGG_EXTENSIONS.has(path.extname(pathOf(file)).toLowerCase());
   try {
-    return await parseFile(file, { duration, skipCovers });
+    if (typeof file === 'string') return await parseFile(file, { duration, skipCovers });
+    // Not closed: the handle belongs to the caller.
+    return await parseFromTokenizer(OpenFileTokenizer.of(file), { duration, skipCovers });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
@@ -195,13 +211,14 @@ async function parseMetadata(file: string, duration: boolean): Promise<IAudioMet
  * The exact duration of the streams whose headers music-metadata can only estimate from (see
  * frame-count.ts), or whose length is only in their last page (see ogg-duration.ts).
  */
-async function countedDuration(meta: IAudioMetadata, file: string): Promise<number | null> {
+async function countedDuration(meta: IAudioMetadata, file: AudioSource): Promise<number | null> {
   const container = (meta.format.container ?? '').toLowerCase();
+  const input = typeof file === 'string' ? file : file.handle;
   try {
-    if (container === 'ogg') return await oggDuration(file);
-    if (container === 'mpeg') return await mpegDuration(file);
+    if (container === 'ogg') return await oggDuration(input);
+    if (container === 'mpeg') return await mpegDuration(input);
     // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
-    if (container.startsWith('adts')) return await adtsDuration(file);
+    if (container.startsWith('adts')) return await adtsDuration(input);
   } catch (err) {
     if (isErrno(err)) throw err;
   }
