@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { Clock } from '../../clock.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.js';
 import type { Principal } from '../../domain/user.js';
 import type { Logger } from '../../logger.js';
 import type { HistoryService } from '../../services/history/history-service.js';
@@ -79,7 +80,8 @@ async function submitListens(ctx: Koa.Context, { tokens, history, clock }: Liste
   if (principal.role !== 'Admin' && principal.role !== 'User')
     throw unauthorized(`A ${principal.role} account may not submit listens.`);
   const userId = principal.userId;
-  const submission = readSubmission(await readJson(ctx), clock.now());
+  const body = await readJson(ctx);
+  const submission = readSubmission(body.document, body.bytes, clock.now());
   if (submission.type === 'playing_now') {
     const { durationMs, ...listen } = submission.listens[0]!;
     history.playingNow({ ...listen, userId, source: 'listenbrainz-api' }, durationMs);
@@ -104,8 +106,8 @@ function validateToken(ctx: Koa.Context, { tokens }: ListenBrainzDeps) {
   return { code: 200, message: 'Token valid.', valid: true, user_name: principal.username };
 }
 
-/** The JSON body, read up to ListenBrainz's payload limit (a bigger body is refused unread). */
-async function readJson(ctx: Koa.Context): Promise<unknown> {
+/** The JSON body and its size, read up to ListenBrainz's payload limit (a bigger body is refused unread). */
+async function readJson(ctx: Koa.Context): Promise<{ document: unknown; bytes: number }> {
   const declared = Number(ctx.get('Content-Length') || '0');
   if (declared > MAX_LISTEN_PAYLOAD_SIZE) throw tooLarge(ctx);
   const chunks: Buffer[] = [];
@@ -115,18 +117,19 @@ async function readJson(ctx: Koa.Context): Promise<unknown> {
     if (size > MAX_LISTEN_PAYLOAD_SIZE) throw tooLarge(ctx);
     chunks.push(chunk);
   }
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw badRequest('Cannot parse JSON document.');
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch (error) {
+    throw badRequest(`Cannot parse JSON document: ${error instanceof Error ? error.message : 'not JSON'}`);
   }
+  if (nestsDeeperThan(body))
+    throw badRequest(`The JSON document is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  return { document: body, bytes: size };
 }
 
+/** A 400, as ListenBrainz answers it (not 413); the rest of the body is not read, and the connection closes. */
 function tooLarge(ctx: Koa.Context): ListenBrainzError {
-  // The rest of the body is not read: the connection closes after the answer.
   ctx.set('Connection', 'close');
-  return new ListenBrainzError(
-    413,
-    `Payload too large. The whole document may not exceed ${MAX_LISTEN_PAYLOAD_SIZE} bytes.`,
-  );
+  return badRequest(`Payload too large. Payload cannot exceed ${MAX_LISTEN_PAYLOAD_SIZE} bytes`);
 }

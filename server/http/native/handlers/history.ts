@@ -19,22 +19,38 @@ export const IMPORT_UPLOAD_LIMIT_BYTES = 1024 * 1024 * 1024;
 export function historyHandlers(imports: ImportService, exports: ExportService, review: YearInReviewService) {
   return {
     startImport: endpoint({
-      summary: 'Import listening history from ListenBrainz, Last.fm or Spotify',
+      summary: 'Import listening history from ListenBrainz, Last.fm, Libre.fm or Spotify',
       description:
-        'Stores the upload and imports it in the background; follow it with GET /api/stats/import/{id}. ' +
-        'Admins may import for anyone, others only for themselves. Uploads up to 1 GiB.',
+        'Recognises the file from its content, stores it and imports it in the background; follow it ' +
+        'with GET /api/stats/import/{id}. Admins may import for anyone, others only for themselves. ' +
+        'Uploads up to 1 GiB; a ZIP may unpack to at most 1 GiB.',
       params: {
-        source: source.meta({ description: 'What made the file' }),
+        source: source
+          .optional()
+          .meta({ description: 'What made the file: a hint, used when its content does not say' }),
         userId: userId.meta({ description: 'Whose history (default: the caller)' }),
+        keepIncognito: boolean()
+          .default(false)
+          .meta({ description: "Keep Spotify's streams of private sessions (left out by default)" }),
       },
-      files: { file: 'The export: ListenBrainz JSON lines or JSON array, Last.fm CSV, Spotify JSON' },
+      files: {
+        file:
+          "The export as the service gives it: ListenBrainz's ZIP, JSON lines or JSON array; Spotify's " +
+          'my_spotify_data.zip or its JSON files; a Last.fm or Libre.fm CSV',
+      },
       status: 202,
       response: importStartedSchema,
-      errors: { 401: ['forbidden_role'], 404: ['user_not_found'] },
+      errors: {
+        400: ['import_empty', 'import_unrecognised', 'import_archive_refused'],
+        401: ['forbidden_role'],
+        404: ['user_not_found'],
+        409: ['import_queue_full'],
+      },
       handle: ({ params, request }) =>
         imports.start(callerOf(request), {
           userId: params.userId,
           source: params.source,
+          keepIncognito: params.keepIncognito,
           tempPath: request.files.file!.tempPath,
         }),
     }),
