@@ -15,7 +15,7 @@ import type {
   TopOf,
 } from '../../contract/stats.js';
 import { isValidId } from '../../domain/ids.js';
-import { accountOf, type Principal } from '../../domain/user.js';
+import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
@@ -23,7 +23,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
-import type { RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
+import type { PlayCount, RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
 
@@ -143,7 +143,7 @@ export class StatsService {
         role: user.role,
         self: user.id === self,
         publicStats: user.publicStats,
-        visible: user.id === self || caller.role === 'Admin' || user.publicStats,
+        visible: canReadStats(caller, user),
       }));
   }
 
@@ -283,6 +283,21 @@ export class StatsService {
     }));
   }
 
+  /** Whether the caller may read this user's statistics; false for an unknown user too. */
+  mayRead(caller: Principal, userId: string): boolean {
+    accountOf(caller);
+    const user = isValidId(userId) ? this.users.findById(userId) : undefined;
+    return user !== undefined && canReadStats(caller, user);
+  }
+
+  /**
+   * A user's all-time plays and latest play (epoch ms) per track or album with any play, as numbers
+   * for the Subsonic adapter's play counts; checked against the privacy rule.
+   */
+  playCounts(caller: Principal, kind: 'tracks' | 'albums', userId?: string): Map<string, PlayCount> {
+    return this.index.playCounts(this.readableUser(caller, userId), kind);
+  }
+
   /** The user whose statistics a caller asks for (default: the caller), checked against the privacy rule. */
   readableUser(caller: Principal, userId: string | undefined): string {
     return this.filterFor(caller, { userId, page: 0, count: 1 }, false).userId;
@@ -298,7 +313,7 @@ export class StatsService {
     const userId = request.userId ?? self;
     const user = isValidId(userId) ? this.users.findById(userId) : undefined;
     if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
-    if (userId !== self && caller.role !== 'Admin' && !user.publicStats) {
+    if (!canReadStats(caller, user)) {
       throw unauthorized('stats_private', `${user.username} keeps their listening statistics private`);
     }
     if (
