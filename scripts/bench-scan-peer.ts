@@ -36,7 +36,7 @@ const REAL = path.join(ROOT, 'bench-data', 'scan-real');
 
 /**
  * supysonic 0.7.2's CPU per file on a first scan of real 3–5 minute recordings (Debian's game-music
- * packages), used when it is not installed: 1.3–1.6 s for 135 files.
+ * packages), used when it is not installed (docs/BENCHMARKS.md).
  */
 const SUPYSONIC_REFERENCE_MS_PER_FILE = 10.7;
 
