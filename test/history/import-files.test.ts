@@ -146,6 +146,29 @@ describe('Importing the files the services hand out', () => {
     ]);
   });
 
+  it('counts the same scrobbles from Last.fm (to the minute) and ListenBrainz (to the second) once, in either order', async () => {
+    const seconds: SampleListen[] = [
+      { at: '2024-03-01T10:00:27Z', artist: 'Rick Astley', title: 'Never Gonna Give You Up' },
+      { at: '2024-03-01T10:05:41Z', artist: 'The Beatles', title: 'Here Comes the Sun' },
+    ];
+    const minutes = lastfmCsv([
+      ['Rick Astley', '', 'Never Gonna Give You Up', '2024-03-01T10:00:00Z'],
+      ['The Beatles', '', 'Here Comes the Sun', '2024-03-01T10:05:00Z'],
+      // Another track in the same minute is another listen.
+      ['Beyoncé', '', 'Crazy in Love', '2024-03-01T10:05:00Z'],
+    ]);
+    const first = await makeUser(t);
+    expect(await importFile(t, first.token, {}, listenBrainzLines(seconds))).toMatchObject({ matched: 2 });
+    expect(await importFile(t, first.token, {}, minutes)).toMatchObject({ matched: 1, duplicates: 2 });
+    const second = await makeUser(t);
+    expect(await importFile(t, second.token, {}, minutes)).toMatchObject({ matched: 3 });
+    expect(await importFile(t, second.token, {}, listenBrainzLines(seconds))).toMatchObject({
+      matched: 0,
+      duplicates: 2,
+    });
+    expect(await recentPlays(t, second)).toHaveLength(3);
+  });
+
   it('takes a file part without a Content-Type of its own, as Python requests sends it', async () => {
     const boundary = 'melon-test-boundary';
     const body =

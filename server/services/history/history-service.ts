@@ -143,6 +143,7 @@ class Matched implements MatchedListen {
   readonly at: number;
   readonly device: string | null;
   readonly type: 'play' | 'skip';
+  readonly windowMs: number;
 
   constructor(
     listen: Listen,
@@ -152,6 +153,7 @@ class Matched implements MatchedListen {
     this.at = listen.at;
     this.device = listen.device;
     this.type = listen.type;
+    this.windowMs = listen.windowMs ?? 0;
   }
 }
 

@@ -244,6 +244,7 @@ class BatchListen implements Listen {
   readonly recordingMbid: string | null;
   readonly device: string | null;
   readonly type: 'play' | 'skip';
+  readonly windowMs: number;
   readonly userId: string;
   readonly source: ImportSource;
 
@@ -255,6 +256,7 @@ class BatchListen implements Listen {
     this.recordingMbid = listen.recordingMbid;
     this.device = listen.device;
     this.type = listen.type;
+    this.windowMs = listen.windowMs ?? 0;
     this.userId = userId;
     this.source = source;
   }
