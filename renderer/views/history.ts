@@ -8,10 +8,12 @@ import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The server recognises the file from its content; a source is only a hint for odd files. */
 const SOURCES = [
-  { value: 'listenbrainz', label: 'ListenBrainz export (JSON lines or JSON)' },
-  { value: 'lastfm', label: 'Last.fm scrobbles (CSV: artist, album, title, date)' },
-  { value: 'spotify', label: 'Spotify Extended Streaming History (JSON)' },
+  { value: '', label: 'Recognise it from the file (ZIP, JSON or CSV)' },
+  { value: 'listenbrainz', label: 'ListenBrainz export (ZIP, JSON lines or JSON)' },
+  { value: 'lastfm', label: 'Last.fm or Libre.fm scrobbles (CSV)' },
+  { value: 'spotify', label: "Spotify's my_spotify_data.zip or its JSON" },
 ];
 
 const bigNumber = (label: string, value: string, testid: string) =>
@@ -81,7 +83,7 @@ function importCard(
     const chosen = file.files?.[0];
     if (!chosen) return;
     const body = new FormData();
-    body.set('source', source.value);
+    if (source.value) body.set('source', source.value);
     body.set('file', chosen);
     try {
       const { id } = await ctx.api.json<ImportStarted>('/api/stats/import', { method: 'POST', form: body });
@@ -100,10 +102,19 @@ function importCard(
 }
 
 function showProgress(report: HTMLElement, p: ImportProgress): void {
-  const state = p.status === 'failed' ? `Failed: ${p.error ?? ''}` : p.done ? 'Done' : 'Importing…';
+  const percent = p.bytesTotal > 0 ? Math.min(100, Math.floor((100 * p.bytesRead) / p.bytesTotal)) : 0;
+  const state =
+    p.status === 'failed' ? `Failed: ${p.error ?? ''}` : p.done ? 'Done' : `Importing… ${percent} %`;
   replace(
     report,
     h('p', { testid: 'import-status', text: state }),
+    p.takenAs ? h('p', { class: 'muted', testid: 'import-taken-as', text: `Read as ${p.takenAs}` }) : null,
+    p.done
+      ? null
+      : h('progress', {
+          testid: 'import-progress',
+          attrs: { max: '100', value: String(percent), 'aria-label': 'Import progress' },
+        }),
     h(
       'dl',
       { class: 'import-figures' },
@@ -122,7 +133,9 @@ function showProgress(report: HTMLElement, p: ImportProgress): void {
       ? h(
           'ul',
           { class: 'import-problems' },
-          ...p.problems.slice(0, 10).map((x) => h('li', { text: `Entry ${x.entry}: ${x.reason}` })),
+          ...p.problems
+            .slice(0, 10)
+            .map((x) => h('li', { text: `Entry ${x.entry}${x.file ? ` (${x.file})` : ''}: ${x.reason}` })),
         )
       : null,
   );
