@@ -1,5 +1,5 @@
 /**
- * History import bench (issue 17): imports a ListenBrainz export of N listens (default 1,000,000,
+ * History import bench: imports a ListenBrainz export of N listens (default 1,000,000,
  * JSON lines, ~206 MB) into the real server running in its own process, and watches that process's
  * resident memory while the import runs. The upload is streamed from disk, the server streams it to
  * a temp file and parses it as a stream, so the memory it keeps is the stats index's growth (16

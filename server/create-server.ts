@@ -9,7 +9,7 @@ import { buildApp } from './http/app.js';
 import { routeTable } from './http/native/routes.js';
 import { ImageResizer } from './services/image-resizer.js';
 import { subsonicApi } from './http/subsonic/router.js';
-import type { RouteDef } from './http/types.js';
+import type { RouteDef } from './http/endpoint.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';

@@ -14,7 +14,7 @@ import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { StreamBody, type Request, type RouteDef, type UploadedFile } from './types.js';
+import { StreamBody, type Request, type RouteDef, type UploadedFile } from './endpoint.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -104,7 +104,7 @@ export function buildApp(
         ctx.state.principal = authorize(auth, route.access, ctx.get('Authorization') || undefined);
         await next();
       },
-      ...(route.method === 'POST' ? [parse as Koa.Middleware] : []),
+      ...(route.method === 'POST' ? [parse] : []),
       async (ctx: Ctx) => handle(ctx, route),
     );
   }

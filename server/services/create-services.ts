@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { scanLibrary } from '../library/scanner.js';
-import { TrackFiles } from '../library/track-files.js';
+import { audioFilesOnDisk, TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/open-store.js';
 import { ApiKeyService } from './api-key-service.js';
@@ -93,7 +93,7 @@ export function createServices(
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
-  const trackFiles = new TrackFiles();
+  const trackFiles = new TrackFiles(audioFilesOnDisk((track) => library.openTrackFile(track)));
   const artwork = new ArtworkService(
     store.artwork,
     library,
@@ -140,6 +140,7 @@ export function createServices(
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
       maxTranscodes: config.maxTranscodes,
+      transcodeIdleMs: config.transcodeIdleMs,
       logger,
     }),
     search: new SearchService(library),

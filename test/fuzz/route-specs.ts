@@ -121,6 +121,6 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/settings/update-melon': { params: {} },
   'GET /api/settings/update-status': { params: {} },
 
-  // Planned by issue 7 (the OpenAPI document); listed so the fuzzer covers it once it lands.
+  // The OpenAPI document.
   'GET /api/openapi.json': { params: {} },
 };

@@ -8,7 +8,7 @@ import {
   type Endpoint,
   type ResponseDoc,
   type RouteDef,
-} from '../types.js';
+} from '../endpoint.js';
 
 /**
  * The OpenAPI 3.1 document of the route table (`GET /api/openapi.json`). Everything in it comes

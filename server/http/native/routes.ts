@@ -20,7 +20,7 @@ import {
   type DocumentedRoute,
   type Endpoint,
   type RouteGroup,
-} from '../types.js';
+} from '../endpoint.js';
 
 const PUBLIC: Access = 'public';
 const ADMIN: Access = ['Admin'];

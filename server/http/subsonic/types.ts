@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { AccountRole, Principal } from '../../domain/user.js';
-import type { Request as HttpRequest } from '../types.js';
+import type { Request as HttpRequest } from '../endpoint.js';
 import type { Presenter } from './presenter.js';
 import type { SubsonicParams } from './params.js';
 import type { Payload } from './render.js';

@@ -287,8 +287,8 @@ export class StatsService {
 
   /**
    * Whose statistics, checked against the privacy rule: one's own, anyone's for an Admin, or a user
-   * who keeps theirs public (the default). An unknown user is a 404 for every role (contract §4,
-   * changed 2026-11-23), so the page can tell "no such person" from "private".
+   * who keeps theirs public (the default). An unknown user is a 404 for every role
+   * (docs/API.md, Statistics), so the page can tell "no such person" from "private".
    */
   private filterFor(caller: Principal, request: ReadRequest, ranged: boolean): StatsFilter {
     const self = accountOf(caller);

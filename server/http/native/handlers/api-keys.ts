@@ -3,7 +3,7 @@ import { deletedSchema } from '../../../contract/common.js';
 import { apiKeySchema, newApiKeySchema } from '../../../contract/users.js';
 import type { ApiKeyService } from '../../../services/api-key-service.js';
 import { id, text } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 const keyName = text(64)
   .refine((name) => !/\p{Cc}/u.test(name), { message: 'must not contain control characters' })

@@ -15,7 +15,7 @@ import {
   type Reply,
   type Request,
   type ResponseDoc,
-} from '../../types.js';
+} from '../../endpoint.js';
 
 const owner = { id: id() };
 const position = {

@@ -4,7 +4,7 @@ import { inviteSchema, tokenCheckSchema, tokenSchema } from '../../../contract/a
 import type { AuthService } from '../../../services/auth-service.js';
 import type { InviteService } from '../../../services/invite-service.js';
 import { boolean, text } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 const credentials = { username: text(256), password: text(1024) };
 

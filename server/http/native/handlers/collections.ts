@@ -2,7 +2,7 @@ import { collectionPageSchema, collectionSchema } from '../../../contract/collec
 import type { CollectionService } from '../../../services/collection-service.js';
 import type { CollectionKind } from '../../../domain/collection.js';
 import { idPath, listQuery, stringList, text } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 export function collectionHandlers(collections: CollectionService, kind: CollectionKind) {
   const plural = kind === 'playlist' ? 'Playlists' : 'Collections';

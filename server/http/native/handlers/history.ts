@@ -9,7 +9,7 @@ import {
   yearInReviewSchema,
 } from '../../../contract/history.js';
 import { boolean, id, integer } from '../../params.js';
-import { callerOf, endpoint, rawEndpoint, StreamBody } from '../../types.js';
+import { callerOf, endpoint, rawEndpoint, StreamBody } from '../../endpoint.js';
 
 const userId = id().optional();
 

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/library.js';
 import type { LibraryService } from '../../../services/library-service.js';
 import { idPath, listQuery } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 export function libraryHandlers(library: LibraryService) {
   return {

@@ -13,7 +13,7 @@ import {
 } from '../../../services/playback/search-service.js';
 import { downloadReply, streamReply } from '../../audio-reply.js';
 import { idPath, integer, text } from '../../params.js';
-import { callerOf, endpoint, rawEndpoint, type ResponseDoc } from '../../types.js';
+import { callerOf, endpoint, rawEndpoint, type ResponseDoc } from '../../endpoint.js';
 
 const fileHeaders = {
   'Accept-Ranges': 'bytes (originals); none (transcodes)',

@@ -2,7 +2,7 @@ import { ratingResultSchema } from '../../../contract/ratings.js';
 import type { RatingService } from '../../../services/rating-service.js';
 import type { RatingKind } from '../../../domain/rating.js';
 import { id, integer } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 const anyId = id();
 

@@ -17,7 +17,7 @@ import {
 } from '../../../contract/stats.js';
 import type { ReadRequest, StatsService } from '../../../services/stats/stats-service.js';
 import { id, isoDate, paging, text } from '../../params.js';
-import { callerOf, endpoint, type ErrorCodes } from '../../types.js';
+import { callerOf, endpoint, type ErrorCodes } from '../../endpoint.js';
 
 // An id of the wrong shape (any length) is a 404 of the resource (docs/API.md, Conventions), judged by the service.
 const anyId = id();

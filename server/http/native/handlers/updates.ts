@@ -1,6 +1,6 @@
 import { installAnswerSchema, updateCheckSchema, updateStatusSchema } from '../../../contract/updates.js';
 import type { UpdateService } from '../../../services/updates/update-service.js';
-import { endpoint, rawEndpoint } from '../../types.js';
+import { endpoint, rawEndpoint } from '../../endpoint.js';
 
 export function updateHandlers(updates: UpdateService) {
   return {

@@ -4,7 +4,7 @@ import { ACCOUNT_ROLES, listedUserSchema, userSchema } from '../../../contract/u
 import type { StatsService } from '../../../services/stats/stats-service.js';
 import type { UserService } from '../../../services/user-service.js';
 import { boolean, id, text } from '../../params.js';
-import { callerOf, endpoint } from '../../types.js';
+import { callerOf, endpoint } from '../../endpoint.js';
 
 /** Usernames: 1–64 characters, no control characters or surrounding spaces. */
 const username = text(64)

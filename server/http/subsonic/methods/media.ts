@@ -3,7 +3,7 @@ import type { ImageResizer } from '../../../services/image-resizer.js';
 import type { Services } from '../../../services/create-services.js';
 import { downloadReply, streamReply } from '../../audio-reply.js';
 import { imageReply } from '../../native/handlers/artwork.js';
-import { StreamBody, type Reply } from '../../types.js';
+import { StreamBody, type Reply } from '../../endpoint.js';
 import {
   MIN_KBPS,
   type StreamOptions,

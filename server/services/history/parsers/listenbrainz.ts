@@ -2,7 +2,7 @@ import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
 import { byteJsonArrayItems, byteLines, MAX_ENTRY_CHARS, type ByteReader } from './streams.js';
 
-/** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 2002-10-01): so do imports. */
+/** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 1 October 2002): so do imports. */
 export const LISTEN_MINIMUM_TS = 1033430400;
 const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
 
