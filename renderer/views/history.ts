@@ -46,15 +46,28 @@ export const historyView: View = (ctx, root) => {
     shown.household = household;
     void review.reload();
   }
+  const past = section<ImportProgress[]>({
+    testid: 'past-imports',
+    label: 'past imports',
+    load: () => ctx.api.json<ImportProgress[]>('/api/stats/import'),
+    isEmpty: (jobs) => jobs.length === 0,
+    empty: 'No imports yet.',
+    render: (jobs) => h('ul', { class: 'past-imports' }, ...jobs.map(pastImport)),
+  });
   // A finished import may bring years with plays: the picker is drawn again.
-  const imported = () => show(shown.year, shown.household);
+  const imported = () => {
+    show(shown.year, shown.household);
+    void past.reload();
+  };
   replace(
     root,
     viewHeading('History'),
     importCard(ctx, (t) => (timer = t), imported),
+    card('Past imports', past.element),
     review.element,
   );
   void review.reload();
+  void past.reload();
   return () => {
     clearTimeout(timer);
     review.cancel();
@@ -78,12 +91,31 @@ function importCard(
     testid: 'import-report',
     attrs: { 'aria-live': 'polite' },
   });
-  const form = h('form', { class: 'import-form' }, field('From', source), field('File', file), submit);
+  // An Admin may import for another member.
+  const member = h('select', { testid: 'import-member' }, h('option', { text: 'Me', attrs: { value: '' } }));
+  if (ctx.session.role === 'Admin')
+    void ctx.api
+      .json<Array<{ id: string; username: string }>>('/api/users')
+      .then((users) => {
+        for (const u of users)
+          if (u.id !== ctx.session.userId)
+            member.append(h('option', { text: u.username, attrs: { value: u.id } }));
+      })
+      .catch(() => undefined);
+  const form = h(
+    'form',
+    { class: 'import-form' },
+    ctx.session.role === 'Admin' ? field('For', member) : null,
+    field('From', source),
+    field('File', file),
+    submit,
+  );
   onSubmit(form, submit, async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     const body = new FormData();
     if (source.value) body.set('source', source.value);
+    if (member.value) body.set('userId', member.value);
     body.set('file', chosen);
     try {
       const { id } = await ctx.api.json<ImportStarted>('/api/stats/import', { method: 'POST', form: body });
@@ -99,6 +131,23 @@ function importCard(
     }
   });
   return card('Bring your history', form, report);
+}
+
+/** One past import: when, what it was read as, and its outcome. */
+function pastImport(p: ImportProgress): HTMLElement {
+  const when = new Date(p.createdAt).toLocaleString();
+  const outcome =
+    p.status === 'failed'
+      ? `failed: ${p.error ?? ''}`
+      : p.done
+        ? `${p.matched} added, ${p.unmatched} not in the library, ${p.duplicates} already counted, ${p.refused} refused`
+        : 'running';
+  return h(
+    'li',
+    { testid: 'past-import' },
+    h('strong', { text: when }),
+    ` — ${p.takenAs ?? p.source}: ${outcome}`,
+  );
 }
 
 function showProgress(report: HTMLElement, p: ImportProgress): void {

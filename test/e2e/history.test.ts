@@ -48,6 +48,13 @@ describe('History', () => {
     );
     const figures = await view.locator('.import-figures dd').allTextContents();
     expect(figures).toEqual(['4', '3', '1', '0', '0', '0']);
+    await eventually(
+      async () =>
+        /Last\.fm CSV \(artist,album,title,date\): 3 added, 1 not in the library/u.test(
+          (await view.getByTestId('past-import').first().textContent()) ?? '',
+        ),
+      true,
+    );
 
     await view.getByTestId('review-year').selectOption(String(YEAR));
     await eventually(() => view.getByTestId('review-plays').textContent(), '3');

@@ -241,3 +241,32 @@ describe('Refusing what is not a history, saying what to upload', () => {
     );
   });
 });
+
+describe('GET /api/stats/import', () => {
+  it('lists past imports with their reports, newest first: a member’s own, an Admin’s everyone’s', async () => {
+    const dora = await makeUser(t);
+    const erik = await makeUser(t);
+    const first = await importFile(t, dora.token, {}, listenBrainzLines([NEVER]));
+    const second = await importFile(t, dora.token, {}, 'one,two\n');
+    const forErik = await importFile(t, t.adminToken, { userId: erik.id }, listenBrainzLines([SUN]));
+    const list = async (token: string) => {
+      const response = await t.call('/api/stats/import', { token });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Array<{
+        id: string;
+        status: string;
+        takenAs: string;
+        error: string | null;
+      }>;
+    };
+    const ofDora = await list(dora.token);
+    expect(ofDora.map((j) => [j.id, j.status])).toEqual([
+      [second.id, 'failed'],
+      [first.id, 'done'],
+    ]);
+    expect(ofDora[0]!.error).toMatch(/^This looks like/u);
+    expect((await list(erik.token)).map((j) => j.id)).toEqual([forErik.id]);
+    const all = (await list(t.adminToken)).map((j) => j.id);
+    expect(all).toEqual(expect.arrayContaining([first.id, second.id, forErik.id]));
+  });
+});

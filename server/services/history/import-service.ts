@@ -106,6 +106,22 @@ export class ImportService {
     return viewOf(job);
   }
 
+  /**
+   * The imports the caller may see, newest first (at most 50): an Admin's every import, a member's
+   * own and those they started.
+   */
+  list(caller: Principal) {
+    const self = accountOf(caller);
+    // Started later first: the map holds them in the order they were started (a stable sort keeps
+    // it among equal times).
+    return [...this.jobs.values()]
+      .reverse()
+      .filter((job) => caller.role === 'Admin' || job.userId === self || job.startedBy === self)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, 50)
+      .map(viewOf);
+  }
+
   /** Resolves once every queued import has finished (tests, shutdown). */
   async idle(): Promise<void> {
     let current: Promise<void>;

@@ -53,6 +53,13 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
           tempPath: request.files.file!.tempPath,
         }),
     }),
+    imports: endpoint({
+      summary: 'Past and running imports with their reports, newest first',
+      description:
+        "An Admin sees every member's imports, others their own and those they started; at most 50.",
+      response: z.array(importProgressSchema),
+      handle: ({ request }) => imports.list(callerOf(request)),
+    }),
     importStatus: endpoint({
       summary: "An import's progress and report",
       path: { id: z.string().min(1) },
