@@ -1,9 +1,14 @@
-import type { ImportProgress, ImportStarted, YearInReview as Review } from '../../server/contract/history.js';
+import type {
+  ImportProgress,
+  ImportStarted,
+  MissingListens,
+  YearInReview as Review,
+} from '../../server/contract/history.js';
 import { rankedBars } from '../charts.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
 import { formatDuration } from '../format.js';
-import { plays } from '../plural.js';
+import { count, plays } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
 
@@ -54,16 +59,37 @@ export const historyView: View = (ctx, root) => {
     empty: 'No imports yet.',
     render: (jobs) => h('ul', { class: 'past-imports' }, ...jobs.map(pastImport)),
   });
+  const missing = section<MissingListens>({
+    testid: 'missing',
+    label: 'the listens missing from your library',
+    load: () => ctx.api.json<MissingListens>('/api/stats/unmatched'),
+    isEmpty: (m) => m.listens === 0,
+    empty: 'Every imported listen found its track.',
+    render: (m) =>
+      h(
+        'ul',
+        { class: 'missing-listens' },
+        ...m.groups.map((g) =>
+          h('li', {
+            testid: 'missing-group',
+            text: `${count(g.listens, 'listen', 'listens')} of ${g.artist}${g.album ? ` — ${g.album}` : ''}`,
+          }),
+        ),
+      ),
+  });
   // A finished import may bring years with plays: the picker is drawn again.
   const imported = () => {
     show(shown.year, shown.household);
     void past.reload();
+    void missing.reload();
+    void missing.reload();
   };
   replace(
     root,
     viewHeading('History'),
     importCard(ctx, (t) => (timer = t), imported),
     card('Past imports', past.element),
+    card('Missing from your library', missing.element),
     review.element,
   );
   void review.reload();

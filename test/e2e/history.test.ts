@@ -55,6 +55,10 @@ describe('History', () => {
         ),
       true,
     );
+    await eventually(
+      () => view.getByTestId('missing-group').allTextContents(),
+      ['1 listen of Nobody — Nothing'],
+    );
 
     await view.getByTestId('review-year').selectOption(String(YEAR));
     await eventually(() => view.getByTestId('review-plays').textContent(), '3');

@@ -270,3 +270,36 @@ describe('GET /api/stats/import', () => {
     expect(all).toEqual(expect.arrayContaining([first.id, second.id, forErik.id]));
   });
 });
+
+describe('GET /api/stats/unmatched', () => {
+  it('groups the listens missing from the library by artist and album, the most first', async () => {
+    const fay = await makeUser(t);
+    const at = (minute: number) => `2024-05-01T10:${String(minute).padStart(2, '0')}:00Z`;
+    const listens: SampleListen[] = [
+      { at: at(1), artist: 'Radiohead', title: 'Airbag', album: 'OK Computer' },
+      { at: at(2), artist: 'Radiohead', title: 'Paranoid Android', album: 'OK Computer' },
+      { at: at(3), artist: 'radiohead', title: 'Karma Police', album: 'OK Computer (Remastered)' },
+      { at: at(4), artist: 'Nobody', title: 'Not Here', album: 'Nothing' },
+      { at: at(5), artist: 'Nobody', title: 'Not There' },
+      NEVER,
+    ];
+    expect(await importFile(t, fay.token, {}, listenBrainzLines(listens))).toMatchObject({
+      matched: 1,
+      unmatched: 5,
+    });
+    const response = await t.call('/api/stats/unmatched', { token: fay.token });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      listens: 5,
+      groups: [
+        { artist: 'Radiohead', album: 'OK Computer', listens: 3 },
+        { artist: 'Nobody', album: null, listens: 1 },
+        { artist: 'Nobody', album: 'Nothing', listens: 1 },
+      ],
+    });
+    const asOther = await t.call(`/api/stats/unmatched?userId=${fay.id}`, { token: alice.token });
+    expect((await problem(asOther)).code).toBe('forbidden_role');
+    const asAdmin = await t.call(`/api/stats/unmatched?userId=${fay.id}`, { token: t.adminToken });
+    expect(((await asAdmin.json()) as { listens: number }).listens).toBe(5);
+  });
+});

@@ -122,6 +122,20 @@ export class ImportService {
       .map(viewOf);
   }
 
+  /**
+   * A member's listens that matched no library track, grouped by artist and album (the caller's
+   * own; an Admin's for anyone): what to add to the library.
+   */
+  async missing(caller: Principal, request: { userId?: string | undefined }) {
+    const self = accountOf(caller);
+    const userId = request.userId ?? self;
+    if (userId !== self && caller.role !== 'Admin')
+      throw unauthorized('forbidden_role', "Only an Admin may see another user's missing listens");
+    if (!isValidId(userId) || !this.users.findById(userId))
+      throw notFound('user_not_found', `User '${userId}' not found`);
+    return this.history.missing(userId, 50);
+  }
+
   /** Resolves once every queued import has finished (tests, shutdown). */
   async idle(): Promise<void> {
     let current: Promise<void>;
