@@ -16,6 +16,7 @@ import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './history/listen-log.js';
+import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -102,10 +103,23 @@ export function createServices(
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
   const nowPlaying = new NowPlayingService(clock);
-  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
-    store.users.list().map((user) => user.id),
+  const devices = new DeviceLimit(options.statsIndex);
+  const listenLog = new ListenLog(
+    store.plays,
+    options.statsIndex,
+    library,
+    () => store.users.list().map((user) => user.id),
+    devices,
   );
-  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const stats = new StatsService(
+    store.plays,
+    options.statsIndex,
+    library,
+    store.users,
+    clock,
+    listenLog,
+    devices,
+  );
   const history = new HistoryService(
     listenLog,
     store.unmatchedListens,
