@@ -144,7 +144,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     clock,
     logger,
     resizer: new ImageResizer(),
-    apiKeys: (key) => services.apiKeys.authenticate(key),
+    apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,

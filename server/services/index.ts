@@ -6,6 +6,7 @@ import { TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { ApiKeyService } from './api-key-service.js';
+import { AppPasswordSealer } from './app-password-sealer.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
@@ -128,7 +129,7 @@ export function createServices(
       exit: options.exit,
       logger,
     });
-  const apiKeys = new ApiKeyService(store.users, clock, logger);
+  const apiKeys = new ApiKeyService(store.users, clock, logger, new AppPasswordSealer(store.appPasswordKey));
   return {
     version: config.version,
     serverInfo: options.serverInfo,

@@ -65,6 +65,8 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
           SUBSONIC_CODES.notFound,
           `Melon has no Subsonic method at ${ctx.method} ${ctx.path}`,
         );
+      const given = params.string('c');
+      const client = given === undefined || given === '' ? null : given.slice(0, 128);
       const caller =
         method.access === 'public'
           ? null
@@ -74,14 +76,14 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
               options.apiKeys,
               ctx.ip,
               ctx.get('Authorization') || null,
+              client,
             );
       if (caller && method.access !== 'public' && !(method.access as readonly string[]).includes(caller.role))
         throw notAuthorized(`The ${caller.role} role may not call ${method.name}`);
-      const client = params.string('c');
       const request: MethodRequest = {
         params,
         caller,
-        client: client === undefined || client === '' ? null : client.slice(0, 128),
+        client,
         clientAddress: ctx.ip,
         present: new Presenter(services, caller ?? anonymous),
         ifNoneMatch: ctx.get('If-None-Match') || null,
