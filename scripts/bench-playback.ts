@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { makeLibrary, fakeScanner, type TrackSpec } from '../test/factories/library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, benchConfig, login, quietLogger, random } from './bench-data.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';

@@ -27,7 +27,7 @@ import {
 } from 'node-taglib-sharp';
 import type { LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
 import { argValue, benchConfig, quietLogger } from './bench-data.js';
 

@@ -33,7 +33,7 @@ describe('test/unit', () => {
 
   it('starts no whole server: those tests belong in test/api', async () => {
     const wholeServer =
-      /from '[./]*(support\/server|support\/child-server|server\/index|app\/main)\.js'|import\('[./]*app\/main\.js'\)/;
+      /from '[./]*(support\/server|support\/child-server|server\/create-server|app\/main)\.js'|import\('[./]*app\/main\.js'\)/;
     const offenders: string[] = [];
     for (const test of await unitTests()) {
       if (wholeServer.test(await readFile(join(unitDir, test), 'utf8'))) offenders.push(test);

@@ -1,5 +1,5 @@
 import { healthSchema, serverAddressSchema, serverInfoSchema } from '../contract/server.js';
-import type { Services } from '../services/index.js';
+import type { Services } from '../services/create-services.js';
 import { AdminPage } from './admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
 import { artworkHandlers } from './handlers/artwork.js';

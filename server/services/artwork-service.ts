@@ -12,11 +12,11 @@ import type { TrackRecord } from '../domain/library.js';
 import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
 import type { TrackFiles } from '../library/track-files.js';
-import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../domain/artwork.js';
 import type { CollectionService } from './collection-service.js';
 import { etagOf, fileKey, type CachedImage, type ImageCache } from './image-cache.js';
 import type { LibraryService } from './library-service.js';
-import type { ArtworkStore } from './ports.js';
+import type { ArtworkStore } from '../domain/ports.js';
 
 /** An image to serve: its sniffed type, and its bytes in memory or in a file to stream. */
 export type Image = CachedImage & { mime: string };

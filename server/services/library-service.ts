@@ -20,7 +20,7 @@ import type { Logger } from '../logger.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
-import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
+import type { ArtworkStore, LibraryStore, RatingsStore } from '../domain/ports.js';
 
 export type Scanner = (
   dirs: string[],

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
-import type { InvitesStore, UsersStore } from '../services/ports.js';
+import type { InvitesStore, UsersStore } from '../domain/ports.js';
 import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {

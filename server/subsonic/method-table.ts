@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ImageResizer } from '../services/image-resizer.js';
-import type { Services } from '../services/index.js';
+import type { Services } from '../services/create-services.js';
 import { annotationMethods } from './methods/annotation.js';
 import { browsingMethods } from './methods/browsing.js';
 import { listMethods } from './methods/lists.js';

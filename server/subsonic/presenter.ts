@@ -4,7 +4,7 @@ import type { AlbumRecord, ArtistRecord, TrackRecord } from '../domain/library.j
 import type { RatingKind } from '../domain/rating.js';
 import type { Principal } from '../domain/user.js';
 import { audioContentType } from '../library/audio-file.js';
-import type { Services } from '../services/index.js';
+import type { Services } from '../services/create-services.js';
 import type { Payload } from './render.js';
 
 /** The most items a Subsonic list reads from the statistics to fill in play counts. */

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Services } from '../services/index.js';
+import type { Services } from '../services/create-services.js';
 import type { AppState } from '../http/problem.js';
 import { authenticateSubsonic, type ApiKeyVerifier } from './auth.js';
 import { notAuthorized, SubsonicError, SUBSONIC_CODES, toSubsonicError } from './errors.js';

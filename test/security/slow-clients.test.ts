@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { HTTP_LIMITS } from '../../server/index.js';
+import { HTTP_LIMITS } from '../../server/create-server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**

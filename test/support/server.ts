@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createServer, type MelonServer, type ServerDeps } from '../../server/index.js';
+import { createServer, type MelonServer, type ServerDeps } from '../../server/create-server.js';
 import { openApiDocument } from '../../server/http/openapi.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import type { LibraryOptions, Scanner } from '../../server/services/library-service.js';

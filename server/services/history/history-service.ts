@@ -3,7 +3,7 @@ import type { Listen } from '../../domain/listen.js';
 import type { Logger } from '../../logger.js';
 import type { UnmatchedListens } from '../../store/unmatched-listens.js';
 import type { NowPlayingService } from '../now-playing.js';
-import type { ListenLog, MatchedListen } from '../stats/listen-log.js';
+import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
 import { normaliseArtist, normaliseTitle } from './normalise.js';
 import { TrackMatcher } from './track-matcher.js';

@@ -1,6 +1,6 @@
 import type { TrackRecord } from '../../domain/library.js';
 import { newId } from '../../domain/ids.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 
 /** The library's names, for the snapshot a log entry keeps. */
 export interface LibraryNames {

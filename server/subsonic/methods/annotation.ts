@@ -1,6 +1,6 @@
 import { accountOf } from '../../domain/user.js';
 import type { FavouriteRef } from '../../services/favourites-service.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { missingParameter, notFoundError, SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';
 

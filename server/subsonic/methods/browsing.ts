@@ -1,5 +1,5 @@
 import type { ArtistRecord, TrackRecord } from '../../domain/library.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { notFoundError } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../domain/user.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 
 const ALL = 1_000_000;
 

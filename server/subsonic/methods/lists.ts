@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { AlbumRecord, TrackRecord } from '../../domain/library.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';

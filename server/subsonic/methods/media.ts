@@ -1,6 +1,6 @@
 import type { Image } from '../../services/artwork-service.js';
 import type { ImageResizer } from '../../services/image-resizer.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { downloadReply, streamReply } from '../../http/audio-reply.js';
 import { imageReply } from '../../http/handlers/artwork.js';
 import { StreamBody, type Reply } from '../../http/types.js';

@@ -1,5 +1,5 @@
 import { isoUtc } from '../../clock.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import type { Collection } from '../../contract/collections.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';

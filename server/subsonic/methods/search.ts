@@ -1,4 +1,4 @@
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { callerOf, type MethodRequest } from '../types.js';
 import { checkMusicFolder } from './system.js';
 

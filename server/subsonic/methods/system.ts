@@ -1,6 +1,6 @@
 import { accountOf } from '../../domain/user.js';
 import { usernameKey } from '../../domain/username.js';
-import type { Services } from '../../services/index.js';
+import type { Services } from '../../services/create-services.js';
 import { notAuthorized, notFoundError } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StatsFilter } from '../../../../server/services/stats/results.js';
+import type { StatsFilter } from '../../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
