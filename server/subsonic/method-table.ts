@@ -1,8 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { ImageResizer } from '../services/image-resizer.js';
 import type { Services } from '../services/create-services.js';
+import { absentMethods } from './methods/absent.js';
 import { annotationMethods } from './methods/annotation.js';
 import { browsingMethods } from './methods/browsing.js';
+import { infoMethods } from './methods/info.js';
 import { listMethods } from './methods/lists.js';
 import { mediaMethods } from './methods/media.js';
 import { playlistMethods } from './methods/playlists.js';
@@ -38,6 +40,8 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
   const annotate = annotationMethods(services);
   const playlists = playlistMethods(services);
   const media = mediaMethods(services, options.resizer);
+  const info = infoMethods(services);
+  const absent = absentMethods();
   const m = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
     name,
     access,
@@ -62,6 +66,12 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getSong', READERS, browse.getSong),
     m('getGenres', READERS, browse.getGenres),
     m('getTopSongs', READERS, browse.getTopSongs),
+    m('getArtistInfo', READERS, info.getArtistInfo),
+    m('getArtistInfo2', READERS, info.getArtistInfo2),
+    m('getAlbumInfo', READERS, info.getAlbumInfo),
+    m('getAlbumInfo2', READERS, info.getAlbumInfo2),
+    m('getSimilarSongs', READERS, info.getSimilarSongs),
+    m('getSimilarSongs2', READERS, info.getSimilarSongs2),
 
     // Lists
     m('getAlbumList', READERS, lists.getAlbumList),
@@ -97,5 +107,20 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     // Play queue
     m('getPlayQueue', READERS, playlists.getPlayQueue),
     m('savePlayQueue', MEMBERS, playlists.savePlayQueue),
+
+    // What Melon does not have: empty lists, and 50 for changes
+    m('getPodcasts', READERS, absent.getPodcasts),
+    m('getNewestPodcasts', READERS, absent.getNewestPodcasts),
+    m('refreshPodcasts', READERS, absent.refreshPodcasts),
+    m('createPodcastChannel', READERS, absent.createPodcastChannel),
+    m('deletePodcastChannel', READERS, absent.deletePodcastChannel),
+    m('deletePodcastEpisode', READERS, absent.deletePodcastEpisode),
+    m('downloadPodcastEpisode', READERS, absent.downloadPodcastEpisode),
+    m('getShares', READERS, absent.getShares),
+    m('createShare', READERS, absent.createShare),
+    m('updateShare', READERS, absent.updateShare),
+    m('deleteShare', READERS, absent.deleteShare),
+    m('jukeboxControl', READERS, absent.jukeboxControl),
+    m('getInternetRadioStations', READERS, absent.getInternetRadioStations),
   ];
 }

@@ -51,7 +51,12 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
     if (ctx.method === 'POST') await formBody(ctx, () => Promise.resolve());
     const params = new SubsonicParams(collectParams(ctx.query, ctx.request.body));
     const format: Format = /^jsonp?$/i.test(params.string('f') ?? '') ? 'json' : 'xml';
+    const given = params.string('c');
+    const client = given === undefined || given === '' ? null : given.slice(0, 128);
+    ctx.state.subsonic = { code: null, client };
     const send = (status: 'ok' | 'failed', payload: Record<string, unknown>) => {
+      const failure = (payload.error as { code?: number } | undefined)?.code;
+      ctx.state.subsonic = { code: failure ?? null, client };
       const { text, type } = render(format, envelope(status, services.version, payload));
       ctx.status = 200;
       ctx.type = type;
@@ -65,8 +70,6 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
           SUBSONIC_CODES.notFound,
           `Melon has no Subsonic method at ${ctx.method} ${ctx.path}`,
         );
-      const given = params.string('c');
-      const client = given === undefined || given === '' ? null : given.slice(0, 128);
       const caller =
         method.access === 'public'
           ? null
@@ -85,6 +88,7 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
         caller,
         client,
         clientAddress: ctx.ip,
+        origin: `${ctx.protocol}://${ctx.host}`,
         present: new Presenter(services, caller ?? anonymous),
         ifNoneMatch: ctx.get('If-None-Match') || null,
         http: {

@@ -171,6 +171,15 @@ describe('Subsonic errors', () => {
     await loginToken(t.call, victim.username, victim.password);
   });
 
+  it('writes the Subsonic error code and the client name on /rest/ lines of the request log', async () => {
+    await subsonicOnce(t, 'ping', { u: 'nobody-at-all', p: 'wrong', c: 'Sublime Music' }, 'json');
+    await subsonicOnce(t, 'ping', { u: user.username, p: user.password, c: 'DSub' }, 'xml');
+    const failed = t.logs.find((line) => line.includes('/rest/ping.view') && line.includes('Sublime Music'));
+    expect(failed).toMatch(/status=200 subsonicError=40 client="Sublime Music"/);
+    const passed = t.logs.find((line) => line.includes('/rest/ping.view') && line.includes('client=DSub'));
+    expect(passed).toMatch(/status=200 subsonicError=null client=DSub/);
+  });
+
   it('keeps p, t, s and apiKey out of the request log, by GET and by POST', async () => {
     const secret = 'pw-that-must-not-be-logged';
     const apiKey = await apiKeyFor(t, user.token);

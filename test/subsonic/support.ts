@@ -32,6 +32,7 @@ const LIST_ELEMENTS = new Set([
   'openSubsonicExtensions',
   'versions',
   'folder',
+  'similarArtist',
 ]);
 
 const parser = new XMLParser({

@@ -49,7 +49,16 @@ const OPEN_ELEMENTS = new Set([
   'roles',
 ]);
 /** Elements that carry OpenSubsonic's additions. */
-const CARRIERS = new Set(['song', 'child', 'entry', 'album', 'artist', 'directory', 'playlist']);
+const CARRIERS = new Set([
+  'song',
+  'child',
+  'entry',
+  'album',
+  'artist',
+  'similarArtist',
+  'directory',
+  'playlist',
+]);
 /** AlbumID3 has OpenSubsonic's userRating; the 1.16.1 XSD does not. */
 const ALBUM_ONLY = new Set(['userRating']);
 
@@ -107,7 +116,7 @@ export function withoutOpenSubsonic(xml: string, drop: string[] = []): string {
   const [cleaned] = strip([root], null, 0);
   const children = cleaned!['subsonic-response'] as Node[];
   cleaned!['subsonic-response'] = children.filter((node) => !drop.includes(nameOf(node)));
-  return '<?xml version="1.0" encoding="UTF-8"?>\n' + (builder.build([cleaned]));
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + builder.build([cleaned]);
 }
 
 /** xmllint's complaints about the answer (empty when it validates against the official XSD). */
