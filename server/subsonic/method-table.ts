@@ -6,6 +6,7 @@ import { annotationMethods } from './methods/annotation.js';
 import { browsingMethods } from './methods/browsing.js';
 import { infoMethods } from './methods/info.js';
 import { listMethods } from './methods/lists.js';
+import { lyricsMethods } from './methods/lyrics.js';
 import { mediaMethods } from './methods/media.js';
 import { playlistMethods } from './methods/playlists.js';
 import { searchMethods } from './methods/search.js';
@@ -41,6 +42,7 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
   const playlists = playlistMethods(services);
   const media = mediaMethods(services, options.resizer);
   const info = infoMethods(services);
+  const lyrics = lyricsMethods(services);
   const absent = absentMethods();
   const m = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
     name,
@@ -72,6 +74,8 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getAlbumInfo2', READERS, info.getAlbumInfo2),
     m('getSimilarSongs', READERS, info.getSimilarSongs),
     m('getSimilarSongs2', READERS, info.getSimilarSongs2),
+    m('getLyrics', READERS, lyrics.getLyrics),
+    m('getLyricsBySongId', READERS, lyrics.getLyricsBySongId),
 
     // Lists
     m('getAlbumList', READERS, lists.getAlbumList),

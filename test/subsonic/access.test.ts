@@ -44,7 +44,7 @@ describe('Subsonic method table', () => {
         'getInternetRadioStations',
       ]),
     );
-    expect(names).toHaveLength(57);
+    expect(names).toHaveLength(59);
   });
 
   it('refuses callers that are not allowed, on every method', async () => {
@@ -78,6 +78,7 @@ describe('Subsonic method table', () => {
       { name: 'formPost', versions: [1] },
       { name: 'apiKeyAuthentication', versions: [1] },
       { name: 'topSongsByArtistId', versions: [1] },
+      { name: 'songLyrics', versions: [1] },
     ]);
   });
 });

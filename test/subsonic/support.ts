@@ -33,6 +33,8 @@ const LIST_ELEMENTS = new Set([
   'versions',
   'folder',
   'similarArtist',
+  'structuredLyrics',
+  'line',
 ]);
 
 const parser = new XMLParser({
