@@ -1,15 +1,17 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Invite } from './contract/auth.js';
 import type { UpdateCheck } from './contract/updates.js';
 import { buildApp } from './http/app.js';
-import { routeTable } from './http/routes.js';
-import { ImageResizer } from './services/image-resizer.js';
-import { subsonicApi } from './subsonic/router.js';
-import type { RouteDef } from './http/types.js';
+import { routeTable } from './http/native/routes.js';
+import { ImageCache } from './services/image-cache.js';
+import { ImageResizer, RESIZED_CACHE_LIMITS } from './services/image-resizer.js';
+import { subsonicApi } from './http/subsonic/router.js';
+import type { RouteDef } from './http/endpoint.js';
 import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';
@@ -18,7 +20,7 @@ import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
-import { listenBrainzAdapter } from './listenbrainz/routes.js';
+import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
 import { warmUp } from './http/warm-up.js';
 import { openStore, type Store } from './store/open-store.js';
 
@@ -50,9 +52,19 @@ export interface HttpLimits {
    * 20 MiB: 120 s lets them come over a link of 1.4 Mbit/s.
    */
   requestTimeoutMs: number;
-  /** The request line and headers must have arrived by then (else 408). */
+  /**
+   * The request line and headers must have arrived by then (else 408). Node starts this clock at a
+   * request's first byte, not when a kept-alive connection goes idle, so it may be far below
+   * `keepAliveTimeoutMs`.
+   */
   headersTimeoutMs: number;
-  /** An idle kept-alive connection is closed after this. */
+  /**
+   * An idle kept-alive connection is closed after this (advertised as `Keep-Alive: timeout=`; Node
+   * holds it one second longer). Clients that ignore the advertised value keep idle connections for
+   * up to 300 s (OkHttp, which most Android players use; browsers) and fetch trims it by only a
+   * second or two: a server that closed first would reset a request sent on a connection it had
+   * just dropped. The server must outlast its clients.
+   */
   keepAliveTimeoutMs: number;
   /** Connections beyond this many are closed as they arrive. */
   maxConnections: number;
@@ -61,7 +73,7 @@ export interface HttpLimits {
 export const HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 120_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 310_000,
   maxConnections: 256,
 };
 
@@ -140,10 +152,13 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
+  const resizer = new ImageResizer(
+    new ImageCache(join(config.dataDir, 'cache', 'resized'), RESIZED_CACHE_LIMITS),
+  );
   const subsonic = subsonicApi(services, {
     clock,
     logger,
-    resizer: new ImageResizer(),
+    resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
   const app = buildApp(routes, services.auth, logger, {
@@ -176,6 +191,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
       await services.artwork.close().catch(() => undefined);
+      await resizer.close().catch(() => undefined);
       await store.close();
     })();
     return closing;

@@ -10,11 +10,12 @@ import { badRequest, messageOf } from '../errors.js';
 import { authorize } from './authenticate.js';
 import { crossOriginGuard } from './cross-origin.js';
 import { hostGuard } from './host-check.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { StreamBody, type Request, type RouteDef, type UploadedFile } from './types.js';
+import { StreamBody, type Request, type RouteDef, type UploadedFile } from './endpoint.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -52,6 +53,15 @@ function multipartBody(limit: number): Koa.Middleware {
           maxFiles: 1,
           uploadDir,
           keepExtensions: false,
+          // An empty file reaches its handler, which can say what is wrong with it.
+          allowEmptyFiles: true,
+          minFileSize: 0,
+          // A part with a file name is the file even without a Content-Type of its own (Python's
+          // requests sends none); formidable would otherwise read it as a text field.
+          onPart: (part, handlePart) => {
+            if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
+            handlePart(part);
+          },
         },
       })(ctx, next);
     } finally {
@@ -95,7 +105,7 @@ export function buildApp(
         ctx.state.principal = authorize(auth, route.access, ctx.get('Authorization') || undefined);
         await next();
       },
-      ...(route.method === 'POST' ? [parse as Koa.Middleware] : []),
+      ...(route.method === 'POST' ? [parse] : []),
       async (ctx: Ctx) => handle(ctx, route),
     );
   }
@@ -148,6 +158,8 @@ function runAfterResponse(ctx: Ctx, step: () => Promise<void> | void): void {
 async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
   const body: unknown = ctx.request.body;
   if (Array.isArray(body)) throw badRequest('invalid_body', 'The JSON body must be an object');
+  if (nestsDeeperThan(body))
+    throw badRequest('invalid_body', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
   const files = collectFiles(ctx);
   const request: Request = {
     params: mergeParams(ctx.query, body),

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { scanLibrary } from '../library/scanner.js';
-import { TrackFiles } from '../library/track-files.js';
+import { audioFilesOnDisk, TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/open-store.js';
 import { ApiKeyService } from './api-key-service.js';
@@ -18,6 +18,7 @@ import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './history/listen-log.js';
+import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -96,7 +97,7 @@ export function createServices(
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
-  const trackFiles = new TrackFiles();
+  const trackFiles = new TrackFiles(audioFilesOnDisk((track) => library.openTrackFile(track)));
   const artwork = new ArtworkService(
     store.artwork,
     library,
@@ -105,10 +106,23 @@ export function createServices(
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
   const nowPlaying = new NowPlayingService(clock);
-  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
-    store.users.list().map((user) => user.id),
+  const devices = new DeviceLimit(options.statsIndex);
+  const listenLog = new ListenLog(
+    store.plays,
+    options.statsIndex,
+    library,
+    () => store.users.list().map((user) => user.id),
+    devices,
   );
-  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const stats = new StatsService(
+    store.plays,
+    options.statsIndex,
+    library,
+    store.users,
+    clock,
+    listenLog,
+    devices,
+  );
   const history = new HistoryService(
     listenLog,
     store.unmatchedListens,
@@ -143,6 +157,7 @@ export function createServices(
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
       maxTranscodes: config.maxTranscodes,
+      transcodeIdleMs: config.transcodeIdleMs,
       logger,
     }),
     search: new SearchService(library),

@@ -160,7 +160,7 @@ export class UserService {
       username: request.username,
       passwordHash: await hashPassword(request.password),
       role: request.role ?? 'User',
-      // Visible to the household unless the user chooses otherwise (contract §3, 2026-11-23).
+      // Visible to the household unless the user chooses otherwise (docs/API.md, Users).
       publicStats: true,
       publicStatsChosen: false,
       tokenVersion: 0,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createServer, type MelonServer, type ServerDeps } from '../../server/create-server.js';
-import { openApiDocument } from '../../server/http/openapi.js';
+import { openApiDocument } from '../../server/http/native/openapi.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import type { LibraryOptions, Scanner } from '../../server/services/library-service.js';
 import { checkResponse, type OpenApiDocument } from './openapi.js';

@@ -73,7 +73,10 @@ export class HistoryService {
   playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
     const track = this.currentMatcher().match(listen);
     if (!track) return false;
-    this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs ?? track.durationMs);
+    // A duration the scrobbler gave ends it then, as ListenBrainz expires playing_now.
+    if (durationMs !== null)
+      this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs, true);
+    else this.nowPlaying.announce(listen.userId, track.id, listen.device, track.durationMs);
     return true;
   }
 

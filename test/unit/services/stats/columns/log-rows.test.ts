@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasPlay, markArtistsPlayedUntil } from '../../../../../server/services/stats/columns/log-rows.js';
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../../server/domain/play.js';
+import { propertyRuns } from '../../../../support/property-runs.js';
 
 const T0 = Date.UTC(2024, 0, 10);
 const MIN = 60_000;
@@ -75,7 +76,7 @@ describe('markArtistsPlayedUntil', () => {
           check(entries);
         },
       ),
-      { seed: 20261124, numRuns: 200 },
+      { seed: 20261124, numRuns: propertyRuns(200) },
     );
   });
 });

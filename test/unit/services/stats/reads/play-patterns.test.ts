@@ -7,6 +7,7 @@ import {
 } from '../../../../../server/services/stats/reads/play-patterns.js';
 import type { PlayLogEntry } from '../../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../../factories/plays.js';
+import { propertyRuns } from '../../../../support/property-runs.js';
 
 const entry = (at: number, device: string | null, type: 'play' | 'skip' = 'play') =>
   playLog({ at, device, type, genres: [] });
@@ -63,7 +64,7 @@ describe('heatmapOf', () => {
             );
           },
         ),
-        { numRuns: 40 },
+        { numRuns: propertyRuns(40) },
       );
     });
   }

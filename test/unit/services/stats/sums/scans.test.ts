@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatsFilter } from '../../../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../../server/domain/play.js';
+import { propertyRuns } from '../../../../support/property-runs.js';
 
 /**
  * The specialised scans (scans.ts: a loop per case, sums per snapshot folded into each kind, and
@@ -169,7 +170,7 @@ describe('specialised scans against a reference', () => {
         entries.forEach((e) => index.add(e));
         await expectReference(index, entries, queries);
       }),
-      { seed: 20261124, numRuns: 300 },
+      { seed: 20261124, numRuns: propertyRuns(300) },
     );
   });
 
@@ -195,7 +196,7 @@ describe('specialised scans against a reference', () => {
         }
         await expectReference(index, entries, queries);
       }),
-      { seed: 20261125, numRuns: 200 },
+      { seed: 20261125, numRuns: propertyRuns(200) },
     );
   });
 });

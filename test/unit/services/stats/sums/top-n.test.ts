@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Tally } from '../../../../../server/services/stats/sums/tally.js';
 import { byPlays, byRecency, select } from '../../../../../server/services/stats/sums/top-n.js';
+import { propertyRuns } from '../../../../support/property-runs.js';
 
 describe('select', () => {
   /** A tally where item i has keys[i] plays (items without plays have a skip: noted, never selected). */
@@ -28,6 +29,7 @@ describe('select', () => {
           expect(select(tallyOf(keys), compare, offset, limit)).toEqual(expected);
         },
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
 
