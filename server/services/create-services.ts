@@ -161,7 +161,7 @@ export function createServices(
       logger,
     }),
     search: new SearchService(library),
-    lyrics: new LyricsService(library),
+    lyrics: new LyricsService(library, config.libraryDirs),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats,
