@@ -14,6 +14,7 @@ import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
+import { BrowseService } from './playback/browse-service.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
@@ -55,6 +56,7 @@ export interface Services {
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
+  browse: BrowseService;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -129,6 +131,8 @@ export function createServices(
       logger,
     });
   const apiKeys = new ApiKeyService(store.users, clock, logger);
+  const favourites = new FavouritesService(store.favourites, library, clock);
+  const playQueues = new PlayQueueService(store.playQueues, library, clock);
   return {
     version: config.version,
     serverInfo: options.serverInfo,
@@ -163,8 +167,16 @@ export function createServices(
       (id) => library.artistName(id),
       clock,
     ),
-    favourites: new FavouritesService(store.favourites, library, clock),
-    playQueues: new PlayQueueService(store.playQueues, library, clock),
+    favourites,
+    playQueues,
+    browse: new BrowseService(
+      library,
+      stats,
+      favourites,
+      playQueues,
+      nowPlaying,
+      () => new Map(store.users.list().map((user) => [user.id, user.username])),
+    ),
     updates: new UpdateService({
       currentVersion: config.version,
       source: {
