@@ -7,7 +7,6 @@ import type { Invite } from './contract/auth.js';
 import type { UpdateCheck } from './contract/updates.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/routes.js';
-import { ImageResizer } from './services/image-resizer.js';
 import { subsonicApi } from './subsonic/router.js';
 import type { RouteDef } from './http/types.js';
 import type { Principal } from './domain/user.js';
@@ -143,7 +142,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const subsonic = subsonicApi(services, {
     clock,
     logger,
-    resizer: new ImageResizer(),
+    resizer: services.resizer,
     apiKeys: (key) => services.apiKeys.authenticate(key),
   });
   const app = buildApp(routes, services.auth, logger, {

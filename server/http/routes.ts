@@ -231,6 +231,8 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('artwork', '/api/art/playlist/:id', READERS, art.playlistImage),
     get('artwork', '/api/art/collection/:id', READERS, art.collectionImage),
     get('artwork', '/api/art/default', READERS, art.defaultImage),
+    get('artwork', '/api/art/album/:id', READERS, listening.albumCover),
+    get('artwork', '/api/art/artist/:id', READERS, listening.artistCover),
 
     // Updates (docs/API.md: Updates)
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),

@@ -15,6 +15,7 @@ import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { BrowseService } from './playback/browse-service.js';
+import { ImageResizer } from './image-resizer.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './stats/listen-log.js';
 import { InviteService } from './invite-service.js';
@@ -57,6 +58,8 @@ export interface Services {
   favourites: FavouritesService;
   playQueues: PlayQueueService;
   browse: BrowseService;
+  /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
+  resizer: ImageResizer;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -133,6 +136,7 @@ export function createServices(
   const apiKeys = new ApiKeyService(store.users, clock, logger);
   const favourites = new FavouritesService(store.favourites, library, clock);
   const playQueues = new PlayQueueService(store.playQueues, library, clock);
+  const resizer = new ImageResizer();
   return {
     version: config.version,
     serverInfo: options.serverInfo,
@@ -176,7 +180,10 @@ export function createServices(
       playQueues,
       nowPlaying,
       () => new Map(store.users.list().map((user) => [user.id, user.username])),
+      artwork,
+      resizer,
     ),
+    resizer,
     updates: new UpdateService({
       currentVersion: config.version,
       source: {

@@ -103,6 +103,31 @@ describe('browsing albums', () => {
   });
 });
 
+describe('covers', () => {
+  it('gives an album or artist without pictures the default artwork, scaled when asked, and 404s unknown ones', async () => {
+    for (const path of ['/api/art/album/al1', '/api/art/artist/ar1', '/api/art/album/al2?size=16']) {
+      const response = await t.call(path, { token: wall.token });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/^image\//);
+    }
+    const fresh = await t.call('/api/art/album/al1', { token: wall.token });
+    const etag = fresh.headers.get('etag')!;
+    const again = await t.call('/api/art/album/al1', {
+      token: wall.token,
+      headers: { 'If-None-Match': etag },
+    });
+    expect(again.status).toBe(304);
+    expect((await problem(await t.call('/api/art/album/nope', { token: wall.token }))).code).toBe(
+      'album_not_found',
+    );
+    expect((await problem(await t.call('/api/art/artist/nope', { token: wall.token }))).code).toBe(
+      'artist_not_found',
+    );
+    const size = await t.call('/api/art/album/al1?size=0', { token: wall.token });
+    expect(await problem(size)).toMatchObject({ status: 400, parameter: 'size' });
+  });
+});
+
 describe('the play queue', () => {
   it('is empty until one is saved', async () => {
     expect(await read<PlayQueue>('/api/play-queue', wall.token)).toEqual({

@@ -13,7 +13,9 @@ import type { FavouritesService } from '../../services/favourites-service.js';
 import type { BrowseService } from '../../services/playback/browse-service.js';
 import { MAX_QUEUE_TRACKS, type PlayQueueService } from '../../services/play-queue-service.js';
 import { id, idPath, integer, listQuery, stringList, text } from '../params.js';
-import { callerOf, endpoint } from '../types.js';
+import { callerOf, endpoint, rawEndpoint } from '../types.js';
+import { imageReply } from './artwork.js';
+import { MAX_RESIZE_EDGE } from '../../services/image-resizer.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const device = text(128).optional().meta({ description: 'The player, 1–128 characters' });
@@ -43,7 +45,37 @@ export function listeningHandlers(
         return { starred, ...item };
       },
     });
+  const cover = (kind: 'album' | 'artist') =>
+    rawEndpoint({
+      summary: kind === 'album' ? "An album's cover" : "An artist's picture",
+      description:
+        kind === 'album'
+          ? 'The first picture of the first track that has one; the default artwork when none has.'
+          : 'Their first stored picture, else the cover of their first album, else the default artwork.',
+      path: idPath,
+      params: {
+        size: integer(1, MAX_RESIZE_EDGE)
+          .optional()
+          .meta({ description: 'Scale down to fit a square of this many pixels (never up)' }),
+      },
+      responses: {
+        200: {
+          description: 'The image, in its own type',
+          mediaType: 'image/*',
+          headers: { ETag: 'The validator' },
+        },
+        304: {
+          description: "The client's copy (If-None-Match) is current",
+          headers: { ETag: 'The validator' },
+        },
+      },
+      errors: { 404: [`${kind}_not_found`] },
+      handle: async ({ path, params, request }) =>
+        imageReply(request, await browse.cover(callerOf(request), kind, path.id, params.size)),
+    });
   return {
+    albumCover: cover('album'),
+    artistCover: cover('artist'),
     albums: endpoint({
       summary: 'Albums in an order a listener browses by',
       description:
@@ -99,12 +131,10 @@ export function listeningHandlers(
       summary: "Replace the caller's play queue",
       description: 'No tracks clears the queue.',
       params: {
-        trackIds: stringList(MAX_QUEUE_TRACKS, 64)
-          .default([])
-          .meta({
-            description:
-              'Track ids in play order: a JSON array, a repeated parameter or a comma-separated list',
-          }),
+        trackIds: stringList(MAX_QUEUE_TRACKS, 64).default([]).meta({
+          description:
+            'Track ids in play order: a JSON array, a repeated parameter or a comma-separated list',
+        }),
         current: id().optional().meta({ description: 'The track playing, one of trackIds' }),
         positionMs: integer(0, DAY_MS).default(0).meta({ description: 'Where in the current track, in ms' }),
         device,

@@ -5,7 +5,9 @@ import type { AlbumSort, Favourites, Genre, NowPlaying, PlayQueue } from '../../
 import type { AlbumRecord } from '../../domain/library.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { AppError } from '../../errors.js';
+import type { ArtworkService, Image } from '../artwork-service.js';
 import type { FavouritesService } from '../favourites-service.js';
+import type { ImageResizer } from '../image-resizer.js';
 import type { LibraryService } from '../library-service.js';
 import type { NowPlayingService } from '../now-playing.js';
 import { pageOf } from '../paging.js';
@@ -39,7 +41,31 @@ export class BrowseService {
     private readonly playQueues: PlayQueueService,
     private readonly nowPlaying: NowPlayingService,
     private readonly usernames: () => ReadonlyMap<string, string>,
+    private readonly artwork: ArtworkService,
+    private readonly resizer: ImageResizer,
   ) {}
+
+  /**
+   * An album's cover: the first picture of its first track that has one; an artist's: their first
+   * stored picture, else the cover of their first album; the default artwork when there is none.
+   * Scaled to fit `size` when given.
+   */
+  async cover(caller: Principal, kind: 'album' | 'artist', id: string, size?: number): Promise<Image> {
+    const original = kind === 'album' ? await this.albumCover(id) : await this.artistCover(caller, id);
+    return size === undefined ? original : this.resizer.resize(original, size);
+  }
+
+  private async albumCover(id: string): Promise<Image> {
+    this.library.requireAlbum(id);
+    const track = this.library.albumTracks(id).find((candidate) => candidate.artwork.length > 0);
+    return track ? this.artwork.trackImage(track.id, 0) : this.artwork.defaultImage();
+  }
+
+  private async artistCover(caller: Principal, id: string): Promise<Image> {
+    if (this.library.getArtist(caller, id).pfpCount > 0) return this.artwork.artistImage('pfp', id, 0);
+    const album = this.library.artistAlbums(id)[0];
+    return album ? this.albumCover(album.id) : this.artwork.defaultImage();
+  }
 
   async albums(caller: Principal, query: AlbumQuery): Promise<Page<Album>> {
     let albums = [...this.library.albumRecords()];
