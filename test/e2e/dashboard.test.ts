@@ -170,7 +170,12 @@ describe('A household member browses the others', () => {
     await signIn(page, house.t.url, 'wall', house.wall.password);
     await eventually(() => page.getByTestId('stats-user').inputValue(), 'everyone');
     await page.getByTestId('stats-plays').waitFor();
-    expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual(['Statistics', 'Apps', 'Account']);
+    expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
+      'Statistics',
+      'Listen',
+      'Apps',
+      'Account',
+    ]);
     await screenshot(page, 'stats-wall-display');
     await signOut(page);
   });
