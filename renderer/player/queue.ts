@@ -70,7 +70,8 @@ export class Queue<T extends { id: string }> {
     if (this.items.length === 0) return null;
     if (ended && this.repeat === 'one') return this.current;
     if (this.position + 1 < this.items.length) this.position += 1;
-    else if (this.repeat === 'all') this.position = 0;
+    // Next at the end wraps around when anything repeats, as in most players.
+    else if (this.repeat !== 'off') this.position = 0;
     else return null;
     return this.current;
   }
@@ -78,7 +79,7 @@ export class Queue<T extends { id: string }> {
   previous(): T | null {
     if (this.items.length === 0) return null;
     if (this.position > 0) this.position -= 1;
-    else if (this.repeat === 'all') this.position = this.items.length - 1;
+    else if (this.repeat !== 'off') this.position = this.items.length - 1;
     return this.current;
   }
 
