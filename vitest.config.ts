@@ -1,15 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { tierConfig } from './vitest.tiers.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    // Each test file starts its own servers on port 0, so files can run in parallel workers.
-    pool: 'forks',
-    // Dates without an offset and activity steps use the server's local zone; pin it so results
-    // do not depend on the machine's zone.
-    env: { TZ: 'UTC' },
-    reporters: ['default', './test/support/summary-reporter.ts'],
-  },
-});
+/** Every test (`npm test`, `npm run check`); `vitest.<tier>.config.ts` runs one tier. */
+export default tierConfig('all');

@@ -7,7 +7,7 @@
 import { app, clipboard, dialog } from 'electron';
 import { loadConfig, type Config } from '../server/config.js';
 import { messageOf } from '../server/errors.js';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { createLogger } from '../server/logger.js';
 import { showFirstRun } from './first-run-dialog.js';
 import { createInviteAction, InviteTracker } from './invite-action.js';

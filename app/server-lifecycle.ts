@@ -1,6 +1,6 @@
 import { errnoCode } from '../server/fs/errno.js';
 import type { Config } from '../server/config.js';
-import type { MelonServer } from '../server/index.js';
+import type { MelonServer } from '../server/create-server.js';
 import type { FirstAdmin } from '../server/services/user-service.js';
 import { messageOf } from '../server/errors.js';
 

@@ -12,10 +12,11 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { createLogger, type Logger } from '../server/logger.js';
 import type { LibraryIndex } from '../server/domain/library.js';
-import { PlayLog, type PlayLogEntry } from '../server/store/play-log.js';
+import { PlayLog } from '../server/store/play-log.js';
+import type { PlayLogEntry } from '../server/domain/play.js';
 import { fakeScanner, makeLibrary, type TrackSpec } from '../test/factories/library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, benchConfig } from './bench-config.js';
 

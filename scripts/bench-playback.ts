@@ -1,5 +1,5 @@
 /**
- * Playback bench (issue 11): first bytes of streams and transcodes, 20 concurrent whole-file
+ * Playback bench: first bytes of streams and transcodes, 20 concurrent whole-file
  * streams (throughput and the server's memory), and search at 100,000 tracks. The server runs in
  * its own process (scripts/server-process.ts) over a data folder whose synthetic library points its
  * first tracks at real audio files made here with ffmpeg. Called by scripts/bench.ts.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { makeLibrary, fakeScanner, type TrackSpec } from '../test/factories/library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, benchConfig, login, quietLogger, random } from './bench-data.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';

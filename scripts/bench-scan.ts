@@ -1,5 +1,5 @@
 /**
- * Library scanning bench (issue 12). Generates N real audio files (default 5,000): short ffmpeg
+ * Library scanning bench. Generates N real audio files (default 5,000): short ffmpeg
  * encodes in six formats, each copied and given its own tags with node-taglib-sharp (title, artists,
  * album, track, year, genre; a cover picture on most), in bench-data/scan-audio/ (gitignored, reused
  * by the next run). Then the real server, in a process of its own so its resident memory is its own,
@@ -27,7 +27,7 @@ import {
 } from 'node-taglib-sharp';
 import type { LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
 import { argValue, benchConfig, quietLogger } from './bench-data.js';
 

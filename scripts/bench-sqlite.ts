@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StatsIndex } from '../server/services/stats/stats-index.js';
-import { PlayLog, type PlayLogEntry } from '../server/store/play-log.js';
+import { PlayLog } from '../server/store/play-log.js';
+import type { PlayLogEntry } from '../server/domain/play.js';
 import { benchLibrary, benchPlays, DAY_MS, quietLogger, USER_COUNT, YEAR_MS } from './bench-data.js';
 
 /** The little of better-sqlite3 used here (it ships no types; @types would be one more dependency). */

@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
-import type { PlayLogEntry } from '../server/store/play-log.js';
+import type { PlayLogEntry } from '../server/domain/play.js';
 import {
   ADMIN_PASSWORD,
   ADMIN_USER,

@@ -1,21 +1,24 @@
 /**
- * History import bench (issue 17): imports a ListenBrainz export of N listens (default 1,000,000,
+ * History import bench: imports a ListenBrainz export of N listens (default 1,000,000,
  * JSON lines, ~206 MB) into the real server running in its own process, and watches that process's
  * resident memory while the import runs. The upload is streamed from disk, the server streams it to
  * a temp file and parses it as a stream, so the memory it keeps is the stats index's growth (16
  * bytes a play), the de-duplication keys (~11 bytes a listen) and the track matcher, not the file.
  *
- *   npm run bench:import -- [--listens N] [--again]
+ *   npm run bench:import -- [--listens N] [--again] [--zip]
  *
- * `--again` imports the same file a second time (everything a duplicate). Prints a table, then as its
+ * `--again` imports the same file a second time (everything a duplicate). `--zip` uploads the
+ * listens as ListenBrainz's export ZIP lays them out (`listens/<year>/<month>.jsonl`, deflated). Prints a table, then as its
  * last line one JSON object with the figures.
  */
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
+import yazl from 'yazl';
 import { argValue, benchLibrary, buildBenchDataInChild, login, random } from './bench-data.js';
 import { startServerProcess, type Measures, type ServerProcess } from './server-process.js';
 
@@ -60,10 +63,39 @@ async function writeExport(path: string, listens: number): Promise<void> {
   await once(out, 'finish');
 }
 
+/**
+ * The JSON lines file as ListenBrainz's export ZIP: one entry a month (`listens/2024/3.jsonl`),
+ * the months as they come in the file (newest first).
+ */
+async function writeExportZip(jsonl: string, path: string): Promise<void> {
+  const zip = new yazl.ZipFile();
+  const done = once(zip.outputStream.pipe(createWriteStream(path)), 'finish');
+  zip.addBuffer(Buffer.from('{"user_id": 1, "username": "bench"}'), 'user.json');
+  let month = '';
+  let lines: string[] = [];
+  const flush = () => {
+    if (lines.length) zip.addBuffer(Buffer.from(lines.join('')), `listens/${month}.jsonl`);
+    lines = [];
+  };
+  for await (const line of createInterface({ input: createReadStream(jsonl) })) {
+    const at = new Date((JSON.parse(line) as { listened_at: number }).listened_at * 1000);
+    const key = `${at.getUTCFullYear()}/${at.getUTCMonth() + 1}`;
+    if (key !== month) {
+      flush();
+      month = key;
+    }
+    lines.push(line + '\n');
+  }
+  flush();
+  zip.end();
+  await done;
+}
+
 async function runImport(server: ServerProcess, token: string, file: string) {
   const form = new FormData();
-  form.set('source', 'listenbrainz');
-  form.set('file', await openAsBlob(file), 'listens.jsonl');
+  const zip = file.endsWith('.zip');
+  if (!zip) form.set('source', 'listenbrainz');
+  form.set('file', await openAsBlob(file), zip ? 'export.zip' : 'listens.jsonl');
   const usedBefore = (await server.ask<Measures>('measures')).usedBytes;
   const rssBefore = server.rssMb();
   let peak = rssBefore;
@@ -105,9 +137,11 @@ async function main(): Promise<void> {
   try {
     console.error('building a data folder (library, users, no plays) ...');
     const data = buildBenchDataInChild(join(dir, 'data'), 0);
-    const file = join(dir, 'listens.jsonl');
+    const jsonl = join(dir, 'listens.jsonl');
     console.error(`writing a ListenBrainz export of ${listens} listens ...`);
-    await writeExport(file, listens);
+    await writeExport(jsonl, listens);
+    const file = args.includes('--zip') ? join(dir, 'export.zip') : jsonl;
+    if (file !== jsonl) await writeExportZip(jsonl, file);
     const fileMb = (await stat(file)).size / 1024 / 1024;
     const server = await startServerProcess(data.dataDir);
     try {
@@ -119,6 +153,7 @@ async function main(): Promise<void> {
       const growth = first.rssPeak - first.rssBefore;
       const rows: Array<[string, string]> = [
         ['listens in the file', String(listens)],
+        ['form', file === jsonl ? 'JSON lines' : 'export ZIP'],
         ['file size (MB)', fileMb.toFixed(1)],
         ['import status', first.progress.status],
         [
@@ -148,6 +183,7 @@ async function main(): Promise<void> {
         '\n' +
           JSON.stringify({
             listens,
+            zip: file !== jsonl,
             fileMb: round(fileMb),
             matched: first.progress.matched,
             importSeconds: round(first.totalMs / 1000),

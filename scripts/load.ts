@@ -1,5 +1,5 @@
 /**
- * Load test (issue 7): a household burst against the real server on 127.0.0.1 — C concurrent
+ * Load test: a household burst against the real server on 127.0.0.1 — C concurrent
  * clients (default 50) mixing log-play with statistics reads for D seconds (default 30) — over a
  * data folder of N plays (default 1,000,000; scripts/bench-data.ts). Prints throughput, p50/p99
  * latency, errors and non-2xx answers (both must be 0), and the server's resident memory before and

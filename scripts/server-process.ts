@@ -11,7 +11,7 @@
  * startServerProcess first builds the server the way `npm run build` does (scripts/build-dist.ts),
  * once per process, into dist-bench/ (not dist/, which the desktop app is packed from), with this
  * file and bench-config.ts beside it: dist-bench/scripts/server-process.js imports
- * dist-bench/server/index.js, which finds its assets and package.json relative to itself.
+ * dist-bench/server/create-server.js, which finds its assets and package.json relative to itself.
  *
  *   node --expose-gc dist-bench/scripts/server-process.js DATA_DIR      (started by startServerProcess)
  */
@@ -21,7 +21,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createServer } from '../server/index.js';
+import { createServer } from '../server/create-server.js';
 import { createLogger } from '../server/logger.js';
 // Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
 import { benchConfig } from './bench-config.js';

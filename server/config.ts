@@ -3,6 +3,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { folderOverlap } from './folder-overlap.js';
 
 export const DEFAULT_PORT = 14524;
 export const DEFAULT_RELEASES_REPO = 'melon-music/melon';
@@ -61,6 +62,8 @@ const schema = z.object({
   version: z.string().min(1),
   allowedHosts: z.array(z.string().regex(hostName)),
   rescanMinutes: z.preprocess(wholeNumber, z.number().int().min(1).max(1440)),
+  /** A transcode whose output nobody read this long is ended (tests shorten it). */
+  transcodeIdleMs: z.number().int().min(1),
 });
 
 /** Everything the server reads from its environment, validated once at start (README, Configuration). */
@@ -111,6 +114,7 @@ const SETTINGS: Record<keyof Config, Setting> = {
     source: 'MELON_RESCAN_MINUTES',
     rule: 'must be a whole number of minutes, 1–1440',
   },
+  transcodeIdleMs: { source: 'the idle limit of transcodes', rule: 'must be a positive number of ms' },
   allowedHosts: {
     source: 'MELON_ALLOWED_HOSTS',
     rule: 'must be host names separated by commas, e.g. nas.lan,music.home.arpa',
@@ -165,6 +169,7 @@ export function loadConfig(
       .map((name) => name.trim().replace(/\.$/, ''))
       .filter((name) => name !== ''),
     rescanMinutes: nonEmpty(env.MELON_RESCAN_MINUTES) ?? 5,
+    transcodeIdleMs: 30_000,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);
@@ -175,5 +180,7 @@ export function loadConfig(
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const overlap = folderOverlap(parsed.data.dataDir, parsed.data.libraryDirs);
+  if (overlap) throw new ConfigError(overlap);
   return parsed.data;
 }

@@ -49,6 +49,9 @@ export const PROBLEM_STATUS = {
   too_many_steps: 400,
   // listening history (imports, exports, year in review)
   import_not_found: 404,
+  import_empty: 400,
+  import_unrecognised: 400,
+  import_archive_refused: 400,
   // artwork
   artwork_not_found: 404,
   track_file_not_found: 404,

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TIERS } from '../vitest.tiers.js';
 import { listFiles } from './support/tree-hash.js';
 
 /** The suite layout of test/README.md, checked so that a new test cannot quietly break it. */
@@ -33,11 +34,39 @@ describe('test/unit', () => {
 
   it('starts no whole server: those tests belong in test/api', async () => {
     const wholeServer =
-      /from '[./]*(support\/server|support\/child-server|server\/index|app\/main)\.js'|import\('[./]*app\/main\.js'\)/;
+      /from '[./]*(support\/server|support\/child-server|server\/create-server|app\/main)\.js'|import\('[./]*app\/main\.js'\)/;
     const offenders: string[] = [];
     for (const test of await unitTests()) {
       if (wholeServer.test(await readFile(join(unitDir, test), 'utf8'))) offenders.push(test);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+/** `test/<folder>/**\/*.test.ts`, `test/*.test.ts` or one file: the shapes of the tiers' patterns. */
+function matches(file: string, pattern: string): boolean {
+  if (pattern.endsWith('/**/*.test.ts')) return file.startsWith(pattern.slice(0, -'**/*.test.ts'.length));
+  if (pattern.endsWith('/*.test.ts')) {
+    const folder = pattern.slice(0, -'*.test.ts'.length);
+    return file.startsWith(folder) && !file.slice(folder.length).includes('/');
+  }
+  return file === pattern;
+}
+
+describe('test/', () => {
+  it('test/README.md names every folder of the suite', async () => {
+    const readme = await readFile(join(root, 'test', 'README.md'), 'utf8');
+    const folders = (await readdir(join(root, 'test'), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !readme.includes(`**\`${folder}/\`**`))).toEqual([]);
+  });
+
+  it('puts every test file in a tier that an npm script runs: unit, api or slow', async () => {
+    const tests = (await listFiles(join(root, 'test')))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => relative(root, file).split(sep).join('/'));
+    const patterns = Object.values(TIERS).flat();
+    expect(tests.filter((test) => !patterns.some((pattern) => matches(test, pattern)))).toEqual([]);
   });
 });

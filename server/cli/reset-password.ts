@@ -5,7 +5,7 @@ import { loadConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { UserService } from '../services/user-service.js';
 import { DataFolderInUseError } from '../store/folder-lock.js';
-import { openAccounts } from '../store/index.js';
+import { openAccounts } from '../store/open-store.js';
 
 /**
  * `melon reset-password <username>`: recovery for whoever holds the machine. Prints a new generated

@@ -1,6 +1,6 @@
 import { errnoCode } from '../fs/errno.js';
 import { loadConfig } from '../config.js';
-import { createServer, lanAddresses } from '../index.js';
+import { createServer, lanAddresses } from '../create-server.js';
 import { createLogger } from '../logger.js';
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The API's shared field schemas and the problem document. Every file of server/contract/ depends
  * on zod alone, so the server, the settings page (type imports) and the tests can share its shapes.
  * Each named shape carries an `id`, so the OpenAPI document lists it once under
- * `components.schemas`; endpoints validate their answers' types with these schemas (http/types.ts
+ * `components.schemas`; endpoints validate their answers' types with these schemas (http/endpoint.ts
  * `endpoint`), and the API tests check every response against the document made from them.
  */
 

@@ -9,7 +9,17 @@ export const importSourceSchema = z.enum(['listenbrainz', 'lastfm', 'spotify'], 
 });
 
 /** The answer of starting an import. */
-export const importStartedSchema = z.object({ id: z.string() }).meta({ id: 'ImportStarted' });
+export const importStartedSchema = z
+  .object({
+    id: z.string(),
+    source: importSourceSchema.meta({
+      description: 'The service the file is from, recognised from its content',
+    }),
+    takenAs: z
+      .string()
+      .meta({ description: 'What the file was taken for, e.g. "Last.fm CSV of lastfm.ghan.nl"' }),
+  })
+  .meta({ id: 'ImportStarted' });
 export type ImportStarted = z.output<typeof importStartedSchema>;
 
 export const importProgressSchema = z
@@ -17,15 +27,26 @@ export const importProgressSchema = z
     id: z.string(),
     userId: z.string(),
     source: importSourceSchema,
+    takenAs: z.string().nullable(),
     status: z.enum(['queued', 'running', 'done', 'failed']),
     done: z.boolean(),
     entriesRead: count(),
+    bytesRead: count().meta({ description: 'Bytes read of the file (unpacked, for a ZIP)' }),
+    bytesTotal: count().meta({
+      description: 'Bytes there are to read: bytesRead / bytesTotal is how far it is',
+    }),
     matched: count(),
     unmatched: count(),
     duplicates: count(),
     refused: count(),
     ignored: count(),
-    problems: z.array(z.object({ entry: z.int().min(1), reason: z.string() })),
+    problems: z.array(
+      z.object({
+        entry: z.int().min(1),
+        reason: z.string(),
+        file: z.string().optional().meta({ description: 'The file in the ZIP the entry is in' }),
+      }),
+    ),
     error: z.string().nullable(),
     createdAt: utc(),
     finishedAt: utc().nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { utc } from './common.js';
 
-/** Roles of the interface (§5). Server is a device that redeemed an invite code. */
+/** The roles (docs/API.md, Roles). Server is a device that redeemed an invite code. */
 export const ROLES = ['Admin', 'User', 'Pass', 'Server'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,6 +1,6 @@
 /**
- * Parses the ISO 8601 forms the contract accepts (§0): `2026-11-01` (local midnight),
- * `2026-11-01T20:15[:00[.123]]` (local time) and the same with `Z` or `±HH:MM` (exact).
+ * Parses the ISO 8601 forms the API accepts (docs/API.md, Conventions): `YYYY-MM-DD` (local
+ * midnight), `YYYY-MM-DDTHH:MM[:SS[.mmm]]` (local time) and the same with `Z` or `±HH:MM` (exact).
  * Returns epoch milliseconds, or null for anything else, including impossible dates (Feb 30).
  */
 const ISO =

@@ -6,7 +6,15 @@ export interface ImportJob {
   userId: string;
   /** Who started it (an Admin may import for anyone). */
   startedBy: string;
+  /** The service the file is from, as recognised from its content (the uploader's `source` a hint). */
   source: ImportSource;
+  /** What the file was taken for (docs/API.md, Import and export); absent in records of older versions. */
+  takenAs?: string;
+  /** Keep Spotify's private-session streams. */
+  keepIncognito?: boolean;
+  /** Bytes read of the file (unpacked, for a ZIP), and of all there is to read. */
+  bytesRead?: number;
+  bytesTotal?: number;
   status: 'queued' | 'running' | 'done' | 'failed';
   createdAt: number;
   finishedAt: number | null;
@@ -19,7 +27,7 @@ export interface ImportJob {
   /** Entries that are not listens of music (Spotify podcasts). */
   ignored: number;
   /** The first refused entries: their number in the file and why. */
-  problems: Array<{ entry: number; reason: string }>;
+  problems: Array<{ entry: number; reason: string; file?: string }>;
   /** Why the whole import stopped, when it failed. */
   error: string | null;
 }

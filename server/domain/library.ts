@@ -29,6 +29,12 @@ export interface TrackRecord extends TrackTags {
   path: string;
   size: number;
   mtimeMs: number;
+  /**
+   * The device and inode the scan found at `path`: a file opened for this track must be this one
+   * (library/track-file.ts). Records from before they were kept lack them until their next scan.
+   */
+  dev?: number;
+  ino?: number;
   albumId: string | null;
   artistIds: string[];
 }

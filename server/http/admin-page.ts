@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import type { Reply } from './types.js';
+import type { Reply } from './endpoint.js';
 
 const RENDERER = new URL('../../renderer/', import.meta.url);
 

@@ -14,7 +14,7 @@ import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { StreamBody, type Request, type RouteDef, type UploadedFile } from './types.js';
+import { StreamBody, type Request, type RouteDef, type UploadedFile } from './endpoint.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -52,6 +52,15 @@ function multipartBody(limit: number): Koa.Middleware {
           maxFiles: 1,
           uploadDir,
           keepExtensions: false,
+          // An empty file reaches its handler, which can say what is wrong with it.
+          allowEmptyFiles: true,
+          minFileSize: 0,
+          // A part with a file name is the file even without a Content-Type of its own (Python's
+          // requests sends none); formidable would otherwise read it as a text field.
+          onPart: (part, handlePart) => {
+            if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
+            handlePart(part);
+          },
         },
       })(ctx, next);
     } finally {
@@ -99,7 +108,7 @@ export function buildApp(
         ctx.state.principal = authorize(auth, route.access, authorization);
         await next();
       },
-      ...(route.method === 'POST' ? [parse as Koa.Middleware] : []),
+      ...(route.method === 'POST' ? [parse] : []),
       async (ctx: Ctx) => handle(ctx, route),
     );
   }

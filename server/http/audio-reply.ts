@@ -7,7 +7,7 @@ import type {
   TranscodedAudio,
 } from '../services/playback/stream-service.js';
 import { parseByteRange } from './byte-range.js';
-import { StreamBody, type Reply, type Request } from './types.js';
+import { StreamBody, type Reply, type Request } from './endpoint.js';
 
 /**
  * The HTTP side of playback (docs/API.md, Streaming): ranges, validators, HEAD and downloads over
@@ -25,7 +25,7 @@ export async function streamReply(
 ): Promise<Reply> {
   const audio = await service.plan(trackId, options);
   return audio.kind === 'original'
-    ? originalReply(service, request, audio)
+    ? await originalReply(service, request, audio)
     : transcodeReply(service, request, audio);
 }
 
@@ -41,12 +41,12 @@ export async function downloadReply(
   });
 }
 
-function originalReply(
+async function originalReply(
   service: StreamService,
   request: Request,
   audio: OriginalAudio,
   extra: Record<string, string> = {},
-): Reply {
+): Promise<Reply> {
   const lastModified = new Date(Math.floor(audio.mtimeMs / 1000) * 1000).toUTCString();
   const headers: Record<string, string> = {
     'Accept-Ranges': 'bytes',
@@ -70,10 +70,10 @@ function originalReply(
   }
   const head = request.method === 'HEAD';
   if (range === null) {
-    const stream = head ? Readable.from([]) : service.read(audio);
+    const stream = head ? Readable.from([]) : await service.read(audio);
     return { status: 200, type: audio.contentType, headers, body: new StreamBody(stream, audio.size) };
   }
-  const stream = head ? Readable.from([]) : service.read(audio, range);
+  const stream = head ? Readable.from([]) : await service.read(audio, range);
   return {
     status: 206,
     type: audio.contentType,
@@ -90,7 +90,9 @@ async function transcodeReply(
   // The encode's length is not known in advance: no ranges, no Content-Length, no validators.
   const headers = { 'Accept-Ranges': 'none', 'Cache-Control': 'no-store' };
   // A HEAD learns the type without starting an encoder.
-  const stream = request.method === 'HEAD' ? Readable.from([]) : await service.encode(audio);
+  // Slots are shared per account; a request without one (none reaches here today) counts by address.
+  const account = request.principal?.userId ?? `address:${request.clientAddress}`;
+  const stream = request.method === 'HEAD' ? Readable.from([]) : await service.encode(audio, account);
   return { status: 200, type: audio.contentType, headers, body: new StreamBody(stream) };
 }
 

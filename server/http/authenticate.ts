@@ -1,7 +1,7 @@
 import type { Principal } from '../domain/user.js';
 import { AppError, unauthorized } from '../errors.js';
 import type { AuthService } from '../services/auth-service.js';
-import type { Access } from './types.js';
+import type { Access } from './endpoint.js';
 
 /**
  * Resolves the bearer token and enforces a route's access list. Every failure is a 401 (the

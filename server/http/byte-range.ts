@@ -1,5 +1,5 @@
 /**
- * The `Range` header of a GET (RFC 9110 §14.2), for one range of bytes. Several ranges, other
+ * The `Range` header of a GET (RFC 9110, section 14.2), for one range of bytes. Several ranges, other
  * units and malformed headers are ignored (the whole file is sent, as the RFC allows); a well-formed
  * range that starts past the end is unsatisfiable (416).
  */

@@ -1,38 +1,8 @@
 /**
- * Reading a track's audio file for playback: its size and modification time, and a stream of its
- * bytes (or of one byte range). The path always comes from the library record, never from a client.
+ * The media type of a track's audio. Its bytes are read only through a checked handle
+ * (library/track-file.ts), never by path.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { errnoCode } from '../fs/errno.js';
-
-export interface AudioFileStat {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
-
-/** The file's size and times; null when it is missing or not a regular file (an unmounted disk). */
-export async function statAudioFile(file: string): Promise<AudioFileStat | null> {
-  try {
-    const info = await stat(file);
-    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino } : null;
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ELOOP') return null;
-    throw error;
-  }
-}
-
-/**
- * The bytes from `start` to `end` (inclusive), read in 64 KiB chunks as the client takes them:
- * a file is never held in memory whole, and a slow client slows the reading down.
- */
-export function readAudioFile(file: string, range?: { start: number; end: number }): Readable {
-  return createReadStream(file, { start: range?.start, end: range?.end, highWaterMark: 64 * 1024 });
-}
 
 const TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',

@@ -19,14 +19,16 @@ class WindowedReader {
   private constructor(
     private readonly fh: FileHandle,
     readonly size: number,
+    /** Whether this reader opened the file (a handle it was given stays open for its owner). */
+    private readonly owned: boolean,
   ) {}
 
-  static async open(file: string): Promise<WindowedReader> {
-    const fh = await open(file, 'r');
+  static async open(file: string | FileHandle): Promise<WindowedReader> {
+    const fh = typeof file === 'string' ? await open(file, 'r') : file;
     try {
-      return new WindowedReader(fh, (await fh.stat()).size);
+      return new WindowedReader(fh, (await fh.stat()).size, typeof file === 'string');
     } catch (err) {
-      await fh.close();
+      if (typeof file === 'string') await fh.close();
       throw err;
     }
   }
@@ -44,11 +46,14 @@ class WindowedReader {
   }
 
   close(): Promise<void> {
-    return this.fh.close();
+    return this.owned ? this.fh.close() : Promise.resolve();
   }
 }
 
-async function withReader<T>(file: string, use: (reader: WindowedReader) => Promise<T>): Promise<T> {
+async function withReader<T>(
+  file: string | FileHandle,
+  use: (reader: WindowedReader) => Promise<T>,
+): Promise<T> {
   const reader = await WindowedReader.open(file);
   try {
     return await use(reader);
@@ -131,7 +136,7 @@ export function mpegFrame(h: Uint8Array): MpegFrame | null {
  *   decoders drop; music-metadata counts them, ~25-70 ms).
  * - Without: every frame counted (music-metadata estimates from the file size, ~0.5 % off).
  */
-export function mpegDuration(file: string): Promise<number | null> {
+export function mpegDuration(file: string | FileHandle): Promise<number | null> {
   return withReader(file, async (reader) => {
     let pos = await findMpegSync(reader, await afterId3v2(reader));
     if (pos === null) return null;
@@ -203,7 +208,7 @@ async function findMpegSync(reader: WindowedReader, from: number): Promise<numbe
 const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
 /** The duration in seconds of a raw ADTS AAC stream by counting its frames; null when it has none. */
-export function adtsDuration(file: string): Promise<number | null> {
+export function adtsDuration(file: string | FileHandle): Promise<number | null> {
   return withReader(file, async (reader) => {
     let pos = await afterId3v2(reader);
     let samples = 0;

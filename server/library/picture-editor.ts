@@ -14,6 +14,7 @@ import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sh
 import { fsyncDir } from '../fs/atomic-file.js';
 import { errnoCode } from '../fs/errno.js';
 import { messageOf } from '../errors.js';
+import { TrackFileRefused, type FileIdentity, type OpenedTrackFile } from './track-file.js';
 
 export type PictureEditReason = 'position_out_of_range' | 'unsupported_format' | 'not_writable';
 
@@ -35,37 +36,66 @@ const NOT_WRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 // version because Id3v2Settings.forceDefaultVersion stays false.
 MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
 
-export async function removePicture(file: string, pos: number): Promise<void> {
-  const ext = path.extname(file).slice(1).toLowerCase();
+/**
+ * Removes picture `pos` from the opened track file and answers the identity of the file that now
+ * stands in its place. The copy is made from the opened handle, next to where the file really is, and
+ * the rename happens only while that name still holds the very file that was opened: a track swapped
+ * for a link or another file meanwhile is never rewritten (TrackFileRefused).
+ */
+export async function removePicture(file: OpenedTrackFile, pos: number): Promise<FileIdentity> {
+  const ext = path.extname(file.path).slice(1).toLowerCase();
   if (!SUPPORTED_EXTENSIONS.has(ext)) {
-    await fs.access(file); // a missing file must still report ENOENT, not "unsupported"
     throw new PictureEditError('unsupported_format', `Cannot edit pictures of .${ext} files`);
   }
   if (!Number.isInteger(pos) || pos < 0) {
     throw new PictureEditError('position_out_of_range', `Invalid picture position ${pos}`);
   }
+  const target = file.realPath;
   const temp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.melon-${randomBytes(6).toString('hex')}.tmp`,
+    path.dirname(target),
+    `.${path.basename(target)}.melon-${randomBytes(6).toString('hex')}.tmp`,
   );
   try {
-    await copyForEdit(file, temp);
+    const made = await copyForEdit(file, temp);
     editPictures(temp, `taglib/${ext}`, pos);
     await flushFile(temp);
-    await fs.rename(temp, file);
+    await sameFile(temp, made, 'The edited copy was replaced while it was written');
+    await sameFile(target, file.stat, 'The track file was replaced while it was edited');
+    await fs.rename(temp, target);
     // Makes the rename itself durable. Some file systems refuse to fsync a directory: not fatal.
-    await fsyncDir(path.dirname(file)).catch(() => undefined);
+    await fsyncDir(path.dirname(target)).catch(() => undefined);
+    return { dev: made.dev, ino: made.ino };
   } catch (err) {
     await fs.rm(temp, { force: true });
     throw translate(err);
   }
 }
 
-async function copyForEdit(file: string, temp: string): Promise<void> {
-  const mode = (await fs.stat(file)).mode & 0o7777;
-  // COPYFILE_EXCL: never clobber an unrelated file that happens to have the temp name.
-  await fs.copyFile(file, temp, fs.constants.COPYFILE_EXCL);
-  await fs.chmod(temp, mode);
+/** Copies the opened file's bytes into a new file at `temp` (never an existing one); its identity. */
+async function copyForEdit(file: OpenedTrackFile, temp: string): Promise<FileIdentity> {
+  // 'wx': never clobber or follow whatever may have the temp name.
+  const out = await fs.open(temp, 'wx', file.stat.mode & 0o7777);
+  try {
+    await out.chmod(file.stat.mode & 0o7777);
+    const buffer = Buffer.alloc(1024 * 1024);
+    for (let position = 0; ;) {
+      const { bytesRead } = await file.handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      await out.write(buffer, 0, bytesRead);
+      position += bytesRead;
+    }
+    const { dev, ino } = await out.stat();
+    return { dev, ino };
+  } finally {
+    await out.close();
+  }
+}
+
+/** The name `file` (not followed if it is a link) still holds the file of identity `expected`. */
+async function sameFile(file: string, expected: FileIdentity, message: string): Promise<void> {
+  const now = await fs.lstat(file);
+  if (!now.isFile() || now.dev !== expected.dev || now.ino !== expected.ino)
+    throw new TrackFileRefused('replaced', message);
 }
 
 function editPictures(temp: string, mimeType: string, pos: number): void {

@@ -8,12 +8,12 @@
  *   silently.
  * - Missing tags fall back to file and folder names (see track-entry.ts).
  */
-import { stat } from 'node:fs/promises';
 import type { ScanStatus } from '../contract/library.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex } from '../domain/library.js';
 import { messageOf } from '../errors.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
 import { readTrackFile } from './tags.js';
+import { openTrackFile, realMusicFolders } from './track-file.js';
 import { entryFromPrevious, entryFromTags, lookup, type Entry } from './track-entry.js';
 
 /** The API's scan status without its capped problem list (the library service adds that). */
@@ -84,17 +84,27 @@ export async function scanLibrary(
   report();
   const previousByPath = new Map(previous.tracks.map((t) => [t.path, t]));
   const previousNames = lookup(previous);
+  const realRoots = await realMusicFolders(dirs);
 
   const scanOne = async (file: FoundFile): Promise<Entry | null> => {
     const old = previousByPath.get(file.path);
     try {
-      const info = await stat(file.path);
-      if (old && old.size === info.size && old.mtimeMs === info.mtimeMs)
-        return entryFromPrevious(old, previousNames);
-      const entry = entryFromTags(file, await readTrackFile(file.path), info.size, info.mtimeMs);
-      if (old) progress.updated++;
-      else progress.added++;
-      return entry;
+      // Opened and checked like every read of a track: a link swapped in after the walk looked at
+      // this name still cannot lead outside the music folders.
+      const opened = await openTrackFile(file.path, realRoots, null);
+      try {
+        const { size, mtimeMs, dev, ino } = opened.stat;
+        // The device number alone may change when a share or disk is mounted again: same inode, size
+        // and time is the same file. A record from before identities were kept gets them here.
+        if (old && old.size === size && old.mtimeMs === mtimeMs && (old.ino ?? ino) === ino)
+          return entryFromPrevious({ ...old, dev, ino }, previousNames);
+        const entry = entryFromTags(file, await readTrackFile(opened), opened.stat);
+        if (old) progress.updated++;
+        else progress.added++;
+        return entry;
+      } finally {
+        await opened.handle.close();
+      }
     } catch (err) {
       progress.errors.push({ path: file.path, reason: messageOf(err) });
       return null;

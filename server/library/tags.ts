@@ -2,13 +2,30 @@
  * Reads tags, duration and embedded pictures of one audio file with music-metadata. The values are raw
  * (artists and genres unsplit): the scanner decides how to split and merge them.
  */
-import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { parseFile, parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
+import { FileTokenizer } from 'strtok3';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
+import type { OpenedTrackFile } from './track-file.js';
+
+/**
+ * What is read: a checked, open track file (library/track-file.ts), which the server always passes,
+ * or a path, which only tools and tests use.
+ */
+export type AudioSource = string | OpenedTrackFile;
+
+const pathOf = (source: AudioSource): string => (typeof source === 'string' ? source : source.path);
+
+/** music-metadata reading from a handle its caller opened and will close. */
+class OpenFileTokenizer extends FileTokenizer {
+  static of(file: OpenedTrackFile): OpenFileTokenizer {
+    return new OpenFileTokenizer(file.handle, { fileInfo: { path: file.path, size: file.stat.size } });
+  }
+}
 
 export interface ParsedPicture {
   /**
@@ -94,7 +111,7 @@ const MM_PICTURE_TYPES = [
   'Publisher/Studio logotype',
 ];
 
-export async function readTrackFile(file: string): Promise<ParsedTrack> {
+export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
   // Covers are needed for their type, size and dimensions.
   const { meta, duration } = await parseAudio(file);
   const { common } = meta;
@@ -109,7 +126,7 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
     discNumber: positive(common.disk.no),
     year: positive(common.year),
     durationMs: Math.round(duration * 1000),
-    format: formatLabel(meta, file),
+    format: formatLabel(meta, pathOf(file)),
     pictures: (common.picture ?? []).map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
     releaseMbid: text(common.musicbrainz_albumid),
@@ -123,7 +140,7 @@ export async function readTrackFile(file: string): Promise<ParsedTrack> {
  * never used, since a "picture" may be HTML or SVG with script in it.
  */
 export async function readPicture(
-  file: string,
+  file: AudioSource,
   pos: number,
 ): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
   const meta = await parseMetadata(file, false);
@@ -144,8 +161,8 @@ const READ_TO_THE_END = new Set(['.ogg', '.oga', '.opus', '.spx']);
  * returns an empty result (no container, no duration) for random bytes with an audio extension
  * rather than throwing.
  */
-async function parseAudio(file: string): Promise<{ meta: IAudioMetadata; duration: number }> {
-  let meta = await parseMetadata(file, READ_TO_THE_END.has(path.extname(file).toLowerCase()));
+async function parseAudio(file: AudioSource): Promise<{ meta: IAudioMetadata; duration: number }> {
+  let meta = await parseMetadata(file, READ_TO_THE_END.has(path.extname(pathOf(file)).toLowerCase()));
   let duration = (await countedDuration(meta, file)) ?? meta.format.duration;
   if (meta.format.container && !duration) {
     meta = await parseMetadata(file, true);
@@ -157,9 +174,11 @@ async function parseAudio(file: string): Promise<{ meta: IAudioMetadata; duratio
   return { meta, duration };
 }
 
-async function parseMetadata(file: string, duration: boolean): Promise<IAudioMetadata> {
+async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAudioMetadata> {
   try {
-    return await parseFile(file, { duration });
+    if (typeof file === 'string') return await parseFile(file, { duration });
+    // Not closed: the handle belongs to the caller.
+    return await parseFromTokenizer(OpenFileTokenizer.of(file), { duration });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
@@ -168,12 +187,13 @@ async function parseMetadata(file: string, duration: boolean): Promise<IAudioMet
 }
 
 /** The exact duration of the streams music-metadata can only estimate (see frame-count.ts). */
-async function countedDuration(meta: IAudioMetadata, file: string): Promise<number | null> {
+async function countedDuration(meta: IAudioMetadata, file: AudioSource): Promise<number | null> {
   const container = (meta.format.container ?? '').toLowerCase();
+  const input = typeof file === 'string' ? file : file.handle;
   try {
-    if (container === 'mpeg') return await mpegDuration(file);
+    if (container === 'mpeg') return await mpegDuration(input);
     // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
-    if (container.startsWith('adts')) return await adtsDuration(file);
+    if (container.startsWith('adts')) return await adtsDuration(input);
   } catch (err) {
     if (isErrno(err)) throw err;
   }

@@ -7,7 +7,6 @@
  * "untagged"). Folders are only used below the music folder: a file directly in it gets no album, and
  * one a single level down gets the artist 'Unknown Artist'.
  */
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AlbumRecord,
@@ -20,6 +19,7 @@ import type {
 import { albumId, artistId, trackId } from '../domain/library-ids.js';
 import type { FoundFile } from './folder-walk.js';
 import { readTrackFile, type ParsedTrack } from './tags.js';
+import type { OpenedTrackFile } from './track-file.js';
 
 const UNKNOWN_ARTIST = 'Unknown Artist';
 
@@ -85,7 +85,15 @@ function toArtists(names: string[]): ArtistRecord[] {
   return names.map((name) => ({ id: artistId(name), name }));
 }
 
-export function entryFromTags(file: FoundFile, parsed: ParsedTrack, size: number, mtimeMs: number): Entry {
+/** The file's state the record keeps: what the incremental scan compares and what opens check. */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+export function entryFromTags(file: FoundFile, parsed: ParsedTrack, state: FileState): Entry {
   const fallback = folderFallbacks(file.path, file.root);
   const artistNames = splitArtists(parsed.artists);
   if (artistNames.length === 0) artistNames.push(fallback.artist);
@@ -106,8 +114,10 @@ export function entryFromTags(file: FoundFile, parsed: ParsedTrack, size: number
   const track: TrackRecord = {
     id: trackId(file.path),
     path: file.path,
-    size,
-    mtimeMs,
+    size: state.size,
+    mtimeMs: state.mtimeMs,
+    dev: state.dev,
+    ino: state.ino,
     name,
     albumId: album?.id ?? null,
     artistIds: artists.map((a) => a.id),
@@ -157,9 +167,12 @@ export function entryFromPrevious(track: TrackRecord, previous: PreviousLookup):
   return { track, artists: artistsOf(track.artistIds), album };
 }
 
-/** Re-reads one file (e.g. after its artwork changed) keeping its identity and its album/artist links. */
-export async function rereadTrack(track: TrackRecord): Promise<TrackRecord> {
-  const info = await stat(track.path);
-  const parsed = await readTrackFile(track.path);
-  return { ...track, size: info.size, mtimeMs: info.mtimeMs, ...trackTags(parsed, track.path) };
+/**
+ * Re-reads one track's file (e.g. after its artwork changed) keeping its id and its album/artist
+ * links. `file` is the track's file, opened and checked by the caller; its identity is kept.
+ */
+export async function rereadTrack(track: TrackRecord, file: OpenedTrackFile): Promise<TrackRecord> {
+  const parsed = await readTrackFile(file);
+  const { size, mtimeMs, dev, ino } = file.stat;
+  return { ...track, size, mtimeMs, dev, ino, ...trackTags(parsed, track.path) };
 }

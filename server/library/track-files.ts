@@ -7,20 +7,54 @@ import path from 'node:path';
 import type { TrackRecord } from '../domain/library.js';
 import { removePicture } from './picture-editor.js';
 import { rereadTrack } from './track-entry.js';
+import type { OpenedTrackFile } from './track-file.js';
 
 /** The file operations TrackFiles puts in order; tests swap them to control when each one ends. */
 export interface AudioFileIo {
-  removePicture(file: string, pos: number): Promise<void>;
+  /** Removes the picture; answers the track with the identity of its rewritten file. */
+  removePicture(track: TrackRecord, pos: number): Promise<TrackRecord>;
   reread(track: TrackRecord): Promise<TrackRecord>;
 }
 
-const onDisk: AudioFileIo = { removePicture, reread: rereadTrack };
+/** Opens a track's file, checked (library/track-file.ts); refuses a file that is not the track's. */
+export type TrackOpener = (track: TrackRecord) => Promise<OpenedTrackFile>;
+
+/** The real files, each opened through `open` and read or edited only through its handle. */
+export function audioFilesOnDisk(open: TrackOpener): AudioFileIo {
+  const withFile = async <T>(track: TrackRecord, use: (file: OpenedTrackFile) => Promise<T>) => {
+    const file = await open(track);
+    try {
+      return await use(file);
+    } finally {
+      await file.handle.close();
+    }
+  };
+  return {
+    removePicture: (track, pos) =>
+      withFile(track, async (file) => ({ ...track, ...(await removePicture(file, pos)) })),
+    reread: (track) => withFile(track, (file) => rereadTrack(track, file)),
+  };
+}
 
 export class TrackFiles {
   /** Per absolute path, the last queued edit, settled whatever its outcome. */
   private readonly queues = new Map<string, Promise<void>>();
 
-  constructor(private readonly io: AudioFileIo = onDisk) {}
+  /**
+   * Each file an edit replaced (by `dev:ino`) and the file that took its place: a request that read
+   * the track's record before an earlier edit landed still edits the current file, and only that.
+   */
+  private readonly replaced = new Map<string, Pick<TrackRecord, 'dev' | 'ino'>>();
+
+  constructor(private readonly io: AudioFileIo) {}
+
+  /** The track with the identity of the file that now stands where its record's file was. */
+  private current(track: TrackRecord): TrackRecord {
+    let identity: Pick<TrackRecord, 'dev' | 'ino'> = track;
+    for (let next = this.replaced.get(keyOf(identity)); next; next = this.replaced.get(keyOf(identity)))
+      identity = next;
+    return { ...track, dev: identity.dev, ino: identity.ino };
+  }
 
   /**
    * Removes the picture at `pos` from the track's file and returns the track as its file now reads:
@@ -29,8 +63,14 @@ export class TrackFiles {
    */
   async removePicture(track: TrackRecord, pos: number): Promise<TrackRecord> {
     const file = path.resolve(track.path);
-    await this.enqueue(file, () => this.io.removePicture(file, pos));
-    return this.io.reread(track);
+    let edited = track;
+    await this.enqueue(file, async () => {
+      const before = this.current(track);
+      edited = await this.io.removePicture(before, pos);
+      if (before.ino !== undefined && keyOf(before) !== keyOf(edited))
+        this.replaced.set(keyOf(before), { dev: edited.dev, ino: edited.ino });
+    });
+    return this.io.reread(edited);
   }
 
   /** Resolves once no edit is queued or running. */
@@ -53,3 +93,6 @@ export class TrackFiles {
     return current;
   }
 }
+
+const keyOf = (identity: Pick<TrackRecord, 'dev' | 'ino'>): string =>
+  `${String(identity.dev)}:${String(identity.ino)}`;

@@ -4,7 +4,8 @@
  * encode ends, and a client that reads slowly holds the encoder back (the pipe fills up) instead of
  * filling the server's memory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { FileHandle } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 
 export const TRANSCODE_FORMATS = ['mp3', 'opus', 'aac'] as const;
@@ -48,7 +49,12 @@ export function ffmpegWorks(command: string): Promise<boolean> {
 
 export interface EncoderOptions {
   command: string;
-  file: string;
+  /**
+   * The track's file, opened and checked (library/track-file.ts). ffmpeg gets this descriptor, never
+   * a path, so it reads exactly the file that was checked. The caller may close it once this resolves
+   * or rejects: the child holds its own copy.
+   */
+  input: FileHandle;
   format: TranscodeFormat;
   kbps: number;
   /** Called once the ffmpeg process has exited (the transcode slot is free again). */
@@ -57,9 +63,31 @@ export interface EncoderOptions {
   firstByteTimeoutMs?: number;
   /** After SIGTERM, ffmpeg gets this long before SIGKILL. */
   killGraceMs?: number;
+  /** Ends the encode when nobody read its output this long (a client holding a slot). */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * How ffmpeg reaches the opened file: as its descriptor 3, opened again through `/dev/fd/3`, which
+ * names that open file and no path, so ffmpeg can seek (an M4A whose index is at its end needs
+ * that). Windows has no /dev/fd: there the file is fed through stdin, which cannot seek.
+ */
+function inputOf(handle: FileHandle): { arg: string; stdio: StdioOptions; viaStdin: boolean } {
+  if (process.platform === 'win32') return { arg: 'pipe:0', stdio: ['pipe', 'pipe', 'pipe'], viaStdin: true };
+  return { arg: '/dev/fd/3', stdio: ['ignore', 'pipe', 'pipe', handle.fd], viaStdin: false };
 }
 
 export class EncoderError extends Error {}
+
+/** A pass-through that says each time its reader asks for more: the sign the output is being read. */
+class ReadWatch extends PassThrough {
+  onRead: () => void = () => undefined;
+
+  override _read(size: number): void {
+    this.onRead();
+    super._read(size);
+  }
+}
 
 /**
  * Starts ffmpeg on `file` and resolves with its output once the first bytes are there, so a file
@@ -68,13 +96,14 @@ export class EncoderError extends Error {}
  */
 export function startEncoder(options: EncoderOptions): Promise<Readable> {
   const { codec, container, extra } = ENCODINGS[options.format];
+  const input = inputOf(options.input);
   const args = [
     '-hide_banner',
     '-nostdin',
     '-loglevel',
     'error',
     '-i',
-    options.file,
+    input.arg,
     '-map',
     '0:a:0',
     '-vn',
@@ -89,14 +118,20 @@ export function startEncoder(options: EncoderOptions): Promise<Readable> {
     container,
     'pipe:1',
   ];
-  const child = spawn(options.command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const stdout = child.stdout;
-  const output = new PassThrough();
+  const child = spawn(options.command, args, { stdio: input.stdio });
+  const stdout = child.stdout!;
+  if (input.viaStdin) {
+    const feed = options.input.createReadStream({ autoClose: false, start: 0 });
+    feed.on('error', () => child.stdin?.destroy());
+    child.stdin!.on('error', () => feed.destroy());
+    feed.pipe(child.stdin!);
+  }
+  const output = new ReadWatch();
   let stderr = '';
   let exited = false;
   let killTimer: NodeJS.Timeout | undefined;
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (text: string) => {
     stderr = (stderr + text).slice(-2000);
   });
 
@@ -110,6 +145,16 @@ export function startEncoder(options: EncoderOptions): Promise<Readable> {
   };
   // The client went away (Koa destroys the body) or the response ended: no encoder outlives it.
   output.once('close', stop);
+  // A client that stops reading (but stays connected) would hold its slot for as long as it likes.
+  const idleMs = options.idleTimeoutMs ?? 30_000;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const watchReads = () => {
+    idleTimer = setTimeout(() => {
+      output.destroy(new EncoderError(`Nobody read the transcode for ${idleMs} ms`));
+    }, idleMs);
+    output.onRead = () => idleTimer?.refresh();
+  };
+  output.once('close', () => clearTimeout(idleTimer));
 
   return new Promise<Readable>((resolve, reject) => {
     let started = false;
@@ -141,6 +186,7 @@ export function startEncoder(options: EncoderOptions): Promise<Readable> {
     stdout.once('data', (first: Buffer) => {
       started = true;
       clearTimeout(firstByteTimer);
+      watchReads();
       stdout.pause();
       output.write(first);
       stdout.pipe(output);

@@ -12,11 +12,11 @@ import type { TrackRecord } from '../domain/library.js';
 import { PictureEditError } from '../library/picture-editor.js';
 import { readPicture } from '../library/tags.js';
 import type { TrackFiles } from '../library/track-files.js';
-import type { ArtistImageKind, SingleArtKind, StoredImage } from '../store/artwork-repo.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../domain/artwork.js';
 import type { CollectionService } from './collection-service.js';
-import { etagOf, fileKey, type CachedImage, type ImageCache } from './image-cache.js';
+import { etagOf, type CachedImage, type ImageCache } from './image-cache.js';
 import type { LibraryService } from './library-service.js';
-import type { ArtworkStore } from './ports.js';
+import type { ArtworkStore } from '../domain/ports.js';
 
 /** An image to serve: its sniffed type, and its bytes in memory or in a file to stream. */
 export type Image = CachedImage & { mime: string };
@@ -132,14 +132,15 @@ export class ArtworkService {
   async trackImage(trackId: string, pos: number): Promise<Image> {
     const track = this.library.track(trackId);
     if (pos >= track.artwork.length) return this.defaultImage();
+    const file = await this.library.openTrackFile(track);
     let picture: CachedImage | null;
     try {
-      const key = await fileKey(track.path, pos);
-      picture = await this.images.get(key, () => readPicture(track.path, pos));
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT')
-        throw notFound('track_file_not_found', 'The audio file of this track is missing on disk');
-      throw error;
+      // Keyed by the opened file itself: a file swapped in under the same name never hits the entry.
+      const { dev, ino, mtimeMs, size } = file.stat;
+      const key = `track\0${dev}:${ino}\0${mtimeMs}\0${size}\0${pos}`;
+      picture = await this.images.get(key, () => readPicture(file, pos));
+    } finally {
+      await file.handle.close();
     }
     if (!picture) return this.defaultImage();
     // Never the type the tag declares: a "picture" of text/html or image/svg+xml runs script.

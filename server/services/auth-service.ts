@@ -7,7 +7,7 @@ import { unauthorized } from '../errors.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { CredentialCache } from './credential-cache.js';
 import { LoginThrottle } from './login-throttle.js';
-import type { InvitesStore, UsersStore } from './ports.js';
+import type { InvitesStore, UsersStore } from '../domain/ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 export function tokenResponse(issued: IssuedToken): Token {

@@ -7,7 +7,7 @@ import { forbidden, invalidParameter, notFound } from '../errors.js';
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
 import type { LibraryService } from './library-service.js';
 import { pageOf, type ListQuery } from './paging.js';
-import type { ArtworkStore, CollectionsStore } from './ports.js';
+import type { ArtworkStore, CollectionsStore } from '../domain/ports.js';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { FavouriteKind } from '../domain/favourites.js';
 import { accountOf, type Principal } from '../domain/user.js';
-import type { FavouritesStore } from './ports.js';
+import type { FavouritesStore } from '../domain/ports.js';
 import type { LibraryService } from './library-service.js';
 
 export interface FavouriteRef {

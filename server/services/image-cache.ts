@@ -63,9 +63,9 @@ export const etagOf = (bytes: Uint8Array): string =>
 const ENTRY_OVERHEAD = 512;
 
 /**
- * Images decoded once and shared (issue 14, item 2). Without it, every request for a track picture
- * parsed the audio file, copied the picture and hashed it: 40 parallel requests for one 15 MiB
- * picture grew the server by ~685 MB. Here:
+ * Images decoded once and shared. Without it, every request for a track picture parses the audio
+ * file, copies the picture and hashes it, so parallel requests for one large picture hold a copy
+ * each (docs/API.md, Track pictures and memory). Here:
  * - the caller's key names the bytes: file, modification time, size and position for pictures in
  *   audio files (`fileKey`), so an edited file is read anew; the file name for stored images, which
  *   are never rewritten in place;

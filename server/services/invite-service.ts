@@ -6,7 +6,7 @@ import type { InviteRecord, Principal } from '../domain/user.js';
 import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tokenResponse } from './auth-service.js';
-import type { InvitesStore, UsersStore } from './ports.js';
+import type { InvitesStore, UsersStore } from '../domain/ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 import type { TokenSigner } from './tokens.js';
 

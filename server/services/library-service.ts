@@ -16,11 +16,13 @@ import type { Principal } from '../domain/user.js';
 import { notFound, messageOf } from '../errors.js';
 import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../library/folder-watcher.js';
 import type { ScanProgress } from '../library/scanner.js';
+import type { OpenedTrackFile } from '../library/track-file.js';
 import type { Logger } from '../logger.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
-import type { ArtworkStore, LibraryStore, RatingsStore } from './ports.js';
+import { TrackFileGuard } from './track-file-guard.js';
+import type { ArtworkStore, LibraryStore, RatingsStore } from '../domain/ports.js';
 
 export type Scanner = (
   dirs: string[],
@@ -65,6 +67,7 @@ export class LibraryService {
   private readonly folders: MusicFolders;
   /** Problems already logged, so a rescan does not repeat a warning per refused file. */
   private loggedProblems = new Set<string>();
+  private readonly files: TrackFileGuard;
 
   constructor(
     private readonly library: LibraryStore,
@@ -78,6 +81,12 @@ export class LibraryService {
   ) {
     this.catalog = new LibraryCatalog(library.index());
     this.folders = new MusicFolders(dirs);
+    this.files = new TrackFileGuard(dirs, logger, () => this.requestScan());
+  }
+
+  /** The track's file, opened and checked; 404 `track_file_not_found` (and a rescan) when it is not. */
+  openTrackFile(track: TrackRecord): Promise<OpenedTrackFile> {
+    return this.files.open(track);
   }
 
   /**
@@ -107,8 +116,8 @@ export class LibraryService {
     return this.folders.problems();
   }
 
-  /** A change was seen: scan now, or once the running scan ends. */
-  private requestScan(): void {
+  /** A change was seen (by the watcher, or a track file refused): scan now, or once the running scan ends. */
+  requestScan(): void {
     if (this.running) this.rescanRequested = true;
     else this.startScan();
   }

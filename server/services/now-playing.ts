@@ -26,11 +26,21 @@ export class NowPlayingService {
 
   constructor(private readonly clock: Clock) {}
 
-  /** `durationMs` (the track's length, when known) decides when the entry lapses. */
-  announce(userId: string, trackId: string, client: string | null, durationMs: number | null): void {
+  /**
+   * `durationMs` (the track's length, when known) decides when the entry lapses, a grace after it;
+   * `exact`: the player said how long it plays (ListenBrainz's duration), and it lapses then.
+   */
+  announce(
+    userId: string,
+    trackId: string,
+    client: string | null,
+    durationMs: number | null,
+    exact = false,
+  ): void {
     const now = this.clock.now();
-    const length = durationMs !== null && durationMs > 0 ? durationMs : UNKNOWN_LENGTH_MS;
-    this.entries.set(userId, { userId, trackId, client, startedAt: now, untilMs: now + length + GRACE_MS });
+    const known = durationMs !== null && durationMs > 0;
+    const until = now + (known ? durationMs : UNKNOWN_LENGTH_MS) + (known && exact ? 0 : GRACE_MS);
+    this.entries.set(userId, { userId, trackId, client, startedAt: now, untilMs: until });
   }
 
   /** Ends a listener's entry (e.g. when the track was submitted as played). */

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { PlayQueueRecord } from '../domain/play-queue.js';
 import { accountOf, type Principal } from '../domain/user.js';
 import { invalidParameter } from '../errors.js';
-import type { PlayQueuesStore } from './ports.js';
+import type { PlayQueuesStore } from '../domain/ports.js';
 import type { LibraryService } from './library-service.js';
 
 /** The most tracks a saved queue may hold. */

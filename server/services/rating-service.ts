@@ -2,7 +2,7 @@ import type { RatingResult } from '../contract/ratings.js';
 import { accountOf, type Principal } from '../domain/user.js';
 import type { RatingKind } from '../domain/rating.js';
 import type { LibraryService } from './library-service.js';
-import type { RatingsStore } from './ports.js';
+import type { RatingsStore } from '../domain/ports.js';
 
 /** Ratings: 0–10 per user (half-stars on a five-star scale); 0 removes the caller's rating. */
 export class RatingService {

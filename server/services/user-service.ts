@@ -6,7 +6,7 @@ import { accountOf, type AccountRole, type Principal, type UserRecord } from '..
 import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import type { AccountData, UsersStore } from './ports.js';
+import type { AccountData, UsersStore } from '../domain/ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 export function userView(user: UserRecord): User {
@@ -160,7 +160,7 @@ export class UserService {
       username: request.username,
       passwordHash: await hashPassword(request.password),
       role: request.role ?? 'User',
-      // Visible to the household unless the user chooses otherwise (contract §3, 2026-11-23).
+      // Visible to the household unless the user chooses otherwise (docs/API.md, Users).
       publicStats: true,
       publicStatsChosen: false,
       tokenVersion: 0,

@@ -1,20 +1,11 @@
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../domain/artwork.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidId } from '../domain/ids.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
-import type { ArtworkStore } from '../services/ports.js';
+import type { ArtworkStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
-
-export type ArtistImageKind = 'pfp' | 'banner';
-export type SingleArtKind = 'playlist' | 'collection';
-
-/** An image file the server named, and what it is. */
-export interface StoredImage {
-  file: string;
-  mime: string;
-  size: number;
-}
 
 interface ArtworkFile extends Versioned {
   artists: Record<string, { pfp: StoredImage[]; banner: StoredImage[] }>;

@@ -1,5 +1,5 @@
 import type { CollectionKind, CollectionRecord } from '../domain/collection.js';
-import type { CollectionsStore } from '../services/ports.js';
+import type { CollectionsStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface CollectionsFile extends Versioned {

@@ -1,5 +1,5 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
-import type { LibraryStore } from '../services/ports.js';
+import type { LibraryStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface LibraryFile extends Versioned, LibraryIndex {}

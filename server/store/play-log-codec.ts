@@ -1,4 +1,5 @@
-import type { PlayLogEntry } from './play-log.js';
+import type { PlaySnapshot } from '../domain/play.js';
+import type { PlayLogEntry } from '../domain/play.js';
 
 /**
  * The first line of the file. A change of the line format bumps this number, so an old server
@@ -18,12 +19,6 @@ import type { PlayLogEntry } from './play-log.js';
 export const SCHEMA_VERSION = 2;
 export const V1_SCHEMA_VERSION = 1;
 export const HEADER = `{"schemaVersion":${SCHEMA_VERSION}}\n`;
-
-/** What a track was when it was played: the part of a log that most logs of a track share. */
-export type PlaySnapshot = Pick<
-  PlayLogEntry,
-  'trackId' | 'albumId' | 'artistIds' | 'genres' | 'durationMs' | 'trackName' | 'albumName' | 'artistNames'
->;
 
 /** A log line's own fields, without the snapshot. */
 export interface PlayLine {

@@ -1,4 +1,5 @@
-import { decodeSnapshotText, snapshotLine, snapshotText, type PlaySnapshot } from './play-log-codec.js';
+import { decodeSnapshotText, snapshotLine, snapshotText } from './play-log-codec.js';
+import type { PlaySnapshot } from '../domain/play.js';
 
 /**
  * The snapshots a version-2 play log defines, by number (see play-log-codec.ts): read from its

@@ -1,3 +1,4 @@
+import type { PlayLogEntry } from '../domain/play.js';
 import { errnoCode } from '../fs/errno.js';
 import { readSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -16,30 +17,7 @@ import {
 import { readHeader, readLines } from './play-log-reader.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
-import type { PlayStore } from '../services/ports.js';
-
-/**
- * One play or skip, as logged. The album, artists, genres, duration and names are a snapshot taken
- * when the log was written, so statistics stay stable when the library changes (docs/API.md, Statistics).
- */
-export interface PlayLogEntry {
-  id: string;
-  userId: string;
-  trackId: string;
-  albumId: string | null;
-  artistIds: string[];
-  genres: string[];
-  durationMs: number;
-  device: string | null;
-  type: 'play' | 'skip';
-  /** Epoch milliseconds, UTC. */
-  at: number;
-  /** Whether the client gave the time (only those logs can be retried, see StatsService). */
-  explicitAt: boolean;
-  trackName: string | null;
-  albumName: string | null;
-  artistNames: string[];
-}
+import type { PlayStore } from '../domain/ports.js';
 
 export interface PlayLogOptions {
   logger: Logger;

@@ -1,6 +1,6 @@
 import type { RatingSummary } from '../contract/library.js';
 import type { RatingKind } from '../domain/rating.js';
-import type { RatingsStore } from '../services/ports.js';
+import type { RatingsStore } from '../domain/ports.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 /** kind → target id → user id → rating (1–10). */
@@ -9,9 +9,6 @@ type RatingTable = Record<RatingKind, Record<string, Record<string, number>>>;
 interface RatingsFile extends Versioned {
   ratings: RatingTable;
 }
-
-/** The ratings part of a track, album or artist in the API. */
-export type { RatingSummary };
 
 /** Per-user ratings of tracks, albums and artists (ratings.json). */
 export class RatingsRepo implements RatingsStore {

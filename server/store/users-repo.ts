@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
-import type { InvitesStore, UsersStore } from '../services/ports.js';
+import type { InvitesStore, UsersStore } from '../domain/ports.js';
 import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {
@@ -16,7 +16,7 @@ const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 const INVITE_RETENTION_MS = 24 * 60 * 60_000;
 
 /**
- * Version 2 (2026-11-23) adds API keys (an older Melon refuses the file rather than lose them) and
+ * Version 2 adds API keys (an older Melon refuses the file rather than lose them) and
  * `publicStatsChosen`: `publicStats` now defaults to true, and only a user who never chose follows a
  * default. A version-1 record cannot tell a chosen `false` from the old default `false` (nothing
  * recorded the choice), so every stored value is kept as a choice: showing someone's listening who

@@ -105,8 +105,8 @@ describe('GET/POST /auth/login', () => {
 
 describe('failed-login limits', () => {
   it('locks a username at an address after 10 failures in 15 minutes, for 1 minute first, with Retry-After', async () => {
-    // Since issue 14 (lockout abuse) a device's lock grows with its failures (1, 2, 4, 8, 15 minutes)
-    // instead of a flat 15 minutes; test/security/lockout.test.ts walks the whole sequence.
+    // A device's lock grows with its failures (1, 2, 4, 8, 15 minutes), so that a lockout cannot be
+    // used to keep someone out for long; test/security/lockout.test.ts walks the whole sequence.
     const user = await makeUser(t, { username: 'victim' });
     for (let i = 0; i < 10; i++) {
       const response = await postJson(t, '/auth/login', { username: 'victim', password: `guess-${i}` });

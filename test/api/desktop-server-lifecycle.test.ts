@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerLifecycle } from '../../app/server-lifecycle.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createServer } from '../../server/index.js';
+import { createServer } from '../../server/create-server.js';
 import { createMemoryLogger } from '../../server/logger.js';
 
 describe('ServerLifecycle with the real server', () => {

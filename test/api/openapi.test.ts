@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../server/http/openapi.js';
+import { openApiDocument } from '../../server/http/native/openapi.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
 import {

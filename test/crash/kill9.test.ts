@@ -10,7 +10,7 @@
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { random } from '../../scripts/bench-data.js';
 import type { Track } from '../../server/contract/library.js';
 import { decodedAudioHash, sha256 } from '../support/audio.js';
@@ -22,6 +22,18 @@ const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const ADMIN_PASSWORD = 'crash test admin password';
 /** Copies of the fixture album: each tagged file carries 2 pictures to delete. */
 const ALBUM_COPIES = 3;
+/**
+ * A start may take this long (startChildServer's own limit: it is what catches a server that hangs).
+ */
+const START_LIMIT_MS = 60_000;
+/**
+ * The most one round may take: a start, its scan, the checks (ffmpeg decodes every audio file the
+ * round touched) and a kill. The test's limit is the sum of its rounds' (KILLS plus three clean
+ * starts): one fixed limit for the whole test failed on a busy machine while no round was stuck,
+ * because its rounds are many and each starts a process.
+ */
+const ROUND_LIMIT_MS = 2 * START_LIMIT_MS;
+vi.setConfig({ testTimeout: (KILLS + 3) * ROUND_LIMIT_MS });
 const STORE_JSON = ['users.json', 'library.json', 'ratings.json', 'playlists.json', 'artwork.json'];
 
 let fixtures: FixtureCopy;
@@ -88,11 +100,14 @@ async function login(url: string, username: string, password: string): Promise<s
 }
 
 async function start(): Promise<ChildServer> {
-  server = await startChildServer({
-    MELON_DATA_DIR: dataDir,
-    MELON_LIBRARY: fixtures.library,
-    MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
-  });
+  server = await startChildServer(
+    {
+      MELON_DATA_DIR: dataDir,
+      MELON_LIBRARY: fixtures.library,
+      MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    },
+    START_LIMIT_MS,
+  );
   return server;
 }
 
@@ -445,5 +460,5 @@ describe('crash safety', () => {
     );
     expect(killed).toBe(KILLS);
     expect(acked.plays).toBeGreaterThan(0);
-  }, 300_000);
+  });
 });

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../server/logger.js';
-import type { StatsFilter } from '../../server/services/stats/results.js';
+import type { StatsFilter } from '../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/open-store.js';
 import { PlayLog } from '../../server/store/play-log.js';
 
 const SAVES = 3;

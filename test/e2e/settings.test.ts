@@ -93,7 +93,7 @@ describe('Users', () => {
     await view.getByTestId('user-create').click();
     await userRow('ada').waitFor();
     expect(await userRow('ada').getByTestId('user-role').inputValue()).toBe('Pass');
-    // Statistics are shared unless the person turns it off (contract 2026-11-23).
+    // Statistics are shared unless the person turns it off.
     expect((await texts(userRow('ada').locator('td'))).slice(2, 5)).toEqual(['never', 'never', 'shared']);
     await page.getByTestId('info-message').filter({ hasText: 'Created Pass “ada”.' }).waitFor();
     await screenshot(page, 'users');

@@ -1,5 +1,5 @@
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../server/domain/play.js';
 
 let logs = 0;
 

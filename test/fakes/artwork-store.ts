@@ -1,5 +1,5 @@
-import type { ArtworkStore } from '../../server/services/ports.js';
-import type { ArtistImageKind, SingleArtKind, StoredImage } from '../../server/store/artwork-repo.js';
+import type { ArtworkStore } from '../../server/domain/ports.js';
+import type { ArtistImageKind, SingleArtKind, StoredImage } from '../../server/domain/artwork.js';
 
 /** Stored artwork in memory: the lists as ArtworkRepo keeps them, the bytes in a map by file name. */
 export class FakeArtworkStore implements ArtworkStore {

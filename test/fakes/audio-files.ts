@@ -20,13 +20,13 @@ export class FakeAudioFiles implements AudioFileIo {
     this.files.delete(path.resolve(track.path));
   }
 
-  removePicture(file: string, pos: number): Promise<void> {
-    const pictures = this.files.get(file);
-    if (!pictures) return Promise.reject(gone(file));
+  removePicture(track: TrackRecord, pos: number): Promise<TrackRecord> {
+    const pictures = this.files.get(path.resolve(track.path));
+    if (!pictures) return Promise.reject(gone(track.path));
     if (pos < 0 || pos >= pictures.length)
       return Promise.reject(new PictureEditError('position_out_of_range', `no picture at ${pos}`));
     pictures.splice(pos, 1);
-    return Promise.resolve();
+    return Promise.resolve(track);
   }
 
   reread(track: TrackRecord): Promise<TrackRecord> {

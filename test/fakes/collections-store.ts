@@ -1,5 +1,5 @@
 import type { CollectionKind, CollectionRecord } from '../../server/domain/collection.js';
-import type { CollectionsStore } from '../../server/services/ports.js';
+import type { CollectionsStore } from '../../server/domain/ports.js';
 
 /** Playlists and collections in memory, in the order they were added (as CollectionsRepo keeps them). */
 export class FakeCollectionsStore implements CollectionsStore {

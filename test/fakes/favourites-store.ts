@@ -1,5 +1,5 @@
 import type { FavouriteKind } from '../../server/domain/favourites.js';
-import type { FavouritesStore } from '../../server/services/ports.js';
+import type { FavouritesStore } from '../../server/domain/ports.js';
 
 /** Favourites in memory, kept as FavouritesRepo keeps them: a starred item keeps its first date. */
 export class FakeFavouritesStore implements FavouritesStore {

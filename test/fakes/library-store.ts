@@ -1,5 +1,5 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../../server/domain/library.js';
-import type { LibraryStore } from '../../server/services/ports.js';
+import type { LibraryStore } from '../../server/domain/ports.js';
 
 /** The scanned library in memory (seed it with makeLibrary from test/factories/library.ts). */
 export class FakeLibraryStore implements LibraryStore {

@@ -1,5 +1,5 @@
 import type { PlayQueueRecord } from '../../server/domain/play-queue.js';
-import type { PlayQueuesStore } from '../../server/services/ports.js';
+import type { PlayQueuesStore } from '../../server/domain/ports.js';
 
 /** Saved play queues in memory, kept as PlayQueuesRepo keeps them: an empty queue is none. */
 export class FakePlayQueuesStore implements PlayQueuesStore {

@@ -1,5 +1,5 @@
-import type { PlayStore } from '../../server/services/ports.js';
-import type { PlayLogEntry } from '../../server/store/play-log.js';
+import type { PlayStore } from '../../server/domain/ports.js';
+import type { PlayLogEntry } from '../../server/domain/play.js';
 
 /**
  * The play log in memory. Like PlayLog wired by the store, an entry reaches `onEntry` (the stats

@@ -1,6 +1,6 @@
 import type { RatingKind } from '../../server/domain/rating.js';
-import type { RatingsStore } from '../../server/services/ports.js';
-import type { RatingSummary } from '../../server/store/ratings-repo.js';
+import type { RatingsStore } from '../../server/domain/ports.js';
+import type { RatingSummary } from '../../server/contract/library.js';
 
 /** Ratings in memory, kept and summed as RatingsRepo does: 0 removes, averages to two decimals. */
 export class FakeRatingsStore implements RatingsStore {

@@ -54,7 +54,7 @@ export interface TestServiceOptions {
  *
  *     const { sut, fakes, clock } = newTestService(StatsService, { library });
  *
- * The services are wired to each other as createServices wires them (server/services/index.ts), so
+ * The services are wired to each other as createServices wires them (server/services/create-services.ts), so
  * a rule that crosses services (a deleted user's ratings leave the averages) is tested as it runs.
  * The stats index is the real one, fed by the fake play log; the audio files are fakes of TrackFiles'
  * file operations, holding the pictures the library's tracks list.

@@ -1,6 +1,6 @@
 import type { AccountRole, InviteRecord, UserRecord } from '../../server/domain/user.js';
 import { usernameKey } from '../../server/domain/username.js';
-import type { InvitesStore, UsersStore } from '../../server/services/ports.js';
+import type { InvitesStore, UsersStore } from '../../server/domain/ports.js';
 
 const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 

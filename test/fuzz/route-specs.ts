@@ -12,7 +12,7 @@ const recent = { userId: 'id:user', device: 'device', page: 'page', count: 'coun
 const list = { q: 'q', page: 'page', count: 'count' } as const;
 
 /**
- * The parameters of every route in server/http/routes.ts, keyed `METHOD path`. The fuzz test fails
+ * The parameters of every route in server/http/native/routes.ts, keyed `METHOD path`. The fuzz test fails
  * when the route table has a route that is missing here, so a new endpoint cannot go unfuzzed.
  * Routes that cost a scrypt per valid call (login, user creation, password change) get less weight.
  */
@@ -121,6 +121,6 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/settings/update-melon': { params: {} },
   'GET /api/settings/update-status': { params: {} },
 
-  // Planned by issue 7 (the OpenAPI document); listed so the fuzzer covers it once it lands.
+  // The OpenAPI document.
   'GET /api/openapi.json': { params: {} },
 };

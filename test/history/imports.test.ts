@@ -117,7 +117,7 @@ describe('POST /api/stats/import', () => {
     ]);
   });
 
-  it('imports Spotify streaming history: short or skipped streams are skips, podcasts ignored, device = platform', async () => {
+  it('imports Spotify streaming history: a skip is under 30 s and cut short, podcasts and private sessions are left out, device = platform', async () => {
     const dave = await makeUser(t);
     const file = spotifyHistory(
       [
@@ -129,6 +129,7 @@ describe('POST /api/stats/import', () => {
           album: 'Whenever You Need Somebody',
           platform: 'ios',
         },
+        // A short track played to its end is a play, not a skip.
         {
           ts: '2023-07-01T20:04:00Z',
           ms: 12_000,
@@ -136,6 +137,7 @@ describe('POST /api/stats/import', () => {
           artist: 'The Beatles',
           album: 'Abbey Road',
         },
+        // Two minutes, then Next: a play.
         {
           ts: '2023-07-01T20:10:00Z',
           ms: 95_000,
@@ -143,6 +145,23 @@ describe('POST /api/stats/import', () => {
           artist: 'Beyoncé',
           album: 'Dangerously In Love',
           skipped: true,
+        },
+        // Eight seconds, then Next: a skip.
+        {
+          ts: '2023-07-01T20:11:00Z',
+          ms: 8_000,
+          track: 'Here Comes the Sun',
+          artist: 'The Beatles',
+          album: 'Abbey Road',
+          skipped: null,
+          reasonEnd: 'fwdbtn',
+        },
+        {
+          ts: '2023-07-01T20:20:00Z',
+          ms: 200_000,
+          track: 'Never Gonna Give You Up',
+          artist: 'Rick Astley',
+          incognito: true,
         },
         { ts: '2023-07-01T21:00:00Z', ms: 1_800_000, episode: 'Episode 12' },
       ],
@@ -156,22 +175,31 @@ describe('POST /api/stats/import', () => {
         42,
       ],
     );
-    const report = await importFile(t, dave.token, { source: 'spotify' }, file);
-    expect(report).toMatchObject({ entriesRead: 6, matched: 3, ignored: 1, refused: 2 });
+    const report = await importFile(t, dave.token, {}, file);
+    expect(report).toMatchObject({
+      status: 'done',
+      source: 'spotify',
+      takenAs: 'Spotify Extended Streaming History',
+      entriesRead: 8,
+      matched: 4,
+      ignored: 2,
+      refused: 2,
+    });
     const plays = await recentPlays(t, dave);
     expect(plays.map((p) => [p.track.id, p.playedAt, p.device])).toEqual([
+      ['crazy', '2023-07-01T20:08:25.000Z', 'Android OS 14 API 34 (Google, Pixel 8)'],
+      ['something', '2023-07-01T20:03:48.000Z', 'Android OS 14 API 34 (Google, Pixel 8)'],
       ['never', '2023-07-01T20:00:00.000Z', 'ios'],
     ]);
-    const tops = await t.call(`/api/stats/top-tracks?userId=${dave.id}&count=10`, { token: t.adminToken });
-    const skips = ((await tops.json()) as Array<{ id: string; skips: number }>).reduce(
-      (sum, item) => sum + item.skips,
-      0,
-    );
-    expect(skips).toBe(0); // top-tracks lists played tracks; the two skips are in the CSV export
     const csv = await (
       await t.call(`/api/stats/export?format=csv&userId=${dave.id}`, { token: t.adminToken })
     ).text();
-    expect(csv.split('\n').filter((line) => line.includes(',skip,'))).toHaveLength(2);
+    expect(csv.split('\n').filter((line) => line.includes(',skip,'))).toHaveLength(1);
+
+    // Kept when asked for: the private session's stream.
+    const erin = await makeUser(t);
+    const kept = await importFile(t, erin.token, { keepIncognito: 'true' }, file);
+    expect(kept).toMatchObject({ matched: 5, ignored: 1 });
   });
 
   it('lets a User import only for themselves, an Admin for anyone', async () => {

@@ -67,6 +67,9 @@ export interface SpotifyStream {
   artist?: string;
   album?: string;
   skipped?: boolean | null;
+  /** Why the stream ended (default: `fwdbtn` when skipped, else `trackdone`). */
+  reasonEnd?: string | null;
+  incognito?: boolean;
   episode?: string;
   platform?: string;
 }
@@ -90,14 +93,39 @@ export function spotifyEntry(s: SpotifyStream) {
     audiobook_chapter_uri: null,
     audiobook_chapter_title: null,
     reason_start: 'trackdone',
-    reason_end: s.skipped ? 'fwdbtn' : 'trackdone',
+    reason_end: s.reasonEnd !== undefined ? s.reasonEnd : s.skipped ? 'fwdbtn' : 'trackdone',
     shuffle: false,
     skipped: s.skipped ?? null,
     offline: false,
     offline_timestamp: null,
-    incognito_mode: false,
+    incognito_mode: s.incognito ?? false,
   };
 }
 
 export const spotifyHistory = (streams: SpotifyStream[], extra: unknown[] = []) =>
   JSON.stringify([...streams.map(spotifyEntry), ...extra]);
+
+/** Spotify's Account data streaming history (`StreamingHistory_music_*.json`): times to the minute, UTC. */
+export const spotifyAccountHistory = (
+  streams: Array<{ end: string; artist: string; track: string; ms: number }>,
+) =>
+  JSON.stringify(
+    streams.map((s) => ({ endTime: s.end, artistName: s.artist, trackName: s.track, msPlayed: s.ms })),
+    null,
+    2,
+  );
+
+/** lastfm.ghan.nl's CSV: Unix time first, MBIDs beside the names, every cell quoted. */
+export const ghanCsv = (
+  rows: Array<{ at: string; artist: string; album: string; title: string; mbid?: string }>,
+) =>
+  ['uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid']
+    .concat(
+      rows.map((r) => {
+        const uts = Math.floor(Date.parse(r.at) / 1000);
+        return [String(uts), lastfmDate(r.at), r.artist, '', r.album, '', r.title, r.mbid ?? '']
+          .map((cell) => `"${cell.replace(/"/gu, '""')}"`)
+          .join(',');
+      }),
+    )
+    .join('\n') + '\n';

@@ -33,30 +33,35 @@ export function listenBrainz(
 
 export interface ImportProgress {
   id: string;
+  source: string;
+  takenAs: string | null;
   status: string;
   done: boolean;
   entriesRead: number;
+  bytesRead: number;
+  bytesTotal: number;
   matched: number;
   unmatched: number;
   duplicates: number;
   refused: number;
   ignored: number;
-  problems: Array<{ entry: number; reason: string }>;
+  problems: Array<{ entry: number; reason: string; file?: string }>;
   error: string | null;
 }
 
-/** Uploads a file to POST /api/stats/import and answers the response. */
+export type ImportFields = { source?: string; userId?: string; keepIncognito?: string };
+
+/** Uploads a file (text, or the bytes of a ZIP) to POST /api/stats/import and answers the response. */
 export function upload(
   t: TestServer,
   token: string,
-  fields: { source: string; userId?: string },
-  content: string,
+  fields: ImportFields,
+  content: string | Uint8Array,
   fileName = 'export.dat',
 ) {
   const form = new FormData();
-  form.set('source', fields.source);
-  if (fields.userId) form.set('userId', fields.userId);
-  form.set('file', new Blob([content]), fileName);
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(name, value);
+  form.set('file', new Blob([content as BlobPart]), fileName);
   return t.call('/api/stats/import', { method: 'POST', body: form, token });
 }
 
@@ -64,8 +69,8 @@ export function upload(
 export async function importFile(
   t: TestServer,
   token: string,
-  fields: { source: string; userId?: string },
-  content: string,
+  fields: ImportFields,
+  content: string | Uint8Array,
 ): Promise<ImportProgress> {
   const response = await upload(t, token, fields, content);
   expect(response.status, await response.clone().text()).toBe(202);

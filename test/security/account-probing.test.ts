@@ -3,9 +3,9 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Issue 14, item 9: `change-password` told a signed-in User or Pass account which user ids exist
- * (404 user_not_found for an unknown id, 401 forbidden_role for a real one). A non-Admin naming any
- * account but its own now gets one answer, decided before the lookup. An Admin, who lists every
+ * `change-password` must not tell a signed-in User or Pass account which user ids exist (404
+ * user_not_found for an unknown id, 401 forbidden_role for a real one would). A non-Admin naming any
+ * account but its own gets one answer, decided before the lookup. An Admin, who lists every
  * account anyway, still gets 404 user_not_found for an id that does not exist.
  */
 let t: TestServer;

@@ -10,8 +10,8 @@ import { bigPng, writeMp3WithPictures } from '../support/hostile-audio.js';
 import { loginToken, type TestServer } from '../support/server.js';
 
 /**
- * Issue 14, item 2: 40 parallel requests by a Pass account for one 15 MiB track picture grew the
- * server by ~685 MB (every request parsed the file, copied the picture and hashed it). The server
+ * Parallel requests by a Pass account for one large track picture must not each hold a copy of it
+ * (parse the file, copy the picture and hash it): 40 ask for one of 15 MiB. The server
  * runs in its own process here, so its memory is measured alone: the peak resident size (VmHWM,
  * reset just before the requests) may grow by at most 64 MiB.
  */

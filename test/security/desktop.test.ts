@@ -6,7 +6,7 @@ import { allowPermission, PAGE_PERMISSIONS } from '../../app/permissions.js';
 import { navigationTarget } from '../../app/window-state.js';
 
 /**
- * Issue 14, items 1 and 9, in the desktop app (its plain modules and its build configuration; the
+ * Script in the server's origin and what the page may do, in the desktop app (its plain modules and its build configuration; the
  * Electron binary itself cannot run here): the settings window treats no `blob:` URL as one of the
  * server's pages, grants the page no permission, and the packed binary has its fuses flipped.
  */

@@ -8,9 +8,9 @@ import { writeMp3WithPictures } from '../support/hostile-audio.js';
 import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Issue 14, item 1: a track "picture" whose bytes are HTML or SVG was served with the type its tag
- * declared, so opening its URL ran script in the server's origin (and read the settings page's
- * token from sessionStorage). Only sniffed raster images are served, with the sniffed type; every
+ * A track "picture" whose bytes are HTML or SVG, served with the type its tag declares, would run
+ * script in the server's origin when its URL is opened (and read the settings page's token from
+ * sessionStorage). Only sniffed raster images are served, with the sniffed type; every
  * response but the settings page is sandboxed by its Content-Security-Policy.
  */
 const HTML = Buffer.from(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { createServer } from '../../server/index.js';
+import { createServer } from '../../server/create-server.js';
 import { createMemoryLogger } from '../../server/logger.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { createInvite } from '../support/invites.js';

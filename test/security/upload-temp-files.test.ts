@@ -7,8 +7,8 @@ import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { loginToken } from '../support/server.js';
 
 /**
- * Issue 14, item 7: a multipart upload refused with 413 left its first file in the temp folder (up to
- * 20 MiB each time). The server runs in its own process with TMPDIR pointing at a folder of this
+ * A multipart upload refused with 413 must not leave its first file (up to 20 MiB) in the temp
+ * folder. The server runs in its own process with TMPDIR pointing at a folder of this
  * test's, so every temp file it makes is seen; after each request, however it ended, none is left.
  */
 const MIB = 1024 * 1024;

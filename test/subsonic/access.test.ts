@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ROLES, type AccountRole } from '../../server/domain/user.js';
 import { ImageResizer } from '../../server/services/image-resizer.js';
-import { subsonicMethods } from '../../server/subsonic/method-table.js';
+import { subsonicMethods } from '../../server/http/subsonic/method-table.js';
 import { makeUser } from '../factories/users.js';
 import { ADMIN_PASSWORD, ADMIN_USER, useTestServer } from '../support/server.js';
 import { subsonic, type Credentials } from './support.js';

@@ -8,7 +8,7 @@
  */
 import { createMemoryLogger } from '../../server/logger.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/open-store.js';
 import { makeVariedPlays } from '../factories/plays.js';
 
 const [dataDir, SAVES, PER_SAVE, UNSAVED] = [process.argv[2]!, ...process.argv.slice(3, 6).map(Number)] as [

@@ -1,23 +1,48 @@
+import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Ends every run with one plain line, `Tests: N passed, N failed, N skipped`, which CI reads to
- * know how many tests ran. Files that failed to load count as failures.
+ * Ends every run with the failed tests, one line each (file › describe › test, first error line),
+ * then one plain line, `Tests: N passed, N failed, N skipped`, which CI reads to know how many
+ * tests ran. These are the last lines of `.ci/run`'s output, so a failure is named where a reader
+ * of a long CI log looks first. Files that failed to load count as failures.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
-    let passed = 0;
-    let failed = unhandledErrors.length;
-    let skipped = 0;
-    for (const module of testModules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1;
-      for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
-        else skipped += 1;
-      }
-    }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(summarise(testModules, unhandledErrors));
   }
+}
+
+export function summarise(
+  testModules: ReadonlyArray<TestModule>,
+  unhandledErrors: ReadonlyArray<unknown>,
+): string {
+  let passed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  for (const module of testModules) {
+    const file = relative(process.cwd(), module.moduleId);
+    const tests = [...module.children.allTests()];
+    if (module.state() === 'failed' && tests.length === 0) {
+      failures.push(`${file} (did not load)${firstLine(module.errors()[0]?.message)}`);
+    }
+    for (const test of tests) {
+      const result = test.result();
+      if (result.state === 'passed') passed += 1;
+      else if (result.state === 'failed') {
+        failures.push(`${file} › ${test.fullName}${firstLine(result.errors?.[0]?.message)}`);
+      } else skipped += 1;
+    }
+  }
+  for (const error of unhandledErrors) {
+    failures.push(`unhandled error${firstLine(error instanceof Error ? error.message : String(error))}`);
+  }
+  const list =
+    failures.length === 0 ? '' : `\nFailed tests:\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`;
+  return `${list}\nTests: ${passed} passed, ${failures.length} failed, ${skipped} skipped\n`;
+}
+
+function firstLine(message: string | undefined): string {
+  const line = message?.split('\n')[0]?.trim();
+  return line ? ` — ${line.slice(0, 200)}` : '';
 }

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { TrackRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
-import { entriesFrom } from '../stats/log-rows.js';
-import type { LogRowsSource } from '../stats/listen-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import { entriesFrom } from '../stats/columns/log-rows.js';
+import type { LogRowsSource } from './listen-log.js';
 import { nextTurn } from '../next-turn.js';
 
 export type ExportFormat = 'listenbrainz' | 'csv';

@@ -3,7 +3,7 @@ import type { Listen } from '../../domain/listen.js';
 import type { Logger } from '../../logger.js';
 import type { UnmatchedListens } from '../../store/unmatched-listens.js';
 import type { NowPlayingService } from '../now-playing.js';
-import type { ListenLog, MatchedListen } from '../stats/listen-log.js';
+import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
 import { normaliseArtist, normaliseTitle } from './normalise.js';
 import { TrackMatcher } from './track-matcher.js';
@@ -73,7 +73,10 @@ export class HistoryService {
   playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
     const track = this.currentMatcher().match(listen);
     if (!track) return false;
-    this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs ?? track.durationMs);
+    // A duration the scrobbler gave ends it then, as ListenBrainz expires playing_now.
+    if (durationMs !== null)
+      this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs, true);
+    else this.nowPlaying.announce(listen.userId, track.id, listen.device, track.durationMs);
     return true;
   }
 

@@ -1,27 +1,23 @@
 import type { Clock } from '../../clock.js';
 import { isoUtc } from '../../clock.js';
 import { isValidId, newId } from '../../domain/ids.js';
-import type { Listen, ParsedEntry } from '../../domain/listen.js';
+import type { Listen } from '../../domain/listen.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { messageOf, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ImportJobsRepo } from '../../store/import-jobs.js';
 import type { ImportJob, ImportSource } from '../../domain/import-job.js';
 import type { HistoryService } from './history-service.js';
-import { parseLastfmCsv } from './parsers/lastfm.js';
-import { parseListenBrainzExport } from './parsers/listenbrainz.js';
-import { parseSpotifyHistory } from './parsers/spotify.js';
+import { FORMATS } from './parsers/formats.js';
 import type { ReadProgress } from './parsers/streams.js';
+import { planUpload, readUpload, type UploadPlan } from './upload-plan.js';
 
 /** How many listens are matched and written together: one group commit each. */
 const BATCH = 1000;
 const MAX_PROBLEMS = 100;
 
-const PARSERS: Record<ImportSource, (path: string, progress: ReadProgress) => AsyncGenerator<ParsedEntry>> = {
-  listenbrainz: parseListenBrainzExport,
-  lastfm: parseLastfmCsv,
-  spotify: parseSpotifyHistory,
-};
+/** The most an upload may unpack to (a ZIP's chosen entries), as the most it may be. */
+export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
 
 /** What the users store must answer. */
 export interface UserLookup {
@@ -58,7 +54,12 @@ export class ImportService {
   /** Starts an import of an uploaded file (its temp file is moved into the data folder first). */
   async start(
     caller: Principal,
-    request: { userId?: string | undefined; source: ImportSource; tempPath: string },
+    request: {
+      userId?: string | undefined;
+      source?: ImportSource | undefined;
+      keepIncognito?: boolean | undefined;
+      tempPath: string;
+    },
   ) {
     const self = accountOf(caller);
     const userId = request.userId ?? self;
@@ -66,11 +67,17 @@ export class ImportService {
       throw unauthorized('forbidden_role', 'Only an Admin may import history for another user');
     if (!isValidId(userId) || !this.users.findById(userId))
       throw notFound('user_not_found', `User '${userId}' not found`);
+    // Recognised before it is kept: a file that is no history is refused and leaves nothing.
+    const plan = await planUpload(request.tempPath, request.source, IMPORT_MAX_BYTES);
     const job: ImportJob = {
       id: newId(),
       userId,
       startedBy: self,
-      source: request.source,
+      source: plan.source,
+      takenAs: plan.takenAs,
+      keepIncognito: request.keepIncognito ?? false,
+      bytesRead: 0,
+      bytesTotal: plan.bytes,
       status: 'queued',
       createdAt: this.clock.now(),
       finishedAt: null,
@@ -87,7 +94,7 @@ export class ImportService {
     await this.repo.save(job);
     this.jobs.set(job.id, job);
     this.enqueue(job);
-    return { id: job.id };
+    return { id: job.id, source: plan.source, takenAs: plan.takenAs };
   }
 
   /** An import's progress and report: its owner, whoever started it, and Admins may see it. */
@@ -137,20 +144,25 @@ export class ImportService {
       added += outcome.matched;
       batch = [];
       job.read = position;
+      job.bytesRead = progress.read;
       await this.repo.save(job);
       this.history.reserve(job.userId, playsToCome(progress, position, recorded, added));
     };
+    let plan: UploadPlan | undefined;
     try {
-      for await (const entry of PARSERS[job.source](this.repo.uploadPath(job.id), progress)) {
+      const path = this.repo.uploadPath(job.id);
+      plan = await planUpload(path, job.source, IMPORT_MAX_BYTES);
+      const options = { keepIncognito: job.keepIncognito ?? false };
+      for await (const { entry, file, source } of readUpload(path, plan, progress, options)) {
         position += 1;
         // Entries a previous run already counted (its batches are durable) are passed over.
         if (position <= done) continue;
-        if (entry.kind === 'listen') batch.push(new BatchListen(entry.listen, job));
+        if (entry.kind === 'listen') batch.push(new BatchListen(entry.listen, job.userId, source));
         else if (entry.kind === 'ignored') job.ignored += 1;
         else {
           job.refused += 1;
           if (job.problems.length < MAX_PROBLEMS)
-            job.problems.push({ entry: position, reason: entry.reason });
+            job.problems.push({ entry: position, reason: entry.reason, ...(file === null ? {} : { file }) });
         }
         if (batch.length >= BATCH) {
           await flush();
@@ -158,7 +170,10 @@ export class ImportService {
         }
       }
       await flush();
-      job.status = 'done';
+      job.bytesRead = progress.size;
+      const nothing = nothingImported(job, plan);
+      job.status = nothing === null ? 'done' : 'failed';
+      job.error = nothing;
     } catch (error) {
       job.status = 'failed';
       job.error = messageOf(error);
@@ -171,6 +186,29 @@ export class ImportService {
     });
     await this.repo.removeUpload(job.id);
   }
+}
+
+/**
+ * Why an import that read no listen at all failed, in words for its uploader: what the file looked
+ * like and what to upload instead; null when it read any listen (a re-import's duplicates too).
+ */
+function nothingImported(job: ImportJob, plan: UploadPlan): string | null {
+  if (job.matched + job.unmatched + job.duplicates > 0) return null;
+  const format =
+    plan.format !== 'zip'
+      ? plan.format
+      : plan.source === 'spotify'
+        ? 'spotify-extended'
+        : 'listenbrainz-lines';
+  const upload = FORMATS[format].upload;
+  const looks = `This looks like ${plan.takenAs}`;
+  if (job.refused > 0) {
+    const first = job.problems[0]?.reason;
+    return `${looks}, but none of its ${job.refused} entries is a listen Melon can read${first ? ` (the first: ${first})` : ''}; ${upload}`;
+  }
+  if (job.ignored > 0)
+    return `${looks}, but its ${job.ignored} entries are podcasts, audiobooks or private sessions: no music to import`;
+  return `${looks}, but it holds no listens; ${upload}`;
 }
 
 /**
@@ -209,7 +247,7 @@ class BatchListen implements Listen {
   readonly userId: string;
   readonly source: ImportSource;
 
-  constructor(listen: Omit<Listen, 'userId' | 'source'>, job: ImportJob) {
+  constructor(listen: Omit<Listen, 'userId' | 'source'>, userId: string, source: ImportSource) {
     this.at = listen.at;
     this.artist = listen.artist;
     this.title = listen.title;
@@ -217,8 +255,8 @@ class BatchListen implements Listen {
     this.recordingMbid = listen.recordingMbid;
     this.device = listen.device;
     this.type = listen.type;
-    this.userId = job.userId;
-    this.source = job.source;
+    this.userId = userId;
+    this.source = source;
   }
 }
 
@@ -227,9 +265,12 @@ function viewOf(job: ImportJob) {
     id: job.id,
     userId: job.userId,
     source: job.source,
+    takenAs: job.takenAs ?? null,
     status: job.status,
     done: job.status === 'done' || job.status === 'failed',
     entriesRead: job.read,
+    bytesRead: job.bytesRead ?? 0,
+    bytesTotal: job.bytesTotal ?? 0,
     matched: job.matched,
     unmatched: job.unmatched,
     duplicates: job.duplicates,

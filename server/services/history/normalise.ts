@@ -41,3 +41,12 @@ export function normaliseArtist(artist: string): string {
   const folded = fold(main.replace(/^the\s+/iu, ''));
   return folded || fold(artist);
 }
+
+/**
+ * A whole artist credit with its punctuation dropped (a leading "The" too): "Earth, Wind & Fire",
+ * "Earth Wind & Fire" (lastfm-to-csv drops every comma) and "Tyler, The Creator" meet their
+ * library artists by it, where the main artist alone ("earth", "tyler") would find another.
+ */
+export function foldCredit(artist: string): string {
+  return fold(artist.replace(/^the\s+/iu, '')) || fold(artist);
+}

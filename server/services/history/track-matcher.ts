@@ -1,5 +1,5 @@
 import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
-import { normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
+import { foldCredit, normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
 
 /** What a listen says about its recording. */
 export interface ListenNames {
@@ -34,8 +34,13 @@ export class TrackMatcher {
     for (const track of tracks) {
       if (track.recordingMbid) setOnce(this.byMbid, track.recordingMbid.toLowerCase(), track);
       const title = normaliseTitle(track.name);
-      // A listen may credit any of the track's artists first.
-      const artists = new Set(track.artistIds.map((id) => normaliseArtist(artistNames.get(id) ?? '')));
+      // A listen may credit any of the track's artists first, by its main name or its whole name.
+      const artists = new Set(
+        track.artistIds.flatMap((id) => {
+          const name = artistNames.get(id) ?? '';
+          return [normaliseArtist(name), foldCredit(name)];
+        }),
+      );
       for (const artist of artists) {
         const key = `${artist}\u0000${title}`;
         const held = this.byArtistTitle.get(key);
@@ -67,9 +72,11 @@ export class TrackMatcher {
       const byId = this.byMbid.get(listen.recordingMbid.toLowerCase());
       if (byId) return byId;
     }
-    const held = this.byArtistTitle.get(
-      `${normaliseArtist(listen.artist)}\u0000${normaliseTitle(listen.title)}`,
-    );
+    // The whole credit first ("Earth Wind & Fire"), then its main artist ("Beyoncé feat. JAY-Z").
+    const title = normaliseTitle(listen.title);
+    const held =
+      this.byArtistTitle.get(`${foldCredit(listen.artist)}\u0000${title}`) ??
+      this.byArtistTitle.get(`${normaliseArtist(listen.artist)}\u0000${title}`);
     if (held === undefined) return undefined;
     const tracks = Array.isArray(held) ? held : [held];
     if (listen.album) {

@@ -1,6 +1,6 @@
-import { capacityFor, grown } from '../stats/columns.js';
-import type { LogRows } from '../stats/log-rows.js';
-import { SKIP } from '../stats/user-columns.js';
+import { capacityFor, grown } from '../stats/columns/columns.js';
+import type { LogRows } from '../stats/columns/log-rows.js';
+import { SKIP } from '../stats/columns/user-columns.js';
 import type { YearCalendar } from './year-calendar.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { TrackRecord } from '../../domain/library.js';
-import { AppError, notFound } from '../../errors.js';
-import { audioContentType, readAudioFile, statAudioFile } from '../../library/audio-file.js';
+import { AppError } from '../../errors.js';
+import { audioContentType } from '../../library/audio-file.js';
+import type { OpenedTrackFile } from '../../library/track-file.js';
 import {
   ENCODINGS,
   TRANSCODE_FORMATS,
@@ -57,14 +58,20 @@ export interface TranscodedAudio {
 export interface StreamServiceOptions {
   /** The ffmpeg program (MELON_FFMPEG or `ffmpeg` on the PATH). */
   ffmpeg: string;
-  /** Encoders that may run at once (MELON_MAX_TRANSCODES). */
+  /** Encoders that may run at once (MELON_MAX_TRANSCODES); one account runs at most half of them. */
   maxTranscodes: number;
+  /** An encode whose output nobody read this long is ended and its slot freed. */
+  transcodeIdleMs?: number;
   logger: Logger;
 }
 
-/** The library's view the stream service needs: a track by id (404 `track_not_found`). */
+/**
+ * The library's view the stream service needs: a track by id (404 `track_not_found`), and its file
+ * opened and checked (404 `track_file_not_found`).
+ */
 export interface TrackSource {
   track(id: string): TrackRecord;
+  openTrackFile(track: TrackRecord): Promise<OpenedTrackFile>;
 }
 
 /**
@@ -101,11 +108,12 @@ export class StreamService {
     return this.slots.inUse;
   }
 
-  /** The track's file as it is now; 404 `track_file_not_found` when it is gone. */
+  /** The track's file as it is now; 404 `track_file_not_found` when it is gone or not the track's. */
   async original(trackId: string): Promise<OriginalAudio> {
     const track = this.library.track(trackId);
-    const info = await statAudioFile(track.path);
-    if (!info) throw notFound('track_file_not_found', `The file of track '${trackId}' is missing`);
+    const file = await this.library.openTrackFile(track);
+    const info = file.stat;
+    await file.handle.close();
     return {
       kind: 'original',
       track,
@@ -141,9 +149,15 @@ export class StreamService {
     };
   }
 
-  /** The original's bytes, whole or `start`–`end` (inclusive), read from disk as they are sent. */
-  read(audio: OriginalAudio, range?: { start: number; end: number }): Readable {
-    return readAudioFile(audio.track.path, range);
+  /**
+   * The original's bytes, whole or `start`–`end` (inclusive), read from disk as they are sent, in
+   * 64 KiB chunks as the client takes them. The file is opened and checked again: what is sent is
+   * always the file the scan indexed, whatever happened to its name since `original`.
+   */
+  async read(audio: OriginalAudio, range?: { start: number; end: number }): Promise<Readable> {
+    const file = await this.library.openTrackFile(audio.track);
+    // The stream closes the handle when it ends or is destroyed.
+    return file.handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: 64 * 1024 });
   }
 
   /**
@@ -151,27 +165,35 @@ export class StreamService {
    * 503 `busy` (and Retry-After) when MELON_MAX_TRANSCODES encoders run already. Destroying the
    * stream stops the encoder; its slot is free once the process has exited.
    */
-  async encode(audio: TranscodedAudio): Promise<Readable> {
-    const release = this.slots.tryTake();
-    if (!release)
-      throw new AppError(
-        'busy',
-        `${this.slots.size} transcodes are running, the most this server runs at once; try again shortly`,
-        {},
-        { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
-      );
+  async encode(audio: TranscodedAudio, account: string): Promise<Readable> {
+    const taken = this.slots.tryTake(account);
+    if (typeof taken === 'function') return this.run(audio, taken);
+    const detail =
+      taken === 'account_busy'
+        ? `This account runs ${this.slots.perAccount} transcodes already, the most one account may; try again shortly`
+        : `${this.slots.size} transcodes are running, the most this server runs at once; try again shortly`;
+    throw new AppError('busy', detail, {}, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
+
+  private async run(audio: TranscodedAudio, release: () => void): Promise<Readable> {
+    let file: OpenedTrackFile | undefined;
     try {
+      file = await this.library.openTrackFile(audio.track);
       return await startEncoder({
         command: this.options.ffmpeg,
-        file: audio.track.path,
+        input: file.handle,
         format: audio.format,
         kbps: audio.encoderKbps,
         onExit: release,
+        idleTimeoutMs: this.options.transcodeIdleMs,
       });
     } catch (error) {
-      // A process that never started (spawn error) has no exit to release the slot.
+      // A process that never started (a refused file, a spawn error) has no exit to release the slot.
       release();
       throw error;
+    } finally {
+      // ffmpeg holds its own copy of the descriptor.
+      await file?.handle.close();
     }
   }
 }

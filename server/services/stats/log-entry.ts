@@ -1,6 +1,6 @@
 import type { TrackRecord } from '../../domain/library.js';
 import { newId } from '../../domain/ids.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 
 /** The library's names, for the snapshot a log entry keeps. */
 export interface LibraryNames {
@@ -23,7 +23,7 @@ export function logEntryFor(
  * makes its objects in the old generation, where only a full collection frees them. An import's
  * entries stay alive while their batch is written and fsynced, so the literal was pretenured in the
  * first batches, every later entry was old-generation garbage, and the heap grew by tens of MB
- * between full collections (issue 17). `new` of a class has no such allocation site: its instances
+ * between full collections. `new` of a class has no such allocation site: its instances
  * are made young and die there. The import's listens and matched listens are classes for the same
  * reason (import-service.ts, history-service.ts).
  */

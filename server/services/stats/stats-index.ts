@@ -1,7 +1,7 @@
 import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
-import type { PlaySnapshot } from '../../store/play-log-codec.js';
-import { capacityFor, grown, ROWS_PER_TURN, type IndexColumn } from './columns.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import type { PlaySnapshot } from '../../domain/play.js';
+import { capacityFor, grown, ROWS_PER_TURN, type IndexColumn } from './columns/columns.js';
 import {
   addBlock,
   blocksHold,
@@ -9,24 +9,31 @@ import {
   savedWhole,
   tableCounts,
   type PlaceRow,
-} from './index-persistence.js';
-import { firstHeard, noteHeard } from './first-heard.js';
-import type { KeptCounts } from './kept-counts.js';
-import { IndexTables } from './index-tables.js';
-import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './latest-logs.js';
-import type { LatestNames } from './latest-names.js';
-import { logRows, type LogRows } from './log-rows.js';
-import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './results.js';
-import { entryAt, type IdOfLine } from './row-entry.js';
-import { listening } from './scans.js';
-import { decodeSavedIndex, encodeBlock, SavedRecords } from './saved-index.js';
-import { MARK_EVERY } from './row-marks.js';
-import { scanInSlices, type Slicing } from './slices.js';
-import type { Kind } from './tally.js';
-import { recentPage, topPage, topPages, topReaders, type TopLists, type TopReader } from './top-lists.js';
-import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './user-columns.js';
-import { UserTallies } from './user-tallies.js';
-import { countWeekHour } from './week-hours.js';
+} from './persistence/index-persistence.js';
+import { firstHeard, noteHeard } from './columns/first-heard.js';
+import type { KeptCounts } from './columns/kept-counts.js';
+import { IndexTables } from './tables/index-tables.js';
+import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './tables/latest-logs.js';
+import type { LatestNames } from './tables/latest-names.js';
+import { logRows, type LogRows } from './columns/log-rows.js';
+import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './reads/results.js';
+import { entryAt, type IdOfLine } from './columns/row-entry.js';
+import { listening } from './sums/scans.js';
+import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
+import { MARK_EVERY } from './columns/row-marks.js';
+import { scanInSlices, type Slicing } from './columns/slices.js';
+import type { Kind } from './sums/tally.js';
+import {
+  recentPage,
+  topPage,
+  topPages,
+  topReaders,
+  type TopLists,
+  type TopReader,
+} from './reads/top-lists.js';
+import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './columns/user-columns.js';
+import { UserTallies } from './sums/user-tallies.js';
+import { countWeekHour } from './reads/week-hours.js';
 import { nextTurn } from '../next-turn.js';
 
 /** Rows [lo, hi) of one user's columns (user-columns.ts), as `rowSpan` gives them. */

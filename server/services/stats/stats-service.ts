@@ -17,14 +17,14 @@ import type {
 import { isValidId } from '../../domain/ids.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
-import type { PlayLogEntry } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
-import type { PlayStore, UsersStore } from '../ports.js';
+import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { logEntryFor } from './log-entry.js';
-import { devicesOf, heatmapOf, playSpanOf } from './play-patterns.js';
-import type { RecentItem as IndexRecentItem, StatsFilter } from './results.js';
+import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
+import type { RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
-import type { TopLists } from './top-lists.js';
+import type { TopLists } from './reads/top-lists.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -287,8 +287,8 @@ export class StatsService {
 
   /**
    * Whose statistics, checked against the privacy rule: one's own, anyone's for an Admin, or a user
-   * who keeps theirs public (the default). An unknown user is a 404 for every role (contract §4,
-   * changed 2026-11-23), so the page can tell "no such person" from "private".
+   * who keeps theirs public (the default). An unknown user is a 404 for every role
+   * (docs/API.md, Statistics), so the page can tell "no such person" from "private".
    */
   private filterFor(caller: Principal, request: ReadRequest, ranged: boolean): StatsFilter {
     const self = accountOf(caller);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, UPLOAD_LIMIT_BYTES } from '../../../server/http/app.js';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { AuthService } from '../../../server/services/auth-service.js';
-import { rawEndpoint, type RouteDef } from '../../../server/http/types.js';
+import { rawEndpoint, type RouteDef } from '../../../server/http/endpoint.js';
 
 /** A route may raise (or lower) its multipart upload limit; the others keep the default. */
 const sizes: number[] = [];

@@ -1,6 +1,16 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +18,7 @@ import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixtures } from '../../../scripts/make-fixtures.js';
 import { PictureEditError, removePicture } from '../../../server/library/picture-editor.js';
+import { openTrackFile } from '../../../server/library/track-file.js';
 
 const run = promisify(execFile);
 const EDITABLE = ['MP3', 'FLAC', 'M4A', 'OGG', 'OPUS'];
@@ -84,7 +95,7 @@ describe.each(EDITABLE)('removePicture on %s', (fmt) => {
     const audio = await decodedAudioHash(file);
     expect(before.pictures).toHaveLength(2);
 
-    await removePicture(file, pos);
+    await removeFrom(file, pos);
 
     const after = await describeFile(file);
     expect(after.pictures).toEqual([kept === 'back' ? back : cover]);
@@ -97,7 +108,7 @@ describe.each(EDITABLE)('removePicture on %s', (fmt) => {
   it('rejects a position past the end and leaves the file byte-identical', async () => {
     const file = await freshCopy(fmt);
     const original = await readFile(file);
-    await expectRejection(removePicture(file, 2), 'position_out_of_range');
+    await expectRejection(removeFrom(file, 2), 'position_out_of_range');
     expect(await readFile(file)).toEqual(original);
     expect(await readdir(path.dirname(file))).toEqual([path.basename(file)]);
   });
@@ -106,15 +117,14 @@ describe.each(EDITABLE)('removePicture on %s', (fmt) => {
 describe('removePicture', () => {
   it('refuses WAV files and negative or fractional positions', async () => {
     const wav = await freshCopy('WAV');
-    await expectRejection(removePicture(wav, 0), 'unsupported_format');
+    await expectRejection(removeFrom(wav, 0), 'unsupported_format');
     const mp3 = await freshCopy('MP3');
-    await expectRejection(removePicture(mp3, -1), 'position_out_of_range');
-    await expectRejection(removePicture(mp3, 0.5), 'position_out_of_range');
+    await expectRejection(removeFrom(mp3, -1), 'position_out_of_range');
+    await expectRejection(removeFrom(mp3, 0.5), 'position_out_of_range');
   });
 
-  it('passes ENOENT through for a missing file', async () => {
-    await expect(removePicture(path.join(work, 'missing.mp3'), 0)).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(removePicture(path.join(work, 'missing.wav'), 0)).rejects.toMatchObject({ code: 'ENOENT' });
+  it('never gets a missing file: opening it is refused first', async () => {
+    await expect(removeFrom(path.join(work, 'missing.mp3'), 0)).rejects.toMatchObject({ reason: 'missing' });
   });
 
   it('reports a folder it cannot write to as not_writable and keeps the file', async (ctx) => {
@@ -127,7 +137,7 @@ describe('removePicture', () => {
       return;
     }
     try {
-      await expectRejection(removePicture(file, 0), 'not_writable');
+      await expectRejection(removeFrom(file, 0), 'not_writable');
     } finally {
       await undo();
     }
@@ -165,5 +175,15 @@ async function canWrite(dir: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Opens `file` as the server does (checked, inside the scratch folder) and removes picture `pos`. */
+async function removeFrom(file: string, pos: number): Promise<void> {
+  const opened = await openTrackFile(file, [await realpath(work)], null);
+  try {
+    await removePicture(opened, pos);
+  } finally {
+    await opened.handle.close();
   }
 }

@@ -1,8 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '../../../server/domain/library.js';
 import { scanLibrary } from '../../../server/library/scanner.js';
+import { openTrackFile } from '../../../server/library/track-file.js';
 import { rereadTrack, splitArtists, splitGenres } from '../../../server/library/track-entry.js';
 import { copyFixtureLibrary, trackNamed } from '../../support/fixture-library.js';
 
@@ -43,6 +44,11 @@ describe('rereadTrack', () => {
     const { index } = await scanLibrary([work], EMPTY);
     const track = trackNamed(index, 'Tone OGG');
     const stale = { ...track, size: 1, mtimeMs: 2, artwork: [] };
-    expect(await rereadTrack(stale)).toEqual(track);
+    const file = await openTrackFile(track.path, [await realpath(work)], null);
+    try {
+      expect(await rereadTrack(stale, file)).toEqual(track);
+    } finally {
+      await file.handle.close();
+    }
   });
 });

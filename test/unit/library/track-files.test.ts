@@ -1,8 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TrackRecord } from '../../../server/domain/library.js';
-import { TrackFiles, type AudioFileIo } from '../../../server/library/track-files.js';
+import { openTrackFile } from '../../../server/library/track-file.js';
+import { audioFilesOnDisk, TrackFiles, type AudioFileIo } from '../../../server/library/track-files.js';
 import { decodedAudioHash, tagsAndPictures } from '../../support/audio.js';
 import { copyFixtureLibrary } from '../../support/fixture-library.js';
 
@@ -30,11 +31,11 @@ function heldEdits() {
   const started: string[] = [];
   const running = new Map<string, { finish: () => void; fail: (error: Error) => void }>();
   const io: AudioFileIo = {
-    removePicture: (file, pos) =>
-      new Promise<void>((resolve, reject) => {
-        const name = `${path.basename(file)}#${pos}`;
+    removePicture: (track, pos) =>
+      new Promise<TrackRecord>((resolve, reject) => {
+        const name = `${path.basename(track.path)}#${pos}`;
         started.push(name);
-        running.set(name, { finish: resolve, fail: reject });
+        running.set(name, { finish: () => resolve(track), fail: reject });
       }),
     reread: (track) => Promise.resolve({ ...track, mtimeMs: 1 }),
   };
@@ -131,7 +132,8 @@ describe('TrackFiles on real files', () => {
     scratch = path.dirname(library);
     const file = path.join(library, 'Aurora Lane', 'Fixture Album', '05 - Tone OPUS.opus');
     const audio = await decodedAudioHash(file);
-    const files = new TrackFiles();
+    const root = await realpath(library);
+    const files = new TrackFiles(audioFilesOnDisk((track) => openTrackFile(track.path, [root], null)));
     const [, last] = await Promise.all([
       files.removePicture(trackAt(file), 0),
       files.removePicture(trackAt(file), 0),

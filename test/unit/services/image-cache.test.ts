@@ -9,7 +9,7 @@ import {
   type LoadedImage,
 } from '../../../server/services/image-cache.js';
 
-/** The bounded, shared cache of decoded images (issue 14, item 2), with counting loaders. */
+/** The bounded, shared cache of decoded images, with counting loaders. */
 let dir: string;
 let audio: string;
 const LIMITS: ImageCacheLimits = {

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
-import type { StatsFilter } from '../../../server/services/stats/results.js';
+import type { StatsFilter } from '../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
-import { openStore, type Store } from '../../../server/store/index.js';
-import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { openStore, type Store } from '../../../server/store/open-store.js';
+import { PlayLog } from '../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { orphanFolderLock } from '../../support/dead-process.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlayLogEntry } from '../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { decodeV1Line, encodeV1Line } from '../../../server/store/play-log-codec.js';
 
 const entry: PlayLogEntry = {

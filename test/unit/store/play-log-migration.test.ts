@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
-import { openStore } from '../../../server/store/index.js';
-import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { openStore } from '../../../server/store/open-store.js';
+import { PlayLog } from '../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { encodeV1Line } from '../../../server/store/play-log-codec.js';
 import { makeVariedPlays } from '../../factories/plays.js';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
-import { PlayLog, type PlayLogEntry } from '../../../server/store/play-log.js';
+import { PlayLog } from '../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
 
 const fresh = async () => join(await mkdtemp(join(tmpdir(), 'melon-plays-')), 'plays.jsonl');
 

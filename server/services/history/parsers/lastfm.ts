@@ -1,6 +1,6 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { fileLines, MAX_ENTRY_CHARS, type ReadProgress } from './streams.js';
+import { byteLines, MAX_ENTRY_CHARS, type ByteReader } from './streams.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "31 Jan 2021 14:03" (lastfm-to-csv and its kin), in UTC. */
@@ -22,9 +22,12 @@ export function parseLastfmDate(text: string): number | null {
 }
 
 /** Splits CSV rows (RFC 4180: quoted fields, doubled quotes, fields across lines). */
-export async function* csvRows(path: string, progress?: ReadProgress): AsyncGenerator<string[] | null> {
+export async function* csvRows(
+  source: ByteReader,
+  progress?: { read: number },
+): AsyncGenerator<string[] | null> {
   let pending = '';
-  for await (const line of fileLines(path, progress)) {
+  for await (const line of byteLines(source, progress)) {
     if (line === null) {
       // A line too long to keep ends the row it is in.
       pending = '';
@@ -46,7 +49,7 @@ export async function* csvRows(path: string, progress?: ReadProgress): AsyncGene
   if (pending) yield null;
 }
 
-function splitRow(text: string): string[] | 'open' {
+export function splitRow(text: string): string[] | 'open' {
   const fields: string[] = [];
   let field = '';
   let quoted = false;
@@ -70,14 +73,68 @@ function splitRow(text: string): string[] | 'open' {
 }
 
 /**
- * Last.fm scrobbles as the common export tools write them: `artist,album,title,date` rows, with or
- * without that header line; dates in UTC.
+ * Where a Last.fm CSV keeps each field: the export tools differ in their columns and their order,
+ * and each is recognised by its header line (detect.ts).
  */
-export async function* parseLastfmCsv(path: string, progress?: ReadProgress): AsyncGenerator<ParsedEntry> {
+export interface CsvLayout {
+  /** The header line's fields, lower case, as the tool writes them; null: rows only. */
+  header: string | null;
+  columns: number;
+  artist: number;
+  album: number;
+  title: number;
+  date: number;
+  /** The recording's MBID (Last.fm's track mbid), when the tool writes it. */
+  mbid?: number;
+}
+
+/** `artist,album,title,date` rows, with that header or without one (the form Melon read first). */
+export const PLAIN_CSV: CsvLayout = {
+  header: 'artist,album,title,date',
+  columns: 4,
+  artist: 0,
+  album: 1,
+  title: 2,
+  date: 3,
+};
+
+/** Every layout with a header line, as the tools write them. */
+export const CSV_LAYOUTS: Record<string, CsvLayout> = {
+  plain: PLAIN_CSV,
+  // benjaminbenben's lastfm-to-csv: the title's column is called `name`.
+  benjaminbenben: { header: 'artist,album,name,date', columns: 4, artist: 0, album: 1, title: 2, date: 3 },
+  // Libre.fm's export: the title before the album.
+  librefm: { header: 'artist,track,album,time', columns: 4, artist: 0, title: 1, album: 2, date: 3 },
+  // lastfm.ghan.nl: the Unix time first, MBIDs beside the names, every cell quoted.
+  ghan: {
+    header: 'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid',
+    columns: 8,
+    date: 0,
+    artist: 2,
+    album: 4,
+    title: 6,
+    mbid: 7,
+  },
+};
+
+const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
+
+/** The header of a row, as CsvLayout.header spells it. */
+export const headerOf = (row: string[]): string => row.map((f) => f.trim().toLowerCase()).join(',');
+
+/**
+ * Last.fm scrobbles as the common export tools write them (CSV_LAYOUTS); the layout's header line is
+ * passed over wherever it is first; dates in UTC.
+ */
+export async function* parseLastfmCsv(
+  source: ByteReader,
+  progress?: { read: number },
+  layout: CsvLayout = PLAIN_CSV,
+): AsyncGenerator<ParsedEntry> {
   let first = true;
-  for await (const row of csvRows(path, progress)) {
-    const header =
-      first && row !== null && row.map((f) => f.trim().toLowerCase()).join(',') === 'artist,album,title,date';
+  const fields = layout.header ?? 'artist,album,title,date';
+  for await (const row of csvRows(source, progress)) {
+    const header = first && row !== null && headerOf(row) === layout.header;
     first = false;
     if (header) continue;
     if (row === null) {
@@ -85,11 +142,14 @@ export async function* parseLastfmCsv(path: string, progress?: ReadProgress): As
       continue;
     }
     if (row.length === 1 && row[0]!.trim() === '') continue;
-    if (row.length !== 4) {
-      yield { kind: 'refused', reason: `expected 4 fields (artist,album,title,date), found ${row.length}` };
+    if (row.length !== layout.columns) {
+      yield { kind: 'refused', reason: `expected ${layout.columns} fields (${fields}), found ${row.length}` };
       continue;
     }
-    const [artist, album, title, date] = row.map((f) => f.trim()) as [string, string, string, string];
+    const artist = row[layout.artist]!.trim();
+    const title = row[layout.title]!.trim();
+    const album = row[layout.album]!.trim();
+    const date = row[layout.date]!.trim();
     if (!artist || !title) {
       yield { kind: 'refused', reason: 'the artist or title is empty' };
       continue;
@@ -99,13 +159,14 @@ export async function* parseLastfmCsv(path: string, progress?: ReadProgress): As
       yield { kind: 'refused', reason: `'${date.slice(0, 40)}' is not a date` };
       continue;
     }
+    const mbid = layout.mbid === undefined ? '' : row[layout.mbid]!.trim();
     // Written out, not `{ ...listen, recordingMbid: null, … }`: see BatchListen in import-service.ts.
     const listen = {
       at: Math.floor(at / 1000) * 1000,
       artist,
       title,
       album: album || null,
-      recordingMbid: null,
+      recordingMbid: MBID.test(mbid) ? mbid.toLowerCase() : null,
       device: null,
       type: 'play' as const,
     };

@@ -1,8 +1,8 @@
 import type { ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
-import { fileLines, firstChar, jsonArrayItems, MAX_ENTRY_CHARS, type ReadProgress } from './streams.js';
+import { byteJsonArrayItems, byteLines, MAX_ENTRY_CHARS, type ByteReader } from './streams.js';
 
-/** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 2002-10-01): so do imports. */
+/** ListenBrainz refuses listens before this (LISTEN_MINIMUM_TS, 1 October 2002): so do imports. */
 export const LISTEN_MINIMUM_TS = 1033430400;
 const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
 
@@ -34,8 +34,15 @@ export function readListenBrainzListen(
       return { kind: 'refused', reason: 'playing_now listens must not have listened_at' };
   } else {
     const raw = item.listened_at;
+    // Unix seconds, also as a string of digits (ListenBrainz takes int(x)), or ISO 8601 in an export.
     const seconds =
-      typeof raw === 'number' ? raw : typeof raw === 'string' ? (parseIsoDate(raw) ?? NaN) / 1000 : NaN;
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string'
+          ? /^\s*\d+\s*$/u.test(raw)
+            ? Number(raw)
+            : (parseIsoDate(raw) ?? NaN) / 1000
+          : NaN;
     if (!Number.isInteger(Math.floor(seconds)) || !Number.isFinite(seconds))
       return { kind: 'refused', reason: 'listened_at is missing or not a timestamp' };
     if (seconds < LISTEN_MINIMUM_TS)
@@ -61,20 +68,24 @@ export function readListenBrainzListen(
   };
 }
 
-/** A ListenBrainz export: JSON lines (one listen a line) or one JSON array of listens. */
-export async function* parseListenBrainzExport(
-  path: string,
-  progress?: ReadProgress,
+/** A ListenBrainz export's listens as JSON lines (one listen a line: `listens/<year>/<month>.jsonl`). */
+export async function* parseListenBrainzLines(
+  source: ByteReader,
+  progress?: { read: number },
 ): AsyncGenerator<ParsedEntry> {
-  if ((await firstChar(path)) === '[') {
-    for await (const item of jsonArrayItems(path, progress))
-      yield fromText('tooLong' in item ? null : item.text);
-    return;
-  }
-  for await (const line of fileLines(path, progress)) {
+  for await (const line of byteLines(source, progress)) {
     if (line?.trim() === '') continue;
     yield fromText(line === null || line.length > MAX_ENTRY_CHARS ? null : line);
   }
+}
+
+/** ListenBrainz listens as one JSON array (the export of earlier years, the API's listens). */
+export async function* parseListenBrainzArray(
+  source: ByteReader,
+  progress?: { read: number },
+): AsyncGenerator<ParsedEntry> {
+  for await (const item of byteJsonArrayItems(source, progress))
+    yield fromText('tooLong' in item ? null : item.text);
 }
 
 function fromText(text: string | null): ParsedEntry {

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 
 /** The most text one entry of an import may have; longer is a refused entry, never a huge string. */
 export const MAX_ENTRY_CHARS = 64 * 1024;
@@ -21,18 +21,82 @@ export interface ReadProgress {
 const MAX_LINE_BYTES = 3 * MAX_ENTRY_CHARS;
 /** How much is read from the file at a time. */
 const READ_BYTES = 64 * 1024;
+/**
+ * Bytes of a JSON array decoded at a time: at 32 KiB even a piece of two-byte characters stays in
+ * V8's young generation. (A 1M-listen JSON array import: RSS growth 122-130 MB with 1 MiB pieces,
+ * 90-118 with these; 4 % slower.)
+ */
+const TEXT_BYTES = 32 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * A file's lines (split at LF, CRLF or a lone CR, as readline splits them), read as a stream (a
- * 300 MB export is never whole in memory); null for a line too long to keep (over MAX_LINE_BYTES),
- * which is dropped as it is read. The file is read into one buffer, reused from read to read, and
- * each line is decoded on its own. (readline over a decoding stream made a string of every chunk
- * read, a megabyte each: too large for V8's young generation, so a 1M-listen import left 200 MB
- * of them for full collections to free, and the old generation grew by tens of MB between them.)
+ * The lines of a stream of bytes (a file, an entry of a ZIP), split at LF, CRLF or a lone CR as
+ * readline splits them; null for a line too long to keep (over MAX_LINE_BYTES), which is dropped as
+ * it is read. The bytes are read into one buffer, reused from read to read, and each line is
+ * decoded on its own, so a 300 MB export is never whole in memory. (readline over a decoding stream
+ * made a string of every chunk read, a megabyte each: too large for V8's young generation, so a
+ * 1M-listen import left 200 MB of them for full collections to free.)
  */
+export async function* byteLines(
+  source: ByteReader,
+  progress: { read: number } = { read: 0 },
+): AsyncGenerator<string | null> {
+  const buf = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BYTES);
+  // Bytes [start, end) are read and not yet handed out, buf[0] being byte `base` of the stream;
+  // `tooLong`: dropping a line's bytes to its end.
+  let base = 0;
+  let start = 0;
+  let end = 0;
+  let tooLong = false;
+  let first = true;
+  const decode = (from: number, to: number): string | null => {
+    if (tooLong || to - from > MAX_LINE_BYTES) return null;
+    const line = buf.toString('utf8', from, to);
+    return first && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+  };
+  for (;;) {
+    if (start > 0) {
+      buf.copyWithin(0, start, end);
+      base += start;
+      end -= start;
+      start = 0;
+    }
+    const bytesRead = await source.read(buf, end, Math.min(READ_BYTES, buf.length - end));
+    const eof = bytesRead === 0;
+    end += bytesRead;
+    // The next LF and CR at or after `start` (memchr-fast: a CR is rare, so it is looked for once
+    // per read, not per line); `end` when there is none.
+    let lf = lineEnd(buf, LF, start, end);
+    let cr = lineEnd(buf, CR, start, end);
+    for (;;) {
+      const at = Math.min(lf, cr);
+      // A CR last in the buffer may be the first half of a CRLF: wait for the next byte.
+      if (at === end || (at === cr && at + 1 === end && !eof)) break;
+      const line = decode(start, at);
+      start = at === cr && buf[at + 1] === LF ? at + 2 : at + 1;
+      tooLong = false;
+      first = false;
+      if (lf < start) lf = lineEnd(buf, LF, start, end);
+      if (cr < start) cr = lineEnd(buf, CR, start, end);
+      progress.read = base + start;
+      yield line;
+    }
+    if (eof) {
+      progress.read = base + end;
+      if (start < end || tooLong) yield decode(start, end);
+      return;
+    }
+    if (end - start > MAX_LINE_BYTES) {
+      // No line end within the limit: drop what is read of this line, and the rest as it comes.
+      tooLong = true;
+      start = end;
+    }
+  }
+}
+
+/** A file's lines (see byteLines), with the file's size in `progress`. */
 export async function* fileLines(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
@@ -40,80 +104,50 @@ export async function* fileLines(
   const handle = await open(path, 'r');
   try {
     progress.size = (await handle.stat()).size;
-    const buf = Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BYTES);
-    // Bytes [start, end) are read and not yet handed out, buf[0] being byte `base` of the file;
-    // `tooLong`: dropping a line's bytes to its end.
-    let base = 0;
-    let start = 0;
-    let end = 0;
-    let tooLong = false;
-    let first = true;
-    const decode = (from: number, to: number): string | null => {
-      if (tooLong || to - from > MAX_LINE_BYTES) return null;
-      const line = buf.toString('utf8', from, to);
-      return first && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-    };
-    for (;;) {
-      if (start > 0) {
-        buf.copyWithin(0, start, end);
-        base += start;
-        end -= start;
-        start = 0;
-      }
-      const { bytesRead } = await handle.read(buf, end, Math.min(READ_BYTES, buf.length - end), null);
-      const eof = bytesRead === 0;
-      end += bytesRead;
-      // The next LF and CR at or after `start` (memchr-fast: a CR is rare, so it is looked for once
-      // per read, not per line); `end` when there is none.
-      let lf = lineEnd(buf, LF, start, end);
-      let cr = lineEnd(buf, CR, start, end);
-      for (;;) {
-        const at = Math.min(lf, cr);
-        // A CR last in the buffer may be the first half of a CRLF: wait for the next byte.
-        if (at === end || (at === cr && at + 1 === end && !eof)) break;
-        const line = decode(start, at);
-        start = at === cr && buf[at + 1] === LF ? at + 2 : at + 1;
-        tooLong = false;
-        first = false;
-        if (lf < start) lf = lineEnd(buf, LF, start, end);
-        if (cr < start) cr = lineEnd(buf, CR, start, end);
-        progress.read = base + start;
-        yield line;
-      }
-      if (eof) {
-        progress.read = base + end;
-        if (start < end || tooLong) yield decode(start, end);
-        return;
-      }
-      if (end - start > MAX_LINE_BYTES) {
-        // No line end within the limit: drop what is read of this line, and the rest as it comes.
-        tooLong = true;
-        start = end;
-      }
-    }
+    yield* byteLines(fileReader(handle), progress);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Where bytes are read from: `read` fills `into` from `at` with up to `length` bytes and answers how
+ * many, 0 at the end. Parsers read through it into buffers of their own, reused from read to read,
+ * so that reading a file allocates nothing per read.
+ */
+export interface ByteReader {
+  read(into: Buffer, at: number, length: number): Promise<number>;
+}
+
+/** An open file, read from where it was last read. */
+export function fileReader(handle: FileHandle): ByteReader {
+  return { read: async (into, at, length) => (await handle.read(into, at, length, null)).bytesRead };
+}
+
+/** A stream of chunks (an entry of a ZIP as it is inflated), copied out as asked. */
+export function streamReader(chunks: AsyncIterable<Buffer>): ByteReader {
+  const source = chunks[Symbol.asyncIterator]();
+  let pending: Buffer | null = null;
+  let pendingAt = 0;
+  return {
+    async read(into, at, length) {
+      while (pending === null || pendingAt >= pending.length) {
+        const next = await source.next();
+        if (next.done) return 0;
+        pending = next.value;
+        pendingAt = 0;
+      }
+      const copied = pending.copy(into, at, pendingAt, Math.min(pending.length, pendingAt + length));
+      pendingAt += copied;
+      return copied;
+    },
+  };
 }
 
 /** The first `byte` in buf[from, end), else `end` (bytes after `end` are left from earlier reads). */
 function lineEnd(buf: Buffer, byte: number, from: number, end: number): number {
   const at = buf.indexOf(byte, from);
   return at < 0 || at > end ? end : at;
-}
-
-/** The first non-blank character of a file (to tell a JSON array from JSON lines). */
-export async function firstChar(path: string): Promise<string | undefined> {
-  const input = createReadStream(path, { encoding: 'utf8', start: 0, end: 64 * 1024 });
-  try {
-    for await (const chunk of input) {
-      const found = /[^\s\uFEFF]/u.exec(chunk as string);
-      if (found) return found[0];
-    }
-    return undefined;
-  } finally {
-    input.destroy();
-  }
 }
 
 /** One element of a streamed JSON array: its text, or a note that it was too long (and skipped). */
@@ -132,11 +166,37 @@ export async function* jsonArrayItems(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
 ): AsyncGenerator<ArrayItem> {
-  progress.size = (await stat(path)).size;
-  // Small chunks: V8 makes a string of 128 KiB or more outside its young generation (see fileLines);
-  // at 32 KiB even a chunk of two-byte characters stays young. (A 1M-listen JSON array import:
-  // RSS growth 122-130 MB with 1 MiB chunks, 90-118 with these; 4 % slower.)
-  const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 32 * 1024 });
+  const handle = await open(path, 'r');
+  try {
+    progress.size = (await handle.stat()).size;
+    yield* byteJsonArrayItems(fileReader(handle), progress);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Text of at most TEXT_BYTES bytes a piece, read into one reused buffer: V8 makes a string of
+ * 128 KiB or more outside its young generation (see byteLines).
+ */
+async function* decoded(source: ByteReader): AsyncGenerator<{ text: string; bytes: number }> {
+  const decoder = new StringDecoder('utf8');
+  const buf = Buffer.allocUnsafe(TEXT_BYTES);
+  for (;;) {
+    const bytes = await source.read(buf, 0, TEXT_BYTES);
+    if (bytes === 0) break;
+    yield { text: decoder.write(buf.subarray(0, bytes)), bytes };
+  }
+  const rest = decoder.end();
+  if (rest) yield { text: rest, bytes: 0 };
+}
+
+/** The top-level elements of a JSON array read from a stream of bytes (see jsonArrayItems). */
+export async function* byteJsonArrayItems(
+  source: ByteReader,
+  progress: { read: number } = { read: 0 },
+): AsyncGenerator<ArrayItem> {
+  let bytes = 0;
   let opened = false;
   let closed = false;
   let depth = 0; // inside the current element: nesting of {} and []
@@ -162,12 +222,14 @@ export async function* jsonArrayItems(
     inElement = false;
     return item;
   };
-  for await (const chunk of input as AsyncIterable<string>) {
+  for await (const piece of decoded(source)) {
+    const chunk = piece.text;
     const out: ArrayItem[] = [];
-    // Where each element of `out` ends in the chunk, and where the chunk starts in the file (in
-    // characters, about bytes: the read bytes not waiting in the stream's buffer, less the chunk).
+    // Where each element of `out` ends in the chunk, and where the chunk starts in the stream (in
+    // characters from there, about bytes).
     const ends: number[] = [];
-    const chunkAt = input.bytesRead - input.readableLength - chunk.length;
+    const chunkAt = bytes;
+    bytes += piece.bytes;
     let start = inElement ? 0 : -1;
     for (let i = 0; i < chunk.length; i += 1) {
       const c = chunk[i]!;
@@ -212,7 +274,7 @@ export async function* jsonArrayItems(
     }
     if (inElement && start >= 0) keep(chunk.slice(start));
     for (let k = 0; k < out.length; k += 1) {
-      progress.read = chunkAt + ends[k]!;
+      progress.read = Math.min(bytes, chunkAt + ends[k]!);
       yield out[k]!;
     }
   }

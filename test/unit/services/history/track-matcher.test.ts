@@ -74,4 +74,27 @@ describe('TrackMatcher', () => {
     // An album name that folds to nothing names the track without an album.
     expect(queen.match(names('Queen', 'Bohemian Rhapsody', '!!!'))?.id).toBe('t4');
   });
+
+  it('finds an artist whose name has punctuation by the whole credit, commas dropped or not', () => {
+    const library = makeLibrary({
+      artists: [
+        { id: 'ewf', name: 'Earth, Wind & Fire' },
+        { id: 'tyler', name: 'Tyler, The Creator' },
+        { id: 'earth', name: 'Earth' },
+      ],
+      albums: [{ id: 'al' }],
+      tracks: [
+        { id: 'september', name: 'September', artistIds: ['ewf'] },
+        { id: 'earfquake', name: 'EARFQUAKE', artistIds: ['tyler'] },
+        { id: 'other', name: 'September', artistIds: ['earth'] },
+      ],
+    });
+    const punctuated = new TrackMatcher(library);
+    expect(punctuated.match(names('Earth Wind & Fire', 'September'))?.id).toBe('september');
+    expect(punctuated.match(names('Earth, Wind & Fire', 'September'))?.id).toBe('september');
+    expect(punctuated.match(names('Tyler The Creator', 'EARFQUAKE'))?.id).toBe('earfquake');
+    expect(punctuated.match(names('Tyler, The Creator', 'Earfquake'))?.id).toBe('earfquake');
+    // The main artist alone still finds a track credited to it.
+    expect(punctuated.match(names('Earth feat. Someone', 'September'))?.id).toBe('other');
+  });
 });

@@ -5,7 +5,7 @@ import type { UserRecord } from '../../../../server/domain/user.js';
 import { YearInReviewService } from '../../../../server/services/history/year-in-review.js';
 import { logEntryFor } from '../../../../server/services/stats/log-entry.js';
 import { StatsService } from '../../../../server/services/stats/stats-service.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { makeUserRecord, principalOf } from '../../../factories/accounts.js';
 import { makeLibrary } from '../../../factories/library.js';
 import { newTestService } from '../../../fakes/test-service.js';

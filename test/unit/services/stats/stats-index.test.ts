@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StatsFilter } from '../../../../server/services/stats/results.js';
+import type { StatsFilter } from '../../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
-import type { PlayLogEntry } from '../../../../server/store/play-log.js';
+import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
+import { propertyRuns } from '../../../support/property-runs.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
 const MIN = 60_000;
@@ -542,7 +543,7 @@ describe('StatsIndex against a naive reference', () => {
           }
         },
       ),
-      { seed: 20240110, numRuns: 300 },
+      { seed: 20240110, numRuns: propertyRuns(300) },
     );
   });
 });

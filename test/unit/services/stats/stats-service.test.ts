@@ -52,8 +52,7 @@ describe('StatsService privacy', () => {
     expect(await problemOf(() => t.sut.listeningTime(principalOf(carol), read()))).toBe('ok');
   });
 
-  // The contract changed on 2026-11-23: an unknown user is a 404 for every role (it was a private one
-  // to non-Admins before).
+  // An unknown user is a 404 for every role, so the page can tell "no such person" from "private".
   it('answers an unknown user 404 user_not_found, to any role', async () => {
     for (const id of ['no-such-user', '../etc/passwd']) {
       expect(await problemOf(() => t.sut.listeningTime(principalOf(alice), read(id)))).toBe(

@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  byteJsonArrayItems,
+  byteLines,
   fileLines,
   jsonArrayItems,
   MAX_ENTRY_CHARS,
+  streamReader,
 } from '../../../../../server/services/history/parsers/streams.js';
 
 let dir: string;
@@ -93,5 +96,30 @@ describe('fileLines', () => {
     const kept = 'y'.repeat(3 * MAX_ENTRY_CHARS);
     const read = await lines(`a\n${tooLong}\nb\n${kept}\n${tooLong}`);
     expect(read.map((line) => line?.length ?? null)).toEqual([1, null, 1, kept.length, null]);
+  });
+});
+
+/** The bytes as a stream of chunks cut at every `size` bytes (an entry of a ZIP as it is inflated). */
+function chunked(bytes: Buffer, size: number): AsyncIterable<Buffer> {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+  return (async function* () {
+    for (const chunk of chunks) yield await Promise.resolve(chunk);
+  })();
+}
+
+describe('streamReader', () => {
+  it('gives the lines and array elements a file gives, however the stream is cut', async () => {
+    const text = `\uFEFFé😀\r\n${'x'.repeat(70_000)}\rlast é\n`;
+    const json = JSON.stringify([{ a: 'é😀' }, 'q"uo\\"te', [1, 2], 'z'.repeat(40_000)]);
+    for (const size of [1, 3, 4096, 65_537]) {
+      const out: (string | null)[] = [];
+      for await (const line of byteLines(streamReader(chunked(Buffer.from(text), size)))) out.push(line);
+      expect(out).toEqual(await lines(text));
+      const elements: unknown[] = [];
+      for await (const item of byteJsonArrayItems(streamReader(chunked(Buffer.from(json), size))))
+        elements.push('text' in item ? JSON.parse(item.text) : 'too long');
+      expect(elements).toEqual(JSON.parse(json));
+    }
   });
 });

@@ -1,0 +1,248 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Invite } from './contract/auth.js';
+import type { UpdateCheck } from './contract/updates.js';
+import { buildApp } from './http/app.js';
+import { routeTable } from './http/native/routes.js';
+import { subsonicApi } from './http/subsonic/router.js';
+import type { RouteDef } from './http/endpoint.js';
+import type { Principal } from './domain/user.js';
+import { createLogger, type Logger } from './logger.js';
+import { createServices, type Services } from './services/create-services.js';
+import type { LibraryOptions, Scanner } from './services/library-service.js';
+import { StatsIndex } from './services/stats/stats-index.js';
+import type { Installer } from './services/updates/update-service.js';
+import type { FirstAdmin } from './services/user-service.js';
+import { answerClientError } from './http/client-error.js';
+import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
+import { warmUp } from './http/warm-up.js';
+import { openStore, type Store } from './store/open-store.js';
+
+export interface ServerDeps {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+  /** The desktop app's electron-updater installer; headless uses the built-in one. */
+  installer?: Installer;
+  /** Replaces the library scanner (tests). */
+  scanner?: Scanner;
+  /** Ends the process after an installer has started (default: process.exit). */
+  exit?: (code: number) => void;
+  /** Scan the library on start (default true; in the background). */
+  scanOnStart?: boolean;
+  /** Watching the music folders for changes (default on; tests shorten its timings or turn it off). */
+  library?: LibraryOptions;
+  /** Replaces some of the HTTP server's limits (tests use short timeouts). */
+  httpLimits?: Partial<HttpLimits>;
+}
+
+/**
+ * How long a client may take and how many may connect at once. Node's defaults hold a request that
+ * trickles in for 300 s, and any number of them: a few slow clients could keep every socket busy.
+ */
+export interface HttpLimits {
+  /**
+   * The whole request, headers and body, must have arrived by then (else 408). Uploads are up to
+   * 20 MiB: 120 s lets them come over a link of 1.4 Mbit/s.
+   */
+  requestTimeoutMs: number;
+  /**
+   * The request line and headers must have arrived by then (else 408). Node starts this clock at a
+   * request's first byte, not when a kept-alive connection goes idle, so it may be far below
+   * `keepAliveTimeoutMs`.
+   */
+  headersTimeoutMs: number;
+  /**
+   * An idle kept-alive connection is closed after this (advertised as `Keep-Alive: timeout=`; Node
+   * holds it one second longer). Clients that ignore the advertised value keep idle connections for
+   * up to 300 s (OkHttp, which most Android players use; browsers) and fetch trims it by only a
+   * second or two: a server that closed first would reset a request sent on a connection it had
+   * just dropped. The server must outlast its clients.
+   */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this many are closed as they arrive. */
+  maxConnections: number;
+}
+
+export const HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 310_000,
+  maxConnections: 256,
+};
+
+export interface MelonServer {
+  readonly config: Config;
+  readonly store: Store;
+  readonly services: Services;
+  readonly routes: RouteDef[];
+  /** What the desktop shell (app/) may ask of the server: the tray's actions, no HTTP. */
+  readonly desktop: DesktopFacade;
+  /** Set on the very first start when the Admin account was made; its password is shown once. */
+  readonly firstAdmin: FirstAdmin | null;
+  /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then flushes the store. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The tray's view of the server; it has no signed-in user, so its actions run as the desktop owner. */
+export interface DesktopFacade {
+  /** Base URLs household devices can use (empty until listening). */
+  addresses(): string[];
+  /** An invite code made by the desktop owner (the tray's "Create invite code"). */
+  createInvite(): Promise<Invite>;
+  /** Asks the release feed for a newer version (the tray's "Check for updates"). */
+  checkForUpdates(): Promise<UpdateCheck>;
+}
+
+/** Whoever sits at the machine running the desktop app: its owner, so an Admin without an account. */
+const DESKTOP_OWNER: Principal = {
+  userId: null,
+  username: 'desktop',
+  role: 'Admin',
+  expiresAt: Infinity,
+  inviteId: null,
+};
+
+function desktopFacade(services: Services): DesktopFacade {
+  return {
+    addresses: () => services.serverInfo().addresses,
+    createInvite: () => services.invites.create(DESKTOP_OWNER),
+    checkForUpdates: () => services.updates.check(),
+  };
+}
+
+/** Builds the whole server: store, services, HTTP app. Used by `npm start`, the desktop app and tests. */
+export async function createServer(deps: ServerDeps): Promise<MelonServer> {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? createLogger();
+  // The stats index is built from the play log while the store opens, then kept current on append.
+  const statsIndex = new StatsIndex();
+  const store = await openStore(config.dataDir, { logger, playIndex: statsIndex });
+  let port: number | null = null;
+  const services = createServices(config, store, clock, logger, {
+    statsIndex,
+    installer: deps.installer,
+    scanner: deps.scanner,
+    // Folders that give no change events (network shares) are rescanned every MELON_RESCAN_MINUTES.
+    library: {
+      ...deps.library,
+      watchOptions: { pollIntervalMs: config.rescanMinutes * 60_000, ...deps.library?.watchOptions },
+    },
+    exit: deps.exit,
+    beforeExit: () => close(),
+    serverInfo: () => ({
+      version: config.version,
+      addresses: port === null ? [] : serverAddresses(config.host, port),
+    }),
+  });
+  const firstAdmin = await services.users
+    .ensureFirstAdmin(config.adminUser, config.adminPassword)
+    .catch(async (error: unknown) => {
+      // Not started, so nobody else will close the store: let go of the data folder for a retry.
+      await store.close().catch(() => undefined);
+      throw error;
+    });
+  const routes = routeTable(services);
+  const subsonic = subsonicApi(services, {
+    clock,
+    logger,
+    resizer: services.resizer,
+    apiKeys: (key) => services.apiKeys.authenticate(key),
+  });
+  const app = buildApp(routes, services.auth, logger, {
+    allowedHosts: config.allowedHosts,
+    // A scrobbler's ListenBrainz token is a Melon API key (docs/API.md, ListenBrainz).
+    headerTokenAdapters: [
+      listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
+    ],
+    adapters: [subsonic],
+  });
+  // Imports a stop interrupted run again (their progress says where they were).
+  await services.imports.resume();
+  let http: Server | null = null;
+  let closing: Promise<void> | null = null;
+
+  const close = (graceMs = 4_000): Promise<void> => {
+    closing ??= (async () => {
+      if (http) {
+        const server = http;
+        http = null;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        await closed;
+        clearTimeout(timer);
+      }
+      // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
+      // This also stops the folder watcher.
+      services.library.stopScanning();
+      // A running import stops after its current batch and resumes at the next start.
+      await services.imports.stop();
+      await services.artwork.close().catch(() => undefined);
+      await store.close();
+    })();
+    return closing;
+  };
+
+  return {
+    config,
+    store,
+    services,
+    routes,
+    desktop: desktopFacade(services),
+    firstAdmin,
+    listen: () =>
+      new Promise<string>((resolve, reject) => {
+        const handle = app.callback();
+        const limits = { ...HTTP_LIMITS, ...deps.httpLimits };
+        const server = createHttpServer(
+          {
+            requestTimeout: limits.requestTimeoutMs,
+            headersTimeout: limits.headersTimeoutMs,
+            keepAliveTimeout: limits.keepAliveTimeoutMs,
+            // Node checks the two timeouts every 30 s by default: a timeout would come up to 30 s late.
+            connectionsCheckingInterval: Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2)),
+          },
+          (req, res) => void handle(req, res),
+        );
+        server.maxConnections = limits.maxConnections;
+        server.on('clientError', answerClientError);
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          http = server;
+          port = (server.address() as AddressInfo).port;
+          services.library.start({ scan: deps.scanOnStart ?? true });
+          const url = `http://${urlHost(config.host)}:${port}`;
+          void warmUp(url).then(() => resolve(url));
+        });
+      }),
+    close,
+  };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Base URLs household devices can use: the LAN addresses when bound to every interface. */
+function serverAddresses(host: string, port: number): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [`http://${urlHost(host)}:${port}`];
+  const lan = lanAddresses().map((address) => `http://${address}:${port}`);
+  return lan.length > 0 ? lan : [`http://127.0.0.1:${port}`];
+}
+
+/** Addresses other household devices can use to reach a server bound to every interface. */
+export function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((info) => info !== undefined && info.family === 'IPv4' && !info.internal)
+    .map((info) => info!.address);
+}

@@ -1,0 +1,38 @@
+import { collectionPageSchema, collectionSchema } from '../../../contract/collections.js';
+import type { CollectionService } from '../../../services/collection-service.js';
+import type { CollectionKind } from '../../../domain/collection.js';
+import { idPath, listQuery, stringList, text } from '../../params.js';
+import { callerOf, endpoint } from '../../endpoint.js';
+
+export function collectionHandlers(collections: CollectionService, kind: CollectionKind) {
+  const plural = kind === 'playlist' ? 'Playlists' : 'Collections';
+  return {
+    list: endpoint({
+      summary: `${plural} by name`,
+      params: listQuery,
+      response: collectionPageSchema,
+      handle: ({ params }) => collections.list(kind, params),
+    }),
+    get: endpoint({
+      summary: `A ${kind}`,
+      path: idPath,
+      response: collectionSchema,
+      errors: { 404: [`${kind}_not_found`] },
+      handle: ({ path }) => collections.get(kind, path.id),
+    }),
+    create: endpoint({
+      summary: `Create a ${kind}`,
+      params: {
+        name: text(256),
+        description: text(4096).optional(),
+        trackIds: stringList(10_000, 64)
+          .optional()
+          .meta({ description: 'Track ids: a JSON array, a repeated parameter or a comma-separated list' }),
+      },
+      status: 201,
+      response: collectionSchema,
+      responseDescription: `The new ${kind}`,
+      handle: ({ params, request }) => collections.create(kind, callerOf(request), params),
+    }),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Clock } from '../../clock.js';
+import type { ImageResizer } from '../../services/image-resizer.js';
+import type { Services } from '../../services/create-services.js';
+import { annotationMethods } from './methods/annotation.js';
+import { browsingMethods } from './methods/browsing.js';
+import { listMethods } from './methods/lists.js';
+import { mediaMethods } from './methods/media.js';
+import { playlistMethods } from './methods/playlists.js';
+import { searchMethods } from './methods/search.js';
+import { systemMethods } from './methods/system.js';
+import type { MethodAccess, MethodHandler, SubsonicMethod } from './types.js';
+
+/** Who may call: the same roles as the native API (docs/API.md, Roles). A Server token never gets here. */
+const PUBLIC: MethodAccess = 'public';
+const ADMIN: MethodAccess = ['Admin'];
+/** Listeners who may change things: scrobble, rate, star, playlists, play queue. */
+const MEMBERS: MethodAccess = ['Admin', 'User'];
+/** Everyone with an account: a Pass reads and streams. */
+const READERS: MethodAccess = ['Admin', 'User', 'Pass'];
+
+export interface SubsonicOptions {
+  clock: Clock;
+  resizer: ImageResizer;
+  /** Whether API keys can be checked (the apiKeyAuthentication extension is listed only then). */
+  apiKeys: boolean;
+}
+
+/**
+ * Every Subsonic method Melon answers, who may call it and what runs, in one list
+ * (docs/API.md, Subsonic). Each is reachable as `/rest/{name}` and `/rest/{name}.view`, by GET or
+ * by a form POST. test/subsonic/access.test.ts walks this table.
+ */
+export function subsonicMethods(services: Services, options: SubsonicOptions): SubsonicMethod[] {
+  const system = systemMethods(services, { apiKeys: options.apiKeys });
+  const browse = browsingMethods(services);
+  const lists = listMethods(services, options.clock);
+  const search = searchMethods(services);
+  const annotate = annotationMethods(services);
+  const playlists = playlistMethods(services);
+  const media = mediaMethods(services, options.resizer);
+  const m = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
+    name,
+    access,
+    handler,
+  });
+  return [
+    // System
+    m('ping', READERS, system.ping),
+    m('getLicense', READERS, system.getLicense),
+    m('getOpenSubsonicExtensions', PUBLIC, system.getOpenSubsonicExtensions),
+    m('getMusicFolders', READERS, system.getMusicFolders),
+    m('getUser', READERS, system.getUser),
+    m('getScanStatus', ADMIN, system.getScanStatus),
+    m('startScan', ADMIN, system.startScan),
+
+    // Browsing
+    m('getIndexes', READERS, browse.getIndexes),
+    m('getMusicDirectory', READERS, browse.getMusicDirectory),
+    m('getArtists', READERS, browse.getArtists),
+    m('getArtist', READERS, browse.getArtist),
+    m('getAlbum', READERS, browse.getAlbum),
+    m('getSong', READERS, browse.getSong),
+    m('getGenres', READERS, browse.getGenres),
+    m('getTopSongs', READERS, browse.getTopSongs),
+
+    // Lists
+    m('getAlbumList', READERS, lists.getAlbumList),
+    m('getAlbumList2', READERS, lists.getAlbumList2),
+    m('getRandomSongs', READERS, lists.getRandomSongs),
+    m('getSongsByGenre', READERS, lists.getSongsByGenre),
+    m('getNowPlaying', READERS, lists.getNowPlaying),
+    m('getStarred', READERS, lists.getStarred),
+    m('getStarred2', READERS, lists.getStarred2),
+
+    // Searching
+    m('search2', READERS, search.search2),
+    m('search3', READERS, search.search3),
+
+    // Media
+    m('stream', READERS, media.stream),
+    m('download', READERS, media.download),
+    m('getCoverArt', READERS, media.getCoverArt),
+
+    // Annotation
+    m('scrobble', MEMBERS, annotate.scrobble),
+    m('setRating', MEMBERS, annotate.setRating),
+    m('star', MEMBERS, annotate.star),
+    m('unstar', MEMBERS, annotate.unstar),
+
+    // Playlists
+    m('getPlaylists', READERS, playlists.getPlaylists),
+    m('getPlaylist', READERS, playlists.getPlaylist),
+    m('createPlaylist', MEMBERS, playlists.createPlaylist),
+    m('updatePlaylist', MEMBERS, playlists.updatePlaylist),
+    m('deletePlaylist', MEMBERS, playlists.deletePlaylist),
+
+    // Play queue
+    m('getPlayQueue', READERS, playlists.getPlayQueue),
+    m('savePlayQueue', MEMBERS, playlists.savePlayQueue),
+  ];
+}

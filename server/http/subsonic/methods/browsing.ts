@@ -1,0 +1,170 @@
+import type { ArtistRecord, TrackRecord } from '../../../domain/library.js';
+import type { Services } from '../../../services/create-services.js';
+import { notFoundError } from '../errors.js';
+import type { Payload } from '../render.js';
+import { callerOf, type MethodRequest } from '../types.js';
+import { householdTrackPlays } from './household.js';
+import { checkMusicFolder } from './system.js';
+
+const byTitle = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+
+const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'];
+const ARTICLE = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+`, 'i');
+
+/** The index letter of a name: its first letter after a leading article, upper case; else `#`. */
+function indexKey(name: string): string {
+  const first = name.replace(ARTICLE, '').trim().charAt(0).toLocaleUpperCase('en');
+  return /\p{L}/u.test(first) ? first : '#';
+}
+
+function byIndex(artists: readonly ArtistRecord[], present: (artist: ArtistRecord) => Payload) {
+  const groups = new Map<string, Payload[]>();
+  for (const artist of artists) {
+    const key = indexKey(artist.name);
+    const list = groups.get(key) ?? [];
+    list.push(present(artist));
+    groups.set(key, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en')))
+    .map(([name, artist]) => ({ name, artist }));
+}
+
+/** The newest file time in the library: Subsonic's "last modified" of the index. */
+function lastModified(tracks: readonly TrackRecord[]): number {
+  return Math.round(tracks.reduce((latest, track) => Math.max(latest, track.mtimeMs), 0));
+}
+
+export function browsingMethods(services: Services) {
+  const { library } = services;
+  return {
+    getIndexes: (request: MethodRequest) => {
+      checkMusicFolder(request);
+      const modified = lastModified(library.trackRecords());
+      const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
+      const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
+      if (since === undefined || since < modified)
+        indexes.index = byIndex(library.artistRecords(), (artist) => request.present.indexArtist(artist));
+      return { indexes };
+    },
+
+    getArtists: (request: MethodRequest) => {
+      checkMusicFolder(request);
+      return {
+        artists: {
+          ignoredArticles: IGNORED_ARTICLES.join(' '),
+          index: byIndex(library.artistRecords(), (artist) => request.present.artist(artist)),
+        },
+      };
+    },
+
+    getArtist: (request: MethodRequest) => {
+      const artist = library.artist(request.params.required('id'));
+      return {
+        artist: {
+          ...request.present.artist(artist),
+          album: library.artistAlbums(artist.id).map((album) => request.present.album(album)),
+        },
+      };
+    },
+
+    getAlbum: (request: MethodRequest) => {
+      const album = library.album(request.params.required('id'));
+      return {
+        album: {
+          ...request.present.album(album),
+          song: library.albumTracks(album.id).map((track) => request.present.song(track)),
+        },
+      };
+    },
+
+    getSong: (request: MethodRequest) => ({
+      song: request.present.song(library.track(request.params.required('id'))),
+    }),
+
+    /** Artist → albums → songs: an artist's directory lists its albums, an album's its songs. */
+    getMusicDirectory: (request: MethodRequest) => {
+      const id = request.params.required('id');
+      const { present } = request;
+      if (library.has('artist', id)) {
+        const artist = library.artist(id);
+        return {
+          directory: {
+            id,
+            name: artist.name,
+            starred: present.indexArtist(artist).starred,
+            child: library.artistAlbums(id).map((album) => present.albumDirectory(album)),
+          },
+        };
+      }
+      if (library.has('album', id)) {
+        const album = library.album(id);
+        const folder = present.albumDirectory(album);
+        return {
+          directory: {
+            id,
+            parent: album.artistIds[0],
+            name: album.name,
+            starred: folder.starred,
+            userRating: folder.userRating,
+            averageRating: folder.averageRating,
+            playCount: folder.playCount,
+            child: library.albumTracks(id).map((track) => present.song(track)),
+          },
+        };
+      }
+      throw notFoundError(`Directory '${id}' not found`);
+    },
+
+    getGenres: () => {
+      const genres = new Map<string, { value: string; songCount: number; albums: Set<string> }>();
+      for (const track of library.trackRecords()) {
+        for (const genre of track.genres) {
+          const key = genre.toLocaleLowerCase('en');
+          const entry = genres.get(key) ?? { value: genre, songCount: 0, albums: new Set<string>() };
+          entry.songCount += 1;
+          if (track.albumId) entry.albums.add(track.albumId);
+          genres.set(key, entry);
+        }
+      }
+      return {
+        genres: {
+          genre: [...genres.values()]
+            .sort((a, b) => a.value.localeCompare(b.value, 'en', { sensitivity: 'base' }))
+            .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value })),
+        },
+      };
+    },
+
+    /**
+     * An artist's most played tracks in the household: the plays of every listener whose statistics
+     * the caller may read (their own, public ones, everyone's for an Admin). `id` (OpenSubsonic's
+     * topSongsByArtistId) wins over `artist` (a name, matched ignoring case).
+     */
+    getTopSongs: (request: MethodRequest) => {
+      const caller = callerOf(request);
+      const count = request.params.int('count', 50, 0, 500);
+      const id = request.params.string('id');
+      let artistId: string | undefined;
+      if (id !== undefined && id !== '') artistId = library.artist(id).id;
+      else {
+        const name = request.params.required('artist').toLocaleLowerCase('en');
+        artistId = library.artistRecords().find((artist) => artist.name.toLocaleLowerCase('en') === name)?.id;
+      }
+      if (artistId === undefined) return { topSongs: {} };
+      const plays = householdTrackPlays(services, caller);
+      const song = [...plays.entries()]
+        .filter(
+          ([trackId]) => library.hasTrack(trackId) && library.track(trackId).artistIds.includes(artistId),
+        )
+        // Ties by title, so the order does not hang on ids (hashes of the files' paths).
+        .sort(
+          ([a, x], [b, y]) =>
+            y - x || byTitle(library.track(a).name, library.track(b).name) || (a < b ? -1 : 1),
+        )
+        .slice(0, count)
+        .map(([trackId]) => request.present.song(library.track(trackId)));
+      return { topSongs: { song } };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { Services } from '../../../services/create-services.js';
+import { callerOf, type MethodRequest } from '../types.js';
+import { checkMusicFolder } from './system.js';
+
+/**
+ * search2 and search3 over Melon's search service (docs/API.md, Search: accents and case ignored,
+ * names that start with the query first). Clients send `""` (two quote characters) or nothing for
+ * "everything", which OpenSubsonic requires servers to answer (offline sync pages through the whole
+ * library this way): then each kind is listed by name.
+ */
+export function searchMethods(services: Services) {
+  const { library } = services;
+
+  function search(request: MethodRequest) {
+    checkMusicFolder(request);
+    const { params } = request;
+    const query = (params.string('query') ?? '')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
+    const window = (kind: 'artist' | 'album' | 'song') => ({
+      count: params.int(`${kind}Count`, 20, 0, 500),
+      offset: params.int(`${kind}Offset`, 0, 0, 1_000_000),
+    });
+    const windows = { artists: window('artist'), albums: window('album'), tracks: window('song') };
+    if (query === '') {
+      const page = <T>(all: readonly T[], { count, offset }: { count: number; offset: number }) =>
+        all.slice(offset, offset + count);
+      return {
+        artists: page(library.artistRecords(), windows.artists),
+        albums: page(library.albumRecords(), windows.albums),
+        songs: page(library.trackRecords(), windows.tracks),
+      };
+    }
+    const found = services.search.searchWindows(callerOf(request), query, windows);
+    return {
+      artists: found.artists.map((artist) => library.artist(artist.id)),
+      albums: found.albums.map((album) => library.album(album.id)),
+      songs: found.tracks.map((track) => library.track(track.id)),
+    };
+  }
+
+  return {
+    search2: (request: MethodRequest) => {
+      const found = search(request);
+      const p = request.present;
+      return {
+        searchResult2: {
+          artist: found.artists.map((artist) => p.indexArtist(artist)),
+          album: found.albums.map((album) => p.albumDirectory(album)),
+          song: found.songs.map((track) => p.song(track)),
+        },
+      };
+    },
+
+    search3: (request: MethodRequest) => {
+      const found = search(request);
+      const p = request.present;
+      return {
+        searchResult3: {
+          artist: found.artists.map((artist) => p.artist(artist)),
+          album: found.albums.map((album) => p.album(album)),
+          song: found.songs.map((track) => p.song(track)),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import { extname } from 'node:path';
+import { isoUtc } from '../../clock.js';
+import type { AlbumRecord, ArtistRecord, TrackRecord } from '../../domain/library.js';
+import type { RatingKind } from '../../domain/rating.js';
+import type { Principal } from '../../domain/user.js';
+import { audioContentType } from '../../library/audio-file.js';
+import type { Services } from '../../services/create-services.js';
+import type { Payload } from './render.js';
+
+/** The most items a Subsonic list reads from the statistics to fill in play counts. */
+const ALL = 1_000_000;
+
+export const suffixOf = (track: TrackRecord) => extname(track.path).slice(1).toLowerCase();
+/** The same media type the native stream sends for the original. */
+export const contentTypeOf = (track: TrackRecord) => audioContentType(track.format, track.path);
+
+/** Melon's 0–10 (half stars) as Subsonic's 1–5 stars: halved, rounded half up (1 → 1). */
+export const starsOf = (melonRating: number) => Math.round(melonRating / 2);
+
+interface Plays {
+  plays: number;
+  lastPlayedAt: number;
+}
+
+/**
+ * Makes Subsonic's song (Child), album (AlbumID3) and artist (ArtistID3) objects for one caller:
+ * their own ratings, favourites and play counts. Made per request; the play counts are read from
+ * the statistics once, when the first object needs them.
+ */
+export class Presenter {
+  private trackPlays: Map<string, Plays> | undefined;
+  private albumPlays: Map<string, Plays> | undefined;
+
+  constructor(
+    private readonly services: Services,
+    readonly caller: Principal,
+  ) {}
+
+  song(track: TrackRecord): Payload {
+    const { library } = this.services;
+    const albumName = track.albumId ? library.albumName(track.albumId) : null;
+    const artists = track.artistIds.map((id) => ({ id, name: library.artistName(id) ?? '' }));
+    const albumArtists = track.albumId ? library.albumArtists(track.albumId) : [];
+    const plays = this.playsOfTrack(track.id);
+    const seconds = Math.round(track.durationMs / 1000);
+    return {
+      id: track.id,
+      parent: track.albumId ?? undefined,
+      isDir: false,
+      title: track.name,
+      album: albumName ?? undefined,
+      artist: artists.map((artist) => artist.name).join(', ') || undefined,
+      track: track.trackNumber ?? undefined,
+      year: track.year ?? undefined,
+      genre: track.genres[0],
+      coverArt:
+        track.artwork.length > 0 ? `tr-${track.id}` : track.albumId ? `al-${track.albumId}` : undefined,
+      size: track.size,
+      contentType: contentTypeOf(track),
+      suffix: suffixOf(track),
+      duration: seconds,
+      bitRate: track.durationMs > 0 ? Math.round((track.size * 8) / track.durationMs) : undefined,
+      path: library.relativePath(track),
+      isVideo: false,
+      ...this.rating('track', track.id),
+      playCount: plays?.plays ?? 0,
+      played: plays ? isoUtc(plays.lastPlayedAt) : undefined,
+      discNumber: track.discNumber ?? undefined,
+      created: isoUtc(track.mtimeMs),
+      starred: this.starred('track', track.id),
+      albumId: track.albumId ?? undefined,
+      artistId: track.artistIds[0],
+      type: 'music',
+      mediaType: 'song',
+      genres: track.genres.map((name) => ({ name })),
+      artists,
+      displayArtist: artists.map((artist) => artist.name).join(', '),
+      albumArtists,
+      displayAlbumArtist: albumArtists.map((artist) => artist.name).join(', '),
+    };
+  }
+
+  /** AlbumID3 (getAlbum, getArtist, getAlbumList2, search3, getStarred2). */
+  album(album: AlbumRecord): Payload {
+    const { library } = this.services;
+    const stats = library.albumStats(album.id);
+    const artists = library.albumArtists(album.id);
+    const plays = this.playsOfAlbum(album.id);
+    const tracks = library.albumTracks(album.id);
+    const created = tracks.reduce((earliest, track) => Math.min(earliest, track.mtimeMs), Infinity);
+    const rating = this.rating('album', album.id);
+    return {
+      id: album.id,
+      name: album.name,
+      artist: artists.map((artist) => artist.name).join(', ') || undefined,
+      artistId: album.artistIds[0],
+      coverArt: `al-${album.id}`,
+      songCount: stats.trackCount,
+      duration: Math.round(stats.durationMs / 1000),
+      playCount: plays?.plays ?? 0,
+      played: plays ? isoUtc(plays.lastPlayedAt) : undefined,
+      created: isoUtc(Number.isFinite(created) ? created : 0),
+      starred: this.starred('album', album.id),
+      year: album.year ?? undefined,
+      genre: stats.genres[0],
+      userRating: rating.userRating,
+      genres: stats.genres.map((name) => ({ name })),
+      artists,
+      displayArtist: artists.map((artist) => artist.name).join(', '),
+      sortName: album.name,
+    };
+  }
+
+  /** An album as a directory (Child with isDir: getAlbumList, getMusicDirectory, search2, getStarred). */
+  albumDirectory(album: AlbumRecord): Payload {
+    const view = this.album(album);
+    return {
+      id: album.id,
+      parent: album.artistIds[0],
+      isDir: true,
+      title: album.name,
+      name: album.name,
+      album: album.name,
+      artist: view.artist,
+      year: view.year,
+      genre: view.genre,
+      coverArt: view.coverArt,
+      duration: view.duration,
+      playCount: view.playCount,
+      played: view.played,
+      created: view.created,
+      starred: view.starred,
+      ...this.rating('album', album.id),
+      albumId: album.id,
+      artistId: album.artistIds[0],
+      songCount: view.songCount,
+      mediaType: 'album',
+    };
+  }
+
+  /** ArtistID3 (getArtists, getArtist, search3, getStarred2). */
+  artist(artist: ArtistRecord): Payload {
+    const { library } = this.services;
+    const view = library.getArtist(this.caller, artist.id);
+    return {
+      id: artist.id,
+      name: artist.name,
+      coverArt: `ar-${artist.id}`,
+      albumCount: view.albumCount,
+      starred: this.starred('artist', artist.id),
+      ...this.rating('artist', artist.id),
+      sortName: artist.name,
+    };
+  }
+
+  /** An Artist of getIndexes, search2 and getStarred (no album count in the old API's shape). */
+  indexArtist(artist: ArtistRecord): Payload {
+    return {
+      id: artist.id,
+      name: artist.name,
+      starred: this.starred('artist', artist.id),
+      ...this.rating('artist', artist.id),
+    };
+  }
+
+  private rating(kind: RatingKind, id: string): { userRating?: number; averageRating?: number } {
+    const summary = this.services.library.ratingOf(kind, id, this.caller);
+    return {
+      userRating: summary.userRating === null ? undefined : starsOf(summary.userRating),
+      averageRating:
+        summary.averageRating === null ? undefined : Math.round((summary.averageRating / 2) * 100) / 100,
+    };
+  }
+
+  private starred(kind: 'track' | 'album' | 'artist', id: string): string | undefined {
+    const at = this.services.favourites.starredAt(this.caller, kind, id);
+    return at === null ? undefined : isoUtc(at);
+  }
+
+  playsOfTrack(id: string): Plays | undefined {
+    this.trackPlays ??= this.readPlays('tracks');
+    return this.trackPlays.get(id);
+  }
+
+  private playsOfAlbum(id: string): Plays | undefined {
+    this.albumPlays ??= this.readPlays('albums');
+    return this.albumPlays.get(id);
+  }
+
+  /** The caller's own play counts, from Melon's statistics. */
+  private readPlays(kind: 'tracks' | 'albums'): Map<string, Plays> {
+    const map = new Map<string, Plays>();
+    if (this.caller.userId === null) return map;
+    const items = this.services.stats.top(this.caller, kind, { page: 0, count: ALL }) as Array<{
+      id: string;
+      plays: number;
+      lastPlayedAt: string;
+    }>;
+    for (const item of items)
+      if (item.plays > 0)
+        map.set(item.id, { plays: item.plays, lastPlayedAt: Date.parse(item.lastPlayedAt) });
+    return map;
+  }
+}

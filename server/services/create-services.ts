@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { scanLibrary } from '../library/scanner.js';
+import { audioFilesOnDisk, TrackFiles } from '../library/track-files.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/open-store.js';
+import { ApiKeyService } from './api-key-service.js';
+import { ArtworkService } from './artwork-service.js';
+import { AuthService } from './auth-service.js';
+import { CollectionService } from './collection-service.js';
+import { ExportService } from './history/export-service.js';
+import { HistoryService } from './history/history-service.js';
+import { ImportService } from './history/import-service.js';
+import { YearInReviewService } from './history/year-in-review.js';
+import { FavouritesService } from './favourites-service.js';
+import { BrowseService } from './playback/browse-service.js';
+import { ImageResizer } from './image-resizer.js';
+import { ImageCache } from './image-cache.js';
+import { ListenLog } from './history/listen-log.js';
+import { InviteService } from './invite-service.js';
+import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
+import { NowPlayingService } from './now-playing.js';
+import { PlayQueueService } from './play-queue-service.js';
+import { SearchService } from './playback/search-service.js';
+import { StreamService } from './playback/stream-service.js';
+import { RatingService } from './rating-service.js';
+import type { StatsIndex } from './stats/stats-index.js';
+import { StatsService } from './stats/stats-service.js';
+import { TokenSigner } from './tokens.js';
+import { HeadlessInstaller } from './updates/headless-installer.js';
+import { UpdateService, type Installer } from './updates/update-service.js';
+import { UserService } from './user-service.js';
+
+/** Every service, wired to the store once. Routes get this; services never see Koa. */
+export interface Services {
+  version: string;
+  auth: AuthService;
+  /** API keys for music apps; `auth` accepts them as bearer values. */
+  apiKeys: ApiKeyService;
+  invites: InviteService;
+  users: UserService;
+  library: LibraryService;
+  /** Audio of the library's tracks: originals, ranges, transcodes. */
+  stream: StreamService;
+  search: SearchService;
+  ratings: RatingService;
+  collections: CollectionService;
+  stats: StatsService;
+  artwork: ArtworkService;
+  updates: UpdateService;
+  nowPlaying: NowPlayingService;
+  /** Listening history from outside Melon: scrobbles, imports, exports, the year in review. */
+  history: HistoryService;
+  imports: ImportService;
+  exports: ExportService;
+  yearInReview: YearInReviewService;
+  favourites: FavouritesService;
+  playQueues: PlayQueueService;
+  browse: BrowseService;
+  /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
+  resizer: ImageResizer;
+  /** The version and the addresses household devices can use (set once the server listens). */
+  serverInfo: () => { version: string; addresses: string[] };
+}
+
+export interface ServiceOptions {
+  /** Built from the play log as the store opened. */
+  statsIndex: StatsIndex;
+  /** The desktop app passes its electron-updater installer; headless uses the built-in one. */
+  installer?: Installer;
+  scanner?: Scanner;
+  /** Watching the music folders (default on) and its timings. */
+  library?: LibraryOptions;
+  /** Flushes and closes the store before an installer replaces the app. */
+  beforeExit: () => Promise<void>;
+  exit?: (code: number) => void;
+  serverInfo: () => { version: string; addresses: string[] };
+}
+
+export function createServices(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  options: ServiceOptions,
+): Services {
+  const signer = new TokenSigner(store.jwtSecret, clock);
+  const library = new LibraryService(
+    store.library,
+    store.ratings,
+    store.artwork,
+    config.libraryDirs,
+    options.scanner ?? scanLibrary,
+    logger,
+    clock,
+    options.library,
+  );
+  const collections = new CollectionService(store.collections, store.artwork, library, clock);
+  // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
+  const trackFiles = new TrackFiles(audioFilesOnDisk((track) => library.openTrackFile(track)));
+  const artwork = new ArtworkService(
+    store.artwork,
+    library,
+    collections,
+    trackFiles,
+    new ImageCache(join(config.dataDir, 'cache', 'images')),
+  );
+  const nowPlaying = new NowPlayingService(clock);
+  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
+    store.users.list().map((user) => user.id),
+  );
+  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const history = new HistoryService(
+    listenLog,
+    store.unmatchedListens,
+    () => store.library.index(),
+    nowPlaying,
+    logger,
+  );
+  // A scan may bring the tracks of listens that matched nothing before.
+  library.onScanned(() => {
+    history.rematch().catch((error: unknown) => {
+      logger.error('matching unmatched listens failed', { error: String(error) });
+    });
+  });
+  const installer =
+    options.installer ??
+    new HeadlessInstaller({
+      downloadDir: join(config.dataDir, 'updates'),
+      installCommand: config.installCommand ?? undefined,
+      beforeExit: options.beforeExit,
+      exit: options.exit,
+      logger,
+    });
+  const apiKeys = new ApiKeyService(store.users, clock, logger);
+  const favourites = new FavouritesService(store.favourites, library, clock);
+  const playQueues = new PlayQueueService(store.playQueues, library, clock);
+  const resizer = new ImageResizer();
+  return {
+    version: config.version,
+    serverInfo: options.serverInfo,
+    auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
+    apiKeys,
+    invites: new InviteService(store.users, signer, clock, logger),
+    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
+    library,
+    stream: new StreamService(library, {
+      ffmpeg: config.ffmpegPath,
+      maxTranscodes: config.maxTranscodes,
+      transcodeIdleMs: config.transcodeIdleMs,
+      logger,
+    }),
+    search: new SearchService(library),
+    ratings: new RatingService(store.ratings, library),
+    collections,
+    stats,
+    artwork,
+    nowPlaying,
+    history,
+    imports: new ImportService(store.importJobs, history, store.users, clock, logger),
+    exports: new ExportService({
+      readableUser: (caller, userId) => stats.readableUser(caller, userId),
+      rows: options.statsIndex,
+      track: (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+    }),
+    yearInReview: new YearInReviewService(
+      stats,
+      options.statsIndex,
+      () => store.users.list(),
+      (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+      (id) => library.artistName(id),
+      clock,
+    ),
+    favourites,
+    playQueues,
+    browse: new BrowseService(
+      library,
+      stats,
+      favourites,
+      playQueues,
+      nowPlaying,
+      () => new Map(store.users.list().map((user) => [user.id, user.username])),
+      artwork,
+      resizer,
+    ),
+    resizer,
+    updates: new UpdateService({
+      currentVersion: config.version,
+      source: {
+        releasesUrl: config.releasesUrl,
+        repo: config.releasesRepo,
+        token: config.githubToken ?? undefined,
+        channel: config.updateChannel,
+      },
+      clock,
+      logger,
+      installer,
+      // Never replace the app while a scan or an artwork edit is writing.
+      waitForIdle: async () => {
+        await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);
+      },
+    }),
+  };
+}

@@ -1,0 +1,104 @@
+import type { TrackRecord } from '../../domain/library.js';
+import type { PlayLog } from '../../store/play-log.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import { ListenKeys } from './listen-keys.js';
+import { logEntryFor, type LibraryNames } from '../stats/log-entry.js';
+import { forEachLog, type LogRows } from '../stats/columns/log-rows.js';
+
+/** A listen matched to a library track, ready to be logged. */
+export interface MatchedListen {
+  userId: string;
+  track: TrackRecord;
+  /** Epoch ms, whole seconds. */
+  at: number;
+  device: string | null;
+  type: 'play' | 'skip';
+}
+
+/** The parts of the stats index that read a user's rows. */
+export interface LogRowsSource {
+  rowsOf(userId: string): LogRows | undefined;
+}
+
+/** The parts of the stats index this needs: rows, and room for rows an import is about to add. */
+export interface ListenIndex extends LogRowsSource {
+  reserveRows(userId: string, rows: number): void;
+  dropSpareRows(userId: string): void;
+}
+
+/**
+ * Writes listens (ListenBrainz submissions, imports) to the play log, each at most once: a listen is
+ * dropped when a log of the same user and track already sits in the same second, whatever wrote it
+ * (docs/API.md, Listening history). The keys of every log are kept in a compact set, made from the
+ * stats index on first use and kept current by `note` for every log written after.
+ */
+export class ListenLog {
+  private keys: ListenKeys | null = null;
+
+  constructor(
+    private readonly playLog: PlayLog,
+    private readonly index: ListenIndex,
+    private readonly library: LibraryNames,
+    private readonly userIds: () => Iterable<string>,
+  ) {}
+
+  /** Records a log written elsewhere (log-play, log-skip) once it is durable. */
+  note(entry: PlayLogEntry): void {
+    this.keys?.add(entry.userId, entry.trackId, entry.at);
+  }
+
+  /** Whether a listen would be a duplicate now. */
+  isDuplicate(userId: string, trackId: string, at: number): boolean {
+    return this.keySet().has(userId, trackId, at);
+  }
+
+  /**
+   * Room for about `logs` more logs of a user, made at once (an import's estimate of what it will
+   * add): the key set and the user's index columns then grow once rather than step by step.
+   */
+  reserve(userId: string, logs: number): void {
+    if (logs <= 0) return;
+    this.keySet().reserve(logs);
+    this.index.reserveRows(userId, logs);
+  }
+
+  /** After an import: drops the room its estimate reserved beyond what it added. */
+  settle(userId: string): void {
+    this.index.dropSpareRows(userId);
+  }
+
+  /**
+   * Appends the listens that are not duplicates in one group commit and resolves once they are
+   * durable. Keys are taken before the write, so a concurrent submission of the same listen is
+   * dropped too; if the write fails, the set is rebuilt from the index at the next use.
+   */
+  async record(listens: readonly MatchedListen[]): Promise<{ added: number; duplicates: number }> {
+    const keys = this.keySet();
+    const entries: PlayLogEntry[] = [];
+    for (const listen of listens) {
+      if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
+      // Field by field, not `{ ...listen, explicitAt: true }`: see BatchListen in import-service.ts.
+      const { userId, type, at, device } = listen;
+      entries.push(logEntryFor(this.library, listen.track, { userId, type, at, device, explicitAt: true }));
+    }
+    try {
+      await this.playLog.appendMany(entries);
+    } catch (error) {
+      this.keys = null;
+      throw error;
+    }
+    return { added: entries.length, duplicates: listens.length - entries.length };
+  }
+
+  private keySet(): ListenKeys {
+    if (this.keys) return this.keys;
+    const keys = new ListenKeys();
+    for (const userId of this.userIds()) {
+      forEachLog(this.index.rowsOf(userId), undefined, undefined, (trackId, at) =>
+        keys.add(userId, trackId, at),
+      );
+    }
+    this.keys = keys;
+    return keys;
+  }
+}

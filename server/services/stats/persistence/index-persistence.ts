@@ -1,0 +1,158 @@
+import { snapshotText, decodeSnapshotText } from '../../../store/play-log-codec.js';
+import type { PlaySnapshot } from '../../../domain/play.js';
+import type { IndexTables } from '../tables/index-tables.js';
+import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
+import { OTHER_ID, UserColumns } from '../columns/user-columns.js';
+
+/** The snapshots a saved block defines: numbered as the log numbers them, or from its texts. */
+export interface DefinedSnapshots {
+  fromLog: boolean;
+  fields: PlaySnapshot[];
+}
+
+/** Adds a log row to the index (StatsIndex.place); returns the row it filled in the user's columns. */
+export type PlaceRow = (userIdx: number, at: number, s: number, device: number, flags: number) => number;
+
+/** The table sizes, where the next saved block's new entries start. */
+export function tableCounts(tables: IndexTables) {
+  return {
+    users: tables.users.count,
+    devices: tables.devices.names.count,
+    snapshots: tables.snapshots.count,
+  };
+}
+
+/** The tables for a block; snapshots as the log numbers them (`byLog`), or as texts. */
+export function savedTables(tables: IndexTables, byLog: boolean) {
+  const table = tables.snapshots;
+  return {
+    users: tables.users.values,
+    devices: tables.devices.names.values,
+    snapshots: (from: number) =>
+      byLog
+        ? { logSnapshots: table.count - from, texts: [] }
+        : {
+            logSnapshots: 0,
+            texts: table.numberedByLog
+              ? Array.from({ length: table.count - from }, (_, i) => snapshotText(table.fields(from + i)))
+              : table.textsFrom(from),
+          },
+  };
+}
+
+/** The whole index as one saved block, its snapshots as texts (it loads without a log). */
+export function savedWhole(tables: IndexTables, columns: readonly UserColumns[]): Uint8Array {
+  const records = new SavedRecords();
+  for (const u of columns) {
+    if (!u) continue;
+    for (let row = 0; row < u.n; row += 1) records.addRow(u, row);
+  }
+  return encodeSavedIndex([records.block(savedTables(tables, false))]);
+}
+
+/**
+ * Adds a saved block's tables and rows; `snapshots` are the ones it defines (checked by blocksHold).
+ * `place` adds a row to `columns` and to every sum it counts in.
+ */
+export function addBlock(
+  tables: IndexTables,
+  columns: UserColumns[],
+  place: PlaceRow,
+  block: SavedBlock,
+  snapshots: DefinedSnapshots,
+): void {
+  const expect = (interned: number, wanted: number) => {
+    if (interned !== wanted) throw new Error('saved index: tables out of step');
+  };
+  for (const id of block.users) expect(tables.users.intern(id), tables.users.count - 1);
+  for (const name of block.devices) expect(tables.devices.intern(name), tables.devices.names.count - 1);
+  for (const fields of snapshots.fields) {
+    const n = tables.snapshots.count;
+    expect(tables.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
+  }
+  const { records, otherIds } = block;
+  const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const userCount = tables.users.count;
+  const snapshotCount = tables.snapshots.count;
+  const deviceCount = tables.devices.names.count;
+  // Room for the block's rows at once (and the spare rows settle would leave), rather than growing
+  // step by step.
+  const rows = new Int32Array(userCount);
+  for (let r = 0; r < block.count; r += 1) {
+    const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
+    rows[userIdx] = rows[userIdx]! + 1;
+  }
+  for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
+    if (rows[userIdx] === 0) continue;
+    const u = (columns[userIdx] ??= new UserColumns(userIdx));
+    u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
+  }
+  for (let r = 0; r < block.count; r += 1) {
+    const o = r * RECORD_BYTES;
+    const at = view.getFloat64(o, true);
+    const userIdx = view.getUint32(o + 8, true);
+    const s = view.getUint32(o + 12, true);
+    const device = view.getUint32(o + 16, true);
+    const flags = view.getUint32(o + 20, true);
+    if (userIdx >= userCount || s >= snapshotCount || device > deviceCount)
+      throw new Error('saved index: a row refers to nothing');
+    const row = place(userIdx, at, s, device, flags);
+    const u = columns[userIdx]!;
+    const ref = view.getUint32(o + 24, true);
+    if (flags & OTHER_ID) {
+      const id = otherIds[ref];
+      if (id === undefined) throw new Error('saved index: a row refers to nothing');
+      u.setId(row, id, undefined);
+    } else {
+      u.ref[row] = ref;
+    }
+  }
+}
+
+/**
+ * Whether saved blocks are whole: each table entry new, each snapshot readable, each row referring
+ * to entries. If so, the snapshots each block defines.
+ */
+export function blocksHold(
+  blocks: SavedBlock[],
+  logSnapshots: readonly PlaySnapshot[],
+): DefinedSnapshots[] | undefined {
+  const users = new Set<string>();
+  const devices = new Set<string>();
+  const texts = new Set<string>();
+  let snapshots = 0;
+  const fresh = (seen: Set<string>, values: string[]) =>
+    values.every((v) => !seen.has(v) && seen.add(v) !== undefined);
+  const defined: DefinedSnapshots[] = [];
+  for (const block of blocks) {
+    if (!fresh(users, block.users) || !fresh(devices, block.devices)) return undefined;
+    // A block numbers its snapshots as the log does, or lists their texts (an index not fed by a log).
+    if (block.logSnapshots > 0 && block.snapshots.length > 0) return undefined;
+    let fields: PlaySnapshot[];
+    if (block.logSnapshots > 0) {
+      fields = logSnapshots.slice(snapshots, snapshots + block.logSnapshots);
+      if (fields.length !== block.logSnapshots || texts.size > 0) return undefined;
+    } else {
+      fields = [];
+      for (const text of block.snapshots) {
+        const snapshot = decodeSnapshotText(text);
+        if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
+        fields.push(snapshot);
+      }
+    }
+    defined.push({ fromLog: block.logSnapshots > 0, fields });
+    snapshots += fields.length;
+    const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
+    for (let o = 0; o < block.count * RECORD_BYTES; o += RECORD_BYTES) {
+      if (
+        view.getUint32(o + 8, true) >= users.size ||
+        view.getUint32(o + 12, true) >= snapshots ||
+        view.getUint32(o + 16, true) > devices.size ||
+        !Number.isFinite(view.getFloat64(o, true)) ||
+        (view.getUint32(o + 20, true) & OTHER_ID && view.getUint32(o + 24, true) >= block.otherIds.length)
+      )
+        return undefined;
+    }
+  }
+  return defined;
+}

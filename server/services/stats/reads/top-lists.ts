@@ -1,0 +1,141 @@
+import type { IndexTables } from '../tables/index-tables.js';
+import type { RecentItem, TopGenre, TopItem, TopTrack } from './results.js';
+import { foldKind } from '../sums/scans.js';
+import type { Kind, Tally } from '../sums/tally.js';
+import { byPlays, byRecency, select } from '../sums/top-n.js';
+import type { UserColumns } from '../columns/user-columns.js';
+import type { UserTallies } from '../sums/user-tallies.js';
+
+/** Items of each kind, as a top list shows them. */
+export interface TopLists {
+  tracks: TopTrack[];
+  albums: TopItem[];
+  artists: TopItem[];
+  genres: TopGenre[];
+}
+
+/** Makes a page's items from the sums its ranks index (and the plays per genre spelling). */
+export type TopReader<T> = (tally: Tally, ranks: number[], spellings: Tally) => T[];
+export type TopReaders = { [K in Kind]: TopReader<TopLists[K][number]> };
+
+/** How each kind's ranked items read, by the index's tables. */
+export function topReaders(tables: IndexTables): TopReaders {
+  return {
+    tracks: (tally, ranks) =>
+      ranks.map((idx) => ({ ...item(tally, idx, tables.tracks.values[idx]!), skips: tally.skips[idx]! })),
+    albums: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.albums.values[idx]!)),
+    artists: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.artists.values[idx]!)),
+    genres: (tally, ranks, spellings) =>
+      ranks.map((idx) => {
+        const { plays, listeningMs, lastPlayedAt } = item(tally, idx, '');
+        return { genre: tables.genres.spellingOf(idx, spellings.plays), plays, listeningMs, lastPlayedAt };
+      }),
+  };
+}
+
+/**
+ * The ranks [offset, offset + limit) of a user's top list over rows [lo, hi) (of one device key,
+ * unless undefined), handed to `read` with the sums they index: an all-time ranking kept current,
+ * all-time sums of a device, or a range's sums made for this read.
+ */
+export function topPage<T>(
+  tallies: UserTallies,
+  tables: IndexTables,
+  u: UserColumns,
+  [lo, hi]: [number, number],
+  device: number | undefined,
+  kind: Kind,
+  offset: number,
+  limit: number,
+  read: TopReader<T>,
+): T[] {
+  if (lo === 0 && hi === u.n) {
+    if (device === undefined) {
+      const all = tallies.all(u);
+      return read(all[kind], tallies.ranking(u, kind).page(offset, limit), all.spellings);
+    }
+    const t = tallies.device(u, device);
+    const ids = tables.idsOf(kind);
+    return read(t[kind], select(t[kind], byPlays(t[kind], ids), offset, limit), t.spellings);
+  }
+  return tallies.withRangeSums(u, lo, hi, device, (sums) =>
+    rangePage(tallies, tables, sums, kind, offset, limit, read),
+  );
+}
+
+/**
+ * The first `limit` of every kind's top list over rows [lo, hi), like four `topPage` calls but with
+ * one scan of the rows: a caller wanting every kind of one range (the year in review) pays for the
+ * scan once instead of four times.
+ */
+export function topPages(
+  tallies: UserTallies,
+  tables: IndexTables,
+  u: UserColumns,
+  range: [number, number],
+  device: number | undefined,
+  limit: number,
+  readers: TopReaders,
+): TopLists {
+  const [lo, hi] = range;
+  const page = <K extends Kind>(kind: K, sums?: Tally): TopLists[K] =>
+    (sums
+      ? rangePage(tallies, tables, sums, kind, 0, limit, readers[kind])
+      : topPage(tallies, tables, u, range, device, kind, 0, limit, readers[kind])) as TopLists[K];
+  const every = (sums?: Tally): TopLists => ({
+    tracks: page('tracks', sums),
+    albums: page('albums', sums),
+    artists: page('artists', sums),
+    genres: page('genres', sums),
+  });
+  // The whole range reads sums kept current, with no scan to share.
+  if (lo === 0 && hi === u.n) return every();
+  return tallies.withRangeSums(u, lo, hi, device, (sums) => every(sums));
+}
+
+/** A page of one kind from a range's sums per snapshot (folded into the kind's scratch sums). */
+function rangePage<T>(
+  tallies: UserTallies,
+  tables: IndexTables,
+  sums: Tally,
+  kind: Kind,
+  offset: number,
+  limit: number,
+  read: TopReader<T>,
+): T[] {
+  const scratch = tallies.scratch;
+  try {
+    foldKind(scratch, sums, tables.snapshots, kind);
+    const tally = scratch[kind];
+    return read(tally, select(tally, byPlays(tally, tables.idsOf(kind)), offset, limit), scratch.spellings);
+  } finally {
+    scratch[kind].reset();
+    scratch.spellings.reset();
+  }
+}
+
+/** The ranks [offset, offset + limit) of a user's albums or artists, latest played first (all time). */
+export function recentPage(
+  tallies: UserTallies,
+  u: UserColumns,
+  device: number | undefined,
+  kind: 'albums' | 'artists',
+  ids: string[],
+  offset: number,
+  limit: number,
+): RecentItem[] {
+  let tally: Tally;
+  let ranks: number[];
+  if (device === undefined) {
+    tally = tallies.all(u)[kind];
+    ranks = tallies.ranking(u, kind === 'albums' ? 'recentAlbums' : 'recentArtists').page(offset, limit);
+  } else {
+    tally = tallies.device(u, device)[kind];
+    ranks = select(tally, byRecency(tally, ids), offset, limit);
+  }
+  return ranks.map((idx) => ({ id: ids[idx]!, lastPlayedAt: tally.last[idx]!, plays: tally.plays[idx]! }));
+}
+
+export function item(tally: Tally, idx: number, id: string): TopItem {
+  return { id, plays: tally.plays[idx]!, listeningMs: tally.ms[idx]!, lastPlayedAt: tally.last[idx]! };
+}

@@ -1,0 +1,231 @@
+import type { SnapshotTable } from '../tables/snapshots.js';
+import type { Kind, Tallies, Tally } from './tally.js';
+import { SKIP, type UserColumns } from '../columns/user-columns.js';
+
+/**
+ * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
+ * room for every snapshot); `device` marks the device name indexes (+1) a device filter accepts.
+ * The loops are kept apart per case so each stays a tight loop over three typed arrays. A range
+ * reading fewer rows as the user's all-time sums minus the rows outside it (the complement) is read
+ * so: "everything but the first day" costs what all time does, and with a heavy listener's marks
+ * (row-marks.ts) the rows before a range are a mark's sums and the few rows between.
+ */
+export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number, device?: Uint8Array): void {
+  const before = device ? undefined : rowsBefore(u, lo);
+  if (device) {
+    scanDevice(out, u, lo, hi, device);
+  } else if (before!.rows + 2 * (u.n - hi) < hi - lo) {
+    // The rows after the range are read twice: taken off, then searched for the latest plays.
+    complement(out, u, lo, hi, before!.mark);
+  } else if (hi - lo > out.plays.length) {
+    scanDense(out, u, lo, hi);
+  } else {
+    scan(out, u, lo, hi);
+  }
+}
+
+/**
+ * How the sums of rows [0, lo) are read: from row 0, or from the mark nearest `lo` (`mark`);
+ * `rows`: how many rows that reads.
+ */
+function rowsBefore(u: UserColumns, lo: number): { mark: number; rows: number } {
+  const mark = u.marks ? u.marks.nearest(lo) : -1;
+  return { mark, rows: mark < 0 ? lo : Math.abs(u.marks!.rows[mark]! - lo) };
+}
+
+function scan(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at } = u;
+  let count = out.touchedCount;
+  for (let row = lo; row < hi; row += 1) {
+    const s = snap[row]!;
+    if (plays[s] === 0 && skips[s] === 0) touched[count++] = s;
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+  out.touchedCount = count;
+}
+
+/**
+ * A range with more rows than there are snapshots: no bookkeeping per row of which snapshots it
+ * touched; one pass over the snapshots afterwards finds them.
+ */
+function scanDense(out: Tally, u: UserColumns, lo: number, hi: number): void {
+  const { plays, skips, last } = out;
+  const { snap, flags, at } = u;
+  for (let row = lo; row < hi; row += 1) {
+    const s = snap[row]!;
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+  noteTouched(out);
+}
+
+/** Notes in `out.touched` (empty) every snapshot with a play or a skip: one pass over the snapshots. */
+function noteTouched(out: Tally): void {
+  const { plays, skips, touched } = out;
+  let count = 0;
+  for (let s = 0; s < plays.length; s += 1) if (plays[s] !== 0 || skips[s] !== 0) touched[count++] = s;
+  out.touchedCount = count;
+}
+
+function scanDevice(out: Tally, u: UserColumns, lo: number, hi: number, accept: Uint8Array): void {
+  const { plays, skips, last, touched } = out;
+  const { snap, flags, at, device } = u;
+  let count = out.touchedCount;
+  for (let row = lo; row < hi; row += 1) {
+    if (accept[device[row]!] === 0) continue;
+    const s = snap[row]!;
+    if (plays[s] === 0 && skips[s] === 0) touched[count++] = s;
+    if (flags[row]! & SKIP) {
+      skips[s] = skips[s]! + 1;
+    } else {
+      plays[s] = plays[s]! + 1;
+      last[s] = at[row]!;
+    }
+  }
+  out.touchedCount = count;
+}
+
+/**
+ * Adds `by` per row of rows [from, to) to their snapshot's plays or skips: -1 takes them off sums,
+ * 1 counts them (a heavy listener's marks, row-marks.ts).
+ */
+export function countRows(
+  plays: Int32Array,
+  skips: Int32Array,
+  u: UserColumns,
+  from: number,
+  to: number,
+  by: number,
+): void {
+  const { snap, flags } = u;
+  for (let row = from; row < to; row += 1) {
+    const s = snap[row]!;
+    if (flags[row]! & SKIP) skips[s] = skips[s]! + by;
+    else plays[s] = plays[s]! + by;
+  }
+}
+
+/**
+ * All-time sums minus rows [0, lo) and [hi, n); rows [0, lo) read from mark `mark` of the user's
+ * row marks (-1: from row 0).
+ */
+function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: number): void {
+  const { plays, skips, last } = out;
+  const all = u.bySnapshot;
+  // Whole arrays copied (`out` is clean and as long or longer): a copy of memory, not a loop.
+  plays.set(all.plays.subarray(0, Math.min(all.plays.length, plays.length)));
+  skips.set(all.skips.subarray(0, Math.min(all.skips.length, skips.length)));
+  last.set(all.last.subarray(0, Math.min(all.last.length, last.length)));
+  const { snap, flags, at } = u;
+  if (mark < 0) {
+    countRows(plays, skips, u, 0, lo, -1);
+  } else {
+    const marks = u.marks!;
+    const markPlays = marks.plays[mark]!;
+    const markSkips = marks.skips[mark]!;
+    // A mark's plays and skips are as long as each other (row-marks.ts).
+    const counted = Math.min(markPlays.length, plays.length);
+    for (let s = 0; s < counted; s += 1) {
+      plays[s] = plays[s]! - markPlays[s]!;
+      skips[s] = skips[s]! - markSkips[s]!;
+    }
+    const row = marks.rows[mark]!;
+    if (row <= lo) countRows(plays, skips, u, row, lo, -1);
+    else countRows(plays, skips, u, lo, row, 1);
+  }
+  countRows(plays, skips, u, hi, u.n, -1);
+  noteTouched(out);
+  if (hi === u.n) return;
+  // A snapshot played after the range has its latest play there: find its latest one in the range,
+  // walking back from the range's end until every such snapshot is found.
+  const stale = new Uint8Array(plays.length);
+  let missing = 0;
+  for (let row = hi; row < u.n; row += 1) {
+    const s = snap[row]!;
+    if (!(flags[row]! & SKIP) && plays[s]! > 0 && stale[s] === 0) {
+      stale[s] = 1;
+      missing += 1;
+    }
+  }
+  for (let row = hi - 1; row >= lo && missing > 0; row -= 1) {
+    const s = snap[row]!;
+    if (stale[s] === 1 && !(flags[row]! & SKIP)) {
+      stale[s] = 0;
+      last[s] = at[row]!;
+      missing -= 1;
+    }
+  }
+}
+
+/** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
+export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
+  // Room for every item first: grown add by add, an array would be copied ~25 times.
+  into[kind].ensure(table.itemCount(kind));
+  if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
+  const { plays, skips, last, touched, touchedCount } = from;
+  const { duration, artists, genreKeys, spellings } = table;
+  for (let t = 0; t < touchedCount; t += 1) {
+    const s = touched[t]!;
+    const p = plays[s]!;
+    const k = skips[s]!;
+    if (p === 0 && k === 0) continue;
+    const ms = p * duration[s]!;
+    const l = last[s]!;
+    switch (kind) {
+      case 'tracks':
+        into.tracks.add(table.track[s]!, p, k, ms, l);
+        break;
+      case 'albums': {
+        const album = table.album[s]!;
+        if (album >= 0) into.albums.add(album, p, k, ms, l);
+        break;
+      }
+      case 'artists':
+        for (let i = artists.start[s]!; i < artists.start[s + 1]!; i += 1)
+          into.artists.add(artists.values[i]!, p, k, ms, l);
+        break;
+      case 'genres':
+        for (let i = genreKeys.start[s]!; i < genreKeys.start[s + 1]!; i += 1)
+          into.genres.add(genreKeys.values[i]!, p, k, ms, l);
+        if (p > 0) {
+          for (let i = spellings.start[s]!; i < spellings.start[s + 1]!; i += 1)
+            into.spellings.add(spellings.values[i]!, p, 0, ms, l);
+        }
+        break;
+    }
+  }
+}
+
+/** Adds the per-snapshot sums `from` to every kind of `into`, and to its overall sums. */
+export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
+  for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) foldKind(into, from, table, kind);
+  const { plays, duration } = { plays: from.plays, duration: table.duration };
+  for (let t = 0; t < from.touchedCount; t += 1) {
+    const s = from.touched[t]!;
+    into.plays += plays[s]!;
+    into.ms += plays[s]! * duration[s]!;
+  }
+}
+
+/** Plays and listening time in the per-snapshot sums `from`. */
+export function listening(from: Tally, table: SnapshotTable): { totalMs: number; plays: number } {
+  let plays = 0;
+  let totalMs = 0;
+  for (let t = 0; t < from.touchedCount; t += 1) {
+    const s = from.touched[t]!;
+    const p = from.plays[s]!;
+    plays += p;
+    totalMs += p * table.duration[s]!;
+  }
+  return { totalMs, plays };
+}

@@ -1,0 +1,41 @@
+import { DeviceKeys } from './devices.js';
+import { GenreGroups } from './genres.js';
+import { Interner } from './interner.js';
+import { SnapshotTable } from './snapshots.js';
+import type { Kind } from '../sums/tally.js';
+
+/**
+ * The index's tables: strings interned to small integers (users, tracks, albums, artists, snapshot
+ * names, genres, devices) and the snapshots numbered once (snapshots.ts). Rows refer to them by index.
+ */
+export class IndexTables {
+  readonly users = new Interner();
+  readonly tracks = new Interner();
+  readonly albums = new Interner();
+  readonly artists = new Interner();
+  /** Snapshot names of tracks, albums and artists. */
+  readonly names = new Interner();
+  readonly genres = new GenreGroups();
+  readonly devices = new DeviceKeys();
+  readonly snapshots = new SnapshotTable({
+    tracks: this.tracks,
+    albums: this.albums,
+    artists: this.artists,
+    names: this.names,
+    genres: this.genres,
+  });
+
+  /** The ids of a kind's items, by interned index. */
+  idsOf(kind: Kind): string[] {
+    switch (kind) {
+      case 'tracks':
+        return this.tracks.values;
+      case 'albums':
+        return this.albums.values;
+      case 'artists':
+        return this.artists.values;
+      case 'genres':
+        return this.genres.keys.values;
+    }
+  }
+}

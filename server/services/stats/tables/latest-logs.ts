@@ -1,0 +1,74 @@
+import type { PlayLogEntry } from '../../../domain/play.js';
+import type { IndexTables } from './index-tables.js';
+import { LatestNames } from './latest-names.js';
+import { entryAt, type IdOfLine } from '../columns/row-entry.js';
+import type { UserColumns } from '../columns/user-columns.js';
+
+/** Notes in `latest` a log of snapshot `s` by user `userIdx` at `at`. */
+export function noteLatest(
+  latest: LatestNames,
+  tables: IndexTables,
+  s: number,
+  userIdx: number,
+  at: number,
+): void {
+  const table = tables.snapshots;
+  latest.note(
+    tables.names.values,
+    userIdx,
+    table.track[s]!,
+    table.album[s]!,
+    table.albumName[s]!,
+    table.artists.of(s),
+    table.artistNames.of(s),
+    at,
+  );
+}
+
+/** The latest names, made from the newest log of each snapshot (its time and user, per snapshot). */
+export function latestFromSnapshots(
+  tables: IndexTables,
+  snapshotAt: Float64Array,
+  snapshotUser: Int32Array,
+): LatestNames {
+  const latest = new LatestNames();
+  for (let s = 0; s < tables.snapshots.count; s += 1) {
+    if (snapshotAt[s]! > -Infinity) noteLatest(latest, tables, s, snapshotUser[s]!, snapshotAt[s]!);
+  }
+  return latest;
+}
+
+/** The newest logged entry of a track, found from its newest log's user and time. */
+export function latestEntryOfTrack(
+  latest: LatestNames,
+  tables: IndexTables,
+  columns: readonly UserColumns[],
+  trackId: string,
+  idOfLine: IdOfLine,
+): PlayLogEntry | undefined {
+  const trackIdx = tables.tracks.get(trackId);
+  if (trackIdx === undefined) return undefined;
+  const u = columns[latest.trackUserOf(trackIdx)];
+  if (!u) return undefined;
+  u.ensureSorted();
+  const at = latest.trackAtOf(trackIdx);
+  const track = tables.snapshots.track;
+  let found = -1;
+  for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
+    if (track[u.snap[row]!] === trackIdx) found = row;
+  }
+  return found < 0 ? undefined : entryAt(tables, u, found, idOfLine);
+}
+
+/** The newest non-empty snapshot name of an album or artist, null when none. */
+export function snapshotName(
+  latest: LatestNames,
+  tables: IndexTables,
+  kind: 'album' | 'artist',
+  id: string,
+): string | null {
+  const idx = kind === 'album' ? tables.albums.get(id) : tables.artists.get(id);
+  if (idx === undefined) return null;
+  const name = latest.nameOf(kind, idx);
+  return name < 0 ? null : tables.names.values[name]!;
+}

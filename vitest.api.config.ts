@@ -1,0 +1,3 @@
+import { tierConfig } from './vitest.tiers.js';
+
+export default tierConfig('api');
