@@ -23,7 +23,11 @@ export type { DevicePlays, ListeningTime, Member, RecentPlay };
 export type Ref = StatsRef;
 export type TopTrack = Pick<ApiTopTrack, 'id' | 'name' | 'plays' | 'listeningMs' | 'artists' | 'album'>;
 /** An album or an artist of a `top-*` list (artists: an album's). */
-export type TopItem = Pick<TopArtist, 'id' | 'name' | 'plays' | 'listeningMs'> & { artists?: Ref[] };
+export type TopItem = Pick<TopArtist, 'id' | 'name' | 'plays' | 'listeningMs'> & {
+  artists?: Ref[];
+  /** A top track's album. */
+  album?: Ref | null;
+};
 export type TopGenre = Pick<ApiTopGenre, 'genre' | 'plays' | 'listeningMs'>;
 
 export interface Selection {
