@@ -1,7 +1,8 @@
 import { activityChart, heatmap, rankedBars, type Chart } from '../charts.js';
 import { h, type Child } from '../dom.js';
-import { formatDateTime, formatDuration, formatNumber } from '../format.js';
+import { formatDuration, formatNumber } from '../format.js';
 import { hrefOf } from '../route.js';
+import { recentPlays } from './recent-plays.js';
 import { plays } from '../plural.js';
 import type { HouseholdStats, PersonStats, Ref, TopItem } from '../stats-data.js';
 
@@ -29,6 +30,12 @@ function panel(title: string, ...children: Child[]): HTMLElement {
 
 function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElement {
   return h('p', { class: 'muted', testid, text });
+}
+
+/** The headline's top artist: files without an artist tag are not anyone's favourite artist. */
+function topArtistName(artists: readonly TopItem[]): string {
+  const named = artists.find((artist) => artist.name && !/^unknown artist$/i.test(artist.name.trim()));
+  return named?.name ?? '—';
 }
 
 /** Where a top-list row opens in Listen: a track's album, the album, the artist. */
@@ -72,7 +79,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
         figure(formatDuration(stats.time.totalMs), 'listening time', 'stats-listening-time'),
         figure(formatNumber(stats.time.plays), stats.time.plays === 1 ? 'play' : 'plays', 'stats-plays'),
-        figure(stats.artists[0]?.name ?? '—', 'top artist', 'stats-top-artist'),
+        figure(topArtistName(stats.artists), 'top artist', 'stats-top-artist'),
       ),
       panel('Activity', stats.time.plays ? chart.element : emptyLine('chart-activity-empty')),
       h(
@@ -111,27 +118,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
       panel(
         'Recent plays',
         stats.recent.length
-          ? h(
-              'ul',
-              { class: 'top-list', testid: 'recent-plays' },
-              ...stats.recent.map((play) =>
-                h(
-                  'li',
-                  { testid: 'recent-plays-item' },
-                  h('span', { class: 'top-name', text: play.track.name ?? 'unknown track' }),
-                  h('small', {
-                    class: 'muted',
-                    text: [
-                      names(play.track.artists),
-                      formatDateTime(play.playedAt),
-                      play.device ?? 'unknown device',
-                    ]
-                      .filter(Boolean)
-                      .join(' · '),
-                  }),
-                ),
-              ),
-            )
+          ? recentPlays(stats.recent, names)
           : emptyLine('recent-plays-empty', 'Nothing played yet.'),
       ),
     ],

@@ -95,8 +95,9 @@ describe('Statistics that add up', () => {
     await eventually(() => headline(page), house.plays.robin);
     const options = await texts(page.getByTestId('stats-device').locator('option'));
     expect(options[0]).toBe('All devices');
-    expect(options.some((option) => /^Kitchen — \d+ plays?$/.test(option))).toBe(true);
-    expect(options.some((option) => /^Unknown device — \d+ plays?$/.test(option))).toBe(true);
+    // Names only: an all-time count beside a month's figures read as the month's.
+    expect(options).toContain('Kitchen');
+    expect(options).toContain('Unknown device');
     await page.getByTestId('stats-device').selectOption('Kitchen');
     const kitchen = await apiPlays(robinId, house.t.adminToken, 'all', 'Kitchen');
     await eventually(() => headline(page), kitchen);

@@ -18,15 +18,22 @@ let playedAt: number;
 
 beforeAll(async () => {
   const library = makeLibrary({
-    artists: [{ id: 'ar1', name: 'June Parade' }],
+    artists: [
+      { id: 'ar1', name: 'June Parade' },
+      // What tagging tools write for files they could not name.
+      { id: 'ar2', name: 'Unknown Artist' },
+    ],
     albums: [{ id: 'al1', name: 'Parade', artistIds: ['ar1'] }],
     tracks: [
-      { id: 't1', name: 'Copper', albumId: 'al1', artistIds: ['ar1'] },
+      { id: 't1', name: 'Copper', albumId: 'al1', artistIds: ['ar2'] },
       { id: 't2', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
     ],
   });
   [t, browser] = await Promise.all([startTestServer({ scanner: fakeScanner(library) }), launchBrowser()]);
   sam = await makeUser(t, { username: 'sam' });
+  // Neither is a person of the household's chart: a wall display, and someone who played nothing.
+  await makeUser(t, { username: 'wall', role: 'Pass' });
+  await makeUser(t, { username: 'quiet' });
   const now = Date.now();
   t.clock.set(now);
   // Within the last hour, and after midnight UTC, so every play is on today (the tests run in UTC).
@@ -68,6 +75,43 @@ describe('Statistics charts', () => {
       /^1,234 plays/,
     );
     await screenshot(page, 'stats-numbers');
+  });
+
+  it('never makes "Unknown Artist" the top artist, lists devices without all-time counts, and groups recent plays by day', async () => {
+    const view = browser.page.getByTestId('view-stats');
+    expect(await view.getByTestId('top-artists-item').first().getAttribute('data-label')).toBe(
+      'Unknown Artist',
+    );
+    expect(await view.getByTestId('stats-top-artist').textContent()).toBe('June Parade');
+    expect(await view.getByTestId('stats-device').locator('option').allTextContents()).toEqual([
+      'All devices',
+      'Kitchen',
+    ]);
+    expect(await view.getByTestId('recent-day').allTextContents()).toEqual(['Today']);
+    const items = view.getByTestId('recent-plays-item');
+    expect(await items.evaluateAll((all) => all.filter((item) => !(item as HTMLElement).hidden).length)).toBe(
+      10,
+    );
+    expect(await items.first().locator('small').textContent()).toMatch(
+      / · (just now|\d+ minutes? ago|\d\d:\d\d) · Kitchen$/,
+    );
+    await view.getByTestId('recent-more').click();
+    expect(await items.evaluateAll((all) => all.filter((item) => !(item as HTMLElement).hidden).length)).toBe(
+      50,
+    );
+  });
+
+  it('lists as people only those who played something, never a wall display', async () => {
+    const { page } = browser;
+    const view = page.getByTestId('view-stats');
+    await view.getByTestId('stats-user').selectOption('everyone');
+    const people = view.getByTestId('household-people-item');
+    await eventually(
+      () => people.evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.label)),
+      ['sam (you)'],
+    );
+    await view.getByTestId('stats-user').selectOption(sam.id);
+    await eventually(() => view.getByTestId('stats-plays').textContent(), '1,234');
   });
 
   it('gives "this week" one tick a day and whole first and last bars', async () => {
@@ -119,7 +163,7 @@ describe('Statistics charts', () => {
     await page.getByTestId('listen-album').getByTestId('track-row').first().waitFor();
     expect(new URL(page.url()).hash).toBe('#listen?album=al1');
     await page.goBack();
-    await view.getByTestId('top-artists-item').first().getByRole('link', { name: 'June Parade' }).click();
+    await view.getByTestId('top-artists').getByRole('link', { name: 'June Parade' }).click();
     await page.getByTestId('listen-artist').waitFor();
     expect(new URL(page.url()).hash).toBe('#listen?artist=ar1');
   });
