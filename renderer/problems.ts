@@ -51,6 +51,7 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   import_empty: 'That file is empty: there is nothing to import.',
   import_unrecognised: 'That file is not a listening history Melon knows.',
   import_archive_refused: 'That ZIP cannot be imported.',
+  import_queue_full: 'One import is already waiting. Let it finish, then upload the next file.',
   artwork_not_found: 'There is no picture to delete there.',
   track_file_not_found: 'The audio file is missing from the music folder.',
   file_not_writable: 'Melon may not change that file. Check the music folder’s permissions.',

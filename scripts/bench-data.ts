@@ -175,9 +175,12 @@ export async function login(url: string, username: string, password: string): Pr
   return (await json<{ token: string }>(response)).token;
 }
 
-export async function buildBenchData(dataDir: string, plays: number): Promise<BenchData> {
+export async function buildBenchData(
+  dataDir: string,
+  plays: number,
+  library: LibraryIndex = benchLibrary(),
+): Promise<BenchData> {
   await mkdir(dataDir, { recursive: true });
-  const library = benchLibrary();
 
   // Users and the library go through the real server, like a household setting it up.
   const server = await createServer({

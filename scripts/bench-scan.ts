@@ -7,6 +7,7 @@
  * new tags. Last, the cost of a 100,000-track library.json: write and load through the real store.
  *
  *   npm run bench:scan -- [--files N]
+ *   npm run bench:scan -- --compare supysonic [--real-files N]   (see bench-scan-peer.ts)
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
@@ -30,6 +31,7 @@ import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
 import { createServer } from '../server/create-server.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
 import { argValue, benchConfig, quietLogger } from './bench-data.js';
+import { comparePeer } from './bench-scan-peer.js';
 
 const run = promisify(execFile);
 const SELF = fileURLToPath(import.meta.url);
@@ -332,6 +334,13 @@ async function catalogueTimes(tracks: number): Promise<{ writeMs: number; loadMs
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const peer = argValue(args, '--compare');
+  if (peer !== undefined) {
+    const realFiles = Number(argValue(args, '--real-files') ?? 64);
+    if (!Number.isInteger(realFiles) || realFiles < 8)
+      throw new Error('--real-files must be a whole number ≥ 8');
+    return comparePeer(peer, realFiles);
+  }
   const files = Number(argValue(args, '--files') ?? 5_000);
   if (!Number.isInteger(files) || files < 100) throw new Error('--files must be a whole number ≥ 100');
   console.log(`bench:scan — ${files} files in ${path.relative(ROOT, AUDIO)}/`);

@@ -8,6 +8,7 @@
  *   npm run bench -- [--plays N] [--runs N] [--no-playback]
  *   npm run bench -- --playback          (the playback bench alone)
  *   npm run bench -- --compare sqlite [--plays N]   (the same reads in-process, beside SQLite)
+ *   npm run bench -- --tracks N [--plays N] [--runs N]   (a collector's library: bench-catalogue.ts)
  *
  * `--runs N` runs the statistics part N times, each on a fresh copy of the data folder (built once)
  * with fresh server processes; the naive rewrite is timed once. `--no-playback` leaves out the
@@ -43,6 +44,7 @@ import {
   USER_COUNT,
   YEAR_MS,
 } from './bench-data.js';
+import { catalogueBench } from './bench-catalogue.js';
 import { playbackBench, type PlaybackFigures } from './bench-playback.js';
 import { startServerProcess, type Measures } from './server-process.js';
 
@@ -439,6 +441,15 @@ async function main(): Promise<void> {
   if (!Number.isInteger(runs) || runs < 1) {
     console.error('--runs takes a whole number of runs, 1 or more');
     process.exit(2);
+  }
+  const tracks = argValue(args, '--tracks');
+  if (tracks !== undefined) {
+    if (!/^\d+$/.test(tracks) || Number(tracks) < 100) {
+      console.error('--tracks takes a whole number of tracks, 100 or more');
+      process.exit(2);
+    }
+    await catalogueBench(Number(tracks), plays, runs);
+    return;
   }
   if (argValue(args, '--compare') === 'sqlite') {
     // In a child, so only this run loads better-sqlite3 (a dev dependency: never at run time).

@@ -13,7 +13,7 @@
  * file and bench-config.ts beside it: dist-bench/scripts/server-process.js imports
  * dist-bench/server/create-server.js, which finds its assets and package.json relative to itself.
  *
- *   node --expose-gc dist-bench/scripts/server-process.js DATA_DIR      (started by startServerProcess)
+ *   node --expose-gc dist-bench/scripts/server-process.js DATA_DIR [MUSIC_DIR]   (started by startServerProcess)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
@@ -37,7 +37,7 @@ interface Started {
 }
 
 /** What the bench may ask the server process over IPC, and what it answers. */
-export type Question = 'measures' | 'save';
+export type Question = 'measures' | 'save' | 'scan';
 export interface Measures {
   /** The longest the event loop was held up since listening (ms). */
   maxStallMs: number;
@@ -52,10 +52,10 @@ export interface Measures {
   usedBytes: number;
 }
 
-async function serve(dataDir: string): Promise<void> {
+async function serve(dataDir: string, musicDir: string | undefined): Promise<void> {
   const begin = performance.now();
   const server = await createServer({
-    config: benchConfig(dataDir),
+    config: { ...benchConfig(dataDir), libraryDirs: musicDir ? [musicDir] : [] },
     logger: createLogger(),
     scanOnStart: false,
     exit: () => undefined,
@@ -76,6 +76,12 @@ async function serve(dataDir: string): Promise<void> {
       if (question.ask === 'save') {
         await server.store.savePlayIndex();
         return {};
+      }
+      if (question.ask === 'scan') {
+        const scanStart = performance.now();
+        server.services.library.startScan();
+        await server.services.library.waitForIdle();
+        return { scanMs: performance.now() - scanStart, status: server.services.library.scanStatus() };
       }
       // Read before the forced collections below: they hold the loop up themselves, and are the
       // bench's doing, not the server's.
@@ -161,14 +167,19 @@ function buildServer(): Promise<string> {
   return built;
 }
 
-export async function startServerProcess(dataDir: string): Promise<ServerProcess> {
+/** `musicDir`: a music folder the server is given (not scanned at start; `ask('scan')` scans it). */
+export async function startServerProcess(dataDir: string, musicDir?: string): Promise<ServerProcess> {
   const script = await buildServer();
   // The heap limit `npm start` gives the server (package.json): without it, V8 sizes the heap by
   // this machine's memory (4 GB here) and lets garbage pile up far beyond what a NAS would hold.
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=1024', script, dataDir], {
-    // Request lines go to stdout like `npm start`'s; nobody reads them here.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--max-old-space-size=1024', script, dataDir, ...(musicDir ? [musicDir] : [])],
+    {
+      // Request lines go to stdout like `npm start`'s; nobody reads them here.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -211,8 +222,8 @@ function rssMb(pid: number): number {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const dataDir = process.argv[2];
   if (!dataDir) {
-    console.error('usage: node dist-bench/scripts/server-process.js DATA_DIR');
+    console.error('usage: node dist-bench/scripts/server-process.js DATA_DIR [MUSIC_DIR]');
     process.exit(2);
   }
-  await serve(dataDir);
+  await serve(dataDir, process.argv[3]);
 }

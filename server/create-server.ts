@@ -185,6 +185,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
       await services.artwork.close().catch(() => undefined);
+      await services.resizer.close().catch(() => undefined);
       await store.close();
     })();
     return closing;

@@ -52,6 +52,7 @@ export const PROBLEM_STATUS = {
   import_empty: 400,
   import_unrecognised: 400,
   import_archive_refused: 400,
+  import_queue_full: 409,
   // artwork
   artwork_not_found: 404,
   track_file_not_found: 404,

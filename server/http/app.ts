@@ -10,6 +10,7 @@ import { badRequest, messageOf } from '../errors.js';
 import { authorize } from './authenticate.js';
 import { crossOriginGuard } from './cross-origin.js';
 import { hostGuard } from './host-check.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { mergeParams } from './params.js';
 import { problemMiddleware, type AppState } from './problem.js';
 import { requestLog } from './request-log.js';
@@ -161,6 +162,8 @@ function runAfterResponse(ctx: Ctx, step: () => Promise<void> | void): void {
 async function handle(ctx: Ctx, route: RouteDef): Promise<void> {
   const body: unknown = ctx.request.body;
   if (Array.isArray(body)) throw badRequest('invalid_body', 'The JSON body must be an object');
+  if (nestsDeeperThan(body))
+    throw badRequest('invalid_body', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
   const files = collectFiles(ctx);
   const request: Request = {
     params: mergeParams(ctx.query, body),

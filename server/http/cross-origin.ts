@@ -16,6 +16,12 @@ import type { AppState } from './problem.js';
  * - without `Origin`, `Sec-Fetch-Site: cross-site` or `same-site` (an `<img>`, a script, a link
  *   followed from another site), except a top-level GET navigation to the settings page.
  *
+ * - a request that changes state (`changesState`) whose `Referer` names another http(s) origin.
+ *   Over plain http to a LAN name (`music.lan`), Chromium sends neither `Origin` nor
+ *   `Sec-Fetch-Site` with an `<img>` or `<audio>`, only the foreign page's origin as `Referer`; the
+ *   Subsonic API's state-changing methods check the same (subsonic/router.ts), since players put
+ *   their credentials in the URL. Household apps send no `Referer`.
+ *
  * The own origin is `http://` plus the `Host` header, so the server works under any name or address
  * it is reached by.
  */
@@ -34,19 +40,38 @@ export function crossOriginGuard(): Koa.Middleware<AppState> {
 /** Paths a link on another site may open in a browser tab. */
 const NAVIGABLE = new Set(['/admin', '/admin/']);
 
-export function isCrossOrigin(
-  ctx: Pick<Koa.Context, 'get' | 'protocol' | 'host' | 'method' | 'path'>,
-): boolean {
+/** GETs that change state: a sign-in counts towards the guessing limits, an invite is made or spent. */
+const STATE_CHANGING_GETS = new Set(['/auth/login', '/auth/invite', '/auth/code-authenticate']);
+
+/** Whether a native request may change state: anything but GET, HEAD and OPTIONS, and a few GETs. */
+export const changesState = (ctx: Pick<Koa.Context, 'method' | 'path'>): boolean =>
+  !['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) || STATE_CHANGING_GETS.has(ctx.path);
+
+type RequestView = Pick<Koa.Context, 'get' | 'protocol' | 'host' | 'method' | 'path'>;
+
+export function isCrossOrigin(ctx: RequestView): boolean {
   const origin = ctx.get('Origin');
   if (origin !== '') {
     const own = originOf(`${ctx.protocol}://${ctx.host}`);
     return own === null || originOf(origin) !== own;
   }
+  if (changesState(ctx) && refererIsForeign(ctx)) return true;
   const site = ctx.get('Sec-Fetch-Site').toLowerCase();
   if (site !== 'cross-site' && site !== 'same-site') return false;
   const navigation =
     ctx.get('Sec-Fetch-Mode').toLowerCase() === 'navigate' && (ctx.method === 'GET' || ctx.method === 'HEAD');
   return !(navigation && NAVIGABLE.has(ctx.path));
+}
+
+/**
+ * Whether the `Referer` names an http(s) origin other than the server's own. No `Referer`, or one of
+ * another scheme (an app's `android-app://`), is no evidence either way.
+ */
+export function refererIsForeign(ctx: Pick<Koa.Context, 'get' | 'protocol' | 'host'>): boolean {
+  const referer = ctx.get('Referer');
+  if (referer === '') return false;
+  const from = originOf(referer);
+  return from !== null && from !== originOf(`${ctx.protocol}://${ctx.host}`);
 }
 
 /** `scheme://host[:port]` with default ports dropped and the host lower-cased; null when malformed. */

@@ -3,8 +3,8 @@ import { get } from 'node:http';
 /**
  * One request to the server's own `/api/health` once it listens, before it says so. V8 compiles a
  * function the first time it runs: the first request runs the whole middleware chain (host check,
- * logging, problem mapping, headers) for the first time and held the event loop ~20 ms on this
- * 2-core machine. Paid here, at start, no client's request waits behind it. Its failure changes
+ * logging, problem mapping, headers) for the first time and holds the event loop longer than any
+ * later request. Paid here, at start, no client's request waits behind it. Its failure changes
  * nothing: it is only a warm-up.
  */
 export function warmUp(baseUrl: string): Promise<void> {

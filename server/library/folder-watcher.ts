@@ -4,7 +4,7 @@
  *
  * One non-recursive `fs.watch` (inotify on Linux) per folder: a folder's watch reports files created,
  * written, renamed or deleted in it, and a new sub-folder gets its own watch as it appears. Node 20's
- * `recursive: true` on Linux was measured and not used: it walks the tree synchronously at start (the
+ * `recursive: true` on Linux is not used: it walks the tree synchronously at start (the
  * event loop stops for the whole library) and holds a watch and a stat per *file* (100,000 tracks =
  * 100,000 inotify watches); per folder it is one watch per album. No dependency is needed for that.
  *

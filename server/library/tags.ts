@@ -8,6 +8,8 @@ import { FileTokenizer } from 'strtok3';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
+import { oggDuration } from './ogg-duration.js';
+import { oggPictures } from './ogg-pictures.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -57,6 +59,9 @@ export interface ParsedTrack {
   releaseMbid: string | null;
   artistMbids: string[];
 }
+
+/** Files music-metadata reads as Ogg, whose pictures it is not asked for. */
+const OGG_EXTENSIONS = new Set(['.ogg', '.oga', '.opus', '.spx']);
 
 /** The `type` of a picture whose bytes are not an image the server serves. */
 export const UNSUPPORTED_PICTURE = 'unsupported';
@@ -114,6 +119,7 @@ const MM_PICTURE_TYPES = [
 export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
   // Covers are needed for their type, size and dimensions.
   const { meta, duration } = await parseAudio(file);
+  const pictures = isOgg(meta) ? await oggPicturesAsTags(file) : (meta.common.picture ?? []);
   const { common } = meta;
   const fix = latin1Repair(meta);
   return {
@@ -127,7 +133,7 @@ export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
     year: positive(common.year),
     durationMs: Math.round(duration * 1000),
     format: formatLabel(meta, pathOf(file)),
-    pictures: (common.picture ?? []).map(describePicture),
+    pictures: pictures.map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
     releaseMbid: text(common.musicbrainz_albumid),
     artistMbids: (common.musicbrainz_artistid ?? []).filter((id) => id.trim() !== ''),
@@ -144,25 +150,20 @@ export async function readPicture(
   pos: number,
 ): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
   const meta = await parseMetadata(file, false);
-  const picture = meta.common.picture?.[pos];
+  const picture = (isOgg(meta) ? await oggPicturesAsTags(file) : meta.common.picture)?.[pos];
   if (!picture) return undefined;
   return { mime: sniffImage(picture.data)?.mime ?? null, data: picture.data };
 }
 
 /**
- * Ogg pages carry no total length: music-metadata finds it only when told to read the last page
- * (cheap: it seeks to the end). The same option makes it read every MPEG/ADTS frame, which is slow,
- * so it is asked for by extension here and used for other files only when nothing else gave one.
- */
-const READ_TO_THE_END = new Set(['.ogg', '.oga', '.opus', '.spx']);
-
-/**
  * Parses the file and finds its duration, turning "not audio at all" into an error: music-metadata
  * returns an empty result (no container, no duration) for random bytes with an audio extension
- * rather than throwing.
+ * rather than throwing. music-metadata reads only the headers here; where they do not hold an exact
+ * length (MP3, ADTS, Ogg) our own readers find it without reading the file through, and only when
+ * they cannot does music-metadata read it to the end.
  */
 async function parseAudio(file: AudioSource): Promise<{ meta: IAudioMetadata; duration: number }> {
-  let meta = await parseMetadata(file, READ_TO_THE_END.has(path.extname(pathOf(file)).toLowerCase()));
+  let meta = await parseMetadata(file, false);
   let duration = (await countedDuration(meta, file)) ?? meta.format.duration;
   if (meta.format.container && !duration) {
     meta = await parseMetadata(file, true);
@@ -174,11 +175,31 @@ async function parseAudio(file: AudioSource): Promise<{ meta: IAudioMetadata; du
   return { meta, duration };
 }
 
-async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAudioMetadata> {
+function isOgg(meta: IAudioMetadata): boolean {
+  return meta.format.container?.toLowerCase() === 'ogg';
+}
+
+/** An Ogg file's pictures as music-metadata would list them (see ogg-pictures.ts). */
+async function oggPicturesAsTags(file: AudioSource): Promise<IPicture[]> {
   try {
-    if (typeof file === 'string') return await parseFile(file, { duration });
+    const pictures = await oggPictures(typeof file === 'string' ? file : file.handle);
+    return pictures.map((p) => ({ type: MM_PICTURE_TYPES[p.type] ?? 'Other', format: p.mime, data: p.data }));
+  } catch (err) {
+    if (isErrno(err)) throw err;
+    return [];
+  }
+}
+
+/**
+ * music-metadata skips Ogg pictures (read by ogg-pictures.ts instead); other formats' pictures come
+ * from it, as their bytes are copied out and not decoded from text.
+ */
+async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAudioMetadata> {
+  const skipCovers = OGG_EXTENSIONS.has(path.extname(pathOf(file)).toLowerCase());
+  try {
+    if (typeof file === 'string') return await parseFile(file, { duration, skipCovers });
     // Not closed: the handle belongs to the caller.
-    return await parseFromTokenizer(OpenFileTokenizer.of(file), { duration });
+    return await parseFromTokenizer(OpenFileTokenizer.of(file), { duration, skipCovers });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
@@ -186,11 +207,15 @@ async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAud
   }
 }
 
-/** The exact duration of the streams music-metadata can only estimate (see frame-count.ts). */
+/**
+ * The exact duration of the streams whose headers music-metadata can only estimate from (see
+ * frame-count.ts), or whose length is only in their last page (see ogg-duration.ts).
+ */
 async function countedDuration(meta: IAudioMetadata, file: AudioSource): Promise<number | null> {
   const container = (meta.format.container ?? '').toLowerCase();
   const input = typeof file === 'string' ? file : file.handle;
   try {
+    if (container === 'ogg') return await oggDuration(input);
     if (container === 'mpeg') return await mpegDuration(input);
     // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
     if (container.startsWith('adts')) return await adtsDuration(input);

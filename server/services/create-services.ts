@@ -15,9 +15,10 @@ import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
 import { BrowseService } from './playback/browse-service.js';
-import { ImageResizer } from './image-resizer.js';
+import { ImageResizer, RESIZED_CACHE_LIMITS } from './image-resizer.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './history/listen-log.js';
+import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
@@ -107,10 +108,23 @@ export function createServices(
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
   const nowPlaying = new NowPlayingService(clock);
-  const listenLog = new ListenLog(store.plays, options.statsIndex, library, () =>
-    store.users.list().map((user) => user.id),
+  const devices = new DeviceLimit(options.statsIndex);
+  const listenLog = new ListenLog(
+    store.plays,
+    options.statsIndex,
+    library,
+    () => store.users.list().map((user) => user.id),
+    devices,
   );
-  const stats = new StatsService(store.plays, options.statsIndex, library, store.users, clock, listenLog);
+  const stats = new StatsService(
+    store.plays,
+    options.statsIndex,
+    library,
+    store.users,
+    clock,
+    listenLog,
+    devices,
+  );
   const history = new HistoryService(
     listenLog,
     store.unmatchedListens,
@@ -136,7 +150,9 @@ export function createServices(
   const apiKeys = new ApiKeyService(store.users, clock, logger);
   const favourites = new FavouritesService(store.favourites, library, clock);
   const playQueues = new PlayQueueService(store.playQueues, library, clock);
-  const resizer = new ImageResizer();
+  const resizer = new ImageResizer(
+    new ImageCache(join(config.dataDir, 'cache', 'resized'), RESIZED_CACHE_LIMITS),
+  );
   return {
     version: config.version,
     serverInfo: options.serverInfo,

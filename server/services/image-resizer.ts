@@ -1,76 +1,189 @@
-import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import { access } from 'node:fs/promises';
+import sharp, { type OutputInfo } from 'sharp';
 import type { Image } from './artwork-service.js';
-
-/** The largest edge a resized picture may ask for; beyond it the original is served. */
-export const MAX_RESIZE_EDGE = 2048;
-/** The resized pictures kept in memory, in bytes. */
-const CACHE_BYTES = 32 * 1024 * 1024;
+import type { CachedImage, ImageCache, ImageCacheLimits, LoadedImage } from './image-cache.js';
 
 /**
- * Pictures scaled to fit a square (players ask for 64–600 px covers of 3000 px originals), kept in
- * a bounded in-memory cache keyed by the original's ETag and the size: a page of covers asks for
- * the same few dozen pictures again and again, and scaling costs milliseconds each while a cached
- * copy costs nothing. The cache lives in memory rather than in the data folder because it is
- * cheap to rebuild, small (32 MiB at most, the least recently used dropped first) and would
- * otherwise need its own clean-up when artwork changes; a changed picture has a new ETag anyway.
+ * The sizes a resized picture comes in: a request is served the smallest step at least as large as
+ * it asked for, and above the last step the original. Players ask for every size from 32 to 1200;
+ * each distinct size was a job of its own, so a client walking through them made the server decode
+ * one large picture again and again.
+ */
+export const SIZE_STEPS = [64, 128, 256, 512, 1024] as const;
+
+/**
+ * Pictures with more pixels than this are not decoded (sharp's own limit is 16383², a 1 MB PNG that
+ * decodes to 1 GiB): they are served unresized-as-unsupported, that is, the default art is shown in
+ * their place. A 6000 × 6000 scan of a sleeve still fits.
+ */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+// libvips keeps recent operations and their pixels (up to 50 MB) for reuse: here every result is
+// cached as a file instead, so that memory would only hold decoded pictures nobody asks for again.
+// One libvips thread per resize: two resizes then leave the event loop a core of its own.
+sharp.cache(false);
+sharp.concurrency(1);
+
+/** Resizes running at once, for all accounts together; the others wait their turn. */
+const RESIZES_AT_ONCE = 2;
+
+/**
+ * Where resized pictures are kept: on disk, in the data folder's cache, least recently used out first
+ * once they pass the byte budget. Only tiny ones are kept in memory. Loads are not limited here:
+ * every load waits in the resizer's own queue.
+ */
+export const RESIZED_CACHE_LIMITS: ImageCacheLimits = {
+  memoryBytes: 4 * 1024 * 1024,
+  inMemoryMaxBytes: 16 * 1024,
+  diskBytes: 256 * 1024 * 1024,
+  concurrency: Number.POSITIVE_INFINITY,
+};
+
+/** The step a request for `size` gets, or null for the original. */
+export function snapSize(size: number): number | null {
+  return SIZE_STEPS.find((step) => step >= size) ?? null;
+}
+
+interface Job {
+  resolve: (image: LoadedImage) => void;
+  reject: (error: unknown) => void;
+  promise: Promise<LoadedImage>;
+}
+
+/** The steps of one picture that wait together: they share one decode. */
+interface Batch {
+  original: Image;
+  steps: Map<number, Job>;
+}
+
+/**
+ * Pictures scaled to fit a square (players ask for 64–600 px covers of 3000 px originals). Every
+ * request is snapped to a step; the results are kept by the original's ETag and the step in an
+ * ImageCache of their own (RESIZED_CACHE_LIMITS). What is not cached waits in one queue: at most
+ * RESIZES_AT_ONCE pictures are decoded at once, each once for all the steps asked of it while it
+ * waited, and never two batches of one picture at a time. A picture over MAX_INPUT_PIXELS (by its
+ * header, read before any decoding) or one that does not decode is unsupported: `resize` answers
+ * null, and the caller serves the default art.
  */
 export class ImageResizer {
-  private readonly cache = new Map<string, Image>();
-  private cachedBytes = 0;
-  private readonly pending = new Map<string, Promise<Image>>();
+  /** Batches waiting, by the original's ETag, oldest first. */
+  private readonly waiting = new Map<string, Batch>();
+  /** ETags of the pictures being decoded now. */
+  private readonly decoding = new Set<string>();
 
-  /** The picture scaled down to fit `size` × `size` (never up), in its own format (WebP → WebP). */
-  async resize(original: Image, size: number): Promise<Image> {
-    if (size <= 0 || size > MAX_RESIZE_EDGE) return original;
-    const key = `${original.etag}:${size}`;
-    const cached = this.cache.get(key);
-    if (cached) {
-      // Re-inserted: Map order is the recency order.
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return cached;
+  constructor(private readonly results: ImageCache) {}
+
+  /**
+   * The picture scaled down to fit the step of `size` (never up), in its own format (WebP → WebP,
+   * PNG → PNG, others JPEG); the original above the last step; null when it cannot be resized.
+   */
+  async resize(original: Image, size: number): Promise<Image | null> {
+    const step = snapSize(size);
+    if (step === null) return original;
+    const resized = await this.results.get(`${original.etag}\0${step}`, () => this.enqueue(original, step));
+    return resized && isImage(resized) ? resized : null;
+  }
+
+  /** Removes the cache's folder (the server is stopping). */
+  close(): Promise<void> {
+    return this.results.close();
+  }
+
+  private enqueue(original: Image, step: number): Promise<LoadedImage> {
+    let batch = this.waiting.get(original.etag);
+    if (!batch) {
+      batch = { original, steps: new Map() };
+      this.waiting.set(original.etag, batch);
     }
-    const running = this.pending.get(key);
-    if (running) return running;
-    const work = this.scale(original, size).finally(() => this.pending.delete(key));
-    this.pending.set(key, work);
-    const image = await work;
-    this.remember(key, image);
-    return image;
+    let job = batch.steps.get(step);
+    if (!job) {
+      let resolve!: Job['resolve'];
+      let reject!: Job['reject'];
+      const promise = new Promise<LoadedImage>((ok, fail) => {
+        resolve = ok;
+        reject = fail;
+      });
+      job = { resolve, reject, promise };
+      batch.steps.set(step, job);
+    }
+    this.pump();
+    return job.promise;
   }
 
-  private async scale(original: Image, size: number): Promise<Image> {
-    const bytes = original.bytes ?? (await readFile(original.file!));
-    const pipeline = sharp(bytes, { failOn: 'error' }).rotate().resize(size, size, {
-      fit: 'inside',
-      withoutEnlargement: true,
-    });
-    const { data, info } = await (
-      original.mime === 'image/png'
-        ? pipeline.png()
-        : original.mime === 'image/webp'
-          ? pipeline.webp()
-          : pipeline.jpeg({ quality: 85 })
-    ).toBuffer({ resolveWithObject: true });
-    const mime = `image/${info.format === 'jpeg' ? 'jpeg' : info.format}`;
-    return {
-      bytes: data,
-      file: null,
-      size: data.length,
-      mime,
-      etag: `${original.etag.slice(0, -1)}-${size}"`,
-    };
+  private pump(): void {
+    for (const [etag, batch] of this.waiting) {
+      if (this.decoding.size >= RESIZES_AT_ONCE) return;
+      if (this.decoding.has(etag)) continue;
+      this.waiting.delete(etag);
+      this.decoding.add(etag);
+      void this.run(batch).finally(() => {
+        this.decoding.delete(etag);
+        this.pump();
+      });
+    }
   }
 
-  private remember(key: string, image: Image): void {
-    if (image.size > CACHE_BYTES / 4) return;
-    this.cache.set(key, image);
-    this.cachedBytes += image.size;
-    for (const [oldest, entry] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES) break;
-      this.cache.delete(oldest);
-      this.cachedBytes -= entry.size;
+  private async run({ original, steps }: Batch): Promise<void> {
+    try {
+      const results = await scaleToSteps(original, [...steps.keys()]);
+      for (const [step, job] of steps) job.resolve(results.get(step)!);
+    } catch (error) {
+      for (const job of steps.values()) job.reject(error);
     }
   }
 }
+
+const UNSUPPORTED: LoadedImage = { mime: null, data: new Uint8Array(0) };
+
+/**
+ * Decodes the picture once, scaled to the largest step asked for, and makes every step from those
+ * pixels. Unsupported (too many pixels, or not decodable) gives UNSUPPORTED for every step.
+ */
+async function scaleToSteps(original: Image, steps: number[]): Promise<Map<number, LoadedImage>> {
+  const input = original.bytes ?? original.file!;
+  const unsupported = () => new Map(steps.map((step) => [step, UNSUPPORTED]));
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' } as const;
+  let pixels: { data: Buffer; info: OutputInfo };
+  try {
+    // The header alone: a picture over the limit is refused before a pixel of it is decoded.
+    const { width, height, pageHeight } = await sharp(input, options).metadata();
+    if (!width || !height || width * (pageHeight ?? height) > MAX_INPUT_PIXELS) return unsupported();
+    const largest = Math.max(...steps);
+    pixels = await sharp(input, options)
+      .rotate()
+      .resize(largest, largest, { fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    // The cache file of the original went away meanwhile: a fault of the moment, not of the picture.
+    if (
+      original.file &&
+      !(await access(original.file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw error;
+    return unsupported();
+  }
+  const { width, height, channels } = pixels.info;
+  const results = new Map<number, LoadedImage>();
+  for (const step of steps) {
+    const pipeline = sharp(pixels.data, { raw: { width, height, channels } }).resize(step, step, {
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+    const data =
+      original.mime === 'image/png'
+        ? await pipeline.png().toBuffer()
+        : original.mime === 'image/webp'
+          ? await pipeline.webp().toBuffer()
+          : await pipeline.jpeg({ quality: 85 }).toBuffer();
+    const mime =
+      original.mime === 'image/png' || original.mime === 'image/webp' ? original.mime : 'image/jpeg';
+    results.set(step, { mime, data });
+  }
+  return results;
+}
+
+const isImage = (image: CachedImage): image is Image => image.mime !== null;

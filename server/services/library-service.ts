@@ -174,7 +174,10 @@ export class LibraryService {
       const unchanged =
         progress.added + progress.updated + progress.removed === 0 &&
         changed.size === 0 &&
-        index.tracks.length === this.library.index().tracks.length;
+        index.tracks.length === this.library.index().tracks.length &&
+        // A file's identity is recorded without a re-read (records from before it was kept, a share
+        // mounted again): the record changed all the same.
+        index.tracks.every((track) => sameIdentity(track, this.library.track(track.id)));
       if (!unchanged) {
         await this.library.replace(index);
         this.catalog = new LibraryCatalog(index);
@@ -404,3 +407,6 @@ export class LibraryService {
     };
   }
 }
+
+const sameIdentity = (track: TrackRecord, stored: TrackRecord | undefined): boolean =>
+  stored !== undefined && stored.dev === track.dev && stored.ino === track.ino;

@@ -24,7 +24,7 @@ export interface IssuedToken {
 export class TokenSigner {
   /**
    * The secret as a KeyObject: given a Buffer, jsonwebtoken first tries (and fails) to parse it as a
-   * public or private key on every call, ~0.8 ms of CPU per request against ~0.03 ms with this.
+   * public or private key on every call, which costs far more CPU per request than the signature.
    */
   private readonly key: KeyObject;
 

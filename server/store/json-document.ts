@@ -88,7 +88,7 @@ export class JsonDocument<T extends Versioned> {
     }
     low.data = { ...defaults, ...data };
     // Creates the file on first start and records migrations; an up-to-date file is not rewritten
-    // (a 100,000-track library.json is 45 MB: rewriting it doubled the time to open it).
+    // (a large library.json is tens of MB: rewriting it would double the time to open it).
     if (fresh || stored < defaults.schemaVersion) await low.write();
     return doc;
   }

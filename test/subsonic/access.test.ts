@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ROLES, type AccountRole } from '../../server/domain/user.js';
+import { ImageCache } from '../../server/services/image-cache.js';
 import { ImageResizer } from '../../server/services/image-resizer.js';
 import { subsonicMethods } from '../../server/http/subsonic/method-table.js';
 import { makeUser } from '../factories/users.js';
@@ -24,7 +26,11 @@ beforeAll(async () => {
 });
 
 const table = () =>
-  subsonicMethods(t.server.services, { clock: t.clock, resizer: new ImageResizer(), apiKeys: true });
+  subsonicMethods(t.server.services, {
+    clock: t.clock,
+    resizer: new ImageResizer(new ImageCache(join(t.dataDir, 'cache', 'resized'))),
+    apiKeys: true,
+  });
 
 describe('Subsonic method table', () => {
   it("lists each method once, with the issue's methods all there", () => {

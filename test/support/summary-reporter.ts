@@ -35,7 +35,10 @@ export function summarise(
     }
   }
   for (const error of unhandledErrors) {
-    failures.push(`unhandled error${firstLine(error instanceof Error ? error.message : String(error))}`);
+    const { VITEST_TEST_PATH: file, VITEST_TEST_NAME: test } = (error ?? {}) as Record<string, unknown>;
+    const where = typeof file === 'string' ? ` in ${relative(process.cwd(), file)}` : '';
+    const during = typeof test === 'string' ? ` › ${test}` : '';
+    failures.push(`unhandled error${where}${during}${firstLine(messageOf(error))}`);
   }
   const list =
     failures.length === 0 ? '' : `\nFailed tests:\n${failures.map((line) => `  ✗ ${line}\n`).join('')}`;
@@ -45,4 +48,22 @@ export function summarise(
 function firstLine(message: string | undefined): string {
   const line = message?.split('\n')[0]?.trim();
   return line ? ` — ${line.slice(0, 200)}` : '';
+}
+
+/**
+ * The message of an unhandled error as vitest hands it over: often a plain (even prototype-less)
+ * object copied from a worker, which `String()` cannot convert.
+ */
+function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const { name, message, type } = error as { name?: unknown; message?: unknown; type?: unknown };
+    if (typeof message === 'string') return typeof name === 'string' ? `${name}: ${message}` : message;
+    if (typeof type === 'string') return type;
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return 'an error that cannot be shown';
+    }
+  }
+  return typeof error === 'string' ? error : (JSON.stringify(error) ?? 'undefined');
 }

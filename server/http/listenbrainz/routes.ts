@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { Clock } from '../../clock.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.js';
 import type { Principal } from '../../domain/user.js';
 import type { Logger } from '../../logger.js';
 import type { HistoryService } from '../../services/history/history-service.js';
@@ -116,11 +117,15 @@ async function readJson(ctx: Koa.Context): Promise<{ document: unknown; bytes: n
     if (size > MAX_LISTEN_PAYLOAD_SIZE) throw tooLarge(ctx);
     chunks.push(chunk);
   }
+  let body: unknown;
   try {
-    return { document: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown, bytes: size };
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch (error) {
     throw badRequest(`Cannot parse JSON document: ${error instanceof Error ? error.message : 'not JSON'}`);
   }
+  if (nestsDeeperThan(body))
+    throw badRequest(`The JSON document is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  return { document: body, bytes: size };
 }
 
 /** A 400, as ListenBrainz answers it (not 413); the rest of the body is not read, and the connection closes. */

@@ -42,6 +42,12 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     name,
     access,
     handler,
+    writes: false,
+  });
+  /** A method that changes state. */
+  const w = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
+    ...m(name, access, handler),
+    writes: true,
   });
   return [
     // System
@@ -51,7 +57,7 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getMusicFolders', READERS, system.getMusicFolders),
     m('getUser', READERS, system.getUser),
     m('getScanStatus', ADMIN, system.getScanStatus),
-    m('startScan', ADMIN, system.startScan),
+    w('startScan', ADMIN, system.startScan),
 
     // Browsing
     m('getIndexes', READERS, browse.getIndexes),
@@ -82,20 +88,20 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getCoverArt', READERS, media.getCoverArt),
 
     // Annotation
-    m('scrobble', MEMBERS, annotate.scrobble),
-    m('setRating', MEMBERS, annotate.setRating),
-    m('star', MEMBERS, annotate.star),
-    m('unstar', MEMBERS, annotate.unstar),
+    w('scrobble', MEMBERS, annotate.scrobble),
+    w('setRating', MEMBERS, annotate.setRating),
+    w('star', MEMBERS, annotate.star),
+    w('unstar', MEMBERS, annotate.unstar),
 
     // Playlists
     m('getPlaylists', READERS, playlists.getPlaylists),
     m('getPlaylist', READERS, playlists.getPlaylist),
-    m('createPlaylist', MEMBERS, playlists.createPlaylist),
-    m('updatePlaylist', MEMBERS, playlists.updatePlaylist),
-    m('deletePlaylist', MEMBERS, playlists.deletePlaylist),
+    w('createPlaylist', MEMBERS, playlists.createPlaylist),
+    w('updatePlaylist', MEMBERS, playlists.updatePlaylist),
+    w('deletePlaylist', MEMBERS, playlists.deletePlaylist),
 
     // Play queue
     m('getPlayQueue', READERS, playlists.getPlayQueue),
-    m('savePlayQueue', MEMBERS, playlists.savePlayQueue),
+    w('savePlayQueue', MEMBERS, playlists.savePlayQueue),
   ];
 }

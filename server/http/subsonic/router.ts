@@ -3,6 +3,7 @@ import { koaBody } from 'koa-body';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Services } from '../../services/create-services.js';
+import { refererIsForeign } from '../cross-origin.js';
 import type { AppState } from '../problem.js';
 import { authenticateSubsonic, type ApiKeyVerifier } from './auth.js';
 import { notAuthorized, SubsonicError, SUBSONIC_CODES, toSubsonicError } from './errors.js';
@@ -48,6 +49,12 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
       await next();
       return;
     }
+    // Checked before anything is read, and answered like the native guard's refusals (403).
+    if (methods.get(PATH.exec(ctx.path)?.[1] ?? '')?.writes && refererIsForeign(ctx))
+      throw new AppError(
+        'cross_origin_refused',
+        'State-changing requests from web pages of other origins are refused',
+      );
     if (ctx.method === 'POST') await formBody(ctx, () => Promise.resolve());
     const params = new SubsonicParams(collectParams(ctx.query, ctx.request.body));
     const format: Format = /^jsonp?$/i.test(params.string('f') ?? '') ? 'json' : 'xml';

@@ -45,6 +45,8 @@ export interface SubsonicMethod {
   name: string;
   access: MethodAccess;
   handler: MethodHandler;
+  /** Changes state: refused when a web page of another origin asks (http/cross-origin.ts). */
+  writes: boolean;
 }
 
 export function isBinary(reply: MethodReply): reply is BinaryReply {

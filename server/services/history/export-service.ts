@@ -100,7 +100,8 @@ export class ExportService {
 }
 
 function csvCell(value: string): string {
-  // Quoted when needed; a leading =, +, - or @ is prefixed so a spreadsheet shows it as text.
-  const safe = /^[=+\-@]/u.test(value) ? `'${value}` : value;
+  // Quoted when needed; a leading =, +, - or @, or a TAB or CR (a spreadsheet skips those and reads
+  // the formula after them), is prefixed so a spreadsheet shows the cell as text (OWASP).
+  const safe = /^[=+\-@\t\r]/u.test(value) ? `'${value}` : value;
   return /[",\n\r]/u.test(safe) ? `"${safe.replace(/"/gu, '""')}"` : safe;
 }

@@ -3,7 +3,7 @@ import { isoUtc } from '../../clock.js';
 import { isValidId, newId } from '../../domain/ids.js';
 import type { Listen } from '../../domain/listen.js';
 import { accountOf, type Principal } from '../../domain/user.js';
-import { messageOf, notFound, unauthorized } from '../../errors.js';
+import { conflict, messageOf, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ImportJobsRepo } from '../../store/import-jobs.js';
 import type { ImportJob, ImportSource } from '../../domain/import-job.js';
@@ -67,8 +67,11 @@ export class ImportService {
       throw unauthorized('forbidden_role', 'Only an Admin may import history for another user');
     if (!isValidId(userId) || !this.users.findById(userId))
       throw notFound('user_not_found', `User '${userId}' not found`);
+    this.requireRoomFor(userId);
     // Recognised before it is kept: a file that is no history is refused and leaves nothing.
     const plan = await planUpload(request.tempPath, request.source, IMPORT_MAX_BYTES);
+    // Again: another upload of this user may have taken the place while this one was read.
+    this.requireRoomFor(userId);
     const job: ImportJob = {
       id: newId(),
       userId,
@@ -95,6 +98,21 @@ export class ImportService {
     this.jobs.set(job.id, job);
     this.enqueue(job);
     return { id: job.id, source: plan.source, takenAs: plan.takenAs };
+  }
+
+  /**
+   * At most one import per user waits behind the one that runs: imports run one at a time for the
+   * whole household, and each waiting one keeps its upload (up to 1 GiB) in the data folder, so a
+   * member uploading again and again would fill the disk and hold everyone else's imports back.
+   */
+  private requireRoomFor(userId: string): void {
+    for (const job of this.jobs.values()) {
+      if (job.userId === userId && job.status === 'queued')
+        throw conflict(
+          'import_queue_full',
+          'An import of this history is already waiting to run; start the next one when it has begun',
+        );
+    }
   }
 
   /** An import's progress and report: its owner, whoever started it, and Admins may see it. */

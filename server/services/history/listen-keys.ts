@@ -1,7 +1,7 @@
 /**
  * A set of (user, track, second) keys, the identity of a listen for de-duplication: 8 bytes a slot
- * in one typed array (open addressing, linear probing, at most three quarters full), so a million
- * listens cost ~11 MB, not the ~100 MB of a Set of strings. A slot holds the second (modulo 2^32:
+ * in one typed array (open addressing, linear probing, at most three quarters full), about a tenth of
+ * what a Set of strings costs. A slot holds the second (modulo 2^32:
  * 136 years) and a 32-bit hash of the user and track, never 0 (0 marks a free slot): two different
  * tracks of one user would have to share the hash *and* the second to be confused.
  */
@@ -80,8 +80,8 @@ export class ListenKeys {
 }
 
 /**
- * How full the table may get. Three quarters, not half: a million keys take 11 MB instead of 16,
- * for ~8 probes to add a new key instead of ~2.5 (of slots next to each other, 8 bytes each).
+ * How full the table may get. Three quarters, not half: a third less memory, for a few more probes
+ * to add a new key (of slots next to each other, 8 bytes each, so they are cheap).
  */
 const MAX_LOAD = 0.75;
 

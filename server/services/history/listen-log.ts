@@ -1,6 +1,7 @@
 import type { TrackRecord } from '../../domain/library.js';
 import type { PlayLog } from '../../store/play-log.js';
 import type { PlayLogEntry } from '../../domain/play.js';
+import type { DeviceLimit } from '../stats/device-limit.js';
 import { ListenKeys } from './listen-keys.js';
 import { logEntryFor, type LibraryNames } from '../stats/log-entry.js';
 import { forEachLog, type LogRows } from '../stats/columns/log-rows.js';
@@ -40,6 +41,8 @@ export class ListenLog {
     private readonly index: ListenIndex,
     private readonly library: LibraryNames,
     private readonly userIds: () => Iterable<string>,
+    /** The names devices are logged under (a bounded number per user). */
+    private readonly devices: DeviceLimit,
   ) {}
 
   /** Records a log written elsewhere (log-play, log-skip) once it is durable. */
@@ -78,7 +81,8 @@ export class ListenLog {
     for (const listen of listens) {
       if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
       // Field by field, not `{ ...listen, explicitAt: true }`: see BatchListen in import-service.ts.
-      const { userId, type, at, device } = listen;
+      const { userId, type, at } = listen;
+      const device = this.devices.nameFor(userId, listen.device);
       entries.push(logEntryFor(this.library, listen.track, { userId, type, at, device, explicitAt: true }));
     }
     try {

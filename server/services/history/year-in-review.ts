@@ -73,8 +73,8 @@ export class YearInReviewService {
     const household = userIds.length > 1;
     const calendar = new YearCalendar(request.year);
     const tally = new YearTally(calendar);
-    // The year is counted a month or so at a time, every member's rows of those days: one heavy
-    // listener's year (100,000 logs at 5M plays) held the loop ~9 ms counted whole.
+    // The year is counted a month or so at a time, every member's rows of those days: a heavy
+    // listener's year counted whole would hold the loop while phones wait.
     for (let first = 0; first < calendar.days; first += DAYS_PER_STRETCH) {
       const rows = userIds.map((userId) => this.rows.rowsOf(userId));
       tally.add(rows, first, Math.min(calendar.days, first + DAYS_PER_STRETCH));

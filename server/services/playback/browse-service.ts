@@ -52,7 +52,12 @@ export class BrowseService {
    */
   async cover(caller: Principal, kind: 'album' | 'artist', id: string, size?: number): Promise<Image> {
     const original = kind === 'album' ? await this.albumCover(id) : await this.artistCover(caller, id);
-    return size === undefined ? original : this.resizer.resize(original, size);
+    if (size === undefined) return original;
+    // A picture that cannot be resized (too many pixels, not decodable) shows the default artwork.
+    const fallback = await this.artwork.defaultImage();
+    return (
+      (await this.resizer.resize(original, size)) ?? (await this.resizer.resize(fallback, size)) ?? fallback
+    );
   }
 
   private async albumCover(id: string): Promise<Image> {

@@ -1,7 +1,6 @@
-import { nextStep, stepStart, type DateStep } from '../../domain/dates.js';
-import type { PlayLogEntry } from '../../domain/play.js';
-import type { PlaySnapshot } from '../../domain/play.js';
-import { capacityFor, grown, ROWS_PER_TURN, type IndexColumn } from './columns/columns.js';
+import type { DateStep } from '../../domain/dates.js';
+import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import { capacityFor, ROWS_PER_TURN } from './columns/columns.js';
 import {
   addBlock,
   blocksHold,
@@ -10,19 +9,25 @@ import {
   tableCounts,
   type PlaceRow,
 } from './persistence/index-persistence.js';
-import { firstHeard, noteHeard } from './columns/first-heard.js';
+import { firstHeard } from './columns/first-heard.js';
 import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
-import { latestEntryOfTrack, latestFromSnapshots, noteLatest, snapshotName } from './tables/latest-logs.js';
-import type { LatestNames } from './tables/latest-names.js';
+import { LatestLogs } from './tables/latest-logs.js';
 import { logRows, type LogRows } from './columns/log-rows.js';
 import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './reads/results.js';
 import { entryAt, type IdOfLine } from './columns/row-entry.js';
-import { listening } from './sums/scans.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import { MARK_EVERY } from './columns/row-marks.js';
 import { scanInSlices, type Slicing } from './columns/slices.js';
 import type { Kind } from './sums/tally.js';
+import { activitySteps, countActivity, findRetry, listeningOf, recentPlays } from './reads/row-reads.js';
+import {
+  acceptedDevices,
+  selectionOf,
+  type ReadParts,
+  type RowSpan,
+  type Selection,
+} from './reads/selection.js';
 import {
   recentPage,
   topPage,
@@ -33,20 +38,7 @@ import {
 } from './reads/top-lists.js';
 import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './columns/user-columns.js';
 import { UserTallies } from './sums/user-tallies.js';
-import { countWeekHour } from './reads/week-hours.js';
 import { nextTurn } from '../next-turn.js';
-
-/** Rows [lo, hi) of one user's columns (user-columns.ts), as `rowSpan` gives them. */
-export interface RowSpan {
-  readonly at: Float64Array;
-  readonly flags: Uint8Array;
-  /** Per row its device name's index + 1; 0 for no device. */
-  readonly device: IndexColumn;
-  readonly lo: number;
-  readonly hi: number;
-  /** Per device name index + 1, 1 for a device the filter accepts; undefined for no device filter. */
-  readonly accept: Uint8Array | undefined;
-}
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
@@ -62,17 +54,12 @@ export class StatsIndex {
   private readonly columns: UserColumns[] = [];
   /** Sums and rankings per user and device (user-tallies.ts). */
   private readonly tallies: UserTallies;
+  /** The parts a read uses (reads/selection.ts). */
+  private readonly parts: ReadParts;
   /** How each kind's ranked items read (top-lists.ts). */
   private readonly readers = topReaders(this.tables);
-  /**
-   * Names and newest logs for items gone from the library: made from the newest log of each
-   * snapshot at the first read that needs them (a bulk load does not pay for them), then kept
-   * current by `add`.
-   */
-  private latestNames: LatestNames | undefined;
-  /** Per snapshot, the time and user of its newest log. */
-  private snapshotAt = new Float64Array(0);
-  private snapshotUser = new Int32Array(0);
+  /** Names and newest logs for items gone from the library (latest-logs.ts). */
+  private readonly latest = new LatestLogs(this.tables);
   private total = 0;
   private readonly inPlaceLimit: number;
   private readonly farInsertBudget: number;
@@ -99,6 +86,7 @@ export class StatsIndex {
     } = {},
   ) {
     this.tallies = new UserTallies(this.tables, options.markEvery ?? MARK_EVERY);
+    this.parts = { tables: this.tables, tallies: this.tallies };
     this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
     this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
     this.slicing = {
@@ -192,45 +180,15 @@ export class StatsIndex {
   }
 
   /**
-   * Adds a log row to the user's columns and to every sum it counts in; returns the row it filled.
+   * Adds a log row to the user's columns, which count it in every sum kept of them (UserTallies.added),
+   * and to the latest logs; returns the row it filled.
    * A bound field rather than a method, so saved blocks (index-persistence.ts) call it directly.
    */
   private readonly place: PlaceRow = (userIdx, at, s, device, flags) => {
     const u = (this.columns[userIdx] ??= new UserColumns(userIdx));
-    u.reserve(u.n + 1);
-    u.widenFor(s, device);
-    const row = u.insertRow(at, this.inPlaceLimit, this.farInsertBudget);
-    u.at[row] = at;
-    u.snap[row] = s;
-    u.device[row] = device;
-    u.flags[row] = flags;
-
-    const play = (flags & SKIP) === 0;
-    const table = this.tables.snapshots;
-    u.bySnapshot.bump(s, play, table.duration[s]!, at);
-    if (play) {
-      u.plays += 1;
-      u.listeningMs += table.duration[s]!;
-      noteHeard(u, table.artists, s, at);
-      if (u.kept.weekHours) countWeekHour(u.kept.weekHours, at);
-    }
-    u.kept.devices?.count(device, play);
-    u.marks?.inserted(row, s, !play);
-    if (u.all) this.tallies.count(u.all, s, play, at, u);
-    if (device > 0 && u.byDevice.size > 0) {
-      const perDevice = u.byDevice.get(this.tables.devices.keyOf[device - 1]!);
-      if (perDevice) this.tallies.count(perDevice, s, play, at);
-    }
-    if (s >= this.snapshotAt.length) {
-      const cap = capacityFor(s + 1, this.snapshotAt.length);
-      this.snapshotAt = grown(this.snapshotAt, cap).fill(-Infinity, this.snapshotAt.length);
-      this.snapshotUser = grown(this.snapshotUser, cap);
-    }
-    if (at >= this.snapshotAt[s]!) {
-      this.snapshotAt[s] = at;
-      this.snapshotUser[s] = userIdx;
-    }
-    if (this.latestNames) noteLatest(this.latestNames, this.tables, s, userIdx, at);
+    const row = u.addRow(at, s, device, flags, this.inPlaceLimit, this.farInsertBudget);
+    this.tallies.added(u, row, s, device, flags, at);
+    this.latest.note(s, userIdx, at);
     this.total += 1;
     if (u.wantsRoom) {
       // Should it fail (no memory for the copies), the columns stay as they are: the add that next
@@ -261,15 +219,7 @@ export class StatsIndex {
 
   findRetry(userId: string, trackId: string, type: 'play' | 'skip', at: number): PlayLogEntry | undefined {
     const u = this.userColumns(userId);
-    const trackIdx = this.tables.tracks.get(trackId);
-    if (!u || trackIdx === undefined) return undefined;
-    const want = EXPLICIT | (type === 'skip' ? SKIP : 0);
-    const track = this.tables.snapshots.track;
-    for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
-      if (track[u.snap[row]!] === trackIdx && (u.flags[row]! & (EXPLICIT | SKIP)) === want)
-        return entryAt(this.tables, u, row, this.idOfLine);
-    }
-    return undefined;
+    return u && findRetry(this.parts, u, trackId, type, at, this.idOfLine);
   }
 
   /**
@@ -278,28 +228,18 @@ export class StatsIndex {
    * listener's row marks (UserTallies.prepareMarks).
    */
   async prepare(f: StatsFilter): Promise<void> {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return;
-    const [lo, hi] = u.range(f.from, f.to);
-    if (lo === 0 && hi === u.n) {
-      if (device !== undefined) await this.tallies.prepareDevice(u, device, this.slicing);
-    } else if (device === undefined) {
-      await this.tallies.prepareMarks(u, this.slicing);
+    const sel = this.select(f);
+    if (!sel) return;
+    if (sel.whole) {
+      if (sel.device !== undefined) await this.tallies.prepareDevice(sel.u, sel.device, this.slicing);
+    } else if (sel.device === undefined) {
+      await this.tallies.prepareMarks(sel.u, this.slicing);
     }
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return { totalMs: 0, plays: 0 };
-    const [lo, hi] = u.range(f.from, f.to);
-    if (lo === 0 && hi === u.n) {
-      if (device === undefined) return { totalMs: u.listeningMs, plays: u.plays };
-      const t = this.tallies.device(u, device);
-      return { totalMs: t.ms, plays: t.plays };
-    }
-    return this.tallies.withRangeSums(u, lo, hi, device, (sums) => listening(sums, this.tables.snapshots));
+    const sel = this.select(f);
+    return sel ? listeningOf(this.parts, sel) : { totalMs: 0, plays: 0 };
   }
 
   topTracks(f: StatsFilter, offset: number, limit: number): TopTrack[] {
@@ -320,26 +260,15 @@ export class StatsIndex {
 
   /** The first `limit` of every top list of a filter, from one scan of its rows (top-lists.ts). */
   tops(f: StatsFilter, limit: number): TopLists {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return { tracks: [], albums: [], artists: [], genres: [] };
-    return topPages(this.tallies, this.tables, u, u.range(f.from, f.to), device, limit, this.readers);
+    const sel = this.select(f);
+    if (!sel) return { tracks: [], albums: [], artists: [], genres: [] };
+    return topPages(this.parts, sel, limit, this.readers);
   }
 
   recentPlays(f: StatsFilter, offset: number, limit: number): PlayLogEntry[] {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null || limit <= 0) return [];
-    const accept = device === undefined ? undefined : this.tallies.acceptDevice(device);
-    const out: PlayLogEntry[] = [];
-    let skip = offset;
-    for (let row = u.n - 1; row >= 0 && out.length < limit; row -= 1) {
-      if (u.flags[row]! & SKIP) continue;
-      if (accept && accept[u.device[row]!] === 0) continue;
-      if (skip > 0) skip -= 1;
-      else out.push(entryAt(this.tables, u, row, this.idOfLine));
-    }
-    return out;
+    const sel = this.select(f);
+    if (!sel || limit <= 0) return [];
+    return recentPlays(this.parts, sel, offset, limit, this.idOfLine);
   }
 
   recentAlbums(f: StatsFilter, offset: number, limit: number): RecentItem[] {
@@ -356,31 +285,11 @@ export class StatsIndex {
    * `maxSteps` steps: the caller refuses such a range, so counting it would be wasted work.
    */
   activity(f: StatsFilter & { from: number; to: number }, step: DateStep, maxSteps: number): ActivityStep[] {
-    const steps: ActivityStep[] = [];
-    for (let start = stepStart(f.from, step); start <= f.to; start = nextStep(start, step)) {
-      steps.push({ start, plays: 0, skips: 0, listeningMs: 0 });
-      if (steps.length > maxSteps) return steps;
-    }
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null || steps.length === 0) return steps;
-    const accept = device === undefined ? undefined : this.tallies.acceptDevice(device);
-    const [lo, hi] = u.range(f.from, f.to);
-    const duration = this.tables.snapshots.duration;
-    let s = 0;
-    let current = steps[0]!;
-    for (let row = lo; row < hi; row += 1) {
-      if (accept && accept[u.device[row]!] === 0) continue;
-      const at = u.at[row]!;
-      while (s + 1 < steps.length && at >= steps[s + 1]!.start) current = steps[++s]!;
-      if (u.flags[row]! & SKIP) {
-        current.skips += 1;
-      } else {
-        current.plays += 1;
-        current.listeningMs += duration[u.snap[row]!]!;
-      }
-    }
-    return steps;
+    const steps = activitySteps(f.from, f.to, step, maxSteps);
+    if (steps.length > maxSteps) return steps;
+    const sel = this.select(f);
+    if (!sel || steps.length === 0) return steps;
+    return countActivity(this.parts, sel, steps);
   }
 
   /** A user's all-time counts kept for the household page's reads; undefined for a user without logs. */
@@ -419,31 +328,18 @@ export class StatsIndex {
    * holds the event loop a few milliseconds, not a hundred. Undefined when the filter has no rows.
    */
   rowSpan(f: StatsFilter): RowSpan | undefined {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return undefined;
-    const [lo, hi] = u.range(f.from, f.to);
-    return {
-      at: u.at,
-      flags: u.flags,
-      device: u.device,
-      lo,
-      hi,
-      accept: device === undefined ? undefined : this.tallies.acceptDevice(device),
-    };
+    const sel = this.select(f);
+    if (!sel) return undefined;
+    const { u, lo, hi } = sel;
+    return { at: u.at, flags: u.flags, device: u.device, lo, hi, accept: acceptedDevices(this.parts, sel) };
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
-    return latestEntryOfTrack(this.latest, this.tables, this.columns, trackId, this.idOfLine);
+    return this.latest.entryOfTrack(this.columns, trackId, this.idOfLine);
   }
 
   snapshotName(kind: 'album' | 'artist', id: string): string | null {
-    return snapshotName(this.latest, this.tables, kind, id);
-  }
-
-  /** The latest names, made from the newest log of each snapshot the first time. */
-  private get latest(): LatestNames {
-    return (this.latestNames ??= latestFromSnapshots(this.tables, this.snapshotAt, this.snapshotUser));
+    return this.latest.nameOf(kind, id);
   }
 
   /**
@@ -461,6 +357,11 @@ export class StatsIndex {
     );
   }
 
+  /** What `f` selects, resolved once for a read (reads/selection.ts). */
+  private select(f: StatsFilter): Selection | undefined {
+    return selectionOf(this.tables, this.columnsOf(f.userId), f);
+  }
+
   /** A user's columns, sorted for a read. */
   private userColumns(userId: string): UserColumns | undefined {
     const u = this.columnsOf(userId);
@@ -476,12 +377,10 @@ export class StatsIndex {
 
   /** A top list of a filter (top-lists.ts): its ranks [offset, offset + limit). */
   private top<K extends Kind>(f: StatsFilter, kind: K, offset: number, limit: number): TopLists[K] {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return [];
-    const range = u.range(f.from, f.to);
+    const sel = this.select(f);
+    if (!sel) return [];
     const read = this.readers[kind] as TopReader<TopLists[K][number]>;
-    return topPage(this.tallies, this.tables, u, range, device, kind, offset, limit, read) as TopLists[K];
+    return topPage(this.parts, sel, kind, { offset, limit }, read) as TopLists[K];
   }
 
   private recent(
@@ -491,9 +390,7 @@ export class StatsIndex {
     offset: number,
     limit: number,
   ): RecentItem[] {
-    const u = this.userColumns(f.userId);
-    const device = this.tables.devices.filter(f.device);
-    if (!u || device === null) return [];
-    return recentPage(this.tallies, u, device, kind, ids, offset, limit);
+    const sel = this.select(f);
+    return sel ? recentPage(this.parts, sel, kind, ids, { offset, limit }) : [];
   }
 }

@@ -20,6 +20,7 @@ import { badRequest, invalidParameter, notFound, unauthorized } from '../../erro
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../../domain/ports.js';
+import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
 import type { RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
@@ -65,6 +66,8 @@ export class StatsService {
     private readonly clock: Clock,
     /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
     private readonly listens?: { note(entry: PlayLogEntry): void },
+    /** The names devices are logged under; shared with the listening history's writer. */
+    private readonly deviceLimit: DeviceLimit = new DeviceLimit(index),
   ) {}
 
   async log(caller: Principal, type: 'play' | 'skip', request: LogRequest): Promise<LogResult> {
@@ -86,7 +89,7 @@ export class StatsService {
       userId,
       type,
       at,
-      device: request.device ?? null,
+      device: this.deviceLimit.nameFor(userId, request.device ?? null),
       explicitAt: explicit,
     });
     // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).

@@ -16,6 +16,47 @@ function mpegStream(frames: number, padding = false): Buffer {
   return Buffer.concat(Array.from({ length: frames }, () => frame));
 }
 
+/**
+ * A constant bit rate stream as an encoder writes it: a frame is padded by one byte whenever the
+ * frames so far fall a byte short of the bit rate. `header` sets version, layer, rate and bit rate.
+ */
+function cbrStream(frames: number, header = MPEG1_128K): Buffer {
+  const plain = mpegFrame(Uint8Array.from(header))!;
+  const exact = (plain.samples * mpegBitrateOf(header)) / (8 * plain.sampleRate);
+  const out: Buffer[] = [];
+  let written = 0;
+  for (let n = 1; n <= frames; n++) {
+    const padded = Math.floor(n * exact) - written > plain.length;
+    const frame = Buffer.alloc(plain.length + (padded ? 1 : 0));
+    Buffer.from(header).copy(frame);
+    if (padded) frame[2]! |= 0x02;
+    out.push(frame);
+    written += frame.length;
+  }
+  return Buffer.concat(out);
+}
+
+const mpegBitrateOf = (h: number[]): number =>
+  [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160][h[2]! >> 4]! * 1000;
+
+/** An APE tag (header, one item, footer) as taggers append it, and an ID3v1 tag after it. */
+function trailingTags(): Buffer {
+  // A long item: the tag is worth several frames, so a length that kept it would be off.
+  const value = Buffer.alloc(2000, 0x78);
+  const item = Buffer.concat([Buffer.from([0xd0, 0x07, 0, 0, 0, 0, 0, 0]), Buffer.from('Comment\0'), value]);
+  const apeBlock = (isHeader: boolean) => {
+    const b = Buffer.alloc(32);
+    b.write('APETAGEX', 0, 'latin1');
+    b.writeUInt32LE(2000, 8);
+    b.writeUInt32LE(item.length + 32, 12); // items and footer
+    b.writeUInt32LE(1, 16);
+    b.writeUInt32LE((0x80000000 | (isHeader ? 0x20000000 : 0)) >>> 0, 20);
+    return b;
+  };
+  const id3v1 = Buffer.concat([Buffer.from('TAG'), Buffer.alloc(125)]);
+  return Buffer.concat([apeBlock(true), item, apeBlock(false), id3v1]);
+}
+
 async function tempFile(name: string, data: Buffer): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'melon-frames-')), name);
   await writeFile(file, data);
@@ -76,6 +117,23 @@ describe('mpegDuration', () => {
   it('skips garbage between frames', async () => {
     const data = Buffer.concat([mpegStream(10), Buffer.from('junk!'), mpegStream(10)]);
     expect(await mpegDuration(await tempFile('g.mp3', data))).toBeCloseTo((20 * 1152) / 44100, 9);
+  });
+});
+
+describe('mpegDuration without a Xing header', () => {
+  it('takes a constant bit rate stream’s frame count from its bytes, less the tags at the end', async () => {
+    const id3v2 = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x0a', 'latin1'), Buffer.alloc(10)]);
+    const data = Buffer.concat([id3v2, cbrStream(5000), trailingTags()]);
+    expect(await mpegDuration(await tempFile('cbr.mp3', data))).toBeCloseTo((5000 * 1152) / 44100, 9);
+  });
+
+  it('counts every frame of a stream whose bit rate changes', async () => {
+    // 128 and 160 kbit/s in runs of three frames: every probe sees both.
+    const runs = Array.from({ length: 600 }, (_, i) =>
+      cbrStream(3, i % 2 === 0 ? MPEG1_128K : [0xff, 0xfb, 0xa0, 0x00]),
+    );
+    const data = Buffer.concat([...runs, trailingTags()]);
+    expect(await mpegDuration(await tempFile('vbr.mp3', data))).toBeCloseTo((1800 * 1152) / 44100, 9);
   });
 });
 

@@ -44,6 +44,7 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
         400: ['import_empty', 'import_unrecognised', 'import_archive_refused'],
         401: ['forbidden_role'],
         404: ['user_not_found'],
+        409: ['import_queue_full'],
       },
       handle: ({ params, request }) =>
         imports.start(callerOf(request), {

@@ -15,9 +15,10 @@ import { MAX_QUEUE_TRACKS, type PlayQueueService } from '../../../services/play-
 import { id, idPath, integer, listQuery, stringList, text } from '../../params.js';
 import { callerOf, endpoint, rawEndpoint } from '../../endpoint.js';
 import { imageReply } from './artwork.js';
-import { MAX_RESIZE_EDGE } from '../../../services/image-resizer.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The largest `size` a cover may ask for; above the last step the original is sent. */
+const MAX_COVER_EDGE = 2048;
 const device = text(128).optional().meta({ description: 'The player, 1–128 characters' });
 const kind = z
   .enum(['track', 'album', 'artist'], { error: 'must be track, album or artist' })
@@ -54,9 +55,10 @@ export function listeningHandlers(
           : 'Their first stored picture, else the cover of their first album, else the default artwork.',
       path: idPath,
       params: {
-        size: integer(1, MAX_RESIZE_EDGE)
-          .optional()
-          .meta({ description: 'Scale down to fit a square of this many pixels (never up)' }),
+        size: integer(1, MAX_COVER_EDGE).optional().meta({
+          description:
+            'Scale down to fit a square of at least this many pixels (64, 128, 256, 512 or 1024; never up)',
+        }),
       },
       responses: {
         200: {

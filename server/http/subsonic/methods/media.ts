@@ -86,7 +86,13 @@ export function mediaMethods(services: Services, resizer: ImageResizer) {
       const { params } = request;
       const size = params.optionalInt('size', 1, 100_000);
       const original = await coverImage(request, params.required('id'));
-      const image = size === undefined ? original : await resizer.resize(original, size);
+      // A picture that cannot be resized (too many pixels, not decodable) shows the default art.
+      const image =
+        size === undefined
+          ? original
+          : ((await resizer.resize(original, size)) ??
+            (await resizer.resize(await artwork.defaultImage(), size)) ??
+            (await artwork.defaultImage()));
       return binary(imageReply(request.http, image));
     },
 

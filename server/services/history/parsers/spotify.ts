@@ -35,7 +35,7 @@ export interface SpotifyOptions {
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
-/** "2023-07-01 20:03", the Account data's `endTime`, in UTC. */
+/** `YYYY-MM-DD HH:MM`, the Account data's `endTime`, in UTC. */
 const ACCOUNT_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/u;
 
 /**

@@ -23,8 +23,7 @@ const MAX_LINE_BYTES = 3 * MAX_ENTRY_CHARS;
 const READ_BYTES = 64 * 1024;
 /**
  * Bytes of a JSON array decoded at a time: at 32 KiB even a piece of two-byte characters stays in
- * V8's young generation. (A 1M-listen JSON array import: RSS growth 122-130 MB with 1 MiB pieces,
- * 90-118 with these; 4 % slower.)
+ * V8's young generation, and dies there (docs/BENCHMARKS.md has the import's memory either way).
  */
 const TEXT_BYTES = 32 * 1024;
 
@@ -36,8 +35,8 @@ const CR = 0x0d;
  * readline splits them; null for a line too long to keep (over MAX_LINE_BYTES), which is dropped as
  * it is read. The bytes are read into one buffer, reused from read to read, and each line is
  * decoded on its own, so a 300 MB export is never whole in memory. (readline over a decoding stream
- * made a string of every chunk read, a megabyte each: too large for V8's young generation, so a
- * 1M-listen import left 200 MB of them for full collections to free.)
+ * makes a string of every chunk read, a megabyte each: too large for V8's young generation, so a
+ * large import leaves them all for full collections to free.)
  */
 export async function* byteLines(
   source: ByteReader,

@@ -196,6 +196,25 @@ export class UserColumns {
     return rows >= GROW_AHEAD_FROM ? rows + SPARE_ROWS : rows;
   }
 
+  /** Adds a log's row, making room first, and fills its columns; returns the row (see insertRow). */
+  addRow(
+    at: number,
+    s: number,
+    device: number,
+    flags: number,
+    inPlaceLimit: number,
+    farInsertBudget: number,
+  ): number {
+    this.reserve(this.n + 1);
+    this.widenFor(s, device);
+    const row = this.insertRow(at, inPlaceLimit, farInsertBudget);
+    this.at[row] = at;
+    this.snap[row] = s;
+    this.device[row] = device;
+    this.flags[row] = flags;
+    return row;
+  }
+
   /**
    * Adds a row for a log at time `at` (room reserved first) and returns it: in place when the rows
    * are sorted and it lands near the end, else at the end, in the unsorted tail. Far back, shifting

@@ -3,8 +3,13 @@ import type { RecentItem, TopGenre, TopItem, TopTrack } from './results.js';
 import { foldKind } from '../sums/scans.js';
 import type { Kind, Tally } from '../sums/tally.js';
 import { byPlays, byRecency, select } from '../sums/top-n.js';
-import type { UserColumns } from '../columns/user-columns.js';
-import type { UserTallies } from '../sums/user-tallies.js';
+import type { ReadParts, Selection } from './selection.js';
+
+/** Ranks [offset, offset + limit) of a list. */
+export interface Page {
+  offset: number;
+  limit: number;
+}
 
 /** Items of each kind, as a top list shows them. */
 export interface TopLists {
@@ -34,22 +39,20 @@ export function topReaders(tables: IndexTables): TopReaders {
 }
 
 /**
- * The ranks [offset, offset + limit) of a user's top list over rows [lo, hi) (of one device key,
- * unless undefined), handed to `read` with the sums they index: an all-time ranking kept current,
- * all-time sums of a device, or a range's sums made for this read.
+ * The ranks [offset, offset + limit) of a selection's top list, handed to `read` with the sums they
+ * index: an all-time ranking kept current, all-time sums of a device, or a range's sums made for
+ * this read.
  */
 export function topPage<T>(
-  tallies: UserTallies,
-  tables: IndexTables,
-  u: UserColumns,
-  [lo, hi]: [number, number],
-  device: number | undefined,
+  parts: ReadParts,
+  sel: Selection,
   kind: Kind,
-  offset: number,
-  limit: number,
+  { offset, limit }: Page,
   read: TopReader<T>,
 ): T[] {
-  if (lo === 0 && hi === u.n) {
+  const { tallies, tables } = parts;
+  const { u, device } = sel;
+  if (sel.whole) {
     if (device === undefined) {
       const all = tallies.all(u);
       return read(all[kind], tallies.ranking(u, kind).page(offset, limit), all.spellings);
@@ -58,8 +61,8 @@ export function topPage<T>(
     const ids = tables.idsOf(kind);
     return read(t[kind], select(t[kind], byPlays(t[kind], ids), offset, limit), t.spellings);
   }
-  return tallies.withRangeSums(u, lo, hi, device, (sums) =>
-    rangePage(tallies, tables, sums, kind, offset, limit, read),
+  return tallies.withRangeSums(u, sel.lo, sel.hi, device, (sums) =>
+    rangePage(parts, sums, kind, { offset, limit }, read),
   );
 }
 
@@ -68,20 +71,12 @@ export function topPage<T>(
  * one scan of the rows: a caller wanting every kind of one range (the year in review) pays for the
  * scan once instead of four times.
  */
-export function topPages(
-  tallies: UserTallies,
-  tables: IndexTables,
-  u: UserColumns,
-  range: [number, number],
-  device: number | undefined,
-  limit: number,
-  readers: TopReaders,
-): TopLists {
-  const [lo, hi] = range;
+export function topPages(parts: ReadParts, sel: Selection, limit: number, readers: TopReaders): TopLists {
+  const first = { offset: 0, limit };
   const page = <K extends Kind>(kind: K, sums?: Tally): TopLists[K] =>
     (sums
-      ? rangePage(tallies, tables, sums, kind, 0, limit, readers[kind])
-      : topPage(tallies, tables, u, range, device, kind, 0, limit, readers[kind])) as TopLists[K];
+      ? rangePage(parts, sums, kind, first, readers[kind])
+      : topPage(parts, sel, kind, first, readers[kind])) as TopLists[K];
   const every = (sums?: Tally): TopLists => ({
     tracks: page('tracks', sums),
     albums: page('albums', sums),
@@ -89,18 +84,16 @@ export function topPages(
     genres: page('genres', sums),
   });
   // The whole range reads sums kept current, with no scan to share.
-  if (lo === 0 && hi === u.n) return every();
-  return tallies.withRangeSums(u, lo, hi, device, (sums) => every(sums));
+  if (sel.whole) return every();
+  return parts.tallies.withRangeSums(sel.u, sel.lo, sel.hi, sel.device, (sums) => every(sums));
 }
 
 /** A page of one kind from a range's sums per snapshot (folded into the kind's scratch sums). */
 function rangePage<T>(
-  tallies: UserTallies,
-  tables: IndexTables,
+  { tallies, tables }: ReadParts,
   sums: Tally,
   kind: Kind,
-  offset: number,
-  limit: number,
+  { offset, limit }: Page,
   read: TopReader<T>,
 ): T[] {
   const scratch = tallies.scratch;
@@ -114,16 +107,15 @@ function rangePage<T>(
   }
 }
 
-/** The ranks [offset, offset + limit) of a user's albums or artists, latest played first (all time). */
+/** The ranks [offset, offset + limit) of a listener's albums or artists, latest played first (all time). */
 export function recentPage(
-  tallies: UserTallies,
-  u: UserColumns,
-  device: number | undefined,
+  { tallies }: ReadParts,
+  sel: Selection,
   kind: 'albums' | 'artists',
   ids: string[],
-  offset: number,
-  limit: number,
+  { offset, limit }: Page,
 ): RecentItem[] {
+  const { u, device } = sel;
   let tally: Tally;
   let ranks: number[];
   if (device === undefined) {

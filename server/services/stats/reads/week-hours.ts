@@ -1,4 +1,4 @@
-import type { RowSpan } from '../stats-index.js';
+import type { RowSpan } from './selection.js';
 import { SKIP } from '../columns/user-columns.js';
 
 /**

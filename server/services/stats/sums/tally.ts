@@ -12,8 +12,8 @@ export class Tally {
   /**
    * Items with at least one play or skip are `touched[0, touchedCount)`, so a reset or a ranking
    * touches only those. A typed array as long as the others (an item is noted once, so it never
-   * fills up), reused from read to read: a ranged read noting 20,000 snapshots in a plain array
-   * made ~0.5 MB of garbage and cost 13 times as much.
+   * fills up), reused from read to read, so a ranged read makes no garbage for the snapshots it
+   * notes, as a plain array grown per read would.
    */
   touched = new Int32Array(0);
   touchedCount = 0;

@@ -5,7 +5,9 @@ import { foldAll, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from '../columns/slices.js';
 import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
-import type { UserColumns } from '../columns/user-columns.js';
+import { noteHeard } from '../columns/first-heard.js';
+import { SKIP, type UserColumns } from '../columns/user-columns.js';
+import { countWeekHour } from '../reads/week-hours.js';
 
 /** How many devices' all-time sums a user keeps (the ones read last). */
 export const DEVICE_SUMS_KEPT = 4;
@@ -115,6 +117,30 @@ export class UserTallies {
       u.rankings.set(list, ranking);
     }
     return ranking;
+  }
+
+  /**
+   * Counts a listener's new row in all that is kept of them: the sums per snapshot, the all-time
+   * totals and first plays per artist, the household page's counts, the row marks, and the all-time
+   * and per-device sums with their rankings.
+   */
+  added(u: UserColumns, row: number, s: number, device: number, flags: number, at: number): void {
+    const play = (flags & SKIP) === 0;
+    const table = this.tables.snapshots;
+    u.bySnapshot.bump(s, play, table.duration[s]!, at);
+    if (play) {
+      u.plays += 1;
+      u.listeningMs += table.duration[s]!;
+      noteHeard(u, table.artists, s, at);
+      if (u.kept.weekHours) countWeekHour(u.kept.weekHours, at);
+    }
+    u.kept.devices?.count(device, play);
+    u.marks?.inserted(row, s, !play);
+    if (u.all) this.count(u.all, s, play, at, u);
+    if (device > 0 && u.byDevice.size > 0) {
+      const perDevice = u.byDevice.get(this.tables.devices.keyOf[device - 1]!);
+      if (perDevice) this.count(perDevice, s, play, at);
+    }
   }
 
   /** Counts a log of snapshot `s` in `t`, moving it up the rankings of `u` when given. */

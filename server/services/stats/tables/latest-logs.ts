@@ -1,4 +1,5 @@
 import type { PlayLogEntry } from '../../../domain/play.js';
+import { capacityFor, grown } from '../columns/columns.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
 import { entryAt, type IdOfLine } from '../columns/row-entry.js';
@@ -71,4 +72,47 @@ export function snapshotName(
   if (idx === undefined) return null;
   const name = latest.nameOf(kind, idx);
   return name < 0 ? null : tables.names.values[name]!;
+}
+
+/**
+ * Names and newest logs for items gone from the library. It keeps per snapshot the time and user of
+ * its newest log; the names are made from those at the first read that needs them (a bulk load does
+ * not pay for them), then kept current by `note`.
+ */
+export class LatestLogs {
+  private names: LatestNames | undefined;
+  private snapshotAt = new Float64Array(0);
+  private snapshotUser = new Int32Array(0);
+
+  constructor(private readonly tables: IndexTables) {}
+
+  /** A log of snapshot `s` by user `userIdx` at `at`. */
+  note(s: number, userIdx: number, at: number): void {
+    if (s >= this.snapshotAt.length) {
+      const cap = capacityFor(s + 1, this.snapshotAt.length);
+      this.snapshotAt = grown(this.snapshotAt, cap).fill(-Infinity, this.snapshotAt.length);
+      this.snapshotUser = grown(this.snapshotUser, cap);
+    }
+    if (at >= this.snapshotAt[s]!) {
+      this.snapshotAt[s] = at;
+      this.snapshotUser[s] = userIdx;
+    }
+    if (this.names) noteLatest(this.names, this.tables, s, userIdx, at);
+  }
+
+  entryOfTrack(
+    columns: readonly UserColumns[],
+    trackId: string,
+    idOfLine: IdOfLine,
+  ): PlayLogEntry | undefined {
+    return latestEntryOfTrack(this.latest, this.tables, columns, trackId, idOfLine);
+  }
+
+  nameOf(kind: 'album' | 'artist', id: string): string | null {
+    return snapshotName(this.latest, this.tables, kind, id);
+  }
+
+  private get latest(): LatestNames {
+    return (this.names ??= latestFromSnapshots(this.tables, this.snapshotAt, this.snapshotUser));
+  }
 }

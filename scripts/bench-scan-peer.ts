@@ -1,0 +1,319 @@
+/**
+ * First scan of realistic files, side by side with a peer (`npm run bench:scan -- --compare
+ * supysonic [--real-files N]`). Generates N files (default 64) in bench-data/scan-real/ (reused by
+ * the next run): 3–6 minute tracks of pink noise and a tone under a tremolo, so that encoders work
+ * as on music, in the usual formats and bit rates, each copied and given its own tags and, except
+ * WAV, a 600×600 JPEG cover. Then, with the files in the page cache, it measures the CPU time of a
+ * first scan by the real Melon server (in a process of its own) and by Debian's `supysonic-cli`
+ * (its own config and database in a temp folder, its start-up cost measured on an empty folder and
+ * taken off). Where supysonic is not installed it uses a reference figure measured here before.
+ *
+ * Prints a table, then as its last line one JSON object with the figures.
+ */
+import { execFile, fork } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  ByteVector,
+  File as TagFile,
+  MpegAudioFileSettings,
+  Picture,
+  PictureType,
+  TagTypes,
+} from 'node-taglib-sharp';
+import { createServer } from '../server/create-server.js';
+import { readTrackFile } from '../server/library/tags.js';
+import { benchConfig, quietLogger } from './bench-data.js';
+
+const run = promisify(execFile);
+const SELF = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SELF), '..');
+const REAL = path.join(ROOT, 'bench-data', 'scan-real');
+
+/**
+ * supysonic 0.7.2's CPU per file on a first scan of real 3–5 minute recordings (Debian's game-music
+ * packages), used when it is not installed (docs/BENCHMARKS.md).
+ */
+const SUPYSONIC_REFERENCE_MS_PER_FILE = 10.7;
+
+/** The usual ways music is encoded; one in eight files of each. */
+const VARIANTS = [
+  { name: 'mp3-cbr192', ext: 'mp3', args: ['-c:a', 'libmp3lame', '-b:a', '192k'] },
+  // Older rippers wrote CBR without a Xing/Info header.
+  {
+    name: 'mp3-cbr320-no-xing',
+    ext: 'mp3',
+    args: ['-c:a', 'libmp3lame', '-b:a', '320k', '-write_xing', '0'],
+  },
+  { name: 'mp3-vbr-v2', ext: 'mp3', args: ['-c:a', 'libmp3lame', '-q:a', '2'] },
+  { name: 'flac', ext: 'flac', args: ['-c:a', 'flac'] },
+  { name: 'm4a-aac256', ext: 'm4a', args: ['-c:a', 'aac', '-b:a', '256k', '-f', 'ipod'] },
+  { name: 'ogg-vorbis-q5', ext: 'ogg', args: ['-c:a', 'libvorbis', '-q:a', '5'] },
+  { name: 'opus-128', ext: 'opus', args: ['-c:a', 'libopus', '-b:a', '128k'] },
+  { name: 'wav', ext: 'wav', args: ['-c:a', 'pcm_s16le'] },
+] as const;
+type Variant = (typeof VARIANTS)[number];
+
+const GENRES = ['Rock', 'Jazz', 'Ambient', 'Folk', 'Hip-Hop', 'Classical', 'Synthpop', 'Blues'];
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+/** Between 3 and 6 minutes, different for each source. */
+function secondsOf(variant: number, take: number): number {
+  return 180 + (((variant * 2 + take) * 53) % 180);
+}
+
+function fileOf(i: number): { path: string; variant: Variant; take: number } {
+  const variant = VARIANTS[i % VARIANTS.length]!;
+  const n = Math.floor(i / VARIANTS.length);
+  const name = `${String(n + 1).padStart(2, '0')} - Real ${i}.${variant.ext}`;
+  return { path: path.join(REAL, `Artist ${n % 4}`, variant.name, name), variant, take: n % 2 };
+}
+
+/** Two encodes of each variant and the cover, the sources every file is copied from. */
+async function makeSources(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const cover = path.join(dir, 'cover.jpg');
+  await ffmpeg(['-f', 'lavfi', '-i', 'mandelbrot=s=600x600', '-frames:v', '1', '-q:v', '3', cover]);
+  for (const [v, variant] of VARIANTS.entries()) {
+    for (let take = 0; take < 2; take++) {
+      const out = path.join(dir, `${variant.name}-${take}.${variant.ext}`);
+      const seconds = secondsOf(v, take);
+      const rate = variant.ext === 'opus' ? 48000 : 44100;
+      await ffmpeg([
+        ...[
+          '-f',
+          'lavfi',
+          '-i',
+          `anoisesrc=color=pink:amplitude=0.3:sample_rate=${rate}:duration=${seconds}`,
+        ],
+        ...[
+          '-f',
+          'lavfi',
+          '-i',
+          `sine=frequency=${220 + take * 110}:sample_rate=${rate}:duration=${seconds}`,
+        ],
+        ...['-filter_complex', 'amix=inputs=2,tremolo=f=1.5:d=0.7,aformat=channel_layouts=stereo'],
+        ...variant.args,
+        out,
+      ]);
+    }
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && !e.parentPath.includes(`${path.sep}.sources`))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Makes the first `count` files that are not there yet; parks the ones beyond `count`. */
+async function ensureRealFiles(count: number): Promise<string[]> {
+  const sources = path.join(REAL, '.sources');
+  const wanted = Array.from({ length: count }, (_, i) => fileOf(i));
+  const existing = new Set(await listFiles(REAL));
+  const parked = path.join(path.dirname(REAL), 'scan-real-parked');
+  for (const file of existing) {
+    if (wanted.some((w) => w.path === file)) continue;
+    const to = path.join(parked, path.relative(REAL, file));
+    await mkdir(path.dirname(to), { recursive: true });
+    await rename(file, to);
+  }
+  const missing = wanted.filter((w) => !existing.has(w.path));
+  if (missing.length === 0) return wanted.map((w) => w.path);
+  if (!(await listFiles(sources).catch(() => [])).length) await makeSources(sources);
+  const cover = Picture.fromFullData(
+    ByteVector.fromByteArray(await readFile(path.join(sources, 'cover.jpg'))),
+    PictureType.FrontCover,
+    'image/jpeg',
+    'Cover',
+  );
+  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+  for (const w of missing) {
+    await mkdir(path.dirname(w.path), { recursive: true });
+    const temp = path.join(path.dirname(w.path), `.tmp-${path.basename(w.path)}`);
+    await copyFile(path.join(sources, `${w.variant.name}-${w.take}.${w.variant.ext}`), temp);
+    const i = wanted.indexOf(w);
+    const tagged = TagFile.createFromPath(temp);
+    try {
+      tagged.tag.title = `Real ${i}`;
+      tagged.tag.performers = [`Artist ${Math.floor(i / VARIANTS.length) % 4}`];
+      tagged.tag.albumArtists = tagged.tag.performers;
+      tagged.tag.album = w.variant.name;
+      tagged.tag.track = Math.floor(i / VARIANTS.length) + 1;
+      tagged.tag.year = 1990 + (i % 30);
+      tagged.tag.genres = [GENRES[i % GENRES.length]!];
+      if (w.variant.ext !== 'wav') tagged.tag.pictures = [cover];
+      tagged.save();
+    } finally {
+      tagged.dispose();
+    }
+    await rename(temp, w.path);
+  }
+  return wanted.map((w) => w.path);
+}
+
+/** Reads every file once, so neither scanner pays for the disk and both find them cached. */
+async function warmCache(files: string[]): Promise<void> {
+  for (const file of files)
+    await new Promise<void>((resolve, reject) => {
+      createReadStream(file, { highWaterMark: 1 << 20 })
+        .on('data', () => undefined)
+        .on('end', resolve)
+        .on('error', reject);
+    });
+}
+
+// ------------------------------------------------------------------------------------------- Melon
+
+interface MelonFigures {
+  scanCpuMs: number;
+  scanWallMs: number;
+  added: number;
+  errors: number;
+  perVariantCpuMs: Record<string, number>;
+}
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Runs in the child: a first scan by the real server, then each file's tag reading alone. */
+async function melonChild(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-peer-'));
+  const server = await createServer({
+    config: { ...benchConfig(dataDir), libraryDirs: [REAL] },
+    logger: quietLogger(),
+    scanOnStart: false,
+    library: { watch: false },
+    exit: () => undefined,
+  });
+  await server.listen();
+  const library = server.services.library;
+  const cpu = cpuMs();
+  const wall = performance.now();
+  library.startScan();
+  await library.waitForIdle();
+  const figures: MelonFigures = {
+    scanCpuMs: cpuMs() - cpu,
+    scanWallMs: performance.now() - wall,
+    added: library.scanStatus().added,
+    errors: library.scanStatus().problemCount,
+    perVariantCpuMs: {},
+  };
+  const perVariant = new Map<string, number[]>();
+  for (const file of await listFiles(REAL)) {
+    const variant = path.basename(path.dirname(file));
+    const before = cpuMs();
+    await readTrackFile(file);
+    perVariant.set(variant, [...(perVariant.get(variant) ?? []), cpuMs() - before]);
+  }
+  for (const [variant, times] of perVariant)
+    figures.perVariantCpuMs[variant] = times.reduce((a, b) => a + b, 0) / times.length;
+  process.send!(figures);
+  await server.close(500);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+function melonScan(): Promise<MelonFigures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(SELF, ['--child'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    child.on('message', (figures: MelonFigures) => resolve(figures));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`Melon scan child exited with ${code}`));
+    });
+  });
+}
+
+// --------------------------------------------------------------------------------------- supysonic
+
+/** CPU seconds (user + system) of `supysonic-cli` scanning `folder` from scratch, in `dir`. */
+async function supysonicScanCpuMs(dir: string, folder: string): Promise<number> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(path.join(dir, 'cache'), { recursive: true });
+  await writeFile(
+    path.join(dir, 'supysonic.conf'),
+    `[base]\ndatabase_uri = sqlite:///${dir}/supysonic.db\n[webapp]\ncache_dir = ${dir}/cache\n` +
+      `[daemon]\nsocket = ${dir}/daemon.sock\n`,
+  );
+  await run('supysonic-cli', ['folder', 'add', 'bench', folder], { cwd: dir });
+  // The children's resource usage is what Python reports after it waited for the scan.
+  const { stdout } = await run(
+    'python3',
+    [
+      '-c',
+      'import resource, subprocess, sys\n' +
+        "subprocess.run(['supysonic-cli', 'folder', 'scan', '--force', '--foreground', 'bench'], check=True, stdout=subprocess.DEVNULL)\n" +
+        'u = resource.getrusage(resource.RUSAGE_CHILDREN)\n' +
+        'print((u.ru_utime + u.ru_stime) * 1000)',
+    ],
+    { cwd: dir },
+  );
+  return Number(stdout.trim().split('\n').pop());
+}
+
+async function supysonicInstalled(): Promise<boolean> {
+  return run('sh', ['-c', 'command -v supysonic-cli']).then(
+    () => true,
+    () => false,
+  );
+}
+
+// --------------------------------------------------------------------------------------------- main
+
+export async function comparePeer(peer: string, files: number): Promise<void> {
+  if (peer !== 'supysonic') throw new Error('--compare knows only supysonic');
+  console.log(`bench:scan --compare ${peer} — ${files} realistic files in ${path.relative(ROOT, REAL)}/`);
+  const list = await ensureRealFiles(files);
+  await warmCache(list);
+  const melon = await melonScan();
+  if (melon.added !== files || melon.errors !== 0)
+    throw new Error(`Melon's first scan added ${melon.added} of ${files} files, ${melon.errors} refused`);
+  let peerMsPerFile = SUPYSONIC_REFERENCE_MS_PER_FILE;
+  let peerSource = 'reference';
+  if (await supysonicInstalled()) {
+    const work = await mkdtemp(path.join(tmpdir(), 'melon-bench-supysonic-'));
+    const empty = path.join(work, 'empty');
+    await mkdir(empty);
+    const baseline = await supysonicScanCpuMs(path.join(work, 'a'), empty);
+    const scan = await supysonicScanCpuMs(path.join(work, 'b'), REAL);
+    await rm(work, { recursive: true, force: true });
+    peerMsPerFile = (scan - baseline) / files;
+    peerSource = 'measured';
+  }
+  const melonMsPerFile = melon.scanCpuMs / files;
+  for (const [variant, ms] of Object.entries(melon.perVariantCpuMs).sort())
+    console.log(`  Melon tag reading  ${variant.padEnd(20)} ${ms.toFixed(1)} ms CPU a file`);
+  console.log(
+    `  Melon first scan   ${melonMsPerFile.toFixed(1)} ms CPU a file (${Math.round(melon.scanWallMs)} ms wall)`,
+  );
+  console.log(`  ${peer} first scan ${peerMsPerFile.toFixed(1)} ms CPU a file (${peerSource})`);
+  const result = {
+    files,
+    melonCpuMsPerFile: Number(melonMsPerFile.toFixed(2)),
+    melonFirstScanMs: Math.round(melon.scanWallMs),
+    [`${peer}CpuMsPerFile`]: Number(peerMsPerFile.toFixed(2)),
+    [`${peer}Figure`]: peerSource,
+    melonToPeer: Number((melonMsPerFile / peerMsPerFile).toFixed(2)),
+    melonCpuMsPerFileByFormat: Object.fromEntries(
+      Object.entries(melon.perVariantCpuMs).map(([k, v]) => [k, Number(v.toFixed(2))]),
+    ),
+  };
+  console.log(JSON.stringify(result));
+}
+
+if (process.argv[1] === SELF && process.argv.includes('--child')) {
+  melonChild().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

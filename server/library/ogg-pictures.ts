@@ -1,0 +1,116 @@
+/**
+ * The pictures of an Ogg Vorbis or Opus file, from the METADATA_BLOCK_PICTURE fields of its comment
+ * header: base64 of a FLAC picture block. Read here rather than by music-metadata, whose decoding of
+ * the base64 goes a character at a time in JavaScript and costs more than the rest of a scan of the
+ * file; Node decodes it natively.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+
+export interface OggPicture {
+  /** The picture type of ID3v2 and FLAC (3 is the front cover). */
+  type: number;
+  /** The media type the file declares (never trusted for serving: the bytes are sniffed). */
+  mime: string;
+  data: Buffer;
+}
+
+const PAGE_HEADER = 27;
+/** A comment header larger than this (a 16 MiB cover) is not read: no pictures are listed. */
+const MAX_COMMENT_BYTES = 16 * 1024 * 1024;
+
+async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length);
+  const { bytesRead } = await fh.read(buf, 0, length, position);
+  return buf.subarray(0, bytesRead);
+}
+
+/**
+ * The second packet of the first logical stream (the comment header), joined from its pages by
+ * their segment tables; null when the file ends first or it is too large.
+ */
+async function commentPacket(fh: FileHandle): Promise<Buffer | null> {
+  const parts: Buffer[] = [];
+  let packet = 0;
+  let bytes = 0;
+  let serial: number | null = null;
+  for (let pos = 0; pos < 2 * MAX_COMMENT_BYTES;) {
+    const header = await readAt(fh, pos, PAGE_HEADER + 255);
+    if (header.length < PAGE_HEADER || header.toString('latin1', 0, 4) !== 'OggS') return null;
+    const segments = header[26]!;
+    if (header.length < PAGE_HEADER + segments) return null;
+    const pageSerial = header.readUInt32LE(14);
+    serial ??= pageSerial;
+    const lacing = header.subarray(PAGE_HEADER, PAGE_HEADER + segments);
+    const bodyLength = lacing.reduce((sum, n) => sum + n, 0);
+    const bodyStart = pos + PAGE_HEADER + segments;
+    pos = bodyStart + bodyLength;
+    if (pageSerial !== serial) continue; // another stream's page, interleaved
+    const body = await readAt(fh, bodyStart, bodyLength);
+    let at = 0;
+    for (const n of lacing) {
+      if (packet === 1) {
+        bytes += n;
+        if (bytes > MAX_COMMENT_BYTES || at + n > body.length) return null;
+        parts.push(body.subarray(at, at + n));
+      }
+      at += n;
+      // A segment shorter than 255 bytes ends its packet.
+      if (n < 255 && packet++ === 1) return Buffer.concat(parts);
+    }
+  }
+  return null;
+}
+
+/** The FLAC picture block in `block`; null when it is cut short. */
+function pictureBlock(block: Buffer): OggPicture | null {
+  if (block.length < 32) return null;
+  const type = block.readUInt32BE(0);
+  const mimeLength = block.readUInt32BE(4);
+  let at = 8 + mimeLength;
+  if (at + 4 > block.length) return null;
+  const mime = block.toString('latin1', 8, at);
+  at += 4 + block.readUInt32BE(at); // description
+  at += 16; // width, height, colour depth, palette size: the bytes are measured instead
+  if (at + 4 > block.length) return null;
+  const length = block.readUInt32BE(at);
+  at += 4;
+  if (at + length > block.length) return null;
+  return { type, mime, data: block.subarray(at, at + length) };
+}
+
+/** The fields of a comment header named METADATA_BLOCK_PICTURE, decoded, in their order. */
+export function commentPictures(packet: Buffer): OggPicture[] {
+  let at: number;
+  if (packet.toString('latin1', 0, 7) === '\x03vorbis') at = 7;
+  else if (packet.toString('latin1', 0, 8) === 'OpusTags') at = 8;
+  else return [];
+  const pictures: OggPicture[] = [];
+  if (at + 4 > packet.length) return pictures;
+  at += 4 + packet.readUInt32LE(at); // vendor
+  if (at + 4 > packet.length) return pictures;
+  const count = packet.readUInt32LE(at);
+  at += 4;
+  const key = 'metadata_block_picture=';
+  for (let i = 0; i < count && at + 4 <= packet.length; i++) {
+    const length = packet.readUInt32LE(at);
+    const start = at + 4;
+    at = start + length;
+    if (at > packet.length) break;
+    if (packet.toString('latin1', start, start + key.length).toLowerCase() !== key) continue;
+    const picture = pictureBlock(Buffer.from(packet.toString('latin1', start + key.length, at), 'base64'));
+    if (picture) pictures.push(picture);
+  }
+  return pictures;
+}
+
+/** The pictures of the Ogg file, in their order in its comment header. */
+export async function oggPictures(file: string | FileHandle): Promise<OggPicture[]> {
+  // A handle is the caller's to close (a checked track file); a path is opened and closed here.
+  const fh = typeof file === 'string' ? await open(file, 'r') : file;
+  try {
+    const packet = await commentPacket(fh);
+    return packet ? commentPictures(packet) : [];
+  } finally {
+    if (typeof file === 'string') await fh.close();
+  }
+}

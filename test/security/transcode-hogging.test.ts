@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { ffmpegChildren, waitFor } from '../support/ffmpeg-children.js';
+import { problem, startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * One member opens transcodes and never reads them. Each holds an encoder slot, so with every slot
+ * held the rest of the household gets `busy`. One account may hold at most half of the slots, and
+ * an encode whose output nobody reads is ended (after 30 s; shortened here) and its slot freed.
+ */
+const run = promisify(execFile);
+const IDLE_MS = 1_500;
+
+let t: TestServer;
+let base: string;
+let pass: TestUser;
+let user: TestUser;
+let path: string;
+const held: ClientRequest[] = [];
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'melon-hog-'));
+  const music = join(base, 'music', 'Long');
+  await mkdir(music, { recursive: true });
+  // Half an hour: its transcode at 320 kbps is far more than the socket buffers between a client
+  // and the server hold, so an encode nobody reads stalls instead of finishing.
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', 'sine=frequency=440:sample_rate=44100:duration=1800'],
+    ...['-ac', '1', '-c:a', 'flac', '-metadata', 'title=Long', join(music, 'Long.flac')],
+  ]);
+  t = await startTestServer({
+    config: { libraryDirs: [join(base, 'music')], maxTranscodes: 4, transcodeIdleMs: IDLE_MS },
+  });
+  pass = await makeUser(t, { role: 'Pass' });
+  user = await makeUser(t);
+  const tracks = (await (await t.call('/api/tracks', { token: t.adminToken })).json()) as {
+    items: Array<{ id: string }>;
+  };
+  path = `/api/tracks/${tracks.items[0]!.id}/stream?format=mp3&maxBitRate=320`;
+}, 120_000);
+
+afterAll(async () => {
+  for (const request of held) request.destroy();
+  await t?.stop();
+  await rm(base, { recursive: true, force: true });
+});
+
+/** Starts a transcode, takes its headers and first bytes, then stops reading (but stays connected). */
+function openUnread(token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(t.url + path, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        return;
+      }
+      res.once('data', () => {
+        res.pause();
+        resolve(200);
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    held.push(req);
+    req.end();
+  });
+}
+
+describe('one account holding transcodes it never reads', () => {
+  it('gets at most half of the slots; another member still gets one', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await openUnread(pass.token));
+    expect(statuses).toEqual([200, 200, 503, 503]);
+    const head = await t.call(path, { token: pass.token, method: 'HEAD' });
+    expect(head.status).toBe(200); // a HEAD starts no encoder, so it is never refused
+    const again = await fetch(t.url + path, { headers: { Authorization: `Bearer ${pass.token}` } });
+    expect(again.status).toBe(503);
+    expect((await problem(again)).code).toBe('busy');
+    expect(await openUnread(user.token)).toBe(200);
+  }, 60_000);
+
+  it('loses an encode nobody reads: the encoder ends and its slot is free again', async () => {
+    expect((await ffmpegChildren()).length).toBeGreaterThan(0);
+    // The clients stay connected and do nothing: only their silence ends the encoders.
+    expect(await waitFor(async () => (await ffmpegChildren()).length === 0, 40_000)).toBe(true);
+    expect(await openUnread(pass.token)).toBe(200);
+  }, 60_000);
+});
