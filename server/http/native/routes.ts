@@ -1,4 +1,4 @@
-import { healthSchema, serverInfoSchema } from '../../contract/server.js';
+import { healthSchema, serverAddressSchema, serverInfoSchema } from '../../contract/server.js';
 import type { Services } from '../../services/create-services.js';
 import { AdminPage } from '../admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
@@ -109,6 +109,16 @@ export function routeTable(services: Services): DocumentedRoute[] {
     ),
     get(
       'server',
+      '/api/server-address',
+      READERS,
+      endpoint({
+        summary: 'The address a music app or a phone uses to reach this server (any member may ask)',
+        response: serverAddressSchema,
+        handle: () => ({ address: services.serverInfo().addresses[0] ?? '' }),
+      }),
+    ),
+    get(
+      'server',
       '/api/openapi.json',
       PUBLIC,
       openApiEndpoint(() => routes, services.version),
@@ -174,6 +184,8 @@ export function routeTable(services: Services): DocumentedRoute[] {
       ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),
       uploadLimitBytes: IMPORT_UPLOAD_LIMIT_BYTES,
     },
+    get('stats', '/api/stats/import', MEMBERS, history.imports),
+    get('stats', '/api/stats/unmatched', MEMBERS, history.missing),
     get('stats', '/api/stats/import/:id', MEMBERS, history.importStatus),
     get('stats', '/api/stats/export', READERS, history.export),
     get('stats', '/api/stats/year-in-review', READERS, history.yearInReview),

@@ -5,10 +5,8 @@ import type { RatingKind } from '../../domain/rating.js';
 import type { Principal } from '../../domain/user.js';
 import { audioContentType } from '../../library/audio-file.js';
 import type { Services } from '../../services/create-services.js';
+import type { PlayCount } from '../../services/stats/reads/results.js';
 import type { Payload } from './render.js';
-
-/** The most items a Subsonic list reads from the statistics to fill in play counts. */
-const ALL = 1_000_000;
 
 export const suffixOf = (track: TrackRecord) => extname(track.path).slice(1).toLowerCase();
 /** The same media type the native stream sends for the original. */
@@ -17,19 +15,14 @@ export const contentTypeOf = (track: TrackRecord) => audioContentType(track.form
 /** Melon's 0–10 (half stars) as Subsonic's 1–5 stars: halved, rounded half up (1 → 1). */
 export const starsOf = (melonRating: number) => Math.round(melonRating / 2);
 
-interface Plays {
-  plays: number;
-  lastPlayedAt: number;
-}
-
 /**
  * Makes Subsonic's song (Child), album (AlbumID3) and artist (ArtistID3) objects for one caller:
  * their own ratings, favourites and play counts. Made per request; the play counts are read from
  * the statistics once, when the first object needs them.
  */
 export class Presenter {
-  private trackPlays: Map<string, Plays> | undefined;
-  private albumPlays: Map<string, Plays> | undefined;
+  private trackPlays: Map<string, PlayCount> | undefined;
+  private albumPlays: Map<string, PlayCount> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -119,7 +112,6 @@ export class Presenter {
       parent: album.artistIds[0],
       isDir: true,
       title: album.name,
-      name: album.name,
       album: album.name,
       artist: view.artist,
       year: view.year,
@@ -133,12 +125,14 @@ export class Presenter {
       ...this.rating('album', album.id),
       albumId: album.id,
       artistId: album.artistIds[0],
-      songCount: view.songCount,
       mediaType: 'album',
     };
   }
 
-  /** ArtistID3 (getArtists, getArtist, search3, getStarred2). */
+  /**
+   * ArtistID3 (getArtists, getArtist, search3, getStarred2). No ratings: neither the 1.16.1 XSD's
+   * ArtistID3 nor OpenSubsonic's has them (the old API's Artist of indexArtist does).
+   */
   artist(artist: ArtistRecord): Payload {
     const { library } = this.services;
     const view = library.getArtist(this.caller, artist.id);
@@ -148,7 +142,6 @@ export class Presenter {
       coverArt: `ar-${artist.id}`,
       albumCount: view.albumCount,
       starred: this.starred('artist', artist.id),
-      ...this.rating('artist', artist.id),
       sortName: artist.name,
     };
   }
@@ -177,28 +170,19 @@ export class Presenter {
     return at === null ? undefined : isoUtc(at);
   }
 
-  playsOfTrack(id: string): Plays | undefined {
+  playsOfTrack(id: string): PlayCount | undefined {
     this.trackPlays ??= this.readPlays('tracks');
     return this.trackPlays.get(id);
   }
 
-  private playsOfAlbum(id: string): Plays | undefined {
+  private playsOfAlbum(id: string): PlayCount | undefined {
     this.albumPlays ??= this.readPlays('albums');
     return this.albumPlays.get(id);
   }
 
   /** The caller's own play counts, from Melon's statistics. */
-  private readPlays(kind: 'tracks' | 'albums'): Map<string, Plays> {
-    const map = new Map<string, Plays>();
-    if (this.caller.userId === null) return map;
-    const items = this.services.stats.top(this.caller, kind, { page: 0, count: ALL }) as Array<{
-      id: string;
-      plays: number;
-      lastPlayedAt: string;
-    }>;
-    for (const item of items)
-      if (item.plays > 0)
-        map.set(item.id, { plays: item.plays, lastPlayedAt: Date.parse(item.lastPlayedAt) });
-    return map;
+  private readPlays(kind: 'tracks' | 'albums'): Map<string, PlayCount> {
+    if (this.caller.userId === null) return new Map();
+    return this.services.stats.playCounts(this.caller, kind);
   }
 }

@@ -4,7 +4,6 @@ import type { Album, Track } from '../../contract/library.js';
 import type { AlbumSort, Favourites, Genre, NowPlaying, PlayQueue } from '../../contract/listening.js';
 import type { AlbumRecord } from '../../domain/library.js';
 import { accountOf, type Principal } from '../../domain/user.js';
-import { AppError } from '../../errors.js';
 import type { ArtworkService, Image } from '../artwork-service.js';
 import type { FavouritesService } from '../favourites-service.js';
 import type { ImageResizer } from '../image-resizer.js';
@@ -178,7 +177,7 @@ export class BrowseService {
     return this.nowPlaying
       .list()
       .filter((entry) => this.library.hasTrack(entry.trackId) && names.has(entry.userId))
-      .filter((entry) => entry.userId === caller.userId || this.mayRead(caller, entry.userId))
+      .filter((entry) => entry.userId === caller.userId || this.stats.mayRead(caller, entry.userId))
       .map((entry) => ({
         userId: entry.userId,
         username: names.get(entry.userId)!,
@@ -186,16 +185,6 @@ export class BrowseService {
         client: entry.client,
         startedAt: isoUtc(entry.startedAt),
       }));
-  }
-
-  private mayRead(caller: Principal, userId: string): boolean {
-    try {
-      this.stats.readableUser(caller, userId);
-      return true;
-    } catch (error) {
-      if (error instanceof AppError) return false;
-      throw error;
-    }
   }
 
   private async sorted(caller: Principal, albums: AlbumRecord[], sort: AlbumSort): Promise<AlbumRecord[]> {
