@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Invite } from './contract/auth.js';
-import type { UpdateCheck } from './contract/updates.js';
+import type { UpdateCheckAnswer } from './contract/updates.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/native/routes.js';
 import { ImageCache } from './services/image-cache.js';
@@ -99,7 +99,7 @@ export interface DesktopFacade {
   /** An invite code made by the desktop owner (the tray's "Create invite code"). */
   createInvite(): Promise<Invite>;
   /** Asks the release feed for a newer version (the tray's "Check for updates"). */
-  checkForUpdates(): Promise<UpdateCheck>;
+  checkForUpdates(): Promise<UpdateCheckAnswer>;
 }
 
 /** Whoever sits at the machine running the desktop app: its owner, so an Admin without an account. */
@@ -115,7 +115,7 @@ function desktopFacade(services: Services): DesktopFacade {
   return {
     addresses: () => services.serverInfo().addresses,
     createInvite: () => services.invites.create(DESKTOP_OWNER),
-    checkForUpdates: () => services.updates.check(),
+    checkForUpdates: () => services.updates.check({ mayAsk: true, refresh: true }),
   };
 }
 
