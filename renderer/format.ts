@@ -87,9 +87,40 @@ export function hostOf(address: string): string {
 }
 
 /**
- * What the invite QR code encodes: `melon://<host:port>?code=XXXX`. A phone app scanning it learns
- * where the server is and which code to exchange (GET /auth/code-authenticate?code=XXXX) in one go.
+ * What the invite QR code encodes: the settings page at the server's network address, with the code
+ * after `#` (a fragment never reaches the server or its log). A phone camera opens it as a web
+ * page; a device that exchanges codes (GET /auth/code-authenticate?code=XXXX) reads both from it.
  */
 export function inviteLink(serverAddress: string, code: string): string {
-  return `melon://${hostOf(serverAddress)}?code=${encodeURIComponent(code)}`;
+  return `${originOf(serverAddress)}/admin/#invite?code=${encodeURIComponent(code)}`;
+}
+
+/** The settings page's Apps view at the server's network address: what the Apps QR code holds. */
+export function appsLink(serverAddress: string): string {
+  return `${originOf(serverAddress)}/admin/#apps`;
+}
+
+/** `http://192.168.1.20:14524` from an address with or without a scheme or path. */
+export function originOf(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  } catch {
+    // not a URL: a bare host
+  }
+  return `http://${hostOf(address)}`;
+}
+
+/** "just now", "2 min ago", "3 h ago", "5 days ago", or the date for older times. */
+export function formatAgo(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 30 * 86_400) {
+    const days = Math.floor(seconds / 86_400);
+    return `${days} day${days === 1 ? '' : 's'} ago`;
+  }
+  return formatDateTime(iso);
 }

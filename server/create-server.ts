@@ -159,7 +159,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     clock,
     logger,
     resizer,
-    apiKeys: (key) => services.apiKeys.authenticate(key),
+    apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,

@@ -12,7 +12,8 @@ const POLL_MS = 2000;
 const MAX_ACTIVE = 5;
 
 /**
- * Invites (Admin): a new code large with a countdown and a QR code of `melon://<host:port>?code=X`.
+ * Invites (Admin): a new code large with a countdown and a QR code of the page at the network
+ * address with the code after `#`.
  * The page asks the server every two seconds what became of the codes, so it says "✓ joined as
  * robin" once the device has made its account; used, expired and revoked codes leave the list.
  */

@@ -1,4 +1,4 @@
-import type { ListedUser, User } from '../../server/contract/users.js';
+import type { ListedUser, NewApiKey, User } from '../../server/contract/users.js';
 import { confirmDialog, noticeDialog } from '../confirm.js';
 import { copyText, type View, type ViewContext } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
@@ -173,6 +173,36 @@ function row(
         },
         'button small',
       );
+  const appPassword = actionButton(
+    'App password',
+    'user-app-password',
+    async () => {
+      try {
+        const made = await ctx.api.json<NewApiKey>('/api/users/api-keys/create', {
+          method: 'POST',
+          json: { name: `Made by an Admin for ${user.username}`.slice(0, 64), userId: user.id },
+        });
+        await noticeDialog(
+          `An app password for ${user.username}`,
+          h('p', {
+            text:
+              `A music app signs in with ${user.username}'s username and this app password, and acts as ` +
+              `${user.username} with their role. It is shown only now; ${user.username} sees and revokes it in Apps.`,
+          }),
+          h('p', { class: 'new-password', testid: 'user-app-password-value', text: made.key }),
+          actionButton('Copy', 'user-app-password-copy', () =>
+            copyText(ctx, made.key).then(
+              () => ctx.messages.info('App password copied.'),
+              (error: unknown) => ctx.messages.error(error),
+            ),
+          ),
+        );
+      } catch (error) {
+        say(error);
+      }
+    },
+    'button small',
+  );
   const remove = actionButton(
     'Delete',
     'user-delete',
@@ -210,6 +240,6 @@ function row(
     cell('Last play', formatDateTime(user.lastActivity ?? null)),
     cell('Statistics', user.publicStats ? 'shared' : 'private'),
     cell('Devices', devices),
-    cell('Actions', h('span', { class: 'row-actions' }, reset, remove)),
+    cell('Actions', h('span', { class: 'row-actions' }, reset, appPassword, remove)),
   );
 }

@@ -11,3 +11,12 @@ export const serverInfoSchema = z.object({
   transcoding: z.boolean().meta({ description: 'Whether ffmpeg was found at start' }),
 });
 export type ServerInfo = z.output<typeof serverInfoSchema>;
+
+/** Where household devices reach this server: what a member types into a music app. */
+export const serverAddressSchema = z
+  .object({
+    address: z.string().meta({
+      description: 'The "on your network" address (http://<LAN address>:<port>), else the bound one',
+    }),
+  })
+  .meta({ id: 'ServerAddress' });

@@ -36,8 +36,17 @@ export const apiKeySchema = z
     lastUsedAt: utc()
       .nullable()
       .meta({ description: 'Updated at most once a minute; null before first use' }),
+    lastUsedBy: z
+      .string()
+      .nullable()
+      .meta({ description: "The app of the last use that named itself (Subsonic's `c`), e.g. DSub" }),
+    tokenSignIn: z.boolean().meta({
+      description:
+        'Whether Subsonic token sign-in (t + s) works with it: true for every app password; false for ' +
+        'keys made before app passwords, which still work as apiKey, p and a bearer token',
+    }),
   })
-  .meta({ id: 'ApiKey', description: 'An API key; never the key itself.' });
+  .meta({ id: 'ApiKey', description: 'An app password (API key); never the password itself.' });
 export type ApiKey = z.output<typeof apiKeySchema>;
 
 /** The answer of creating a key: the only time the key itself is shown. */
@@ -48,7 +57,11 @@ export const newApiKeySchema = z
     key: z
       .string()
       .regex(/^melon_[A-Za-z0-9_-]{43}$/)
-      .meta({ description: 'Shown only in this answer: `Authorization: Bearer <key>`' }),
+      .meta({
+        description:
+          'The app password, shown only in this answer: a Subsonic app takes it as the password ' +
+          '(token or plain sign-in) or as apiKey; other clients send `Authorization: Bearer <key>`',
+      }),
     createdAt: utc(),
   })
   .meta({ id: 'NewApiKey' });

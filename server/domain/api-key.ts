@@ -1,6 +1,8 @@
 /**
- * API keys (docs/API.md, API keys): long-lived secrets a music app signs in with instead of a
- * password. A key acts as its user, with the user's current role; only its SHA-256 is stored.
+ * App passwords (docs/API.md, App passwords), called API keys in the API: long-lived secrets a music
+ * app signs in with instead of the account password. One acts as its user, with the user's current
+ * role. Its SHA-256 finds it when it is sent whole; a sealed copy (AES-256-GCM) lets Subsonic token
+ * sign-in check `md5(key + salt)`. Keys made before app passwords have no sealed copy.
  */
 export interface ApiKeyRecord {
   id: string;
@@ -13,6 +15,10 @@ export interface ApiKeyRecord {
   createdAt: number;
   /** epoch ms, updated at most once a minute; null before first use */
   lastUsedAt: number | null;
+  /** The key encrypted with the data folder's app-password key; absent on keys from before. */
+  sealed?: string;
+  /** The client name (Subsonic's `c`) of the last use that named one. */
+  lastUsedBy?: string | null;
 }
 
 /** `melon_` and 32 random bytes in base64url: recognisable in logs and leak scanners, never a JWT. */

@@ -9,4 +9,6 @@ export interface CollectionRecord {
   /** The user id of the creator. */
   owner: string;
   createdAt: number;
+  /** epoch ms of the last change (name, description, tracks); absent on records from before. */
+  changedAt?: number;
 }

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 
 export interface AppState {
   requestId: string;
+  /** Set by the Subsonic adapter: its answer's error code (failures are HTTP 200) and the client's `c`. */
+  subsonic?: { code: number | null; client: string | null };
 }
 
 /** The RFC 9457 document for an error (without the per-request fields). */

@@ -50,7 +50,10 @@ export function redactedUrl(path: string, querystring: string): string {
   return `${path}?${parts.join('&')}`;
 }
 
-/** One line per request: method, path (secrets redacted), status, duration, request id. */
+/**
+ * One line per request: method, path (secrets redacted), status, duration, request id; `/rest/`
+ * lines add the Subsonic error code (null on success: failures are HTTP 200) and the client's name.
+ */
 export function requestLog(logger: Logger): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -61,6 +64,9 @@ export function requestLog(logger: Logger): Koa.Middleware<AppState> {
         method: ctx.method,
         url: redactedUrl(ctx.path, ctx.querystring),
         status: ctx.status,
+        ...(ctx.state.subsonic
+          ? { subsonicError: ctx.state.subsonic.code, client: ctx.state.subsonic.client }
+          : {}),
         ms: Math.round((performance.now() - started) * 10) / 10,
         id: ctx.state.requestId,
       });

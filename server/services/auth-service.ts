@@ -6,7 +6,7 @@ import type { Principal, UserRecord } from '../domain/user.js';
 import { unauthorized } from '../errors.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { CredentialCache } from './credential-cache.js';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle, type LoginAttempt } from './login-throttle.js';
 import type { InvitesStore, UsersStore } from '../domain/ports.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
@@ -20,6 +20,12 @@ export function tokenResponse(issued: IssuedToken): Token {
   };
 }
 
+/** What the auth service asks of app passwords (services/api-key-service.ts). */
+export interface AppPasswords {
+  authenticate(key: string, client?: string | null, userId?: string): Principal | null;
+  matchToken(userId: string, token: string, salt: string, client: string | null): Principal | null;
+}
+
 /** Login and token verification. */
 export class AuthService {
   private readonly throttle: LoginThrottle;
@@ -30,8 +36,8 @@ export class AuthService {
     private readonly signer: TokenSigner,
     private readonly clock: Clock,
     private readonly tokenTtlSeconds: number,
-    /** Bearer values that are API keys, not JWTs (docs/API.md, API keys). */
-    private readonly apiKeys?: { authenticate(key: string): Principal | null },
+    /** Bearer values that are app passwords (API keys), not JWTs (docs/API.md, App passwords). */
+    private readonly apiKeys?: AppPasswords,
   ) {
     this.throttle = new LoginThrottle(clock);
     this.verified = new CredentialCache(clock);
@@ -45,12 +51,27 @@ export class AuthService {
 
   /**
    * The account behind a username and password sent with a request (Subsonic's `u` + `p`), under the
-   * same guessing limits as login: 401 `invalid_credentials`, or 429 `too_many_attempts`. Unlike
+   * same guessing limits as login: 401 `invalid_credentials`, or 429 `too_many_attempts`. The
+   * password may be the account's or one of its app passwords (which then acts as it). Unlike
    * login it issues no token and records no sign-in. A pair verified in the last few minutes is
    * accepted without scrypt (services/credential-cache.ts).
    */
-  async verifyCredentials(username: string, password: string, clientAddress: string): Promise<Principal> {
-    const user = await this.checkPassword(username, password, clientAddress, true);
+  async verifyCredentials(
+    username: string,
+    password: string,
+    clientAddress: string,
+    client: string | null = null,
+  ): Promise<Principal> {
+    const account = usernameKey(username);
+    // Locks hold for an app password too: a locked pair waits, as it would at /auth/login.
+    const attempt = this.throttle.begin(account, clientAddress);
+    const known = this.users.findByUsername(username);
+    const app = known && this.apiKeys?.authenticate(password, client, known.id);
+    if (app) {
+      attempt.succeeded();
+      return app;
+    }
+    const user = await this.checkPassword(username, password, clientAddress, true, attempt);
     return {
       userId: user.id,
       username: user.username,
@@ -60,11 +81,32 @@ export class AuthService {
     };
   }
 
+  /**
+   * Subsonic token sign-in (`t = md5(password + s)`): the account when `token` matches one of its
+   * app passwords, else null, counted as a failed login. The account password cannot be checked
+   * this way (Melon keeps only its scrypt hash), so it never matches.
+   */
+  verifyAppToken(
+    username: string,
+    token: string,
+    salt: string,
+    clientAddress: string,
+    client: string | null,
+  ): Principal | null {
+    const attempt = this.throttle.begin(usernameKey(username), clientAddress);
+    const known = this.users.findByUsername(username);
+    const app = known ? (this.apiKeys?.matchToken(known.id, token, salt, client) ?? null) : null;
+    if (app) attempt.succeeded();
+    else attempt.failed();
+    return app;
+  }
+
   private async checkPassword(
     username: string,
     password: string,
     clientAddress: string,
     useCache = false,
+    begun?: LoginAttempt,
   ): Promise<UserRecord> {
     const account = usernameKey(username);
     const known = this.users.findByUsername(username);
@@ -74,7 +116,7 @@ export class AuthService {
       tokenVersion: known.tokenVersion,
     };
     // Locks hold for a remembered password too: a locked pair waits, as it would at /auth/login.
-    const attempt = this.throttle.begin(account, clientAddress);
+    const attempt = begun ?? this.throttle.begin(account, clientAddress);
     if (useCache && known && this.verified.lookup(account, password, stamp) !== null) {
       attempt.succeeded();
       return known;

@@ -64,6 +64,8 @@ export class CollectionService {
       record.trackIds.push(...(request.addTrackIds ?? []));
       if (request.name !== undefined) record.name = request.name;
       if (request.description !== undefined) record.description = request.description;
+      // Apps such as DSub fetch a playlist again only when `changed` moves.
+      record.changedAt = Math.max(this.clock.now(), record.createdAt);
     });
     if (!found) throw this.missing(kind, id);
     return this.get(kind, id);
@@ -97,6 +99,12 @@ export class CollectionService {
   /** When the playlist or collection was made (epoch ms). */
   createdAt(kind: CollectionKind, id: string): number {
     return this.require(kind, id).createdAt;
+  }
+
+  /** When it last changed (epoch ms): its making, or its latest update. */
+  changedAt(kind: CollectionKind, id: string): number {
+    const record = this.require(kind, id);
+    return record.changedAt ?? record.createdAt;
   }
 
   require(kind: CollectionKind, id: string): CollectionRecord {

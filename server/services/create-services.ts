@@ -6,6 +6,8 @@ import { audioFilesOnDisk, TrackFiles } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/open-store.js';
 import { ApiKeyService } from './api-key-service.js';
+import { LyricsService } from './lyrics-service.js';
+import { AppPasswordSealer } from './app-password-sealer.js';
 import { ArtworkService } from './artwork-service.js';
 import { AuthService } from './auth-service.js';
 import { CollectionService } from './collection-service.js';
@@ -43,6 +45,7 @@ export interface Services {
   /** Audio of the library's tracks: originals, ranges, transcodes. */
   stream: StreamService;
   search: SearchService;
+  lyrics: LyricsService;
   ratings: RatingService;
   collections: CollectionService;
   stats: StatsService;
@@ -142,7 +145,7 @@ export function createServices(
       exit: options.exit,
       logger,
     });
-  const apiKeys = new ApiKeyService(store.users, clock, logger);
+  const apiKeys = new ApiKeyService(store.users, clock, logger, new AppPasswordSealer(store.appPasswordKey));
   return {
     version: config.version,
     serverInfo: options.serverInfo,
@@ -158,6 +161,7 @@ export function createServices(
       logger,
     }),
     search: new SearchService(library),
+    lyrics: new LyricsService(library),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats,

@@ -46,6 +46,8 @@ export interface Store {
   /** Imports of listening history: their records and uploads (imports/). */
   readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
+  /** The AES-256 key app passwords are sealed with: its own file, never the JWT secret. */
+  readonly appPasswordKey: Buffer;
   /** Wait for every acknowledged change to be on disk. */
   flush(): Promise<void>;
   /** Appends what the stats index gained since the last save to plays.index (done at close too). */
@@ -187,6 +189,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
+  const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   let addedSinceSave = 0;
   let onAdded: () => void = () => undefined;
   const opened = await openPlayLog(dataDir, options, () => onAdded());
@@ -281,6 +284,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     unmatchedListens,
     importJobs,
     jwtSecret,
+    appPasswordKey,
     flush,
     savePlayIndex: saveIndex,
     close,

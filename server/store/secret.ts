@@ -4,7 +4,8 @@ import { writeFileAtomic } from '../fs/atomic-file.js';
 import { errnoCode } from '../fs/errno.js';
 
 /**
- * The 256-bit JWT signing secret: made on first start, kept (mode 0600) so tokens survive restarts.
+ * A 256-bit secret (the JWT signing secret, the app-password key): made on first start, kept
+ * (mode 0600) so tokens and sealed app passwords survive restarts.
  */
 export async function loadOrCreateSecret(path: string): Promise<Buffer> {
   try {

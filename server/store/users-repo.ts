@@ -264,12 +264,15 @@ export class UsersRepo implements UsersStore, InvitesStore {
     );
   }
 
-  /** Records a key's use; nothing is written when the key is gone. */
-  touchApiKey(id: string, at: number): Promise<boolean> {
+  /** Records a key's use (and the app that named itself, if any); nothing is written when the key is gone. */
+  touchApiKey(id: string, at: number, client: string | null = null): Promise<boolean> {
     return this.doc.mutate(
       (data) => {
         const key = data.apiKeys.find((record) => record.id === id);
-        if (key) key.lastUsedAt = at;
+        if (key) {
+          key.lastUsedAt = at;
+          if (client !== null) key.lastUsedBy = client;
+        }
         return key !== undefined;
       },
       (touched) => touched,

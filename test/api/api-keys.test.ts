@@ -46,6 +46,8 @@ describe('POST /api/users/api-keys/create', () => {
       name: made.name,
       createdAt: made.createdAt,
       lastUsedAt: null,
+      lastUsedBy: null,
+      tokenSignIn: true,
     });
   });
 

@@ -1,11 +1,24 @@
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { launchBrowser, openSection, screenshot, signIn, texts, type Browser } from './browser.js';
+import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
+import { axeViolations } from './axe.js';
+import {
+  eventually,
+  launchBrowser,
+  openSection,
+  screenshot,
+  signIn,
+  signOut,
+  texts,
+  UI_TIMEOUT,
+  type Browser,
+} from './browser.js';
 
 /**
- * The Apps view: a household member makes an app key for a music app, sees it once with the
- * server's address and a QR code, the key works as them, and revoking it stops it at once.
+ * The Apps view: a household member connects a music app with three copyable fields (the server's
+ * address, their username, an app password shown once), follows the steps for their app, sees which
+ * app used each password and when, and revokes one so it stops at once.
  */
 let t: TestServer;
 let browser: Browser;
@@ -25,34 +38,84 @@ afterEach(() => {
 });
 
 const check = (key: string) => t.call('/auth/check', { token: key });
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 describe('Apps view', () => {
-  it('makes a key shown once, lists it, and revokes it so it stops working', async () => {
+  it('gives a member the three fields an app needs; the app password signs in with a token, shows its app, and stops when revoked', async () => {
     const { page } = browser;
     await signIn(page, t.url, member.username, member.password);
     const view = await openSection(page, 'apps');
     await view.getByTestId('app-keys-empty').waitFor();
 
-    await view.getByTestId('app-key-name').fill('Kitchen speaker');
+    // The server started on 127.0.0.1: that is its "on your network" address here.
+    await eventually(() => view.getByTestId('apps-address').inputValue(), t.url);
+    expect(await view.getByTestId('apps-username').inputValue()).toBe('robin');
+    await expect
+      .poll(() => view.getByTestId('apps-qr').getAttribute('src'), { timeout: UI_TIMEOUT })
+      .toMatch(/^data:image\/png;base64,/);
+    expect(await view.getByTestId('apps-qr-link').textContent()).toContain(`${t.url}/admin/#apps`);
+    expect(await texts(view.getByTestId('app-steps').locator('dt'))).toEqual([
+      'Symfonium (Android)',
+      'DSub (Android)',
+      'Ultrasonic (Android)',
+      'Substreamer (Android, iPhone)',
+      'Tempo (Android)',
+      'Feishin (Windows, macOS, Linux)',
+      'play:Sub (iPhone, iPad)',
+      'Amperfy (iPhone, iPad, Mac)',
+    ]);
+
+    await view.getByTestId('app-key-name').fill('DSub on my phone');
     await view.getByTestId('app-key-create').click();
-    const value = view.getByTestId('app-key-value');
-    await value.waitFor();
-    const key = await value.inputValue();
+    await view.getByTestId('app-key-made').waitFor();
+    const key = await view.getByTestId('app-key-value').inputValue();
     expect(key).toMatch(/^melon_[A-Za-z0-9_-]{43}$/);
-    expect(await view.getByTestId('app-key-server').textContent()).toContain(t.url);
-    expect(await view.getByTestId('app-key-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
-    expect(await texts(view.locator('.app-key-name'))).toEqual(['Kitchen speaker']);
+    expect(await texts(view.locator('.app-key-name'))).toEqual(['DSub on my phone']);
+    expect(await view.getByTestId('app-key-used').textContent()).toContain('not used yet');
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'apps-key-made');
 
+    // An app signs in as DSub does: a salted token of the app password.
+    const salt = 'f00d';
+    const pinged = await fetch(
+      `${t.url}/rest/ping.view?v=1.16.1&c=DSub&f=json&u=robin&t=${md5(key + salt)}&s=${salt}`,
+    );
+    expect(
+      ((await pinged.json()) as { 'subsonic-response': { status: string } })['subsonic-response'].status,
+    ).toBe('ok');
     const asKey = await check(key);
-    expect(asKey.status).toBe(200);
     expect(await asKey.json()).toMatchObject({ username: 'robin', role: 'User' });
-    // The list never shows the key again.
-    expect(await view.getByTestId('app-key-list').textContent()).not.toContain(key);
 
-    await view.getByTestId('app-key-revoke').click();
+    await page.reload();
+    const again = await openSection(page, 'apps');
+    await expect
+      .poll(() => again.getByTestId('app-key-used').textContent(), { timeout: UI_TIMEOUT })
+      .toMatch(/last used just now by DSub$/);
+    // The list never shows the app password again, nor does the field after a reload.
+    expect(await again.getByTestId('app-key-list').textContent()).not.toContain(key);
+    expect(await again.getByTestId('app-key-value').inputValue()).toBe('');
+
+    await again.getByTestId('app-key-revoke').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await view.getByTestId('app-keys-empty').waitFor();
+    await again.getByTestId('app-keys-empty').waitFor();
     expect((await check(key)).status).toBe(401);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('lets an Admin make an app password for a member from Users, which acts as that member', async () => {
+    const { page } = browser;
+    const pass = await makeUser(t, { role: 'Pass', username: 'hall-display' });
+    await signOut(page);
+    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    const view = await openSection(page, 'users');
+    const row = view.locator('[data-testid="user-row"][data-username="hall-display"]');
+    await row.getByTestId('user-app-password').click();
+    const dialog = page.getByRole('dialog');
+    const key = (await dialog.getByTestId('user-app-password-value').textContent())!;
+    expect(key).toMatch(/^melon_/);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByTestId('notice-ok').click();
+    const checked = await check(key);
+    expect(await checked.json()).toMatchObject({ userId: pass.id, username: 'hall-display', role: 'Pass' });
   });
 });

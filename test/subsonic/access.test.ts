@@ -37,9 +37,20 @@ describe('Subsonic method table', () => {
     const names = table().map((method) => method.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual(
-      expect.arrayContaining(['ping', 'getAlbumList2', 'search3', 'stream', 'savePlayQueue']),
+      expect.arrayContaining([
+        'ping',
+        'getAlbumList2',
+        'search3',
+        'stream',
+        'savePlayQueue',
+        'getArtistInfo2',
+        'getAlbumInfo2',
+        'getSimilarSongs2',
+        'getPodcasts',
+        'getInternetRadioStations',
+      ]),
     );
-    expect(names).toHaveLength(38);
+    expect(names).toHaveLength(59);
   });
 
   it('refuses callers that are not allowed, on every method', async () => {
@@ -73,6 +84,7 @@ describe('Subsonic method table', () => {
       { name: 'formPost', versions: [1] },
       { name: 'apiKeyAuthentication', versions: [1] },
       { name: 'topSongsByArtistId', versions: [1] },
+      { name: 'songLyrics', versions: [1] },
     ]);
   });
 });

@@ -35,6 +35,25 @@ beforeAll(async () => {
 });
 
 describe('scrobble', () => {
+  it('refuses a time before 2002-10-01, such as seconds sent instead of milliseconds, and logs nothing', async () => {
+    const dave = await makeUser(t, { role: 'User' });
+    const seconds = Math.floor(t.clock.now() / 1000);
+    const before = await t.call('/api/stats/listening-time', { token: dave.token });
+    const { plays } = (await before.json()) as { plays: number };
+    for (const time of [seconds, Date.UTC(2002, 8, 30)]) {
+      const refused = await subsonicOnce(
+        t,
+        'scrobble',
+        { ...{ u: dave.username, p: dave.password }, id: ids['Tone MP3']!, time: String(time) },
+        'json',
+      );
+      expect(refused.error?.code).toBe(0);
+      expect(refused.error?.message).toMatch(/milliseconds.*2002-10-01/);
+    }
+    const after = await t.call('/api/stats/listening-time', { token: dave.token });
+    expect(((await after.json()) as { plays: number }).plays).toBe(plays);
+  });
+
   it('logs several id/time pairs as plays, each once even when the player retries', async () => {
     const base = t.clock.now() - 3_600_000;
     const params = {

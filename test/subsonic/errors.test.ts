@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { makeUser, type TestUser } from '../factories/users.js';
@@ -52,9 +53,13 @@ describe('Subsonic errors', () => {
     await failsWith(t, {}, 'ping', { u: user.username, p: 'enc:zz' }, 40);
   });
 
-  it('41: token authentication, with a message that points at API keys', async () => {
-    const message = await failsWith(t, {}, 'ping', { u: user.username, t: 'abc', s: 'def' }, 41);
-    expect(message).toMatch(/API key/);
+  it('41: token sign-in with the account password, with a message that says to use an app password', async () => {
+    const salt = 'c19b2d';
+    const digest = createHash('md5')
+      .update(user.password + salt)
+      .digest('hex');
+    const message = await failsWith(t, {}, 'ping', { u: user.username, t: digest, s: salt }, 41);
+    expect(message).toMatch(/use an app password/);
   });
 
   it('42: a mechanism Subsonic does not have (an Authorization header) points at apiKey and u + p', async () => {
@@ -164,6 +169,15 @@ describe('Subsonic errors', () => {
     t.clock.advance(16 * 60_000);
     await ok(t, { username: victim.username, password: victim.password }, 'ping');
     await loginToken(t.call, victim.username, victim.password);
+  });
+
+  it('writes the Subsonic error code and the client name on /rest/ lines of the request log', async () => {
+    await subsonicOnce(t, 'ping', { u: 'nobody-at-all', p: 'wrong', c: 'Sublime Music' }, 'json');
+    await subsonicOnce(t, 'ping', { u: user.username, p: user.password, c: 'DSub' }, 'xml');
+    const failed = t.logs.find((line) => line.includes('/rest/ping.view') && line.includes('Sublime Music'));
+    expect(failed).toMatch(/status=200 subsonicError=40 client="Sublime Music"/);
+    const passed = t.logs.find((line) => line.includes('/rest/ping.view') && line.includes('client=DSub'));
+    expect(passed).toMatch(/status=200 subsonicError=null client=DSub/);
   });
 
   it('keeps p, t, s and apiKey out of the request log, by GET and by POST', async () => {

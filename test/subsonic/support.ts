@@ -32,6 +32,9 @@ const LIST_ELEMENTS = new Set([
   'openSubsonicExtensions',
   'versions',
   'folder',
+  'similarArtist',
+  'structuredLyrics',
+  'line',
 ]);
 
 const parser = new XMLParser({

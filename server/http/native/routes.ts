@@ -1,4 +1,4 @@
-import { healthSchema, serverInfoSchema } from '../../contract/server.js';
+import { healthSchema, serverAddressSchema, serverInfoSchema } from '../../contract/server.js';
 import type { Services } from '../../services/create-services.js';
 import { AdminPage } from '../admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
@@ -103,6 +103,16 @@ export function routeTable(services: Services): DocumentedRoute[] {
           musicFolders: services.library.musicFolders(),
           transcoding: await services.stream.transcoding(),
         }),
+      }),
+    ),
+    get(
+      'server',
+      '/api/server-address',
+      READERS,
+      endpoint({
+        summary: 'The address a music app or a phone uses to reach this server (any member may ask)',
+        response: serverAddressSchema,
+        handle: () => ({ address: services.serverInfo().addresses[0] ?? '' }),
       }),
     ),
     get(

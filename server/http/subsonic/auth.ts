@@ -3,15 +3,21 @@ import type { AuthService } from '../../services/auth-service.js';
 import { SubsonicError, SUBSONIC_CODES, missingParameter } from './errors.js';
 import type { SubsonicParams } from './params.js';
 
-/** Resolves an API key to its user; null when the key is unknown or revoked. */
-export type ApiKeyVerifier = (apiKey: string) => Principal | null | Promise<Principal | null>;
+/** Resolves an app password (API key) to its user; null when the key is unknown or revoked. */
+export type ApiKeyVerifier = (
+  apiKey: string,
+  client: string | null,
+) => Principal | null | Promise<Principal | null>;
 
 /**
  * Who is calling, from the request's credentials (docs/API.md, Subsonic: Authentication):
  * - `apiKey` alone (OpenSubsonic's apiKeyAuthentication); with `u`, `p`, `t` or `s` as well: 43;
- * - `u` + `p` (plain or `enc:` + hex), checked like a login, under the same guessing limits;
- * - `t` + `s` needs the password in clear, which Melon never keeps: 41, pointing at API keys;
+ * - `u` + `p` (plain or `enc:` + hex): the account password or an app password, checked like a
+ *   login, under the same guessing limits;
+ * - `u` + `t` + `s` with `t = md5(appPassword + s)`: only app passwords, whose sealed copies Melon
+ *   can open; anything else (the account password, which Melon keeps only hashed) is 41;
  * - an Authorization header (a bearer token, Basic) instead of parameters: 42.
+ * `client` is the app's name (`c`), shown beside the app password it used.
  */
 export async function authenticateSubsonic(
   params: SubsonicParams,
@@ -19,6 +25,7 @@ export async function authenticateSubsonic(
   apiKeys: ApiKeyVerifier | null,
   clientAddress: string,
   authorizationHeader: string | null,
+  client: string | null = null,
 ): Promise<Principal> {
   const apiKey = params.string('apiKey');
   const token = params.has('t') || params.has('s');
@@ -33,7 +40,7 @@ export async function authenticateSubsonic(
         SUBSONIC_CODES.mechanismNotSupported,
         'This Melon cannot check API keys yet; sign in with u and p',
       );
-    const principal = await apiKeys(apiKey);
+    const principal = await apiKeys(apiKey, client);
     if (!principal) throw new SubsonicError(SUBSONIC_CODES.invalidApiKey, 'Invalid API key');
     return principal;
   }
@@ -43,10 +50,17 @@ export async function authenticateSubsonic(
         SUBSONIC_CODES.conflictingMechanisms,
         'Multiple conflicting authentication mechanisms provided: send p or t + s, not both',
       );
+    const username = params.required('u');
+    const salt = params.string('s');
+    const digest = params.string('t');
+    if (digest === undefined || digest === '') throw missingParameter('t');
+    if (salt === undefined || salt === '') throw missingParameter('s');
+    const principal = auth.verifyAppToken(username, digest, salt, clientAddress, client);
+    if (principal) return principal;
     throw new SubsonicError(
       SUBSONIC_CODES.tokenAuthNotSupported,
-      'Token authentication (t + s) is not supported: Melon never keeps passwords in clear. ' +
-        'Use an API key (apiKey), or u + p',
+      'Token sign-in (t + s) works only with an app password: use an app password from the Apps ' +
+        "page of Melon's settings instead of your account password, or send u + p",
     );
   }
   if (!params.has('u') && !params.has('p') && authorizationHeader !== null)
@@ -57,7 +71,7 @@ export async function authenticateSubsonic(
   const username = params.required('u');
   const password = params.string('p');
   if (password === undefined || password === '') throw missingParameter('p');
-  return auth.verifyCredentials(username, decodePassword(password), clientAddress);
+  return auth.verifyCredentials(username, decodePassword(password), clientAddress, client);
 }
 
 /** `enc:` + hex is the password's UTF-8 bytes in hexadecimal. */

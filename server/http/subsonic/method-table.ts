@@ -1,9 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { ImageResizer } from '../../services/image-resizer.js';
 import type { Services } from '../../services/create-services.js';
+import { absentMethods } from './methods/absent.js';
 import { annotationMethods } from './methods/annotation.js';
 import { browsingMethods } from './methods/browsing.js';
+import { infoMethods } from './methods/info.js';
 import { listMethods } from './methods/lists.js';
+import { lyricsMethods } from './methods/lyrics.js';
 import { mediaMethods } from './methods/media.js';
 import { playlistMethods } from './methods/playlists.js';
 import { searchMethods } from './methods/search.js';
@@ -38,6 +41,9 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
   const annotate = annotationMethods(services);
   const playlists = playlistMethods(services);
   const media = mediaMethods(services, options.resizer);
+  const info = infoMethods(services);
+  const lyrics = lyricsMethods(services);
+  const absent = absentMethods();
   const m = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
     name,
     access,
@@ -68,6 +74,14 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getSong', READERS, browse.getSong),
     m('getGenres', READERS, browse.getGenres),
     m('getTopSongs', READERS, browse.getTopSongs),
+    m('getArtistInfo', READERS, info.getArtistInfo),
+    m('getArtistInfo2', READERS, info.getArtistInfo2),
+    m('getAlbumInfo', READERS, info.getAlbumInfo),
+    m('getAlbumInfo2', READERS, info.getAlbumInfo2),
+    m('getSimilarSongs', READERS, info.getSimilarSongs),
+    m('getSimilarSongs2', READERS, info.getSimilarSongs2),
+    m('getLyrics', READERS, lyrics.getLyrics),
+    m('getLyricsBySongId', READERS, lyrics.getLyricsBySongId),
 
     // Lists
     m('getAlbumList', READERS, lists.getAlbumList),
@@ -103,5 +117,20 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     // Play queue
     m('getPlayQueue', READERS, playlists.getPlayQueue),
     w('savePlayQueue', MEMBERS, playlists.savePlayQueue),
+
+    // What Melon does not have: empty lists, and 50 for changes
+    m('getPodcasts', READERS, absent.getPodcasts),
+    m('getNewestPodcasts', READERS, absent.getNewestPodcasts),
+    w('refreshPodcasts', READERS, absent.refreshPodcasts),
+    w('createPodcastChannel', READERS, absent.createPodcastChannel),
+    w('deletePodcastChannel', READERS, absent.deletePodcastChannel),
+    w('deletePodcastEpisode', READERS, absent.deletePodcastEpisode),
+    w('downloadPodcastEpisode', READERS, absent.downloadPodcastEpisode),
+    m('getShares', READERS, absent.getShares),
+    w('createShare', READERS, absent.createShare),
+    w('updateShare', READERS, absent.updateShare),
+    w('deleteShare', READERS, absent.deleteShare),
+    w('jukeboxControl', READERS, absent.jukeboxControl),
+    m('getInternetRadioStations', READERS, absent.getInternetRadioStations),
   ];
 }

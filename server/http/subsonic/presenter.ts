@@ -112,7 +112,6 @@ export class Presenter {
       parent: album.artistIds[0],
       isDir: true,
       title: album.name,
-      name: album.name,
       album: album.name,
       artist: view.artist,
       year: view.year,
@@ -126,12 +125,14 @@ export class Presenter {
       ...this.rating('album', album.id),
       albumId: album.id,
       artistId: album.artistIds[0],
-      songCount: view.songCount,
       mediaType: 'album',
     };
   }
 
-  /** ArtistID3 (getArtists, getArtist, search3, getStarred2). */
+  /**
+   * ArtistID3 (getArtists, getArtist, search3, getStarred2). No ratings: neither the 1.16.1 XSD's
+   * ArtistID3 nor OpenSubsonic's has them (the old API's Artist of indexArtist does).
+   */
   artist(artist: ArtistRecord): Payload {
     const { library } = this.services;
     const view = library.getArtist(this.caller, artist.id);
@@ -141,7 +142,6 @@ export class Presenter {
       coverArt: `ar-${artist.id}`,
       albumCount: view.albumCount,
       starred: this.starred('artist', artist.id),
-      ...this.rating('artist', artist.id),
       sortName: artist.name,
     };
   }

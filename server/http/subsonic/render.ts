@@ -14,6 +14,17 @@ export type Format = 'xml' | 'json';
 
 export type Payload = Record<string, unknown>;
 
+/**
+ * A value the XSD wants as a child element with text, not an attribute (ArtistInfo's image URLs,
+ * AlbumInfo's notes); JSON gets the plain string.
+ */
+export class TextElement {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 export function envelope(status: 'ok' | 'failed', serverVersion: string, payload: Payload): Payload {
   return {
     status,
@@ -46,6 +57,7 @@ function element(name: string, fields: Payload, xmlns?: string): string {
     if (value === undefined || value === null) continue;
     if (key === 'value' && isScalar(value)) text = escapeText(String(value));
     else if (isScalar(value)) attributes += ` ${key}="${escapeAttribute(String(value))}"`;
+    else if (value instanceof TextElement) children += `<${key}>${escapeText(value.text)}</${key}>`;
     else if (Array.isArray(value)) for (const item of value as unknown[]) children += child(key, item);
     else children += child(key, value);
   }

@@ -58,7 +58,12 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
     if (ctx.method === 'POST') await formBody(ctx, () => Promise.resolve());
     const params = new SubsonicParams(collectParams(ctx.query, ctx.request.body));
     const format: Format = /^jsonp?$/i.test(params.string('f') ?? '') ? 'json' : 'xml';
+    const given = params.string('c');
+    const client = given === undefined || given === '' ? null : given.slice(0, 128);
+    ctx.state.subsonic = { code: null, client };
     const send = (status: 'ok' | 'failed', payload: Record<string, unknown>) => {
+      const failure = (payload.error as { code?: number } | undefined)?.code;
+      ctx.state.subsonic = { code: failure ?? null, client };
       const { text, type } = render(format, envelope(status, services.version, payload));
       ctx.status = 200;
       ctx.type = type;
@@ -81,15 +86,16 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
               options.apiKeys,
               ctx.ip,
               ctx.get('Authorization') || null,
+              client,
             );
       if (caller && method.access !== 'public' && !(method.access as readonly string[]).includes(caller.role))
         throw notAuthorized(`The ${caller.role} role may not call ${method.name}`);
-      const client = params.string('c');
       const request: MethodRequest = {
         params,
         caller,
-        client: client === undefined || client === '' ? null : client.slice(0, 128),
+        client,
         clientAddress: ctx.ip,
+        origin: `${ctx.protocol}://${ctx.host}`,
         present: new Presenter(services, caller ?? anonymous),
         ifNoneMatch: ctx.get('If-None-Match') || null,
         http: {

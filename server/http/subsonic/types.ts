@@ -13,6 +13,8 @@ export interface MethodRequest {
   /** The player's name (`c`), used as the device of plays; null when not sent. */
   client: string | null;
   clientAddress: string;
+  /** `http://host:port` as the client reached Melon, for URLs in answers (artist image URLs). */
+  origin: string;
   present: Presenter;
   /** The client's cache validator, for cover art. */
   ifNoneMatch: string | null;

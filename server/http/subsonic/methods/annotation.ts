@@ -4,6 +4,9 @@ import type { Services } from '../../../services/create-services.js';
 import { missingParameter, notFoundError, SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';
 
+/** ListenBrainz's floor for a listen's time: the first scrobble, 2002-10-01. */
+const FIRST_SCROBBLE_MS = Date.UTC(2002, 9, 1);
+
 export function annotationMethods(services: Services) {
   const { library } = services;
 
@@ -39,6 +42,12 @@ export function annotationMethods(services: Services) {
       const times = params.intList('time', 0, Number.MAX_SAFE_INTEGER);
       if (times.length > 0 && times.length !== ids.length)
         throw new SubsonicError(SUBSONIC_CODES.generic, "Give one 'time' per 'id', or none");
+      // A time in seconds instead of milliseconds would be a play in January 1970.
+      if (times.some((time) => time < FIRST_SCROBBLE_MS))
+        throw new SubsonicError(
+          SUBSONIC_CODES.generic,
+          "'time' is in milliseconds since 1970 and may not be before 2002-10-01 (the first scrobble)",
+        );
       const tracks = ids.map((id) => library.track(id));
       if (!params.bool('submission', true)) {
         const track = tracks[tracks.length - 1]!;

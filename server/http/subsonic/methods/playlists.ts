@@ -24,7 +24,7 @@ export function playlistMethods(services: Services) {
       songCount: tracks.length,
       duration: Math.round(tracks.reduce((total, track) => total + track.durationMs, 0) / 1000),
       created,
-      changed: created,
+      changed: isoUtc(collections.changedAt('playlist', view.id)),
       coverArt: `pl-${view.id}`,
       readonly: caller.role !== 'Admin' && view.owner !== caller.userId,
     };

@@ -25,6 +25,7 @@ export function systemMethods(services: Services, options: { apiKeys: boolean })
         { name: 'formPost', versions: [1] },
         ...(options.apiKeys ? [{ name: 'apiKeyAuthentication', versions: [1] }] : []),
         { name: 'topSongsByArtistId', versions: [1] },
+        { name: 'songLyrics', versions: [1] },
       ],
     }),
 

@@ -1,0 +1,148 @@
+import type { Principal } from '../../../domain/user.js';
+import type { Services } from '../../../services/create-services.js';
+import { notFoundError } from '../errors.js';
+import { TextElement, type Payload } from '../render.js';
+import { callerOf, type MethodRequest } from '../types.js';
+import { householdTrackPlays } from './household.js';
+
+const ALL = 1_000_000;
+/** The sizes of ArtistInfo's and AlbumInfo's small, medium and large image URLs. */
+const IMAGE_SIZES = { smallImageUrl: 150, mediumImageUrl: 300, largeImageUrl: 600 } as const;
+/** The sign-in parameters an image URL carries, so the app can load it as it loads cover art. */
+const AUTH_PARAMS = ['u', 'p', 't', 's', 'apiKey', 'v', 'c'] as const;
+
+/**
+ * Artist and album information, and similar songs, from what Melon has: stored pictures (as
+ * getCoverArt URLs) and the household's own listening. Melon asks no outside service, so there is
+ * no biography, notes or last.fm link.
+ */
+export function infoMethods(services: Services) {
+  const { library } = services;
+
+  const artistInfo = (request: MethodRequest, id3: boolean) => {
+    const caller = callerOf(request);
+    const artist = library.artist(request.params.required('id'));
+    const count = request.params.int('count', 20, 0, 500);
+    const similar = similarArtists(services, caller, artist.id)
+      .slice(0, count)
+      .map((id) => library.artist(id));
+    return {
+      ...imageUrls(request, `ar-${artist.id}`),
+      similarArtist: similar.map((other) =>
+        id3 ? request.present.artist(other) : request.present.indexArtist(other),
+      ),
+    };
+  };
+
+  const albumInfo = (request: MethodRequest) => {
+    const id = request.params.required('id');
+    const album = library.hasTrack(id) ? library.track(id).albumId : id;
+    if (album === null) throw notFoundError(`Album of '${id}' not found`);
+    const record = library.album(album);
+    return { albumInfo: imageUrls(request, `al-${record.id}`) };
+  };
+
+  const similarSongs = (request: MethodRequest, id3: boolean) => {
+    const caller = callerOf(request);
+    const id = request.params.required('id');
+    const count = request.params.int('count', 50, 0, 500);
+    let seedArtists: string[];
+    let exclude: string | null = null;
+    if (library.hasTrack(id)) {
+      seedArtists = library.track(id).artistIds;
+      exclude = id;
+    } else if (!id3 && tryAlbum(services, id)) seedArtists = library.album(id).artistIds;
+    else seedArtists = [library.artist(id).id];
+    const artists = new Set(seedArtists);
+    for (const seed of seedArtists)
+      for (const other of similarArtists(services, caller, seed)) artists.add(other);
+    const plays = householdTrackPlays(services, caller);
+    const song = library
+      .trackRecords()
+      .filter((track) => track.id !== exclude && track.artistIds.some((artist) => artists.has(artist)))
+      .sort(
+        (a, b) =>
+          (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) ||
+          a.name.localeCompare(b.name) ||
+          (a.id < b.id ? -1 : 1),
+      )
+      .slice(0, count)
+      .map((track) => request.present.song(track));
+    return id3 ? { similarSongs2: { song } } : { similarSongs: { song } };
+  };
+
+  return {
+    getArtistInfo: (request: MethodRequest) => ({ artistInfo: artistInfo(request, false) }),
+    getArtistInfo2: (request: MethodRequest) => ({ artistInfo2: artistInfo(request, true) }),
+    getAlbumInfo: albumInfo,
+    getAlbumInfo2: albumInfo,
+    getSimilarSongs: (request: MethodRequest) => similarSongs(request, false),
+    getSimilarSongs2: (request: MethodRequest) => similarSongs(request, true),
+  };
+}
+
+function tryAlbum(services: Services, id: string): boolean {
+  try {
+    services.library.album(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** getCoverArt URLs of a picture in three sizes, signed as the request was. */
+function imageUrls(request: MethodRequest, coverArt: string): Payload {
+  const auth = new URLSearchParams();
+  for (const name of AUTH_PARAMS) {
+    const value = request.params.string(name);
+    if (value !== undefined && value !== '') auth.set(name, value);
+  }
+  const urls: Payload = {};
+  for (const [field, size] of Object.entries(IMAGE_SIZES)) {
+    const query = new URLSearchParams({ id: coverArt, size: String(size) });
+    urls[field] = new TextElement(
+      `${request.origin}/rest/getCoverArt.view?${query.toString()}&${auth.toString()}`,
+    );
+  }
+  return urls;
+}
+
+/**
+ * Artists the household plays alongside this one: each listener whose statistics the caller may
+ * read adds every other artist's plays, weighted by the share of their listening that went to this
+ * artist. So "people who play A a lot also play B" ranks B high; ties by name.
+ */
+export function similarArtists(services: Services, caller: Principal, artistId: string): string[] {
+  const scores = new Map<string, number>();
+  for (const user of services.users.list()) {
+    if (!services.stats.mayRead(caller, user.id)) continue;
+    const top = services.stats.top(caller, 'artists', { userId: user.id, page: 0, count: ALL }) as Array<{
+      id: string;
+      plays: number;
+    }>;
+    const total = top.reduce((sum, item) => sum + item.plays, 0);
+    const own = top.find((item) => item.id === artistId)?.plays ?? 0;
+    if (own === 0 || total === 0) continue;
+    const weight = own / total;
+    for (const item of top)
+      if (item.id !== artistId && item.plays > 0)
+        scores.set(item.id, (scores.get(item.id) ?? 0) + weight * item.plays);
+  }
+  const { library } = services;
+  return [...scores.entries()]
+    .filter(([id]) => library.artistName(id) !== null && hasArtist(services, id))
+    .sort(
+      ([a, x], [b, y]) =>
+        y - x || (library.artistName(a) ?? '').localeCompare(library.artistName(b) ?? '') || (a < b ? -1 : 1),
+    )
+    .map(([id]) => id);
+}
+
+function hasArtist(services: Services, id: string): boolean {
+  try {
+    services.library.artist(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
