@@ -216,6 +216,7 @@ export function createServices(
       clock,
       logger,
       installer,
+      schedule: config.updateCheck,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
         await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);
