@@ -1,4 +1,4 @@
-import type { UpdateCheck } from '../server/contract/updates.js';
+import type { UpdateCheckAnswer as UpdateCheck } from '../server/contract/updates.js';
 import { messageOf } from '../server/errors.js';
 
 /** The tray's update check, as a small state machine; installing happens in the settings window. */

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Invite } from './contract/auth.js';
-import type { UpdateCheck } from './contract/updates.js';
+import type { UpdateCheckAnswer } from './contract/updates.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/native/routes.js';
 import { subsonicApi } from './http/subsonic/router.js';
@@ -96,7 +96,7 @@ export interface DesktopFacade {
   /** An invite code made by the desktop owner (the tray's "Create invite code"). */
   createInvite(): Promise<Invite>;
   /** Asks the release feed for a newer version (the tray's "Check for updates"). */
-  checkForUpdates(): Promise<UpdateCheck>;
+  checkForUpdates(): Promise<UpdateCheckAnswer>;
 }
 
 /** Whoever sits at the machine running the desktop app: its owner, so an Admin without an account. */
@@ -112,7 +112,7 @@ function desktopFacade(services: Services): DesktopFacade {
   return {
     addresses: () => services.serverInfo().addresses,
     createInvite: () => services.invites.create(DESKTOP_OWNER),
-    checkForUpdates: () => services.updates.check(),
+    checkForUpdates: () => services.updates.check({ mayAsk: true, refresh: true }),
   };
 }
 

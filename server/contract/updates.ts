@@ -7,8 +7,21 @@ export const updateCheckSchema = z
     CurrentVersion: z.string(),
     LatestVersion: z.string(),
     ReleaseNotes: z.string().optional().meta({ description: 'Only when an update is available' }),
+    Source: z.string().meta({ description: 'The releases page the server reads' }),
+    CheckedAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'When the server last asked; null before the first time' }),
+    Schedule: z
+      .enum(['daily', 'off'])
+      .meta({ description: 'daily: the server asks at most once a day; off: only when an Admin asks' }),
+    LastCheckFailed: z.boolean().meta({ description: 'The last request failed; Melon tries again later' }),
   })
   .meta({ id: 'UpdateCheck' });
+export type UpdateCheckAnswer = Pick<
+  UpdateCheck,
+  'UpdateAvailable' | 'CurrentVersion' | 'LatestVersion' | 'ReleaseNotes'
+>;
 export type UpdateCheck = z.output<typeof updateCheckSchema>;
 
 export const updateStatusSchema = z

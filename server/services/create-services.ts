@@ -171,7 +171,7 @@ export function createServices(
       logger,
     }),
     search: new SearchService(library),
-    lyrics: new LyricsService(library),
+    lyrics: new LyricsService(library, config.libraryDirs),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats,
@@ -216,6 +216,7 @@ export function createServices(
       clock,
       logger,
       installer,
+      schedule: config.updateCheck,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
         await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);

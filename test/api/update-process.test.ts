@@ -81,11 +81,13 @@ describe('update-melon in a headless server process', () => {
     const auth = { Authorization: `Bearer ${token}` };
 
     const check = await fetch(`${url}/api/settings/check-for-updates`, { headers: auth });
-    expect(await check.json()).toEqual({
+    expect(await check.json()).toMatchObject({
       UpdateAvailable: true,
       CurrentVersion: APP_VERSION,
       LatestVersion: version,
       ReleaseNotes: '## New',
+      Schedule: 'daily',
+      LastCheckFailed: false,
     });
 
     const update = await fetch(`${url}/api/settings/update-melon`, { method: 'POST', headers: auth });

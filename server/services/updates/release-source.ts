@@ -33,14 +33,23 @@ export interface ReleaseSourceOptions {
   channel: UpdateChannel;
   /** How long one answer may take; 10 s by default. Tests shorten it instead of waiting. */
   timeoutMs?: number;
-  /** How long an answer is reused; 10 minutes by default. */
+  /** How long an answer is reused; a day by default. */
   cacheMs?: number;
+  /** How long a failure is reused before the source is asked again; an hour by default. */
+  failureCacheMs?: number;
   /** Identifies the client; GitHub rejects API requests without one. */
   userAgent?: string;
 }
 
 export const RELEASE_TIMEOUT_MS = 10_000;
-export const RELEASE_CACHE_MS = 10 * 60_000;
+export const RELEASE_CACHE_MS = 24 * 60 * 60_000;
+export const RELEASE_FAILURE_CACHE_MS = 60 * 60_000;
+/** An explicit "check now" still waits this long after the previous request. */
+export const RELEASE_REFRESH_MS = 10 * 60_000;
+
+/** What the source last answered, and when it asked. */
+export type LastAnswer =
+  { at: number; ok: true; release: Release | null } | { at: number; ok: false; error: AppError };
 
 const assetSchema = z.object({
   name: z.string().min(1),
@@ -89,7 +98,8 @@ function toRelease(raw: RawRelease, version: string): Release {
 export class ReleaseSource {
   private readonly timeoutMs: number;
   private readonly cacheMs: number;
-  private cached: { at: number; release: Release | null } | null = null;
+  private readonly failureCacheMs: number;
+  private cached: LastAnswer | null = null;
   /** Concurrent callers share one request, so a burst of checks costs one API call. */
   private inFlight: Promise<Release | null> | null = null;
 
@@ -100,19 +110,50 @@ export class ReleaseSource {
   ) {
     this.timeoutMs = options.timeoutMs ?? RELEASE_TIMEOUT_MS;
     this.cacheMs = options.cacheMs ?? RELEASE_CACHE_MS;
+    this.failureCacheMs = options.failureCacheMs ?? RELEASE_FAILURE_CACHE_MS;
   }
 
-  /** The newest release of the configured channel, or null when there is none. */
-  async latest(): Promise<Release | null> {
+  /** The releases page the source reads, for people (no token, no API path). */
+  describe(): string {
+    const base = this.options.releasesUrl.replace(/\/+$/, '');
+    return base === 'https://api.github.com'
+      ? `https://github.com/${this.options.repo}/releases`
+      : `${base}/repos/${this.options.repo}/releases`;
+  }
+
+  /** The last answer or failure, without asking the source. */
+  last(): LastAnswer | null {
+    return this.cached;
+  }
+
+  /**
+   * The newest release of the configured channel, or null when there is none. Answers are reused
+   * for a day and failures for an hour, so an offline household is not a stream of requests and
+   * warnings; `refresh` (an Admin's "check now") asks again once the last request is old enough.
+   */
+  async latest(options: { refresh?: boolean } = {}): Promise<Release | null> {
     const cached = this.cached;
-    if (cached && this.clock.now() - cached.at < this.cacheMs) return cached.release;
+    if (cached) {
+      const age = this.clock.now() - cached.at;
+      const keep = options.refresh ? RELEASE_REFRESH_MS : cached.ok ? this.cacheMs : this.failureCacheMs;
+      if (age < keep) {
+        if (cached.ok) return cached.release;
+        throw cached.error;
+      }
+    }
     if (!this.inFlight) {
       this.inFlight = this.fetchLatest()
-        .then((release) => {
-          // Only answers are cached: a failed check should be retried on the next request.
-          this.cached = { at: this.clock.now(), release };
-          return release;
-        })
+        .then(
+          (release) => {
+            this.cached = { at: this.clock.now(), ok: true, release };
+            return release;
+          },
+          (error: unknown) => {
+            const failure = error instanceof AppError ? error : checkFailed('Could not check for updates.');
+            this.cached = { at: this.clock.now(), ok: false, error: failure };
+            throw failure;
+          },
+        )
         .finally(() => {
           this.inFlight = null;
         });

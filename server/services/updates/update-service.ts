@@ -1,6 +1,10 @@
 import semver from 'semver';
 import type { Clock } from '../../clock.js';
-import type { InstallAnswer, UpdateCheck, UpdateStatus } from '../../contract/updates.js';
+import type {
+  InstallAnswer,
+  UpdateCheckAnswer as UpdateCheck,
+  UpdateStatus,
+} from '../../contract/updates.js';
 import { AppError, badRequest, conflict, notFound, messageOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ReleaseSource, type Release, type ReleaseSourceOptions } from './release-source.js';
@@ -46,6 +50,17 @@ export interface UpdateServiceOptions {
   installer: Installer;
   /** Resolves once no scan or artwork edit is writing; the installer never starts before that. */
   waitForIdle: () => Promise<void>;
+  /** `off`: the source is asked only when an Admin asks explicitly ("check now", install). */
+  schedule?: UpdateSchedule;
+}
+
+export type UpdateSchedule = 'daily' | 'off';
+
+/** Who is asking, and how: only an Admin (who can install) ever makes the server ask the source. */
+export interface CheckRequest {
+  mayAsk: boolean;
+  /** An explicit "check now": asks again once the last request is ten minutes old. */
+  refresh?: boolean;
 }
 
 const IDLE: UpdateStatus = {
@@ -77,8 +92,28 @@ export class UpdateService {
     this.currentVersion = semver.valid(options.currentVersion.replace(/^v/i, '')) ?? options.currentVersion;
   }
 
-  async check(): Promise<UpdateCheck> {
-    const release = await this.source.latest();
+  async check(request: CheckRequest = { mayAsk: true }): Promise<UpdateCheck> {
+    const automatic = (this.options.schedule ?? 'daily') === 'daily';
+    if (!request.mayAsk || (!automatic && !request.refresh)) {
+      // Answer from what is known; a failure or nothing yet reads as "no newer version known".
+      const last = this.source.last();
+      return this.answer(last?.ok ? last.release : null);
+    }
+    return this.answer(await this.source.latest({ refresh: request.refresh === true }));
+  }
+
+  /** Where the server looks, when it last did, and whether it looks by itself. */
+  checkInfo(): { source: string; checkedAt: number | null; schedule: UpdateSchedule; failed: boolean } {
+    const last = this.source.last();
+    return {
+      source: this.source.describe(),
+      checkedAt: last?.at ?? null,
+      schedule: this.options.schedule ?? 'daily',
+      failed: last !== null && !last.ok,
+    };
+  }
+
+  private answer(release: Release | null): UpdateCheck {
     if (!release) {
       // No release published yet: nothing to update to, and the running version is the newest known.
       return {
@@ -107,7 +142,8 @@ export class UpdateService {
     let handedOff = false;
     try {
       this.set({ ...IDLE, state: 'checking' });
-      const release = await this.source.latest();
+      // Installing is an explicit Admin action: it may refresh a day-old answer.
+      const release = await this.source.latest({ refresh: true });
       if (!release) throw notFound('no_release', 'No release is available from the release source.');
       if (!this.isNewer(release.version)) {
         this.set({ ...IDLE });

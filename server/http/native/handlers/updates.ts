@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { installAnswerSchema, updateCheckSchema, updateStatusSchema } from '../../../contract/updates.js';
 import type { UpdateService } from '../../../services/updates/update-service.js';
 import { endpoint, rawEndpoint } from '../../endpoint.js';
@@ -5,10 +6,24 @@ import { endpoint, rawEndpoint } from '../../endpoint.js';
 export function updateHandlers(updates: UpdateService) {
   return {
     checkForUpdates: endpoint({
-      summary: 'Ask the release source for a newer version',
+      summary: 'Is a newer version published?',
+      description:
+        'The server asks the release source at most once a day (failures are kept for an hour) and only for an Admin; others get what is known. `refresh=true` (Admin) asks again once the last request is 10 minutes old.',
+      params: { refresh: z.enum(['true', 'false']).optional() },
       response: updateCheckSchema,
       errors: { 400: ['update_check_failed'] },
-      handle: () => updates.check(),
+      handle: async ({ params, request }) => {
+        const admin = request.principal?.role === 'Admin';
+        const answer = await updates.check({ mayAsk: admin, refresh: admin && params.refresh === 'true' });
+        const info = updates.checkInfo();
+        return {
+          ...answer,
+          Source: info.source,
+          CheckedAt: info.checkedAt === null ? null : new Date(info.checkedAt).toISOString(),
+          Schedule: info.schedule,
+          LastCheckFailed: info.failed,
+        };
+      },
     }),
     updateStatus: endpoint({
       summary: 'The progress of an update',

@@ -11,6 +11,8 @@ import {
 } from '../../../../server/services/updates/update-service.js';
 import { FakeReleaseServer, OWNER, REPO } from '../../../support/fake-release-server.js';
 
+const HOUR_MS = 60 * MINUTE_MS;
+
 let fake: FakeReleaseServer;
 beforeAll(async () => {
   fake = await FakeReleaseServer.start();
@@ -50,6 +52,7 @@ function service(
     clock?: ManualClock;
     token?: string;
     waitForIdle?: () => Promise<void>;
+    schedule?: 'daily' | 'off';
   } = {},
 ) {
   const logger = createMemoryLogger();
@@ -67,6 +70,7 @@ function service(
     logger,
     installer,
     waitForIdle: options.waitForIdle ?? (() => Promise.resolve()),
+    ...(options.schedule ? { schedule: options.schedule } : {}),
   });
   return { updates, logger, installer };
 }
@@ -178,33 +182,90 @@ describe('check-for-updates', () => {
     });
   });
 
-  it('caches the answer for 10 minutes by the injected clock', async () => {
+  it('asks the release source at most once a day however often the household looks', async () => {
     fake.releases = [{ tag: 'v1.3.0' }];
     const clock = new ManualClock();
     const { updates } = service({ clock });
-    await updates.check();
-    fake.releases = [{ tag: 'v1.4.0' }, { tag: 'v1.3.0' }];
-    clock.advance(10 * MINUTE_MS - 1);
-    expect((await updates.check()).LatestVersion).toBe('1.3.0');
+    for (let i = 0; i < 20; i++) {
+      await updates.check();
+      clock.advance(HOUR_MS);
+      if (i === 0) fake.releases = [{ tag: 'v1.4.0' }, { tag: 'v1.3.0' }];
+    }
     expect(fake.apiCount()).toBe(1);
-    clock.advance(1);
+    clock.advance(4 * HOUR_MS);
     expect((await updates.check()).LatestVersion).toBe('1.4.0');
     expect(fake.apiCount()).toBe(2);
   });
 
-  it('shares one request between concurrent checks and does not cache failures', async () => {
+  it('shares one request between concurrent checks', async () => {
     fake.releases = [{ tag: 'v1.3.0' }];
     const { updates } = service();
     await Promise.all([updates.check(), updates.check(), updates.check()]);
     expect(fake.apiCount()).toBe(1);
+  });
 
-    fake.reset();
+  it('keeps a failure for an hour instead of asking and warning on every visit', async () => {
     fake.mode = 'error500';
-    const fresh = service();
-    await rejection(fresh.updates.check());
+    const clock = new ManualClock();
+    const { updates, logger } = service({ clock });
+    for (let i = 0; i < 12; i++) {
+      const error = await rejection(updates.check());
+      expect(error.code).toBe('update_check_failed');
+      clock.advance(5 * MINUTE_MS - 1);
+    }
+    expect(fake.apiCount()).toBe(1);
+    expect(logger.lines.filter((line) => line.includes('update check failed'))).toHaveLength(1);
+    expect(updates.checkInfo().failed).toBe(true);
     fake.mode = 'ok';
     fake.releases = [{ tag: 'v1.3.0' }];
-    expect((await fresh.updates.check()).UpdateAvailable).toBe(true);
+    clock.advance(12);
+    expect((await updates.check()).UpdateAvailable).toBe(true);
+    expect(fake.apiCount()).toBe(2);
+    expect(updates.checkInfo().failed).toBe(false);
+  });
+
+  it("lets an Admin's check now ask again, but at most every 10 minutes", async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const clock = new ManualClock();
+    const { updates } = service({ clock });
+    await updates.check({ mayAsk: true, refresh: true });
+    fake.releases = [{ tag: 'v1.4.0' }];
+    clock.advance(10 * MINUTE_MS - 1);
+    for (let i = 0; i < 5; i++) await updates.check({ mayAsk: true, refresh: true });
+    expect(fake.apiCount()).toBe(1);
+    clock.advance(1);
+    expect((await updates.check({ mayAsk: true, refresh: true })).LatestVersion).toBe('1.4.0');
+    expect(fake.apiCount()).toBe(2);
+  });
+
+  it('never asks for a member who cannot install, and answers what is known', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const clock = new ManualClock();
+    const { updates } = service({ clock });
+    expect(await updates.check({ mayAsk: false, refresh: true })).toEqual({
+      UpdateAvailable: false,
+      CurrentVersion: '1.2.0',
+      LatestVersion: '1.2.0',
+    });
+    expect(fake.apiCount()).toBe(0);
+    await updates.check({ mayAsk: true });
+    clock.advance(3 * 24 * HOUR_MS);
+    expect((await updates.check({ mayAsk: false })).LatestVersion).toBe('1.3.0');
+    expect(fake.apiCount()).toBe(1);
+  });
+
+  it('with the schedule off, asks only when an Admin asks explicitly', async () => {
+    fake.releases = [{ tag: 'v1.3.0' }];
+    const clock = new ManualClock();
+    const { updates } = service({ clock, schedule: 'off' });
+    await updates.check();
+    clock.advance(3 * 24 * HOUR_MS);
+    expect((await updates.check()).UpdateAvailable).toBe(false);
+    expect(fake.apiCount()).toBe(0);
+    expect(updates.checkInfo()).toMatchObject({ schedule: 'off', checkedAt: null });
+    expect((await updates.check({ mayAsk: true, refresh: true })).UpdateAvailable).toBe(true);
+    expect(fake.apiCount()).toBe(1);
+    expect(updates.checkInfo().checkedAt).toBe(clock.now());
   });
 
   it('sends a User-Agent and the token, and never logs the token', async () => {
