@@ -175,13 +175,19 @@ describe('Statistics charts', () => {
     await eventually(() => view.getByTestId('review-plays').textContent(), '1,234');
     const months = view.getByTestId('review-months-item');
     await eventually(() => months.count(), 12);
-    const widths = await months.evaluateAll((rows) =>
-      rows.map((row) => ({
-        value: Number((row as HTMLElement).dataset.value),
-        width: row.querySelector('.ranked-bar')!.getBoundingClientRect().width,
-      })),
+    const widths = () =>
+      months.evaluateAll((rows) =>
+        rows.map((row) => ({
+          value: Number((row as HTMLElement).dataset.value),
+          width: row.querySelector('.ranked-bar')!.getBoundingClientRect().width,
+        })),
+      );
+    // Polled: the list can be drawn before it is laid out, when every width reads 0.
+    await eventually(
+      async () => (await widths()).every(({ value, width }) => value === 0 || width > 0),
+      true,
     );
-    for (const { value, width } of widths) {
+    for (const { value, width } of await widths()) {
       if (value === 0) expect(width).toBe(0);
       else expect(width).toBeGreaterThan(0);
     }
