@@ -5,6 +5,7 @@ import { ApiError } from '../api.js';
 import { confirmDialog } from '../confirm.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
+import { formatAgo } from '../format.js';
 import { errorBox } from '../ui/section.js';
 
 const POLL_MS = 400;
@@ -29,7 +30,8 @@ export function renderNotes(markdown: string): DocumentFragment {
 }
 
 /**
- * Updates: checked when the section opens (the server caches the answer for 10 minutes); install
+ * Updates: shows what the server knows when the section opens (it asks the release source at most
+ * once a day, and only for an Admin); "Check now" asks again (at most every 10 minutes); install
  * (Admin) after a confirmation, one progress figure, then the page waits for Melon to come back and
  * says which version it runs.
  */
@@ -61,38 +63,64 @@ export const updatesView: View = (ctx, root) => {
   const outcome = h('div', { testid: 'update-outcome', attrs: { role: 'status' } });
   progress.hidden = true;
 
-  const check = actionButton('Check again', 'update-check', () => runCheck(), 'button');
+  const check = actionButton('Check now', 'update-check', () => runCheck(true), 'button');
+  const where = h('p', { class: 'muted', testid: 'update-where' });
+  const running = h('p', { testid: 'update-running' });
+  check.hidden = !isAdmin;
 
-  replace(
-    root,
-    viewHeading('Updates'),
-    card(
-      'Melon',
-      h('p', {
-        class: 'muted',
-        text: 'Melon looks for a newer version on its release page when you open this section.',
-      }),
-      result,
-      progress,
-      outcome,
-      check,
-    ),
-  );
+  replace(root, viewHeading('Updates'), card('Melon', running, where, result, progress, outcome, check));
 
-  async function runCheck(): Promise<void> {
+  async function showRunning(): Promise<void> {
+    try {
+      const response = await fetch('/api/health', { cache: 'no-store' });
+      const body = (await response.json()) as { version?: unknown };
+      if (!gone && typeof body.version === 'string') running.textContent = `Running Melon ${body.version}.`;
+    } catch {
+      // The check's answer names the version too.
+    }
+  }
+
+  function describe(info: UpdateCheck): void {
+    const schedule =
+      info.Schedule === 'daily'
+        ? `Melon looks for new versions at ${info.Source} at most once a day.`
+        : `Melon looks for new versions at ${info.Source} only when an admin asks.`;
+    const last = info.CheckedAt ? ` Last checked ${formatAgo(info.CheckedAt)}.` : ' Not checked yet.';
+    where.textContent = schedule + last;
+  }
+
+  async function runCheck(refresh = false): Promise<void> {
     replace(result, h('p', { class: 'muted', testid: 'update-message', text: 'Checking for updates…' }));
     try {
-      const info = await ctx.api.json<UpdateCheck>('/api/settings/check-for-updates');
+      const info = await ctx.api.json<UpdateCheck>(
+        `/api/settings/check-for-updates${refresh ? '?refresh=true' : ''}`,
+      );
       if (gone) return;
       ctx.setUpdateBadge(info.UpdateAvailable ? info.LatestVersion : null);
+      running.textContent = `Running Melon ${info.CurrentVersion}.`;
+      describe(info);
+      if (info.LastCheckFailed && !info.UpdateAvailable) {
+        offline();
+        return;
+      }
       drawResult(info);
     } catch (error) {
       if (gone) return;
-      replace(
-        result,
-        errorBox(error, 'update-check', () => void runCheck()),
-      );
+      if (!(error instanceof ApiError) || error.code !== 'update_check_failed') throw error;
+      offline();
     }
+  }
+
+  /** A calm line, not an error block: being offline is normal for a home server. */
+  function offline(): void {
+    replace(
+      result,
+      h('p', {
+        class: 'muted',
+        testid: 'update-message',
+        text: "Couldn't check just now; Melon will try again tomorrow.",
+      }),
+    );
   }
 
   function drawResult(info: UpdateCheck): void {
@@ -267,6 +295,7 @@ export const updatesView: View = (ctx, root) => {
     progressBar.setAttribute('aria-valuetext', words);
   }
 
+  void showRunning();
   void runCheck();
   return () => {
     gone = true;

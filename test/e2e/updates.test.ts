@@ -15,6 +15,7 @@ import {
   texts,
   type Browser,
 } from './browser.js';
+import { axeViolations } from './axe.js';
 import { GatedProxy } from './gated-proxy.js';
 
 /**
@@ -80,7 +81,7 @@ afterEach(() => {
   expect(browser.pageErrors).toEqual([]);
 });
 
-/** Opens Updates (which checks at once) or, when it is open, checks again. */
+/** Opens Updates (which shows what the server knows) or, when it is open, presses "Check now". */
 async function check(): Promise<void> {
   const { page } = browser;
   if (await page.getByTestId('view-updates').count()) await page.getByTestId('update-check').click();
@@ -99,27 +100,50 @@ async function failing(path: string, action: () => Promise<void>) {
 }
 
 describe('Updates', () => {
-  it('checks when opened; a failure reads in plain words with the detail one click away, then up to date', async () => {
+  it('offline, says so in one calm line, asks again only when an Admin says so, then up to date', async () => {
     const { page } = browser;
     fake.mode = 'error500';
-    // Signing in checked once already (the badge); that answer is cached for 10 minutes.
+    // Signing in asked once already (the badge); that answer is kept for a day.
     t.clock.advance(RELEASE_CACHE_MS + 1000);
+    const before = fake.apiCount();
     const problem = await failing('/api/settings/check-for-updates', check);
     expect(problem).toMatchObject({ status: 400, code: 'update_check_failed' });
-    await eventually(
-      () => page.getByTestId('update-check-error-text').textContent(),
-      'Melon could not reach its release page. Check the internet connection and try again later.',
-    );
-    const error = page.getByTestId('update-check-error');
-    await error.locator('summary').click();
-    expect(await error.locator('details').textContent()).toContain(problem.detail);
-    await screenshot(page, 'updates-failed-check');
+    await eventually(message, "Couldn't check just now; Melon will try again tomorrow.");
+    expect(await page.getByTestId('update-check-error').count()).toBe(0);
+    expect(await page.locator('[data-testid="view-updates"] button:visible').count()).toBe(1);
+    await eventually(() => page.getByTestId('update-running').textContent(), `Running Melon ${APP_VERSION}.`);
+    await screenshot(page, 'updates-offline');
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [390, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+        found.push(...(await axeViolations(page)).map((v) => `${scheme} ${width}: ${v.id}`));
+        await screenshot(page, `updates-offline-${scheme}-${width}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1200, height: 900 });
+    expect(found).toEqual([]);
+
+    // Opening the section again and "Check now" within ten minutes reuse the failure.
+    await openSection(page, 'library');
+    await openSection(page, 'updates');
+    await eventually(message, "Couldn't check just now; Melon will try again tomorrow.");
+    await page.getByTestId('update-check').click();
+    await eventually(message, "Couldn't check just now; Melon will try again tomorrow.");
+    expect(fake.apiCount() - before).toBe(1);
 
     fake.mode = 'ok';
     fake.releases = [];
-    await page.getByTestId('update-check-retry').click();
+    t.clock.advance(10 * 60_000);
+    await page.getByTestId('update-check').click();
     await eventually(message, `Melon is up to date (${APP_VERSION}).`);
+    expect(fake.apiCount() - before).toBe(2);
     expect(await page.getByTestId('update-current').textContent()).toBe(APP_VERSION);
+    expect(await page.getByTestId('update-where').textContent()).toContain(
+      `${proxy.url}/repos/${OWNER}/${REPO}/releases at most once a day. Last checked`,
+    );
     expect(await page.getByTestId('update-badge').count()).toBe(0);
   });
 
