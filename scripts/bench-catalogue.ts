@@ -196,6 +196,7 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         if (songs.length < 500) break;
       }
       const subsonicFullSyncMs = performance.now() - started;
+      console.error(`  synced ${synced} songs in ${Math.round(subsonicFullSyncMs)} ms; paging albums ...`);
       if (synced !== libraryTracks) throw new Error(`the sync saw ${synced} of ${libraryTracks} songs`);
 
       const albums = Math.ceil(tracks / 10);
@@ -225,6 +226,7 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         );
       }
       const rssMb = server.rssMb();
+      console.error(`  reads done (server RSS ${Math.round(rssMb)} MB); rescanning ${tracks} files ...`);
       const scan = await server.ask<{
         scanMs: number;
         status: { added: number; updated: number; removed: number };

@@ -1,17 +1,24 @@
-import type { ImportProgress, ImportStarted, YearInReview as Review } from '../../server/contract/history.js';
+import type {
+  ImportProgress,
+  ImportStarted,
+  MissingListens,
+  YearInReview as Review,
+} from '../../server/contract/history.js';
 import { rankedBars } from '../charts.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
 import { formatDuration } from '../format.js';
-import { plays } from '../plural.js';
+import { count, plays } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The server recognises the file from its content; a source is only a hint for odd files. */
 const SOURCES = [
-  { value: 'listenbrainz', label: 'ListenBrainz export (JSON lines or JSON)' },
-  { value: 'lastfm', label: 'Last.fm scrobbles (CSV: artist, album, title, date)' },
-  { value: 'spotify', label: 'Spotify Extended Streaming History (JSON)' },
+  { value: '', label: 'Recognise it from the file (ZIP, JSON or CSV)' },
+  { value: 'listenbrainz', label: 'ListenBrainz export (ZIP, JSON lines or JSON)' },
+  { value: 'lastfm', label: 'Last.fm or Libre.fm scrobbles (CSV)' },
+  { value: 'spotify', label: "Spotify's my_spotify_data.zip or its JSON" },
 ];
 
 const bigNumber = (label: string, value: string, testid: string) =>
@@ -44,15 +51,49 @@ export const historyView: View = (ctx, root) => {
     shown.household = household;
     void review.reload();
   }
+  const past = section<ImportProgress[]>({
+    testid: 'past-imports',
+    label: 'past imports',
+    load: () => ctx.api.json<ImportProgress[]>('/api/stats/import'),
+    isEmpty: (jobs) => jobs.length === 0,
+    empty: 'No imports yet.',
+    render: (jobs) => h('ul', { class: 'past-imports' }, ...jobs.map(pastImport)),
+  });
+  const missing = section<MissingListens>({
+    testid: 'missing',
+    label: 'the listens missing from your library',
+    load: () => ctx.api.json<MissingListens>('/api/stats/unmatched'),
+    isEmpty: (m) => m.listens === 0,
+    empty: 'Every imported listen found its track.',
+    render: (m) =>
+      h(
+        'ul',
+        { class: 'missing-listens' },
+        ...m.groups.map((g) =>
+          h('li', {
+            testid: 'missing-group',
+            text: `${count(g.listens, 'listen', 'listens')} of ${g.artist}${g.album ? ` — ${g.album}` : ''}`,
+          }),
+        ),
+      ),
+  });
   // A finished import may bring years with plays: the picker is drawn again.
-  const imported = () => show(shown.year, shown.household);
+  const imported = () => {
+    show(shown.year, shown.household);
+    void past.reload();
+    void missing.reload();
+    void missing.reload();
+  };
   replace(
     root,
     viewHeading('History'),
     importCard(ctx, (t) => (timer = t), imported),
+    card('Past imports', past.element),
+    card('Missing from your library', missing.element),
     review.element,
   );
   void review.reload();
+  void past.reload();
   return () => {
     clearTimeout(timer);
     review.cancel();
@@ -76,12 +117,31 @@ function importCard(
     testid: 'import-report',
     attrs: { 'aria-live': 'polite' },
   });
-  const form = h('form', { class: 'import-form' }, field('From', source), field('File', file), submit);
+  // An Admin may import for another member.
+  const member = h('select', { testid: 'import-member' }, h('option', { text: 'Me', attrs: { value: '' } }));
+  if (ctx.session.role === 'Admin')
+    void ctx.api
+      .json<Array<{ id: string; username: string }>>('/api/users')
+      .then((users) => {
+        for (const u of users)
+          if (u.id !== ctx.session.userId)
+            member.append(h('option', { text: u.username, attrs: { value: u.id } }));
+      })
+      .catch(() => undefined);
+  const form = h(
+    'form',
+    { class: 'import-form' },
+    ctx.session.role === 'Admin' ? field('For', member) : null,
+    field('From', source),
+    field('File', file),
+    submit,
+  );
   onSubmit(form, submit, async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     const body = new FormData();
-    body.set('source', source.value);
+    if (source.value) body.set('source', source.value);
+    if (member.value) body.set('userId', member.value);
     body.set('file', chosen);
     try {
       const { id } = await ctx.api.json<ImportStarted>('/api/stats/import', { method: 'POST', form: body });
@@ -99,11 +159,37 @@ function importCard(
   return card('Bring your history', form, report);
 }
 
+/** One past import: when, what it was read as, and its outcome. */
+function pastImport(p: ImportProgress): HTMLElement {
+  const when = new Date(p.createdAt).toLocaleString();
+  const outcome =
+    p.status === 'failed'
+      ? `failed: ${p.error ?? ''}`
+      : p.done
+        ? `${p.matched} added, ${p.unmatched} not in the library, ${p.duplicates} already counted, ${p.refused} refused`
+        : 'running';
+  return h(
+    'li',
+    { testid: 'past-import' },
+    h('strong', { text: when }),
+    ` — ${p.takenAs ?? p.source}: ${outcome}`,
+  );
+}
+
 function showProgress(report: HTMLElement, p: ImportProgress): void {
-  const state = p.status === 'failed' ? `Failed: ${p.error ?? ''}` : p.done ? 'Done' : 'Importing…';
+  const percent = p.bytesTotal > 0 ? Math.min(100, Math.floor((100 * p.bytesRead) / p.bytesTotal)) : 0;
+  const state =
+    p.status === 'failed' ? `Failed: ${p.error ?? ''}` : p.done ? 'Done' : `Importing… ${percent} %`;
   replace(
     report,
     h('p', { testid: 'import-status', text: state }),
+    p.takenAs ? h('p', { class: 'muted', testid: 'import-taken-as', text: `Read as ${p.takenAs}` }) : null,
+    p.done
+      ? null
+      : h('progress', {
+          testid: 'import-progress',
+          attrs: { max: '100', value: String(percent), 'aria-label': 'Import progress' },
+        }),
     h(
       'dl',
       { class: 'import-figures' },
@@ -122,7 +208,9 @@ function showProgress(report: HTMLElement, p: ImportProgress): void {
       ? h(
           'ul',
           { class: 'import-problems' },
-          ...p.problems.slice(0, 10).map((x) => h('li', { text: `Entry ${x.entry}: ${x.reason}` })),
+          ...p.problems
+            .slice(0, 10)
+            .map((x) => h('li', { text: `Entry ${x.entry}${x.file ? ` (${x.file})` : ''}: ${x.reason}` })),
         )
       : null,
   );

@@ -8,6 +8,15 @@ export const importSourceSchema = z.enum(['listenbrainz', 'lastfm', 'spotify'], 
   error: 'must be listenbrainz, lastfm or spotify',
 });
 
+/** Unmatched listens grouped by artist and album. */
+export const missingListensSchema = z
+  .object({
+    listens: count().meta({ description: 'All the unmatched listens of the user' }),
+    groups: z.array(z.object({ artist: z.string(), album: z.string().nullable(), listens: count() })),
+  })
+  .meta({ id: 'MissingListens' });
+export type MissingListens = z.output<typeof missingListensSchema>;
+
 /** The answer of starting an import. */
 export const importStartedSchema = z
   .object({

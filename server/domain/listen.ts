@@ -13,6 +13,12 @@ export interface Listen {
   /** The player or service it came from (ListenBrainz's media_player or submission_client, Spotify's platform). */
   device: string | null;
   type: 'play' | 'skip';
+  /**
+   * How uncertain `at` is: the listen began somewhere in [at, at + windowMs). 0 for a time to the
+   * second; 60,000 for an export that gives only the minute (Last.fm's "31 Jan 2021 14:03",
+   * Spotify's Account data).
+   */
+  windowMs?: number;
   /** Where it came from: 'listenbrainz-api' or an import's source. */
   source: ListenSource;
 }

@@ -63,6 +63,14 @@ export interface Principal {
   inviteId: string | null;
 }
 
+/**
+ * The one privacy rule of listening statistics: a caller reads their own, an Admin anyone's, and
+ * everyone those of a user who keeps theirs public.
+ */
+export function canReadStats(caller: Principal, owner: Pick<UserRecord, 'id' | 'publicStats'>): boolean {
+  return caller.role === 'Admin' || caller.userId === owner.id || owner.publicStats;
+}
+
 /** The caller's account id; a token without an account (a Server token) gets a 401 `forbidden_role`. */
 export function accountOf(caller: Principal): string {
   if (caller.userId === null) throw unauthorized('forbidden_role', 'This token has no account');

@@ -37,14 +37,28 @@ describe('History', () => {
       ['The Beatles', 'Abbey Road', 'Something', `${YEAR}-03-03T10:00:00Z`],
       ['Nobody', 'Nothing', 'Not Here', `${YEAR}-03-03T11:00:00Z`],
     ]);
-    await view.getByTestId('import-source').selectOption('lastfm');
+    // The file is recognised from its content: no source chosen.
     await view
       .getByTestId('import-file')
       .setInputFiles({ name: 'scrobbles.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await view.getByTestId('import-submit').click();
     await eventually(() => view.getByTestId('import-status').textContent(), 'Done');
+    expect(await view.getByTestId('import-taken-as').textContent()).toBe(
+      'Read as Last.fm CSV (artist,album,title,date)',
+    );
     const figures = await view.locator('.import-figures dd').allTextContents();
     expect(figures).toEqual(['4', '3', '1', '0', '0', '0']);
+    await eventually(
+      async () =>
+        /Last\.fm CSV \(artist,album,title,date\): 3 added, 1 not in the library/u.test(
+          (await view.getByTestId('past-import').first().textContent()) ?? '',
+        ),
+      true,
+    );
+    await eventually(
+      () => view.getByTestId('missing-group').allTextContents(),
+      ['1 listen of Nobody — Nothing'],
+    );
 
     await view.getByTestId('review-year').selectOption(String(YEAR));
     await eventually(() => view.getByTestId('review-plays').textContent(), '3');

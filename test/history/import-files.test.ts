@@ -146,6 +146,29 @@ describe('Importing the files the services hand out', () => {
     ]);
   });
 
+  it('counts the same scrobbles from Last.fm (to the minute) and ListenBrainz (to the second) once, in either order', async () => {
+    const seconds: SampleListen[] = [
+      { at: '2024-03-01T10:00:27Z', artist: 'Rick Astley', title: 'Never Gonna Give You Up' },
+      { at: '2024-03-01T10:05:41Z', artist: 'The Beatles', title: 'Here Comes the Sun' },
+    ];
+    const minutes = lastfmCsv([
+      ['Rick Astley', '', 'Never Gonna Give You Up', '2024-03-01T10:00:00Z'],
+      ['The Beatles', '', 'Here Comes the Sun', '2024-03-01T10:05:00Z'],
+      // Another track in the same minute is another listen.
+      ['Beyoncé', '', 'Crazy in Love', '2024-03-01T10:05:00Z'],
+    ]);
+    const first = await makeUser(t);
+    expect(await importFile(t, first.token, {}, listenBrainzLines(seconds))).toMatchObject({ matched: 2 });
+    expect(await importFile(t, first.token, {}, minutes)).toMatchObject({ matched: 1, duplicates: 2 });
+    const second = await makeUser(t);
+    expect(await importFile(t, second.token, {}, minutes)).toMatchObject({ matched: 3 });
+    expect(await importFile(t, second.token, {}, listenBrainzLines(seconds))).toMatchObject({
+      matched: 0,
+      duplicates: 2,
+    });
+    expect(await recentPlays(t, second)).toHaveLength(3);
+  });
+
   it('takes a file part without a Content-Type of its own, as Python requests sends it', async () => {
     const boundary = 'melon-test-boundary';
     const body =
@@ -216,5 +239,67 @@ describe('Refusing what is not a history, saying what to upload', () => {
     expect((await problem(await upload(t, alice.token, {}, many))).detail).toBe(
       'The ZIP has 10001 entries; Melon reads ZIPs of at most 10000',
     );
+  });
+});
+
+describe('GET /api/stats/import', () => {
+  it('lists past imports with their reports, newest first: a member’s own, an Admin’s everyone’s', async () => {
+    const dora = await makeUser(t);
+    const erik = await makeUser(t);
+    const first = await importFile(t, dora.token, {}, listenBrainzLines([NEVER]));
+    const second = await importFile(t, dora.token, {}, 'one,two\n');
+    const forErik = await importFile(t, t.adminToken, { userId: erik.id }, listenBrainzLines([SUN]));
+    const list = async (token: string) => {
+      const response = await t.call('/api/stats/import', { token });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Array<{
+        id: string;
+        status: string;
+        takenAs: string;
+        error: string | null;
+      }>;
+    };
+    const ofDora = await list(dora.token);
+    expect(ofDora.map((j) => [j.id, j.status])).toEqual([
+      [second.id, 'failed'],
+      [first.id, 'done'],
+    ]);
+    expect(ofDora[0]!.error).toMatch(/^This looks like/u);
+    expect((await list(erik.token)).map((j) => j.id)).toEqual([forErik.id]);
+    const all = (await list(t.adminToken)).map((j) => j.id);
+    expect(all).toEqual(expect.arrayContaining([first.id, second.id, forErik.id]));
+  });
+});
+
+describe('GET /api/stats/unmatched', () => {
+  it('groups the listens missing from the library by artist and album, the most first', async () => {
+    const fay = await makeUser(t);
+    const at = (minute: number) => `2024-05-01T10:${String(minute).padStart(2, '0')}:00Z`;
+    const listens: SampleListen[] = [
+      { at: at(1), artist: 'Radiohead', title: 'Airbag', album: 'OK Computer' },
+      { at: at(2), artist: 'Radiohead', title: 'Paranoid Android', album: 'OK Computer' },
+      { at: at(3), artist: 'radiohead', title: 'Karma Police', album: 'OK Computer (Remastered)' },
+      { at: at(4), artist: 'Nobody', title: 'Not Here', album: 'Nothing' },
+      { at: at(5), artist: 'Nobody', title: 'Not There' },
+      NEVER,
+    ];
+    expect(await importFile(t, fay.token, {}, listenBrainzLines(listens))).toMatchObject({
+      matched: 1,
+      unmatched: 5,
+    });
+    const response = await t.call('/api/stats/unmatched', { token: fay.token });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      listens: 5,
+      groups: [
+        { artist: 'Radiohead', album: 'OK Computer', listens: 3 },
+        { artist: 'Nobody', album: null, listens: 1 },
+        { artist: 'Nobody', album: 'Nothing', listens: 1 },
+      ],
+    });
+    const asOther = await t.call(`/api/stats/unmatched?userId=${fay.id}`, { token: alice.token });
+    expect((await problem(asOther)).code).toBe('forbidden_role');
+    const asAdmin = await t.call(`/api/stats/unmatched?userId=${fay.id}`, { token: t.adminToken });
+    expect(((await asAdmin.json()) as { listens: number }).listens).toBe(5);
   });
 });

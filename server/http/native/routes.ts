@@ -182,6 +182,8 @@ export function routeTable(services: Services): DocumentedRoute[] {
       ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),
       uploadLimitBytes: IMPORT_UPLOAD_LIMIT_BYTES,
     },
+    get('stats', '/api/stats/import', MEMBERS, history.imports),
+    get('stats', '/api/stats/unmatched', MEMBERS, history.missing),
     get('stats', '/api/stats/import/:id', MEMBERS, history.importStatus),
     get('stats', '/api/stats/export', READERS, history.export),
     get('stats', '/api/stats/year-in-review', READERS, history.yearInReview),

@@ -5,10 +5,8 @@ import type { RatingKind } from '../../domain/rating.js';
 import type { Principal } from '../../domain/user.js';
 import { audioContentType } from '../../library/audio-file.js';
 import type { Services } from '../../services/create-services.js';
+import type { PlayCount } from '../../services/stats/reads/results.js';
 import type { Payload } from './render.js';
-
-/** The most items a Subsonic list reads from the statistics to fill in play counts. */
-const ALL = 1_000_000;
 
 export const suffixOf = (track: TrackRecord) => extname(track.path).slice(1).toLowerCase();
 /** The same media type the native stream sends for the original. */
@@ -17,19 +15,14 @@ export const contentTypeOf = (track: TrackRecord) => audioContentType(track.form
 /** Melon's 0–10 (half stars) as Subsonic's 1–5 stars: halved, rounded half up (1 → 1). */
 export const starsOf = (melonRating: number) => Math.round(melonRating / 2);
 
-interface Plays {
-  plays: number;
-  lastPlayedAt: number;
-}
-
 /**
  * Makes Subsonic's song (Child), album (AlbumID3) and artist (ArtistID3) objects for one caller:
  * their own ratings, favourites and play counts. Made per request; the play counts are read from
  * the statistics once, when the first object needs them.
  */
 export class Presenter {
-  private trackPlays: Map<string, Plays> | undefined;
-  private albumPlays: Map<string, Plays> | undefined;
+  private trackPlays: Map<string, PlayCount> | undefined;
+  private albumPlays: Map<string, PlayCount> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -177,28 +170,19 @@ export class Presenter {
     return at === null ? undefined : isoUtc(at);
   }
 
-  playsOfTrack(id: string): Plays | undefined {
+  playsOfTrack(id: string): PlayCount | undefined {
     this.trackPlays ??= this.readPlays('tracks');
     return this.trackPlays.get(id);
   }
 
-  private playsOfAlbum(id: string): Plays | undefined {
+  private playsOfAlbum(id: string): PlayCount | undefined {
     this.albumPlays ??= this.readPlays('albums');
     return this.albumPlays.get(id);
   }
 
   /** The caller's own play counts, from Melon's statistics. */
-  private readPlays(kind: 'tracks' | 'albums'): Map<string, Plays> {
-    const map = new Map<string, Plays>();
-    if (this.caller.userId === null) return map;
-    const items = this.services.stats.top(this.caller, kind, { page: 0, count: ALL }) as Array<{
-      id: string;
-      plays: number;
-      lastPlayedAt: string;
-    }>;
-    for (const item of items)
-      if (item.plays > 0)
-        map.set(item.id, { plays: item.plays, lastPlayedAt: Date.parse(item.lastPlayedAt) });
-    return map;
+  private readPlays(kind: 'tracks' | 'albums'): Map<string, PlayCount> {
+    if (this.caller.userId === null) return new Map();
+    return this.services.stats.playCounts(this.caller, kind);
   }
 }

@@ -5,8 +5,18 @@ import type { UnmatchedListens } from '../../store/unmatched-listens.js';
 import type { NowPlayingService } from '../now-playing.js';
 import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
-import { normaliseArtist, normaliseTitle } from './normalise.js';
+import { foldCredit, normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
 import { TrackMatcher } from './track-matcher.js';
+
+/** Unmatched listens of one artist and album. */
+export interface MissingGroup {
+  artist: string;
+  album: string | null;
+  listens: number;
+}
+
+/** The most artist-and-album groups told apart when unmatched listens are grouped. */
+const MAX_GROUPS = 100_000;
 
 /** What became of a batch of listens. */
 export interface RecordOutcome {
@@ -57,6 +67,32 @@ export class HistoryService {
       unmatched: fresh.length,
       duplicates: duplicates + unmatched.length - fresh.length,
     };
+  }
+
+  /**
+   * A user's unmatched listens grouped by artist and album, the most listened first (at most
+   * `limit` groups): what is missing from the library. Read from the file as a stream; the groups
+   * of names folded alike are one, shown as first written; at most MAX_GROUPS are told apart.
+   */
+  async missing(userId: string, limit: number): Promise<{ listens: number; groups: MissingGroup[] }> {
+    const groups = new Map<string, MissingGroup>();
+    let listens = 0;
+    for await (const listen of this.unmatched.read()) {
+      if (listen.userId !== userId) continue;
+      listens += 1;
+      const key = `${foldCredit(listen.artist)}\u0000${listen.album ? normaliseAlbum(listen.album) : ''}`;
+      const group = groups.get(key);
+      if (group) group.listens += 1;
+      else if (groups.size < MAX_GROUPS)
+        groups.set(key, { artist: listen.artist, album: listen.album, listens: 1 });
+    }
+    const sorted = [...groups.values()].sort(
+      (a, b) =>
+        b.listens - a.listens ||
+        a.artist.localeCompare(b.artist) ||
+        (a.album ?? '').localeCompare(b.album ?? ''),
+    );
+    return { listens, groups: sorted.slice(0, limit) };
   }
 
   /** Room for about `listens` more plays of a user, made at once (ListenLog.reserve). */
@@ -143,6 +179,7 @@ class Matched implements MatchedListen {
   readonly at: number;
   readonly device: string | null;
   readonly type: 'play' | 'skip';
+  readonly windowMs: number;
 
   constructor(
     listen: Listen,
@@ -152,6 +189,7 @@ class Matched implements MatchedListen {
     this.at = listen.at;
     this.device = listen.device;
     this.type = listen.type;
+    this.windowMs = listen.windowMs ?? 0;
   }
 }
 

@@ -124,6 +124,36 @@ export class ImportService {
     return viewOf(job);
   }
 
+  /**
+   * The imports the caller may see, newest first (at most 50): an Admin's every import, a member's
+   * own and those they started.
+   */
+  list(caller: Principal) {
+    const self = accountOf(caller);
+    // Started later first: the map holds them in the order they were started (a stable sort keeps
+    // it among equal times).
+    return [...this.jobs.values()]
+      .reverse()
+      .filter((job) => caller.role === 'Admin' || job.userId === self || job.startedBy === self)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, 50)
+      .map(viewOf);
+  }
+
+  /**
+   * A member's listens that matched no library track, grouped by artist and album (the caller's
+   * own; an Admin's for anyone): what to add to the library.
+   */
+  async missing(caller: Principal, request: { userId?: string | undefined }) {
+    const self = accountOf(caller);
+    const userId = request.userId ?? self;
+    if (userId !== self && caller.role !== 'Admin')
+      throw unauthorized('forbidden_role', "Only an Admin may see another user's missing listens");
+    if (!isValidId(userId) || !this.users.findById(userId))
+      throw notFound('user_not_found', `User '${userId}' not found`);
+    return this.history.missing(userId, 50);
+  }
+
   /** Resolves once every queued import has finished (tests, shutdown). */
   async idle(): Promise<void> {
     let current: Promise<void>;
@@ -262,6 +292,7 @@ class BatchListen implements Listen {
   readonly recordingMbid: string | null;
   readonly device: string | null;
   readonly type: 'play' | 'skip';
+  readonly windowMs: number;
   readonly userId: string;
   readonly source: ImportSource;
 
@@ -273,6 +304,7 @@ class BatchListen implements Listen {
     this.recordingMbid = listen.recordingMbid;
     this.device = listen.device;
     this.type = listen.type;
+    this.windowMs = listen.windowMs ?? 0;
     this.userId = userId;
     this.source = source;
   }

@@ -14,7 +14,11 @@ export interface MatchedListen {
   at: number;
   device: string | null;
   type: 'play' | 'skip';
+  /** The listen began somewhere in [at, at + windowMs) (Listen.windowMs); 0: at the second. */
+  windowMs: number;
 }
+
+const MINUTE_MS = 60_000;
 
 /** The parts of the stats index that read a user's rows. */
 export interface LogRowsSource {
@@ -79,7 +83,7 @@ export class ListenLog {
     const keys = this.keySet();
     const entries: PlayLogEntry[] = [];
     for (const listen of listens) {
-      if (!keys.add(listen.userId, listen.track.id, listen.at)) continue;
+      if (isLoggedWithin(keys, listen) || !keys.add(listen.userId, listen.track.id, listen.at)) continue;
       // Field by field, not `{ ...listen, explicitAt: true }`: see BatchListen in import-service.ts.
       const { userId, type, at } = listen;
       const device = this.devices.nameFor(userId, listen.device);
@@ -105,4 +109,22 @@ export class ListenLog {
     this.keys = keys;
     return keys;
   }
+}
+
+/**
+ * Whether a listen known only to some window was logged already by a source that knew its second:
+ * a log of its track at any second of the window. And the other way: whether a listen known to the
+ * second was logged already by a source that knew only its minute, at that minute's first second.
+ * Importing both Last.fm's minutes and ListenBrainz's seconds of the same scrobbles counts each once.
+ * (A second play of one track in the minute of a play logged at its :00 is taken for the same one.)
+ */
+function isLoggedWithin(keys: ListenKeys, listen: MatchedListen): boolean {
+  const { userId, at } = listen;
+  const trackId = listen.track.id;
+  if (listen.windowMs > 0) {
+    for (let t = at; t < at + listen.windowMs; t += 1000) if (keys.has(userId, trackId, t)) return true;
+    return false;
+  }
+  const minute = at - (((at % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
+  return minute !== at && keys.has(userId, trackId, minute);
 }

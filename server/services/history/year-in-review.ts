@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { accountOf, type Principal } from '../../domain/user.js';
+import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
 import { invalidParameter } from '../../errors.js';
 import type { StatsService } from '../stats/stats-service.js';
 import type { LogRowsSource } from './listen-log.js';
@@ -131,9 +131,9 @@ export class YearInReviewService {
 
   /** Everyone whose statistics the caller may see: all for an Admin, else themselves and public ones. */
   private visibleMembers(caller: Principal): string[] {
-    const self = accountOf(caller);
+    accountOf(caller);
     return this.members()
-      .filter((m) => caller.role === 'Admin' || m.id === self || m.publicStats)
+      .filter((m) => canReadStats(caller, m))
       .map((m) => m.id)
       .sort();
   }

@@ -20,7 +20,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved
 import { MARK_EVERY } from './columns/row-marks.js';
 import { scanInSlices, type Slicing } from './columns/slices.js';
 import type { Kind } from './sums/tally.js';
-import { activitySteps, countActivity, findRetry, listeningOf, recentPlays } from './reads/row-reads.js';
+import * as rows from './reads/row-reads.js';
 import {
   acceptedDevices,
   selectionOf,
@@ -219,7 +219,7 @@ export class StatsIndex {
 
   findRetry(userId: string, trackId: string, type: 'play' | 'skip', at: number): PlayLogEntry | undefined {
     const u = this.userColumns(userId);
-    return u && findRetry(this.parts, u, trackId, type, at, this.idOfLine);
+    return u && rows.findRetry(this.parts, u, trackId, type, at, this.idOfLine);
   }
 
   /**
@@ -239,7 +239,7 @@ export class StatsIndex {
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {
     const sel = this.select(f);
-    return sel ? listeningOf(this.parts, sel) : { totalMs: 0, plays: 0 };
+    return sel ? rows.listeningOf(this.parts, sel) : { totalMs: 0, plays: 0 };
   }
 
   topTracks(f: StatsFilter, offset: number, limit: number): TopTrack[] {
@@ -268,7 +268,7 @@ export class StatsIndex {
   recentPlays(f: StatsFilter, offset: number, limit: number): PlayLogEntry[] {
     const sel = this.select(f);
     if (!sel || limit <= 0) return [];
-    return recentPlays(this.parts, sel, offset, limit, this.idOfLine);
+    return rows.recentPlays(this.parts, sel, offset, limit, this.idOfLine);
   }
 
   recentAlbums(f: StatsFilter, offset: number, limit: number): RecentItem[] {
@@ -285,11 +285,16 @@ export class StatsIndex {
    * `maxSteps` steps: the caller refuses such a range, so counting it would be wasted work.
    */
   activity(f: StatsFilter & { from: number; to: number }, step: DateStep, maxSteps: number): ActivityStep[] {
-    const steps = activitySteps(f.from, f.to, step, maxSteps);
+    const steps = rows.activitySteps(f.from, f.to, step, maxSteps);
     if (steps.length > maxSteps) return steps;
     const sel = this.select(f);
     if (!sel || steps.length === 0) return steps;
-    return countActivity(this.parts, sel, steps);
+    return rows.countActivity(this.parts, sel, steps);
+  }
+
+  /** A user's all-time plays and latest play per track or album with any play (reads/row-reads.ts). */
+  playCounts(userId: string, kind: 'tracks' | 'albums') {
+    return rows.playCountsOf(this.parts, this.columnsOf(userId), kind);
   }
 
   /** A user's all-time counts kept for the household page's reads; undefined for a user without logs. */
@@ -342,10 +347,7 @@ export class StatsIndex {
     return this.latest.nameOf(kind, id);
   }
 
-  /**
-   * A user's sorted columns with the snapshot table their rows point at, for the row-by-row queries
-   * of ./log-rows.ts (the listening history's).
-   */
+  /** A user's sorted rows and the snapshots they point at, for the history's row queries (log-rows.ts). */
   rowsOf(userId: string): LogRows | undefined {
     const u = this.userColumns(userId);
     const { snapshots, tracks, artists } = this.tables;

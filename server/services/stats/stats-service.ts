@@ -15,7 +15,7 @@ import type {
   TopOf,
 } from '../../contract/stats.js';
 import { isValidId } from '../../domain/ids.js';
-import { accountOf, type Principal } from '../../domain/user.js';
+import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
 import { badRequest, invalidParameter, notFound, unauthorized } from '../../errors.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
@@ -23,7 +23,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
-import type { RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
+import type { PlayCount, RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
 
@@ -111,11 +111,11 @@ export class StatsService {
    * requests their turns (StatsIndex.prepare).
    */
   async ready(caller: Principal, request: ReadRequest): Promise<void> {
-    await this.index.prepare(this.filterFor(caller, request, true));
+    await this.index.prepare(this.rangedFilter(caller, request));
   }
 
   listeningTime(caller: Principal, request: ReadRequest): ListeningTime {
-    const filter = this.filterFor(caller, request, true);
+    const filter = this.rangedFilter(caller, request);
     const { totalMs, plays } = this.index.listeningTime(filter);
     const span = playSpanOf(this.index, filter);
     return {
@@ -143,18 +143,18 @@ export class StatsService {
         role: user.role,
         self: user.id === self,
         publicStats: user.publicStats,
-        visible: user.id === self || caller.role === 'Admin' || user.publicStats,
+        visible: canReadStats(caller, user),
       }));
   }
 
   /** The devices a user played on, all time, with their plays. */
   devices(caller: Principal, request: Pick<ReadRequest, 'userId'>): Promise<DevicePlays[]> {
-    return devicesOf(this.index, this.filterFor(caller, { ...request, page: 0, count: 1 }, false));
+    return devicesOf(this.index, this.allTimeFilter(caller, request));
   }
 
   /** Plays per weekday and hour in a range. */
   async heatmap(caller: Principal, request: ReadRequest): Promise<Heatmap> {
-    const filter = this.filterFor(caller, request, true);
+    const filter = this.rangedFilter(caller, request);
     return { userId: filter.userId, cells: await heatmapOf(this.index, filter) };
   }
 
@@ -165,7 +165,7 @@ export class StatsService {
   }
 
   top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): TopOf[K][] {
-    const filter = this.filterFor(caller, request, true);
+    const filter = this.rangedFilter(caller, request);
     const offset = request.page * request.count;
     const read: { [P in TopKind]: () => TopLists[P] } = {
       tracks: () => this.index.topTracks(filter, offset, request.count),
@@ -181,7 +181,7 @@ export class StatsService {
    * caller that merges several users' lists and names only what it keeps (`named`).
    */
   tops(caller: Principal, request: ReadRequest): TopLists {
-    return this.index.tops(this.filterFor(caller, request, true), request.count);
+    return this.index.tops(this.rangedFilter(caller, request), request.count);
   }
 
   /** Ranked items of a top list as the top-* reads answer them, the first at rank `firstRank`. */
@@ -236,11 +236,7 @@ export class StatsService {
 
   recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): RecentOf[K][] {
     // Recent lists take no date filters (docs/API.md, Statistics).
-    const filter = this.filterFor(
-      caller,
-      { ...request, gtDateTime: undefined, ltDateTime: undefined },
-      false,
-    );
+    const filter = this.allTimeFilter(caller, request);
     const offset = request.page * request.count;
     const named = (items: IndexRecentItem[], ref: (id: string) => Named): RecentItem[] =>
       items.map((item) => ({
@@ -265,7 +261,7 @@ export class StatsService {
   }
 
   activity(caller: Principal, request: ReadRequest & { step: 'day' | 'week' | 'month' }): ActivityStep[] {
-    const filter = this.filterFor(caller, request, true);
+    const filter = this.rangedFilter(caller, request);
     const to = request.ltDateTime ?? this.clock.now();
     const from = request.gtDateTime ?? to - 30 * 24 * 60 * MINUTE_MS;
     const steps = this.index.activity({ ...filter, from, to }, request.step, MAX_ACTIVITY_STEPS + 1);
@@ -283,36 +279,53 @@ export class StatsService {
     }));
   }
 
-  /** The user whose statistics a caller asks for (default: the caller), checked against the privacy rule. */
-  readableUser(caller: Principal, userId: string | undefined): string {
-    return this.filterFor(caller, { userId, page: 0, count: 1 }, false).userId;
+  /** Whether the caller may read this user's statistics; false for an unknown user too. */
+  mayRead(caller: Principal, userId: string): boolean {
+    accountOf(caller);
+    const user = isValidId(userId) ? this.users.findById(userId) : undefined;
+    return user !== undefined && canReadStats(caller, user);
   }
 
   /**
-   * Whose statistics, checked against the privacy rule: one's own, anyone's for an Admin, or a user
-   * who keeps theirs public (the default). An unknown user is a 404 for every role
-   * (docs/API.md, Statistics), so the page can tell "no such person" from "private".
+   * A user's all-time plays and latest play (epoch ms) per track or album with any play, as numbers
+   * for the Subsonic adapter's play counts; checked against the privacy rule.
    */
-  private filterFor(caller: Principal, request: ReadRequest, ranged: boolean): StatsFilter {
+  playCounts(caller: Principal, kind: 'tracks' | 'albums', userId?: string): Map<string, PlayCount> {
+    return this.index.playCounts(this.readableUser(caller, userId), kind);
+  }
+
+  /**
+   * The user whose statistics a caller asks for (default: the caller), checked against the privacy
+   * rule (canReadStats). An unknown user is a 404 for every role, so the page can tell "no such
+   * person" from "private".
+   */
+  readableUser(caller: Principal, userId: string | undefined): string {
     const self = accountOf(caller);
-    const userId = request.userId ?? self;
-    const user = isValidId(userId) ? this.users.findById(userId) : undefined;
-    if (!user) throw notFound('user_not_found', `User '${userId}' not found`);
-    if (userId !== self && caller.role !== 'Admin' && !user.publicStats) {
+    const id = userId ?? self;
+    const user = isValidId(id) ? this.users.findById(id) : undefined;
+    if (!user) throw notFound('user_not_found', `User '${id}' not found`);
+    if (!canReadStats(caller, user)) {
       throw unauthorized('stats_private', `${user.username} keeps their listening statistics private`);
     }
-    if (
-      ranged &&
-      request.gtDateTime !== undefined &&
-      request.ltDateTime !== undefined &&
-      request.gtDateTime > request.ltDateTime
-    ) {
+    return id;
+  }
+
+  /** A read over the request's range (gtDateTime to ltDateTime) of a user the caller may read. */
+  private rangedFilter(caller: Principal, request: ReadRequest): StatsFilter {
+    const userId = this.readableUser(caller, request.userId);
+    const { gtDateTime: from, ltDateTime: to } = request;
+    if (from !== undefined && to !== undefined && from > to) {
       throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
     }
+    return { userId, from, to, device: request.device };
+  }
+
+  /** An all-time read (the reads that take no dates) of a user the caller may read. */
+  private allTimeFilter(caller: Principal, request: Pick<ReadRequest, 'userId' | 'device'>): StatsFilter {
     return {
-      userId,
-      from: ranged ? request.gtDateTime : undefined,
-      to: ranged ? request.ltDateTime : undefined,
+      userId: this.readableUser(caller, request.userId),
+      from: undefined,
+      to: undefined,
       device: request.device,
     };
   }

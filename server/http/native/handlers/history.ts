@@ -6,6 +6,7 @@ import {
   importProgressSchema,
   importSourceSchema as source,
   importStartedSchema,
+  missingListensSchema,
   yearInReviewSchema,
 } from '../../../contract/history.js';
 import { boolean, id, integer } from '../../params.js';
@@ -53,6 +54,21 @@ export function historyHandlers(imports: ImportService, exports: ExportService, 
           keepIncognito: params.keepIncognito,
           tempPath: request.files.file!.tempPath,
         }),
+    }),
+    imports: endpoint({
+      summary: 'Past and running imports with their reports, newest first',
+      description:
+        "An Admin sees every member's imports, others their own and those they started; at most 50.",
+      response: z.array(importProgressSchema),
+      handle: ({ request }) => imports.list(callerOf(request)),
+    }),
+    missing: endpoint({
+      summary: 'Listens that matched no library track, grouped by artist and album, the most first',
+      description: "The caller's own; an Admin's for anyone. At most 50 groups.",
+      params: { userId: userId.meta({ description: 'Whose listens (default: the caller)' }) },
+      response: missingListensSchema,
+      errors: { 401: ['forbidden_role'], 404: ['user_not_found'] },
+      handle: ({ params, request }) => imports.missing(callerOf(request), params),
     }),
     importStatus: endpoint({
       summary: "An import's progress and report",

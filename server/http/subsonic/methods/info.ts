@@ -3,7 +3,7 @@ import type { Services } from '../../../services/create-services.js';
 import { notFoundError } from '../errors.js';
 import { TextElement, type Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
-import { householdTrackPlays, mayReadStatsOf } from './household.js';
+import { householdTrackPlays } from './household.js';
 
 const ALL = 1_000_000;
 /** The sizes of ArtistInfo's and AlbumInfo's small, medium and large image URLs. */
@@ -115,7 +115,7 @@ function imageUrls(request: MethodRequest, coverArt: string): Payload {
 export function similarArtists(services: Services, caller: Principal, artistId: string): string[] {
   const scores = new Map<string, number>();
   for (const user of services.users.list()) {
-    if (!mayReadStatsOf(services, caller, user.id)) continue;
+    if (!services.stats.mayRead(caller, user.id)) continue;
     const top = services.stats.top(caller, 'artists', { userId: user.id, page: 0, count: ALL }) as Array<{
       id: string;
       plays: number;

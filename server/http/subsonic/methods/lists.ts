@@ -5,7 +5,6 @@ import type { Services } from '../../../services/create-services.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
-import { mayReadStatsOf } from './household.js';
 import { checkMusicFolder } from './system.js';
 
 export const ALBUM_LIST_TYPES = [
@@ -171,7 +170,7 @@ export function listMethods(services: Services, clock: Clock) {
       const entry = services.nowPlaying
         .list()
         .filter((item) => library.hasTrack(item.trackId) && names.has(item.userId))
-        .filter((item) => item.userId === caller.userId || mayReadStatsOf(services, caller, item.userId))
+        .filter((item) => item.userId === caller.userId || services.stats.mayRead(caller, item.userId))
         .map((item, index) => ({
           ...request.present.song(library.track(item.trackId)),
           username: names.get(item.userId),

@@ -8,18 +8,29 @@ const LASTFM_DATE = /^(\d{1,2}) ([A-Za-z]{3})[a-z]* (\d{4}),? (\d{1,2}):(\d{2})(
 
 /** A scrobble's date: the export tools' "31 Jan 2021 14:03" (UTC), Unix seconds, or ISO 8601 (UTC when no offset). */
 export function parseLastfmDate(text: string): number | null {
+  return parseLastfmTime(text)?.at ?? null;
+}
+
+/** A scrobble's date (parseLastfmDate) and how uncertain it is: a minute when it has no seconds. */
+export function parseLastfmTime(text: string): { at: number; windowMs: number } | null {
   const value = text.trim();
-  if (/^\d{9,11}$/u.test(value)) return Number(value) * 1000;
+  if (/^\d{9,11}$/u.test(value)) return { at: Number(value) * 1000, windowMs: 0 };
   const m = LASTFM_DATE.exec(value);
   if (m) {
     const month = MONTHS.indexOf(m[2]!.toLowerCase());
     if (month < 0) return null;
     const ms = Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
-    return Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[1]) ? null : ms;
+    if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[1])) return null;
+    return { at: ms, windowMs: m[6] === undefined ? MINUTE_MS : 0 };
   }
-  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/u.test(value)) return parseIsoDate(value + 'Z');
-  return parseIsoDate(value);
+  const local = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/u.exec(value);
+  const at = parseIsoDate(local ? value + 'Z' : value);
+  if (at === null) return null;
+  const withSeconds = local ? local[1] !== undefined : /T\d{2}:\d{2}:\d{2}/u.test(value);
+  return { at, windowMs: withSeconds ? 0 : MINUTE_MS };
 }
+
+const MINUTE_MS = 60_000;
 
 /** Splits CSV rows (RFC 4180: quoted fields, doubled quotes, fields across lines). */
 export async function* csvRows(
@@ -154,21 +165,22 @@ export async function* parseLastfmCsv(
       yield { kind: 'refused', reason: 'the artist or title is empty' };
       continue;
     }
-    const at = parseLastfmDate(date);
-    if (at === null) {
+    const time = parseLastfmTime(date);
+    if (time === null) {
       yield { kind: 'refused', reason: `'${date.slice(0, 40)}' is not a date` };
       continue;
     }
     const mbid = layout.mbid === undefined ? '' : row[layout.mbid]!.trim();
     // Written out, not `{ ...listen, recordingMbid: null, … }`: see BatchListen in import-service.ts.
     const listen = {
-      at: Math.floor(at / 1000) * 1000,
+      at: Math.floor(time.at / 1000) * 1000,
       artist,
       title,
       album: album || null,
       recordingMbid: MBID.test(mbid) ? mbid.toLowerCase() : null,
       device: null,
       type: 'play' as const,
+      windowMs: time.windowMs,
     };
     yield { kind: 'listen', listen };
   }

@@ -99,6 +99,8 @@ function readAccountEntry(e: Record<string, unknown>): ParsedEntry {
       recordingMbid: null,
       device: null,
       type: played < SPOTIFY_MIN_PLAY_MS ? 'skip' : 'play',
+      // endTime is to the minute: the stream began in the minute after `at`.
+      windowMs: 60_000,
     },
   };
 }

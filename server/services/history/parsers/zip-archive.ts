@@ -7,11 +7,11 @@ import yauzl from 'yauzl';
  * and yauzl checks as it inflates that an entry is no larger than the directory said.
  */
 
-/** The most entries a ZIP may have (a 20-year ListenBrainz export has ~250). */
+/** The most entries a ZIP may have (ListenBrainz's export has one a month of listening). */
 export const MAX_ZIP_ENTRIES = 10_000;
 /**
- * The most an entry may be larger than its compressed bytes. Listening history compresses ~10-20
- * times; a ZIP bomb's deflated entries, near deflate's own limit of ~1000.
+ * The most an entry may be larger than its compressed bytes: listening history compresses some tens
+ * of times at most, a ZIP bomb's deflated entries near deflate's own limit (about a thousand).
  */
 export const MAX_COMPRESSION_RATIO = 200;
 /** Below this an entry's ratio is not checked: it cannot unpack to much however it compresses. */

@@ -38,3 +38,9 @@ export interface ActivityStep {
   skips: number;
   listeningMs: number;
 }
+
+/** A listener's all-time plays of an item and when they last played it (epoch ms). */
+export interface PlayCount {
+  plays: number;
+  lastPlayedAt: number;
+}

@@ -3,7 +3,7 @@ import type { PlayLogEntry } from '../../../domain/play.js';
 import { entryAt, type IdOfLine } from '../columns/row-entry.js';
 import { EXPLICIT, SKIP, type UserColumns } from '../columns/user-columns.js';
 import { listening } from '../sums/scans.js';
-import type { ActivityStep } from './results.js';
+import type { ActivityStep, PlayCount } from './results.js';
 import { acceptedDevices, type ReadParts, type Selection } from './selection.js';
 
 /** The reads that walk a selection's rows one by one, newest first or in time steps. */
@@ -95,4 +95,21 @@ export function listeningOf(
     return { totalMs: t.ms, plays: t.plays };
   }
   return tallies.withRangeSums(u, sel.lo, sel.hi, device, (sums) => listening(sums, tables.snapshots));
+}
+
+/** Every track or album a listener played, from the all-time sums kept of them. */
+export function playCountsOf(
+  { tallies, tables }: ReadParts,
+  u: UserColumns | undefined,
+  kind: 'tracks' | 'albums',
+): Map<string, PlayCount> {
+  const counts = new Map<string, PlayCount>();
+  if (!u) return counts;
+  const tally = tallies.all(u)[kind];
+  const ids = tables.idsOf(kind);
+  for (let idx = 0; idx < ids.length; idx += 1) {
+    const plays = tally.plays[idx] ?? 0;
+    if (plays > 0) counts.set(ids[idx]!, { plays, lastPlayedAt: tally.last[idx]! });
+  }
+  return counts;
 }

@@ -70,6 +70,32 @@ describe('StatsService privacy', () => {
   });
 });
 
+describe('StatsService for other APIs', () => {
+  it('tells whether a caller may read a user, by the same rule the reads refuse with', () => {
+    expect(t.sut.mayRead(principalOf(alice), carol.id)).toBe(false);
+    expect(t.sut.mayRead(principalOf(alice), sharer.id)).toBe(true);
+    expect(t.sut.mayRead(principalOf(alice), alice.id)).toBe(true);
+    expect(t.sut.mayRead(principalOf(admin), carol.id)).toBe(true);
+    expect(t.sut.mayRead(principalOf(alice), 'no-such-user')).toBe(false);
+  });
+
+  it('gives play counts as numbers: plays and the latest play of every track or album played', async () => {
+    const at = t.clock.now();
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at - 2 * MINUTE_MS });
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at - MINUTE_MS });
+    await t.sut.log(principalOf(alice), 'skip', { id: 't2', dateTime: at });
+    expect([...t.sut.playCounts(principalOf(alice), 'tracks')]).toEqual([
+      ['t1', { plays: 2, lastPlayedAt: at - MINUTE_MS }],
+    ]);
+    expect([...t.sut.playCounts(principalOf(alice), 'albums')]).toEqual([
+      ['al1', { plays: 2, lastPlayedAt: at - MINUTE_MS }],
+    ]);
+    expect(await problemOf(() => t.sut.playCounts(principalOf(alice), 'tracks', carol.id))).toBe(
+      '401 stats_private',
+    );
+  });
+});
+
 describe('StatsService ranges', () => {
   it('refuses gtDateTime later than ltDateTime with 400 invalid_parameter', async () => {
     const now = t.clock.now();
