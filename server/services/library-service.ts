@@ -22,6 +22,7 @@ import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
 import { TrackFileGuard } from './track-file-guard.js';
+import { albumView, artistView, trackView, type LibraryViews } from './library-views.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from '../domain/ports.js';
 
 export type Scanner = (
@@ -329,82 +330,37 @@ export class LibraryService {
   // --- read views --------------------------------------------------------------------------------
 
   listTracks(caller: Principal, query: ListQuery): Page<Track> {
-    return pageOf(this.catalog.tracksByName(query.q), query, (track) => this.trackView(track, caller));
+    return pageOf(this.catalog.tracksByName(query.q), query, (track) => trackView(this.views, track, caller));
   }
 
   listAlbums(caller: Principal, query: ListQuery): Page<Album> {
-    return pageOf(this.catalog.albumsByName(query.q), query, (album) => this.albumView(album.id, caller));
+    return pageOf(this.catalog.albumsByName(query.q), query, (album) =>
+      albumView(this.views, album.id, caller),
+    );
   }
 
   listArtists(caller: Principal, query: ListQuery): Page<Artist> {
-    return pageOf(this.catalog.artistsByName(query.q), query, (artist) => this.artistView(artist.id, caller));
+    return pageOf(this.catalog.artistsByName(query.q), query, (artist) =>
+      artistView(this.views, artist.id, caller),
+    );
   }
 
   getTrack(caller: Principal, id: string): Track {
-    return this.trackView(this.track(id), caller);
+    return trackView(this.views, this.track(id), caller);
   }
 
   getAlbum(caller: Principal, id: string): Album {
     this.requireAlbum(id);
-    return this.albumView(id, caller);
+    return albumView(this.views, id, caller);
   }
 
   getArtist(caller: Principal, id: string): Artist {
     this.requireArtist(id);
-    return this.artistView(id, caller);
+    return artistView(this.views, id, caller);
   }
 
-  private rating(kind: RatingKind, id: string, caller: Principal): RatingSummary {
-    return this.ratings.summary(kind, id, caller.userId);
-  }
-
-  private trackView(track: TrackRecord, caller: Principal): Track {
-    const view: Track = {
-      id: track.id,
-      name: track.name,
-      album: this.catalog.albumRef(track.albumId),
-      artists: this.catalog.artistRefs(track.artistIds),
-      genres: track.genres,
-      durationMs: track.durationMs,
-      trackNumber: track.trackNumber,
-      discNumber: track.discNumber,
-      year: track.year,
-      format: track.format,
-      artwork: track.artwork,
-      ...this.rating('track', track.id, caller),
-    };
-    // The file's location is only for Admins (docs/API.md, Library).
-    if (caller.role === 'Admin') view.path = track.path;
-    return view;
-  }
-
-  private albumView(id: string, caller: Principal): Album {
-    const album = this.library.album(id)!;
-    const stats = this.catalog.albumStats(id);
-    return {
-      id,
-      name: album.name,
-      artists: this.catalog.artistRefs(album.artistIds),
-      year: album.year,
-      trackCount: stats.trackCount,
-      durationMs: stats.durationMs,
-      genres: stats.genres,
-      ...this.rating('album', id, caller),
-    };
-  }
-
-  private artistView(id: string, caller: Principal): Artist {
-    const artist = this.library.artist(id)!;
-    const stats = this.catalog.artistStats(id);
-    return {
-      id,
-      name: artist.name,
-      albumCount: stats.albumCount,
-      trackCount: stats.trackCount,
-      pfpCount: this.artwork.artistImages(id, 'pfp').length,
-      bannerCount: this.artwork.artistImages(id, 'banner').length,
-      ...this.rating('artist', id, caller),
-    };
+  private get views(): LibraryViews {
+    return { catalog: this.catalog, library: this.library, ratings: this.ratings, artwork: this.artwork };
   }
 }
 
