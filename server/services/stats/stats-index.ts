@@ -147,11 +147,11 @@ export class StatsIndex {
 
   /**
    * After a bulk load (the log read at start): drops spare room and makes the all-time sums per
-   * kind, which every all-time read needs, and each user's first play per artist (first-heard.ts: a
-   * pass over their rows, 8 ms a million, small to keep; a year in review made it at its first
-   * request, holding the event loop that long). Sums per device are made at their first read (a scan of
-   * the user's rows, a few ms) and rankings too (a sort of the items, ~10 ms each): made here for
-   * every user, they would hold megabytes nobody may read and add a second to a start.
+   * kind, which every all-time read needs, and each user's first play per artist (first-heard.ts: one
+   * pass over their rows, small to keep; made at a year in review's first request instead, it would
+   * hold the event loop for that pass). Sums per device are made at their first read (a scan of the
+   * user's rows) and rankings too (a sort of the items): made here for every user, they would hold
+   * memory nobody may read and lengthen every start.
    */
   settle(): void {
     for (const u of this.columns) {
@@ -200,8 +200,8 @@ export class StatsIndex {
 
   /**
    * Room in a user's columns for `rows` more rows, made at once (an import about to add them; see
-   * ImportService): without it, a million rows grow the columns by an eighth ~23 times, and each
-   * old copy (16 bytes a row) stays allocated until a full collection. Only for a user with rows.
+   * ImportService): without it, the columns grow by an eighth again and again as the rows arrive,
+   * and each old copy stays allocated until a full collection. Only for a user with rows.
    */
   reserveRows(userId: string, rows: number): void {
     const u = this.columnsOf(userId);

@@ -6,14 +6,15 @@ const LARGE = 1 << 16;
 
 /**
  * Rows of a user's columns worked through per turn of the event loop by work done ahead in slices
- * (a device's sums, a growth of the columns): about 2 ms.
+ * (a device's sums, a growth of the columns): a slice short enough that requests waiting behind it
+ * are not held up noticeably.
  */
 export const ROWS_PER_TURN = 200_000;
 
 /**
  * Capacity for `needed` elements: growing from `current` (at least 16) by half while small, so
- * appends cost O(1) on average, and by an eighth once large: a user's columns at a million logs
- * would otherwise hold up to 10 MB spare after one more play, and each growth copies them anyway.
+ * appends cost O(1) on average, and by an eighth once large: a heavy listener's columns would
+ * otherwise hold up to half their size spare after one more play, and each growth copies them anyway.
  * When more is needed than one step gives (room reserved for many elements at once, as an import
  * does), exactly that: a bulk add then makes one copy, not one every eighth.
  */

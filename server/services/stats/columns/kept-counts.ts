@@ -27,8 +27,8 @@ export class DeviceCounts {
 
 /**
  * A user's all-time counts for the household page's reads (play-patterns.ts): each is counted from
- * the rows at its first read, then kept current by every log (StatsIndex.add). At a million logs a
- * user, each read was a scan of 5–10 ms.
+ * the rows at its first read, then kept current by every log (StatsIndex.add), so a read is not a
+ * scan of all of a heavy listener's rows.
  */
 export interface KeptCounts {
   /** Plays per local weekday and hour (week-hours.ts). */

@@ -2,15 +2,18 @@ import { capacityFor, grown } from './columns.js';
 import { countRows } from '../sums/scans.js';
 import type { UserColumns } from './user-columns.js';
 
-/** A heavy listener's sums are marked every this many rows (at 20,000 snapshots, 160 KB a mark). */
+/**
+ * A heavy listener's sums are marked every this many rows: a mark holds sums for every snapshot, so
+ * marks are far apart, and a read then scans at most half this many rows past one.
+ */
 export const MARK_EVERY = 1 << 17;
 
 /**
  * Sums per snapshot (plays, skips) of a heavy listener's first rows, at every `every` rows: the sums
  * of rows [0, lo) are then a mark's, plus or minus the rows between it and `lo`, at most half a
  * mark's distance. A range reaching to the end (the last five years) is the all-time sums less
- * those (scans.ts): at a million rows, a scan of the 65,536 rows nearest a mark instead of half a
- * million. Made ahead of the ranged reads of a user with at least two marks' worth of rows, a mark
+ * those (scans.ts): a scan of the rows between `lo` and the nearest mark instead of every row
+ * before or after it. Made ahead of the ranged reads of a user with at least two marks' worth of rows, a mark
  * per turn of the event loop, and extended as their rows grow (UserTallies.prepareMarks); kept
  * current when a log is inserted before a mark; dropped when the rows are reordered (an unsorted
  * tail merged): the next ranged read makes them again. A read finding fewer marks, or none, reads
@@ -32,7 +35,7 @@ export class RowMarks {
   /**
    * Adds the next mark, `every` rows past the last one (or from row 0), when `u`'s sorted rows reach
    * it: false when they do not. `snapshots`: how many snapshots there are. A mark a call, so they are
-   * made a turn of the event loop each (a million rows' marks made at once held it 7–17 ms).
+   * made a turn of the event loop each: a heavy listener's marks made at once would hold it.
    */
   extendOne(u: UserColumns, snapshots: number): boolean {
     const last = this.rows.length - 1;

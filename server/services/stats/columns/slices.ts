@@ -11,7 +11,7 @@ const SLICED_TRIES = 3;
 
 /**
  * Scans rows of `u` a slice at a time, waiting a turn of the event loop between slices, so a scan
- * over a heavy listener's million rows does not hold the loop (5–30 ms made at once) while other
+ * over a heavy listener's rows does not hold the loop, as it would made at once, while other
  * requests wait. `rows()` says which rows to scan, `start()` readies the scan's sums, and
  * `visit(lo, hi)` adds rows [lo, hi) to them. A log that lands between slices may move rows, so the
  * scan then starts over; after three tries it is made at once.

@@ -37,7 +37,7 @@ const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
  */
 export const GROW_AHEAD_FROM = 1 << 16;
 /**
- * Free rows a trim leaves in columns that grow ahead (16 KB), so the logs that follow a load land
+ * Free rows a trim leaves in columns that grow ahead, so the logs that follow a load land
  * in them while the columns grow; growing starts at the first of them used (as a whole step would
  * have at the first log after a load, before).
  */
@@ -59,15 +59,15 @@ class Growth {
  * binary search and a scan over numbers. A row is 16 bytes (mostly): its time, its snapshot (snapshots.ts:
  * track, album, artists, genres, duration and names, shared by most logs of a track), its device,
  * its type, and where its log id is. The 16-byte random ids stay on disk, in the play log's lines,
- * and are read back for the few rows a read returns (recent plays, a history page): at a million
- * logs that is 16 MB a household's NAS does not spend.
+ * and are read back for the few rows a read returns (recent plays, a history page): memory per log
+ * that a household's NAS does not spend.
  */
 export class UserColumns {
   n = 0;
   /** Rows [0, sorted) are in time order; rows after it are an unsorted tail awaiting a merge. */
   sorted = 0;
   at = new Float64Array(0);
-  /** 16 bits while there are at most 65,536 snapshots (a library of tens of thousands of tracks), then 32. */
+  /** 16 bits while the snapshots fit in them (a library of tens of thousands of tracks does), then 32. */
   snap: IndexColumn = new Uint16Array(0);
   /**
    * Device name index + 1; 0 for none. A byte while the household has fewer than 255 device names
@@ -128,8 +128,8 @@ export class UserColumns {
 
   /**
    * Grows the columns by one step (an eighth) before they are full, copying a slice of rows a turn of the
-   * event loop: a heavy listener's million rows (16 MB) copied at once held the loop 8 ms, 40 on a
-   * busy machine. Logs keep landing in the free rows meanwhile; a row written behind the copy
+   * event loop: a heavy listener's rows copied at once would hold the loop, the longer the busier
+   * the machine. Logs keep landing in the free rows meanwhile; a row written behind the copy
    * (`insertRow`) is copied again. Should the free rows run out first, `reserve` finishes the copy.
    */
   async growAhead({ rowsPerTurn, nextTurn }: Slicing): Promise<void> {
@@ -278,9 +278,8 @@ export class UserColumns {
    * Merges the unsorted tail into the sorted rows, in place; equal times keep the order they were
    * added in. Each tail row's place among the sorted rows is found by a search from the previous
    * one's; then, per column, the sorted rows move up by the number of tail rows before them, a run at
-   * a time from the end (a memory move), and the tail rows land between. A history import of 200,000
-   * older listens into a heavy listener merged into new columns row by row in 35–40 ms; the runs
-   * move in far less.
+   * a time from the end (a memory move), and the tail rows land between: after a history import of
+   * older listens, moving runs costs far less than merging into new columns row by row.
    */
   ensureSorted(): void {
     this.farInserts = 0;
@@ -350,7 +349,7 @@ export class UserColumns {
 /**
  * The tail rows [sorted, n) in time order, equal times in the order they were added. A history
  * import adds its listens newest first (a ListenBrainz export's order) or oldest first: one pass
- * sees that and reverses or keeps them, where a sort with a comparator took 10–15 ms for 200,000.
+ * sees that and reverses or keeps them, far cheaper than a sort with a comparator.
  */
 function tailInOrder(at: Float64Array, sorted: number, n: number): Int32Array {
   let ascending = true;

@@ -169,7 +169,7 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: nu
 
 /** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
 export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
-  // Room for every item first: grown add by add, an array would be copied ~25 times.
+  // Room for every item first: grown add by add, an array would be copied again at every growth.
   into[kind].ensure(table.itemCount(kind));
   if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
   const { plays, skips, last, touched, touchedCount } = from;

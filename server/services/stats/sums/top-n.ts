@@ -7,8 +7,8 @@ export type Comparator = (a: number, b: number) => number;
 
 /**
  * The played items of `tally` at ranks [offset, offset + limit) under `compare` (a total order).
- * Read straight from the tally: a list of candidates made first was one more array of 20,000
- * items per ranged read.
+ * Read straight from the tally: a list of candidates made first would be one more array the size of
+ * the library per ranged read.
  */
 export function select(tally: Tally, compare: Comparator, offset: number, limit: number): number[] {
   const k = offset + limit;

@@ -42,7 +42,7 @@ export class UserTallies {
 
   /**
    * All-time sums of one of a user's devices: one scan the first time, then kept current by `add`.
-   * Each holds sums for every item (~0.7 MB at 20,000 tracks), so only the few read last are kept.
+   * Each holds sums for every item of the library, so only the few read last are kept.
    */
   device(u: UserColumns, device: number): Tallies {
     let t = u.byDevice.get(device);
@@ -59,8 +59,8 @@ export class UserTallies {
 
   /**
    * Makes a device's all-time sums (`device`) ahead of a read, a slice of rows per turn of the event
-   * loop: the scan over every log of a heavy listener (a million at 5M plays) held the loop ~20 ms
-   * made at once (slices.ts).
+   * loop: the scan covers every log of the user, and a heavy listener's made at once would hold the
+   * loop while other requests wait (slices.ts).
    */
   async prepareDevice(u: UserColumns, device: number, slicing: Slicing): Promise<void> {
     if (u.byDevice.has(device)) return;
