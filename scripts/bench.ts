@@ -20,118 +20,37 @@
  * each figure over the runs (the highest; the lowest speedupVsNaive).
  */
 import { spawnSync } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
-import { copyFile, cp, open, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { JSONFile } from 'lowdb/node';
-import { Low } from 'lowdb';
-import type { PlayLogEntry } from '../server/domain/play.js';
 import {
   ADMIN_PASSWORD,
   ADMIN_USER,
   argValue,
-  benchLibrary,
-  benchPlays,
   buildBenchDataInChild,
   type BenchData,
   DAY_MS,
   login,
   monthRange,
   runTsxScript,
-  USER_COUNT,
   YEAR_MS,
 } from './bench-data.js';
 import { catalogueBench } from './bench-catalogue.js';
-import { playbackBench, type PlaybackFigures } from './bench-playback.js';
+import { NAIVE_MAX_PLAYS, naiveRewrite } from './bench-naive.js';
+import { playbackBench } from './bench-playback.js';
+import {
+  playbackSummary,
+  printPlayback,
+  printStats,
+  round,
+  roundAll,
+  type StatsRun,
+  worstOf,
+} from './bench-report.js';
+import { closeRequests, request, time, timing, type Timing } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
-
-/** The most plays the naive design is timed with (see main). */
-const NAIVE_MAX_PLAYS = 1_000_000;
-
-interface Timing {
-  p50: number;
-  p99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-/** p50 and p99 of samples in ms. */
-function timing(samples: number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-}
-
-/** Times `runs` calls of `fn` after `warmup` untimed ones; `after` runs after each timed call, untimed. */
-async function time(
-  runs: number,
-  warmup: number,
-  fn: (i: number) => Promise<void>,
-  after?: () => Promise<void>,
-): Promise<Timing> {
-  for (let i = 0; i < warmup; i += 1) await fn(i);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    await fn(warmup + i);
-    samples.push(performance.now() - start);
-    await after?.();
-  }
-  return timing(samples);
-}
-
-/**
- * One HTTP request over a kept-alive connection. node:http rather than fetch: fetch's own work per
- * request (signals, streams) showed up as several ms in the p99s, and it is the client's, not the
- * server's.
- */
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-function request(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, agent },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** The naive design's cost: one lowdb write (whole document, pretty-printed) of N plays, plus fsync. */
-async function naiveRewrite(plays: number): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'melon-naive-'));
-  try {
-    const library = benchLibrary();
-    const entries: PlayLogEntry[] = [];
-    const users = Array.from({ length: USER_COUNT }, (_, i) => `user${i}`);
-    for (const entry of benchPlays(library, users, plays, Date.now())) entries.push(entry);
-    const path = join(dir, 'stats.json');
-    const db = new Low(new JSONFile<{ plays: PlayLogEntry[] }>(path), { plays: [] });
-    db.data.plays = entries;
-    const start = performance.now();
-    await db.write();
-    const handle = await open(path, 'r');
-    await handle.sync();
-    await handle.close();
-    return performance.now() - start;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * GET /api/stats/year-in-review for a year in the middle of the data: one listener's year, and the
@@ -222,18 +141,6 @@ async function diskBytesPerPlay(dataDir: string, plays: number): Promise<number>
   const size = async (name: string) => (await stat(join(dataDir, name))).size;
   return ((await size('plays.jsonl')) + (await size('plays.index'))) / plays;
 }
-
-/** One run of the statistics part: its table's rows and its JSON line's figures. */
-interface StatsRun {
-  rows: Array<[string, Timing | number]>;
-  /** The server's memory, disk and stall, printed to 0.1. */
-  measures: Array<[string, number]>;
-  /** The requests received last before the longest stall (Measures.longestStallAfter). */
-  stallAfter: string[];
-  figures: Record<string, number>;
-}
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * The statistics part on a fresh copy of the data folder (so every run starts from the same plays and
@@ -333,7 +240,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
     await server.ask('save');
     const { maxStallMs, maxGcMs, usedBytes, longestStallAfter } = await server.ask<Measures>('measures');
     const rssMb = server.rssMb();
-    agent.destroy();
+    closeRequests();
     await server.stop();
     const diskPerPlay = await diskBytesPerPlay(dataDir, plays);
     const indexPerPlay = await indexBytesPerPlay({ ...data, dataDir }, usedBytes);
@@ -407,31 +314,6 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-function printStats(plays: number, run: StatsRun): void {
-  console.log(`\nMelon stats bench: ${plays} plays, ${USER_COUNT} users, 10 years\n`);
-  console.log(`${'measure'.padEnd(40)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}`);
-  for (const [name, value] of run.rows) {
-    const cells =
-      typeof value === 'number' ? ['', value.toFixed(2)] : [value.p50.toFixed(2), value.p99.toFixed(2)];
-    console.log(`${name.padEnd(40)}${cells[0]!.padStart(10)}${cells[1]!.padStart(10)}`);
-  }
-  for (const [name, value] of run.measures) {
-    console.log(`${name.padEnd(40)}${''.padStart(10)}${value.toFixed(1).padStart(10)}`);
-  }
-  console.log(`the longest stall came after: ${run.stallAfter.join(', ') || '(no request)'}`);
-  console.log('');
-}
-
-/** The worst of each figure over the runs: the highest, but the lowest of a speed-up. */
-function worstOf(runs: readonly Record<string, number>[]): Record<string, number> {
-  const worst: Record<string, number> = {};
-  for (const key of Object.keys(runs[0]!)) {
-    const values = runs.map((figures) => figures[key]!);
-    worst[key] = key === 'speedupVsNaive' ? Math.min(...values) : Math.max(...values);
-  }
-  return worst;
 }
 
 async function main(): Promise<void> {
@@ -508,39 +390,6 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-function printPlayback(figures: PlaybackFigures): void {
-  const f = (n: number) => n.toFixed(2).padStart(10);
-  console.log(`Melon playback bench: 100,000 tracks, 60 s files\n`);
-  console.log(
-    `${'stream first byte (original, Range 0-)'.padEnd(40)}${f(figures.streamFirstByteP50Ms)}${f(figures.streamFirstByteP99Ms)}`,
-  );
-  console.log(
-    `${'transcode first byte (mp3 128k)'.padEnd(40)}${f(figures.transcodeFirstByteP50Ms)}${f(figures.transcodeFirstByteP99Ms)}`,
-  );
-  console.log(`${'search, 100,000 tracks'.padEnd(40)}${f(figures.searchP50Ms)}${f(figures.searchP99Ms)}`);
-  console.log(
-    `${'20 concurrent whole-file streams (MB/s)'.padEnd(40)}${''.padStart(10)}${f(figures.concurrentStreamsMBps)}`,
-  );
-  console.log(
-    `${'  server RSS growth meanwhile (MB)'.padEnd(40)}${''.padStart(10)}${f(figures.concurrentStreamsRssGrowthMb)}\n`,
-  );
-}
-
-/** The playback figures the last line carries beside the statistics'. */
-function playbackSummary(figures: PlaybackFigures): Record<string, number> {
-  return {
-    streamFirstByteP50Ms: round(figures.streamFirstByteP50Ms),
-    transcodeFirstByteP50Ms: round(figures.transcodeFirstByteP50Ms),
-    concurrentStreamsMBps: round(figures.concurrentStreamsMBps),
-    concurrentStreamsRssGrowthMb: round(figures.concurrentStreamsRssGrowthMb),
-    searchP99Ms: round(figures.searchP99Ms),
-  };
-}
-
-function roundAll(figures: PlaybackFigures): Record<string, number> {
-  return Object.fromEntries(Object.entries(figures).map(([key, n]) => [key, Math.round(n * 100) / 100]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
