@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import { h } from './dom.js';
-import { formatDuration, type Step } from './format.js';
+import { formatDuration, formatNumber, type Step } from './format.js';
 import { plays as playsText } from './plural.js';
 
 /**
@@ -17,6 +17,16 @@ export interface ActivityPoint {
 }
 
 const FONT_PX = 12;
+const DAY_S = 86_400;
+const STEP_S: Record<Step, number> = { day: DAY_S, week: 7 * DAY_S, month: 31 * DAY_S };
+const PAGE_LANG = document.documentElement.lang || 'en';
+
+/** The x axis: from half a step before the first bar to half a step after the last. */
+function xRange(x: readonly number[], step: Step): [number, number] {
+  const half = STEP_S[step] / 2;
+  if (x.length === 0) return [0, 2 * half];
+  return [x[0]! - half, x[x.length - 1]! + half];
+}
 const font = (px = FONT_PX) => `${px}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
 
 /** The step's name for labels: "Mon 3 Nov", "week of 3 Nov", "Nov 2026". */
@@ -88,9 +98,29 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
       height: 240,
       legend: { show: false },
       cursor: { show: false },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+      scales: {
+        // Half a step on each side, so the first and last bars are whole and a single bar gets an
+        // axis of its own step, not years around it.
+        x: { time: true, range: () => xRange(x, step) },
+        y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+      },
       axes: [
-        { stroke: muted, font: font(), grid: { show: false }, ticks: { stroke: grid } },
+        {
+          stroke: muted,
+          font: font(),
+          grid: { show: false },
+          ticks: { stroke: grid },
+          // Day bars get day ticks (never hours under them); weeks and months keep uPlot's own.
+          ...(step === 'day'
+            ? {
+                incrs: [DAY_S, 2 * DAY_S, 7 * DAY_S, 14 * DAY_S, 28 * DAY_S],
+                values: (_u: uPlot, splits: number[]) =>
+                  splits.map((v) =>
+                    new Date(v * 1000).toLocaleDateString(PAGE_LANG, { weekday: 'short', day: 'numeric' }),
+                  ),
+              }
+            : {}),
+        },
         {
           stroke: muted,
           font: font(),
@@ -99,7 +129,7 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
           incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
           // Wide enough for the longest label, so "140" never reads "40".
           size: (_u, values) => Math.max(32, ...(values ?? []).map((v) => String(v).length * 8 + 16)),
-          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatNumber(v) : '')),
         },
       ],
       series: [
@@ -126,7 +156,7 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
             y.forEach((value, i) => {
               if (!value) return;
               ctx.fillText(
-                String(value),
+                formatNumber(value),
                 u.valToPos(x[i]!, 'x', true),
                 u.valToPos(value, 'y', true) - 3 * uPlot.pxRatio,
               );
@@ -139,6 +169,10 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
     [x, y],
     canvasBox,
   );
+  // What the axis shows, for people reading the numbers and for tests (the canvas cannot be read).
+  const shown = xRange(x, step);
+  element.dataset.axisFrom = new Date(shown[0] * 1000).toISOString();
+  element.dataset.axisTo = new Date(shown[1] * 1000).toISOString();
   const observer = new ResizeObserver(() => {
     const width = Math.floor(canvasBox.clientWidth);
     if (width > 0 && width !== plot.width) plot.setSize({ width, height: 240 });
@@ -163,7 +197,7 @@ function dataTable(points: ActivityPoint[], step: Step, testid: string): HTMLTab
         h('th', { text: stepLabel(point.start, step), attrs: { scope: 'row' } }),
         h('td', {
           testid: `${testid}-plays`,
-          text: String(point.plays),
+          text: formatNumber(point.plays),
           attrs: { 'data-plays': point.plays },
         }),
         h('td', { text: formatDuration(point.listeningMs) }),
@@ -198,6 +232,8 @@ export interface Ranked {
   /** Written after the bar, e.g. "12 plays · 40 min". */
   text: string;
   detail?: string;
+  /** Where the row leads (an album or artist in Listen). */
+  href?: string;
 }
 
 /** A ranked list with proportional bars; every value is written out. */
@@ -206,8 +242,9 @@ export function rankedBars(rows: Ranked[], testid: string, label: string): HTMLE
   const list = h('ol', { class: 'ranked', testid, attrs: { 'aria-label': label } });
   for (const row of rows) {
     const bar = h('span', { class: 'ranked-bar', attrs: { 'aria-hidden': 'true' } });
-    // CSSOM, not a style attribute: the CSP allows it.
-    bar.style.width = `${Math.max(2, (row.value / max) * 100)}%`;
+    // CSSOM, not a style attribute: the CSP allows it. Nothing is drawn for 0: a stub would read as
+    // "a few".
+    bar.style.width = row.value > 0 ? `${Math.max(2, (row.value / max) * 100)}%` : '0';
     list.appendChild(
       h(
         'li',
@@ -219,7 +256,9 @@ export function rankedBars(rows: Ranked[], testid: string, label: string): HTMLE
         h(
           'span',
           { class: 'ranked-label' },
-          h('span', { class: 'ranked-name', text: row.label }),
+          row.href
+            ? h('a', { class: 'ranked-name', text: row.label, attrs: { href: row.href } })
+            : h('span', { class: 'ranked-name', text: row.label }),
           row.detail ? h('small', { class: 'muted', text: row.detail }) : null,
         ),
         h('span', { class: 'ranked-track' }, bar),
@@ -248,13 +287,17 @@ export function heatmap(cells: number[][], testid: string): HTMLElement {
   const body = h('tbody');
   cells.forEach((row, day) => {
     const tr = h('tr', {}, h('th', { class: 'heat-day', text: WEEKDAYS[day]!, attrs: { scope: 'row' } }));
-    row.forEach((value) => {
+    row.forEach((value, hour) => {
       const level = value === 0 ? 0 : Math.min(4, Math.ceil((value / max) * 4));
+      const hours = `${String(hour).padStart(2, '0')}:00–${String((hour + 1) % 24).padStart(2, '0')}:00`;
       tr.appendChild(
         h(
           'td',
-          { class: `heat-cell level-${level}`, attrs: { 'data-value': value } },
-          h('span', { class: 'visually-hidden', text: String(value) }),
+          {
+            class: `heat-cell level-${level}`,
+            attrs: { 'data-value': value, title: `${WEEKDAYS[day]!} ${hours}: ${playsText(value)}` },
+          },
+          h('span', { class: 'visually-hidden', text: formatNumber(value) }),
         ),
       );
     });

@@ -1,6 +1,7 @@
 import type { MelonDesktop } from '../shared/desktop-api.js';
 import type { Api } from './api.js';
 import type { Messages } from './messages.js';
+import type { Player } from './player/player.js';
 import type { Session } from './session.js';
 
 /** What every view gets. */
@@ -10,6 +11,8 @@ export interface ViewContext {
   messages: Messages;
   /** The desktop app's bridge (preload.ts); null in a browser. */
   desktop: MelonDesktop | null;
+  /** The page's player (Listen); null until signed in. */
+  player: Player | null;
   /** The view's parameters from the address (route.ts), e.g. the statistics' person and range. */
   params: URLSearchParams;
   /** Tells the page an update is (or is no longer) waiting: the badge on Updates. */

@@ -1,5 +1,14 @@
 /** Pure formatting and date-range helpers (no DOM) for the settings page. */
 
+/** The page's language (its <html lang>), for numbers and dates. */
+const PAGE_LOCALE = typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en';
+const NUMBER = new Intl.NumberFormat(PAGE_LOCALE);
+
+/** Every count the page shows goes through this: "5,832", never "5832". */
+export function formatNumber(n: number): string {
+  return NUMBER.format(n);
+}
+
 /** `3 h 25 min`, `12 min`, `45 s`. */
 export function formatDuration(ms: number): string {
   const totalSeconds = Math.round(ms / 1000);

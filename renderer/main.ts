@@ -15,6 +15,9 @@ import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
 import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
+import { listenView } from './views/listen.js';
+import { Player } from './player/player.js';
+import { playerBar } from './player/player-bar.js';
 import { libraryView } from './views/library.js';
 import { signInView } from './views/signin.js';
 import { statsView } from './views/stats.js';
@@ -28,9 +31,13 @@ interface Tab {
   view: View;
 }
 
-/** Sections by role, as the route table allows: Pass reads statistics only, Users also check updates. */
+/**
+ * Sections by role, as the route table allows: Pass listens and reads statistics, Users also check
+ * updates. Statistics stay the first section a member lands on; Listen is one click away.
+ */
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
+  { id: 'listen', label: 'Listen', roles: ['Admin', 'User', 'Pass'], view: listenView },
   { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
@@ -50,6 +57,9 @@ const messages = new Messages(document.getElementById('messages')!);
 const nav = document.getElementById('tabs')!;
 const account = document.getElementById('account')!;
 const main = document.getElementById('view')!;
+const playerRoot = document.getElementById('player')!;
+let player: Player | null = null;
+let playerCleanup: () => void = () => undefined;
 let session = loadSession();
 let cleanup: () => void = () => undefined;
 let shownView: string | null = null;
@@ -64,7 +74,26 @@ const api = new Api(
   },
 );
 
+/** The player outlives view changes; it goes with the session (another member gets their own). */
+function startPlayer(current: NonNullable<typeof session>): void {
+  if (player) return;
+  player = new Player(api, current, () => session?.token ?? current.token, messages);
+  playerCleanup = playerBar(player, playerRoot);
+  playerRoot.hidden = false;
+  player.restore().catch(() => undefined);
+}
+
+function stopPlayer(): void {
+  playerCleanup();
+  playerCleanup = () => undefined;
+  player?.destroy();
+  player = null;
+  replace(playerRoot);
+  playerRoot.hidden = true;
+}
+
 function signOut(): void {
+  stopPlayer();
   session = null;
   shownView = null;
   updateVersion = null;
@@ -91,6 +120,7 @@ function render(): void {
     return;
   }
   const current = session;
+  startPlayer(current);
   const tabs = tabsFor(current.role);
   const place = currentPlace();
   const tab = tabs.find((candidate) => candidate.id === place.view) ?? tabs[0]!;
@@ -114,6 +144,7 @@ function render(): void {
     session: current,
     messages,
     desktop,
+    player,
     params: place.params,
     setUpdateBadge: (version) => {
       updateVersion = version;

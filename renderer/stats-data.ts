@@ -23,7 +23,11 @@ export type { DevicePlays, ListeningTime, Member, RecentPlay };
 export type Ref = StatsRef;
 export type TopTrack = Pick<ApiTopTrack, 'id' | 'name' | 'plays' | 'listeningMs' | 'artists' | 'album'>;
 /** An album or an artist of a `top-*` list (artists: an album's). */
-export type TopItem = Pick<TopArtist, 'id' | 'name' | 'plays' | 'listeningMs'> & { artists?: Ref[] };
+export type TopItem = Pick<TopArtist, 'id' | 'name' | 'plays' | 'listeningMs'> & {
+  artists?: Ref[];
+  /** A top track's album. */
+  album?: Ref | null;
+};
 export type TopGenre = Pick<ApiTopGenre, 'genre' | 'plays' | 'listeningMs'>;
 
 export interface Selection {
@@ -84,7 +88,7 @@ export async function loadPerson(
     api.json<TopGenre[]>('/api/stats/top-genres', { query: top }),
     api.json<Heatmap>('/api/stats/heatmap', { query }),
     api.json<RecentPlay[]>('/api/stats/recent-tracks', {
-      query: { userId, device: selection.device, count: 10 },
+      query: { userId, device: selection.device, count: 50 },
     }),
   ]);
   return { time, step, activity, tracks, albums, artists, genres, heatmap: heat.cells, recent };
@@ -187,7 +191,10 @@ export async function loadHousehold(
       favourites.set(track.id, entry);
     }
   }
-  const people = visible.map((member, i) => ({ member, time: times[i]! }));
+  // A wall display (Pass) is not a person, and someone who played nothing in the range has no bar.
+  const people = visible
+    .map((member, i) => ({ member, time: times[i]! }))
+    .filter(({ member, time }) => member.role !== 'Pass' && time.plays > 0);
   return {
     people: people.sort((a, b) => b.time.totalMs - a.time.totalMs || b.time.plays - a.time.plays),
     hidden: members.filter((member) => !member.visible),

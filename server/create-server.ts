@@ -1,15 +1,12 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Invite } from './contract/auth.js';
 import type { UpdateCheckAnswer } from './contract/updates.js';
 import { buildApp } from './http/app.js';
 import { routeTable } from './http/native/routes.js';
-import { ImageCache } from './services/image-cache.js';
-import { ImageResizer, RESIZED_CACHE_LIMITS } from './services/image-resizer.js';
 import { subsonicApi } from './http/subsonic/router.js';
 import type { RouteDef } from './http/endpoint.js';
 import type { Principal } from './domain/user.js';
@@ -152,13 +149,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       throw error;
     });
   const routes = routeTable(services);
-  const resizer = new ImageResizer(
-    new ImageCache(join(config.dataDir, 'cache', 'resized'), RESIZED_CACHE_LIMITS),
-  );
   const subsonic = subsonicApi(services, {
     clock,
     logger,
-    resizer,
+    resizer: services.resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
   const app = buildApp(routes, services.auth, logger, {
@@ -191,7 +185,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
       await services.artwork.close().catch(() => undefined);
-      await resizer.close().catch(() => undefined);
+      await services.resizer.close().catch(() => undefined);
       await store.close();
     })();
     return closing;

@@ -7,7 +7,7 @@ import type {
 import { rankedBars } from '../charts.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
-import { formatDuration } from '../format.js';
+import { formatDuration, formatNumber } from '../format.js';
 import { count, plays } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
@@ -264,7 +264,7 @@ function renderReview(
         'div',
         { class: 'summary review-figures' },
         bigNumber('of music', formatDuration(r.totalMs), 'review-time'),
-        bigNumber('plays', String(r.plays), 'review-plays'),
+        bigNumber('plays', formatNumber(r.plays), 'review-plays'),
         bigNumber('days in a row at most', String(r.longestStreak?.days ?? 0), 'review-streak'),
         bigNumber('new artists', String(r.newArtists.count), 'review-new-artists'),
         bigNumber('skipped', `${Math.round(r.skipRate * 100)} %`, 'review-skips'),
@@ -312,9 +312,11 @@ function renderReview(
       ? card(
           'Hour of the day',
           bars(
-            r.hours
-              .filter((x) => x.plays > 0)
-              .map((x) => ({ name: `${String(x.hour).padStart(2, '0')}:00`, plays: x.plays })),
+            // Every hour of the day, those without plays too: the shape of a day is the point.
+            Array.from({ length: 24 }, (_, hour) => ({
+              name: `${String(hour).padStart(2, '0')}:00`,
+              plays: r.hours.find((x) => x.hour === hour)?.plays ?? 0,
+            })),
             'review-hours-chart',
             'Plays per hour of the day',
           ),

@@ -1,6 +1,8 @@
 import { activityChart, heatmap, rankedBars, type Chart } from '../charts.js';
 import { h, type Child } from '../dom.js';
-import { formatDateTime, formatDuration } from '../format.js';
+import { formatDuration, formatNumber } from '../format.js';
+import { hrefOf } from '../route.js';
+import { recentPlays } from './recent-plays.js';
 import { plays } from '../plural.js';
 import type { HouseholdStats, PersonStats, Ref, TopItem } from '../stats-data.js';
 
@@ -30,6 +32,19 @@ function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElemen
   return h('p', { class: 'muted', testid, text });
 }
 
+/** The headline's top artist: files without an artist tag are not anyone's favourite artist. */
+function topArtistName(artists: readonly TopItem[]): string {
+  const named = artists.find((artist) => artist.name && !/^unknown artist$/i.test(artist.name.trim()));
+  return named?.name ?? '—';
+}
+
+/** Where a top-list row opens in Listen: a track's album, the album, the artist. */
+function listenHref(list: 'top-tracks' | 'top-albums' | 'top-artists', item: TopItem): string | undefined {
+  if (list === 'top-artists') return item.id ? hrefOf('listen', { artist: item.id }) : undefined;
+  if (list === 'top-albums') return item.id ? hrefOf('listen', { album: item.id }) : undefined;
+  return item.album?.id ? hrefOf('listen', { album: item.album.id }) : undefined;
+}
+
 export function renderPerson(stats: PersonStats, who: string): Rendered {
   const chart = activityChart(stats.activity, stats.step, `Plays per ${stats.step}`, 'chart-activity');
   const ranked = <T extends { plays: number; listeningMs: number }>(
@@ -38,6 +53,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
     detail: (item: T) => string | undefined,
     testid: string,
     title: string,
+    href: (item: T) => string | undefined = () => undefined,
   ) =>
     panel(
       title,
@@ -48,6 +64,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
               value: item.plays,
               text: `${plays(item.plays)} · ${formatDuration(item.listeningMs)}`,
               detail: detail(item),
+              href: href(item),
             })),
             testid,
             `${title} of ${who}`,
@@ -61,8 +78,8 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
         figure(formatDuration(stats.time.totalMs), 'listening time', 'stats-listening-time'),
-        figure(String(stats.time.plays), stats.time.plays === 1 ? 'play' : 'plays', 'stats-plays'),
-        figure(stats.artists[0]?.name ?? '—', 'top artist', 'stats-top-artist'),
+        figure(formatNumber(stats.time.plays), stats.time.plays === 1 ? 'play' : 'plays', 'stats-plays'),
+        figure(topArtistName(stats.artists), 'top artist', 'stats-top-artist'),
       ),
       panel('Activity', stats.time.plays ? chart.element : emptyLine('chart-activity-empty')),
       h(
@@ -78,9 +95,11 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
           ranked<TopItem>(
             items,
             (item) => item.name ?? unnamed,
-            (item) => (item.artists ? names(item.artists) : undefined),
+            (item) =>
+              item.artists ? [names(item.artists), item.album?.name].filter(Boolean).join(' · ') : undefined,
             testid,
             title,
+            (item) => listenHref(testid, item),
           ),
         ),
         ranked(
@@ -89,6 +108,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
           () => undefined,
           'top-genres',
           'Top genres',
+          (genre) => hrefOf('listen', { genre: genre.genre }),
         ),
       ),
       panel(
@@ -98,27 +118,7 @@ export function renderPerson(stats: PersonStats, who: string): Rendered {
       panel(
         'Recent plays',
         stats.recent.length
-          ? h(
-              'ul',
-              { class: 'top-list', testid: 'recent-plays' },
-              ...stats.recent.map((play) =>
-                h(
-                  'li',
-                  { testid: 'recent-plays-item' },
-                  h('span', { class: 'top-name', text: play.track.name ?? 'unknown track' }),
-                  h('small', {
-                    class: 'muted',
-                    text: [
-                      names(play.track.artists),
-                      formatDateTime(play.playedAt),
-                      play.device ?? 'unknown device',
-                    ]
-                      .filter(Boolean)
-                      .join(' · '),
-                  }),
-                ),
-              ),
-            )
+          ? recentPlays(stats.recent, names)
           : emptyLine('recent-plays-empty', 'Nothing played yet.'),
       ),
     ],
@@ -140,7 +140,7 @@ export function renderHousehold(stats: HouseholdStats): Rendered {
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
         figure(formatDuration(stats.totalMs), 'listening time, everyone', 'stats-listening-time'),
-        figure(String(stats.plays), stats.plays === 1 ? 'play' : 'plays', 'stats-plays'),
+        figure(formatNumber(stats.plays), stats.plays === 1 ? 'play' : 'plays', 'stats-plays'),
         figure(top && top.time.plays > 0 ? top.member.username : '—', 'listened most', 'stats-top-person'),
       ),
       panel(

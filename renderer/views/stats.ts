@@ -2,7 +2,6 @@ import type { Chart } from '../charts.js';
 import type { View } from '../context.js';
 import { field, h, replace, segmented, viewHeading } from '../dom.js';
 import { RANGE_KINDS, type RangeKind } from '../format.js';
-import { plays } from '../plural.js';
 import { setParams } from '../route.js';
 import { loadHousehold, loadPerson, type DevicePlays, type Member, type Selection } from '../stats-data.js';
 import { errorBox, section } from '../ui/section.js';
@@ -211,14 +210,15 @@ export const statsView: View = (ctx, root) => {
       h('option', { text: 'All devices', attrs: { value: '' } }),
       ...devices.map((entry) =>
         h('option', {
-          text: `${entry.device ?? 'Unknown device'} — ${plays(entry.plays)}`,
+          // No count: the list is every device ever, and an all-time count beside a month's figures misleads.
+          text: entry.device ?? 'Unknown device',
           // Plays without a device cannot be filtered on (an empty device means "all").
           attrs: { value: entry.device ?? '', disabled: entry.device === null },
         }),
       ),
     );
     if (state.device && !devices.some((entry) => entry.device?.toLowerCase() === state.device.toLowerCase()))
-      device.appendChild(h('option', { text: `${state.device} — no plays`, attrs: { value: state.device } }));
+      device.appendChild(h('option', { text: `${state.device} (no plays)`, attrs: { value: state.device } }));
     device.value =
       devices.find((entry) => entry.device?.toLowerCase() === state.device.toLowerCase())?.device ??
       state.device;

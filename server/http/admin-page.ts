@@ -30,6 +30,7 @@ export const STYLESHEETS = [
   'dashboard-people.css',
   'library.css',
   'history.css',
+  'listen.css',
 ] as const;
 
 /**

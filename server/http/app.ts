@@ -102,7 +102,11 @@ export function buildApp(
     router[method](
       route.path,
       async (ctx, next) => {
-        ctx.state.principal = authorize(auth, route.access, ctx.get('Authorization') || undefined);
+        const queryToken = route.queryToken ? ctx.query.access_token : undefined;
+        const authorization =
+          ctx.get('Authorization') ||
+          (typeof queryToken === 'string' && queryToken ? `Bearer ${queryToken}` : undefined);
+        ctx.state.principal = authorize(auth, route.access, authorization);
         await next();
       },
       ...(route.method === 'POST' ? [parse] : []),

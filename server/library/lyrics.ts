@@ -1,6 +1,7 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { parseFile, type ILyricsTag } from 'music-metadata';
+import type { ILyricsTag } from 'music-metadata';
+import { readMetadata, type AudioSource } from './tags.js';
 
 /** One line of lyrics; `startMs` only when the lyrics are timed. */
 export interface LyricsLine {
@@ -21,7 +22,7 @@ export interface Lyrics {
 }
 
 /** A `.lrc` file larger than this is not lyrics. */
-const MAX_LRC_BYTES = 512 * 1024;
+export const MAX_LRC_BYTES = 512 * 1024;
 const TIME = /\[(\d{1,3}):(\d{1,2})(?:[.:](\d{1,3}))?\]/g;
 const OFFSET = /^\[offset:\s*([+-]?\d+)\s*\]$/i;
 const TAG_LINE = /^\[[a-z]+:.*\]$/i;
@@ -31,10 +32,10 @@ const TAG_LINE = /^\[[a-z]+:.*\]$/i;
  * `.lrc` file of the same name beside it, timed where the source is (an LRC text inside a tag
  * counts as timed). Unreadable sources are skipped: lyrics never fail a request.
  */
-export async function readLyrics(file: string): Promise<Lyrics[]> {
+export async function readLyrics(file: AudioSource, lrcFile: FileHandle | null): Promise<Lyrics[]> {
   const found: Lyrics[] = [];
   try {
-    const metadata = await parseFile(file, { skipCovers: true, duration: false });
+    const metadata = await readMetadata(file, { skipCovers: true, duration: false });
     for (const tag of metadata.common.lyrics ?? []) {
       const lang = languageOf(tag.language);
       // music-metadata leaves syncText out for plain USLT, whatever its typings say.
@@ -53,7 +54,7 @@ export async function readLyrics(file: string): Promise<Lyrics[]> {
   } catch {
     // An unreadable file has no lyrics to show.
   }
-  const lrc = await readSmallText(lrcPathOf(file));
+  const lrc = lrcFile ? await readSmallText(lrcFile) : null;
   if (lrc !== null && lrc.trim() !== '') found.push({ ...parseLrc(lrc), lang: 'und', source: 'lrc' });
   return found;
 }
@@ -103,21 +104,16 @@ function languageOf(language: string | undefined): string {
     : 'und';
 }
 
-/** The file's text, or null when it is missing, not a regular file, or too large. */
-async function readSmallText(file: string): Promise<string | null> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return null;
-  }
+/**
+ * The text of the `.lrc` file the caller opened and checked, or null when it is not a regular file,
+ * is too large, or cannot be read.
+ */
+async function readSmallText(handle: FileHandle): Promise<string | null> {
   try {
     const info = await handle.stat();
     if (!info.isFile() || info.size > MAX_LRC_BYTES) return null;
     return (await handle.readFile()).toString('utf8');
   } catch {
     return null;
-  } finally {
-    await handle.close();
   }
 }

@@ -190,6 +190,16 @@ async function oggPicturesAsTags(file: AudioSource): Promise<IPicture[]> {
   }
 }
 
+/** music-metadata's reading of the file's tags with these options (lyrics and the like). */
+export async function readMetadata(
+  file: AudioSource,
+  options: { skipCovers: boolean; duration: boolean },
+): Promise<IAudioMetadata> {
+  if (typeof file === 'string') return parseFile(file, options);
+  // Not closed: the handle belongs to the caller.
+  return parseFromTokenizer(OpenFileTokenizer.of(file), options);
+}
+
 /**
  * music-metadata skips Ogg pictures (read by ogg-pictures.ts instead); other formats' pictures come
  * from it, as their bytes are copied out and not decoded from text.

@@ -16,6 +16,8 @@ import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
+import { BrowseService } from './playback/browse-service.js';
+import { ImageResizer, RESIZED_CACHE_LIMITS } from './image-resizer.js';
 import { ImageCache } from './image-cache.js';
 import { ListenLog } from './history/listen-log.js';
 import { DeviceLimit } from './stats/device-limit.js';
@@ -59,6 +61,9 @@ export interface Services {
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
+  browse: BrowseService;
+  /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
+  resizer: ImageResizer;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
 }
@@ -146,6 +151,11 @@ export function createServices(
       logger,
     });
   const apiKeys = new ApiKeyService(store.users, clock, logger, new AppPasswordSealer(store.appPasswordKey));
+  const favourites = new FavouritesService(store.favourites, library, clock);
+  const playQueues = new PlayQueueService(store.playQueues, library, clock);
+  const resizer = new ImageResizer(
+    new ImageCache(join(config.dataDir, 'cache', 'resized'), RESIZED_CACHE_LIMITS),
+  );
   return {
     version: config.version,
     serverInfo: options.serverInfo,
@@ -161,7 +171,7 @@ export function createServices(
       logger,
     }),
     search: new SearchService(library),
-    lyrics: new LyricsService(library),
+    lyrics: new LyricsService(library, config.libraryDirs),
     ratings: new RatingService(store.ratings, library),
     collections,
     stats,
@@ -182,8 +192,19 @@ export function createServices(
       (id) => library.artistName(id),
       clock,
     ),
-    favourites: new FavouritesService(store.favourites, library, clock),
-    playQueues: new PlayQueueService(store.playQueues, library, clock),
+    favourites,
+    playQueues,
+    browse: new BrowseService(
+      library,
+      stats,
+      favourites,
+      playQueues,
+      nowPlaying,
+      () => new Map(store.users.list().map((user) => [user.id, user.username])),
+      artwork,
+      resizer,
+    ),
+    resizer,
     updates: new UpdateService({
       currentVersion: config.version,
       source: {

@@ -1,18 +1,51 @@
 import type { TrackRecord } from '../domain/library.js';
-import { readLyrics, type Lyrics } from '../library/lyrics.js';
+import { AppError } from '../errors.js';
+import { lrcPathOf, MAX_LRC_BYTES, readLyrics, type Lyrics } from '../library/lyrics.js';
+import { openTrackFile, realMusicFolders, type OpenedTrackFile } from '../library/track-file.js';
 import type { LibraryService } from './library-service.js';
 
-/** Lyrics of the library's tracks, read from their files when asked (never stored). */
+/**
+ * Lyrics of the library's tracks, read from their files when asked (never stored). The audio file
+ * is opened and checked as every track read is; the `.lrc` file beside it must be a regular file
+ * that really lies inside a music folder and has no other name (a hard link to a file elsewhere).
+ */
 export class LyricsService {
   constructor(
     private readonly library: LibraryService,
-    private readonly read: (file: string) => Promise<Lyrics[]> = readLyrics,
+    private readonly musicFolders: readonly string[],
   ) {}
 
   /** Every source of lyrics the track has; 404 track_not_found for an unknown id. */
   async ofTrack(id: string): Promise<{ track: TrackRecord; lyrics: Lyrics[] }> {
     const track = this.library.track(id);
-    return { track, lyrics: await this.read(track.path) };
+    return { track, lyrics: await this.read(track) };
+  }
+
+  /** 404 track_file_not_found when the track's file is not the scanned one. */
+  private async read(track: TrackRecord): Promise<Lyrics[]> {
+    const file = await this.library.openTrackFile(track);
+    try {
+      const lrc = await this.openLrc(lrcPathOf(track.path));
+      try {
+        return await readLyrics(file, lrc?.handle ?? null);
+      } finally {
+        await lrc?.handle.close();
+      }
+    } finally {
+      await file.handle.close();
+    }
+  }
+
+  private async openLrc(file: string): Promise<OpenedTrackFile | null> {
+    let lrc: OpenedTrackFile;
+    try {
+      lrc = await openTrackFile(file, await realMusicFolders(this.musicFolders), null);
+    } catch {
+      return null; // none, or not one to read
+    }
+    if (lrc.stat.nlink === 1 && lrc.stat.size <= MAX_LRC_BYTES) return lrc;
+    await lrc.handle.close();
+    return null;
   }
 
   /**
@@ -35,8 +68,15 @@ export class LyricsService {
       )
       .slice(0, 20);
     for (const track of candidates) {
-      const [first] = await this.read(track.path);
-      if (first) return { track, lyrics: first };
+      let lyrics: Lyrics[];
+      try {
+        lyrics = await this.read(track);
+      } catch (error) {
+        // A track whose file is refused has no lyrics to offer; the next one may.
+        if (error instanceof AppError && error.code === 'track_file_not_found') continue;
+        throw error;
+      }
+      if (lyrics[0]) return { track, lyrics: lyrics[0] };
     }
     return null;
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,8 @@ let blocker: Server | null = null;
 beforeEach(async () => {
   vi.resetModules();
   home = await mkdtemp(join(tmpdir(), 'melon-main-'));
+  // Beside the data folder, not around it: Melon refuses a data folder inside a music folder.
+  await mkdir(join(home, 'music'));
   Object.assign(state, { userData: join(home, 'Melon'), lock: true, quitted: false });
   state.windows.length = 0;
   state.trays.length = 0;
@@ -165,7 +167,7 @@ beforeEach(async () => {
   electron.dialog.showMessageBox.mockClear();
   electron.ipcMain.handle.mockClear();
   vi.stubEnv('MELON_DATA_DIR', join(home, 'data'));
-  vi.stubEnv('MELON_LIBRARY', home);
+  vi.stubEnv('MELON_LIBRARY', join(home, 'music'));
   vi.stubEnv('MELON_HOST', '127.0.0.1');
   vi.stubEnv('MELON_PORT', '0');
   vi.stubEnv('MELON_ADMIN_PASSWORD', '');

@@ -33,7 +33,8 @@ describe('npm start (headless server)', () => {
 
   it('names a music folder that is missing in its start banner and its log', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
-    const missing = join(dataDir, 'unplugged-disk', 'Music');
+    // Beside the data folder, not inside it: Melon refuses either inside the other.
+    const missing = `${dataDir}-unplugged-disk/Music`;
     const server = spawnServer({
       MELON_DATA_DIR: dataDir,
       MELON_ADMIN_PASSWORD: 'configured-pw',

@@ -24,7 +24,8 @@ afterAll(async () => {
 
 const serverEnv = (folder: string) => ({
   MELON_DATA_DIR: folder,
-  MELON_LIBRARY: join(folder, 'music'),
+  // Beside the data folder, not inside it: Melon refuses either inside the other. Never made.
+  MELON_LIBRARY: `${folder}-music`,
   MELON_HOST: '127.0.0.1',
   MELON_PORT: '0',
   MELON_RELEASES_URL: 'http://127.0.0.1:9',

@@ -25,7 +25,7 @@ async function login(url: string, username: string, password: string): Promise<R
 
 /** Starts the server on the data folder; resolves to it once it listens. */
 async function startServer() {
-  const server = spawnServer({ MELON_DATA_DIR: dataDir, MELON_LIBRARY: join(dataDir, 'music') });
+  const server = spawnServer({ MELON_DATA_DIR: dataDir, MELON_LIBRARY: `${dataDir}-music` });
   return { server, url: await server.url };
 }
 
@@ -39,7 +39,7 @@ describe('melon reset-password <username>', () => {
     // The first start makes the Admin with a known password; a token shows the sign-out later.
     const first = spawnServer({
       MELON_DATA_DIR: dataDir,
-      MELON_LIBRARY: join(dataDir, 'music'),
+      MELON_LIBRARY: `${dataDir}-music`,
       MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
     });
     const url = await first.url;

@@ -225,6 +225,24 @@ describe('the original file', () => {
     expect((await problem(missing)).code).toBe('track_file_not_found');
   });
 
+  it("plays in the page's <audio> element, which gives its token in the address, never in the log", async () => {
+    const file = await readFile(mp3.path);
+    const secret = user.token;
+    const played = await t.call(`/api/tracks/${mp3.id}/stream?access_token=${secret}`);
+    expect(played.status).toBe(200);
+    expect(sha256(await bytes(played))).toBe(sha256(file));
+    const seeked = await t.call(`/api/tracks/${mp3.id}/stream?access_token=${secret}`, {
+      headers: { Range: 'bytes=10-19' },
+    });
+    expect(seeked.status).toBe(206);
+    const refused = await t.call(`/api/tracks/${mp3.id}/stream?access_token=not-a-token`);
+    expect((await problem(refused)).code).toBe('invalid_token');
+    // Only the audio takes it: every other route still wants the header.
+    const other = await t.call(`/api/tracks/${mp3.id}?access_token=${secret}`);
+    expect((await problem(other)).code).toBe('missing_token');
+    expect(t.logs.join('\n')).not.toContain(secret);
+  });
+
   it('downloads the original as an attachment with its name', async () => {
     const file = await readFile(flac.path);
     const response = await t.call(`/api/tracks/${flac.id}/download`, { token: pass.token });

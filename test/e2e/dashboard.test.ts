@@ -95,8 +95,9 @@ describe('Statistics that add up', () => {
     await eventually(() => headline(page), house.plays.robin);
     const options = await texts(page.getByTestId('stats-device').locator('option'));
     expect(options[0]).toBe('All devices');
-    expect(options.some((option) => /^Kitchen — \d+ plays?$/.test(option))).toBe(true);
-    expect(options.some((option) => /^Unknown device — \d+ plays?$/.test(option))).toBe(true);
+    // Names only: an all-time count beside a month's figures read as the month's.
+    expect(options).toContain('Kitchen');
+    expect(options).toContain('Unknown device');
     await page.getByTestId('stats-device').selectOption('Kitchen');
     const kitchen = await apiPlays(robinId, house.t.adminToken, 'all', 'Kitchen');
     await eventually(() => headline(page), kitchen);
@@ -170,7 +171,12 @@ describe('A household member browses the others', () => {
     await signIn(page, house.t.url, 'wall', house.wall.password);
     await eventually(() => page.getByTestId('stats-user').inputValue(), 'everyone');
     await page.getByTestId('stats-plays').waitFor();
-    expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual(['Statistics', 'Apps', 'Account']);
+    expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
+      'Statistics',
+      'Listen',
+      'Apps',
+      'Account',
+    ]);
     await screenshot(page, 'stats-wall-display');
     await signOut(page);
   });

@@ -304,6 +304,7 @@ describe('Statistics', () => {
       await signIn(page, t.url, member.username, member.password);
       expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
         'Statistics',
+        'Listen',
         'History',
         'Apps',
         'Updates',

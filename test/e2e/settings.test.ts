@@ -54,6 +54,7 @@ describe('Sign in', () => {
     await eventually(() => page.getByTestId('whoami').textContent(), 'admin · Admin');
     expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
       'Statistics',
+      'Listen',
       'History',
       'Invites',
       'Artwork',

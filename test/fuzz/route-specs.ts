@@ -68,7 +68,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/devices': { params: { userId: 'id:user' } },
   'GET /api/stats/heatmap': { params: ranged },
   'POST /api/stats/import': { params: { source: 'source', userId: 'id:user' }, weight: 0.5 },
+  'GET /api/stats/import': { params: {}, weight: 0.5 },
   'GET /api/stats/import/:id': { params: { id: 'text' } },
+  'GET /api/stats/unmatched': { params: { userId: 'id:user' }, weight: 0.5 },
   'GET /api/stats/export': { params: { userId: 'id:user', format: 'format' }, weight: 0.5 },
   'GET /api/stats/year-in-review': {
     params: { userId: 'id:user', year: 'year', household: 'bool' },

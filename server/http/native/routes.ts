@@ -8,6 +8,7 @@ import { userHandlers } from './handlers/users.js';
 import { collectionHandlers } from './handlers/collections.js';
 import { libraryHandlers } from './handlers/library.js';
 import { playbackHandlers } from './handlers/playback.js';
+import { listeningHandlers } from './handlers/listening.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
@@ -74,6 +75,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const ratings = ratingHandlers(services.ratings);
   const library = libraryHandlers(services.library);
   const playback = playbackHandlers(services.stream, services.search);
+  const listening = listeningHandlers(services.browse, services.playQueues, services.favourites);
   const playlists = collectionHandlers(services.collections, 'playlist');
   const collections = collectionHandlers(services.collections, 'collection');
   const art = artworkHandlers(services.artwork);
@@ -196,15 +198,26 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('library', '/api/library/scan', ADMIN, library.scanStatus),
     get('library', '/api/tracks', READERS, library.tracks),
     get('library', '/api/tracks/:id', READERS, library.track),
-    get('library', '/api/albums', READERS, library.albums),
+    get('library', '/api/albums', READERS, listening.albums),
     get('library', '/api/albums/:id', READERS, library.album),
+    get('library', '/api/albums/:id/tracks', READERS, listening.albumTracks),
     get('library', '/api/artists', READERS, library.artists),
     get('library', '/api/artists/:id', READERS, library.artist),
+    get('library', '/api/artists/:id/albums', READERS, listening.artistAlbums),
+    get('library', '/api/artists/:id/top-tracks', READERS, listening.artistTopTracks),
+    get('library', '/api/genres', READERS, listening.genres),
 
     // Streaming and search (docs/API.md: Streaming, Search); a GET route also answers HEAD.
-    get('playback', '/api/tracks/:id/stream', READERS, playback.stream),
+    { ...get('playback', '/api/tracks/:id/stream', READERS, playback.stream), queryToken: true },
     get('playback', '/api/tracks/:id/download', READERS, playback.download),
     get('playback', '/api/search', READERS, playback.search),
+    get('playback', '/api/play-queue', READERS, listening.playQueue),
+    post('playback', '/api/play-queue/save', MEMBERS, listening.savePlayQueue),
+    get('playback', '/api/favourites', READERS, listening.favourites),
+    post('playback', '/api/favourites/star', MEMBERS, listening.star),
+    post('playback', '/api/favourites/unstar', MEMBERS, listening.unstar),
+    get('playback', '/api/now-playing', READERS, listening.nowPlaying),
+    post('playback', '/api/now-playing', MEMBERS, listening.announce),
     get('playlists', '/api/playlists', READERS, playlists.list),
     get('playlists', '/api/playlists/:id', READERS, playlists.get),
     post('playlists', '/api/playlists/create', MEMBERS, playlists.create),
@@ -230,6 +243,8 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('artwork', '/api/art/playlist/:id', READERS, art.playlistImage),
     get('artwork', '/api/art/collection/:id', READERS, art.collectionImage),
     get('artwork', '/api/art/default', READERS, art.defaultImage),
+    get('artwork', '/api/art/album/:id', READERS, listening.albumCover),
+    get('artwork', '/api/art/artist/:id', READERS, listening.artistCover),
 
     // Updates (docs/API.md: Updates)
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),

@@ -1,5 +1,4 @@
 import {
-  albumPageSchema,
   albumSchema,
   artistPageSchema,
   artistSchema,
@@ -30,12 +29,6 @@ export function libraryHandlers(library: LibraryService) {
       params: listQuery,
       response: trackPageSchema,
       handle: ({ params, request }) => library.listTracks(callerOf(request), params),
-    }),
-    albums: endpoint({
-      summary: 'Albums by name',
-      params: listQuery,
-      response: albumPageSchema,
-      handle: ({ params, request }) => library.listAlbums(callerOf(request), params),
     }),
     artists: endpoint({
       summary: 'Artists by name',

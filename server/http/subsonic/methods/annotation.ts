@@ -4,7 +4,7 @@ import type { Services } from '../../../services/create-services.js';
 import { missingParameter, notFoundError, SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import { callerOf, type MethodRequest } from '../types.js';
 
-/** ListenBrainz's floor for a listen's time: the first scrobble, 2002-10-01. */
+/** ListenBrainz's floor for a listen's time: the day of the first scrobble. */
 const FIRST_SCROBBLE_MS = Date.UTC(2002, 9, 1);
 
 export function annotationMethods(services: Services) {

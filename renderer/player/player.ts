@@ -1,0 +1,362 @@
+/**
+ * The page's own player: one <audio> element for the whole page, the queue, and what a good
+ * scrobbler does with them: plays and skips logged as Melon counts them, "now playing" announced,
+ * the queue saved as the member's play queue (so it continues on a phone and back), the lock screen
+ * and headset buttons through the Media Session API.
+ */
+import type { Track } from '../../server/contract/library.js';
+import type { PlayQueue } from '../../server/contract/listening.js';
+import type { Api } from '../api.js';
+import type { Messages } from '../messages.js';
+import type { Session } from '../session.js';
+import { deviceLabel } from './device.js';
+import { PlayCounter } from './play-counter.js';
+import { Queue, type RepeatMode } from './queue.js';
+import { streamUrl } from './stream-url.js';
+
+/** How long after the last change the queue is saved, so a burst of edits saves once. */
+const SAVE_DELAY_MS = 1000;
+/** While playing, the position is saved this often, for another device to pick up. */
+const POSITION_SAVE_MS = 15_000;
+
+export class Player {
+  readonly audio: HTMLAudioElement;
+  readonly queue = new Queue<Track>();
+  private counter: PlayCounter | null = null;
+  private listeners = new Set<() => void>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastPositionSave = 0;
+  /** Whether the current track is the transcode because the browser could not play the original. */
+  private transcoded = false;
+  private coverUrl: string | null = null;
+  /** A Pass account listens but logs nothing and saves no queue. */
+  private readonly logs: boolean;
+
+  constructor(
+    private readonly api: Api,
+    session: Session,
+    /** The current token: a password change renews it while the music plays. */
+    private readonly token: () => string,
+    private readonly messages: Messages,
+  ) {
+    this.logs = session.role !== 'Pass';
+    this.audio = document.createElement('audio');
+    this.audio.preload = 'auto';
+    this.audio.dataset.testid = 'player-audio';
+    this.audio.addEventListener('timeupdate', () => this.onTime());
+    this.audio.addEventListener('ended', () => this.onEnded());
+    this.audio.addEventListener('error', () => this.onError());
+    for (const type of ['play', 'pause', 'volumechange', 'durationchange', 'seeking'] as const) {
+      this.audio.addEventListener(type, () => {
+        if (type === 'seeking' || type === 'pause') this.counter?.interrupted();
+        this.changed();
+      });
+    }
+    this.mediaSession();
+  }
+
+  get current(): Track | null {
+    return this.queue.current;
+  }
+
+  get playing(): boolean {
+    return !this.audio.paused && !this.audio.ended;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Picks up the saved queue, paused where it was left (perhaps on another device). */
+  async restore(): Promise<void> {
+    const saved = await this.api.json<PlayQueue>('/api/play-queue');
+    if (saved.tracks.length === 0 || this.queue.length > 0) return;
+    const start = Math.max(
+      0,
+      saved.tracks.findIndex((track) => track.id === saved.current),
+    );
+    this.queue.replace(saved.tracks, start);
+    this.load(saved.current === null ? 0 : saved.positionMs, false);
+  }
+
+  play(tracks: readonly Track[], start = 0, shuffle = false): void {
+    if (tracks.length === 0) return;
+    this.leaveTrack();
+    this.queue.replace(tracks, start, shuffle);
+    this.load(0, true);
+  }
+
+  playNext(tracks: readonly Track[]): void {
+    const wasEmpty = this.queue.length === 0;
+    this.queue.playNext(tracks);
+    if (wasEmpty) this.load(0, false);
+    this.queueChanged();
+  }
+
+  add(tracks: readonly Track[]): void {
+    const wasEmpty = this.queue.length === 0;
+    this.queue.add(tracks);
+    if (wasEmpty) this.load(0, false);
+    this.queueChanged();
+  }
+
+  toggle(): void {
+    if (!this.current) return;
+    if (this.audio.paused) void this.resume();
+    else this.audio.pause();
+  }
+
+  next(): void {
+    this.leaveTrack();
+    if (this.queue.next()) this.load(0, true);
+    else this.audio.pause();
+  }
+
+  /** As players do: back to the start when past the first seconds, else the track before. */
+  previous(): void {
+    if (this.audio.currentTime > 3) {
+      this.seek(0);
+      return;
+    }
+    this.leaveTrack();
+    if (this.queue.previous()) this.load(0, true);
+  }
+
+  jump(index: number): void {
+    this.leaveTrack();
+    if (this.queue.jump(index)) this.load(0, true);
+  }
+
+  seek(ms: number): void {
+    if (!this.current) return;
+    const seconds = Math.max(0, Math.min(ms / 1000, this.durationMs() / 1000));
+    this.audio.currentTime = seconds;
+    this.changed();
+  }
+
+  setVolume(volume: number): void {
+    this.audio.volume = Math.max(0, Math.min(1, volume));
+  }
+
+  setRepeat(mode: RepeatMode): void {
+    this.queue.repeat = mode;
+    this.changed();
+  }
+
+  setShuffle(on: boolean): void {
+    this.queue.setShuffle(on);
+    this.queueChanged();
+  }
+
+  move(from: number, to: number): void {
+    this.queue.move(from, to);
+    this.queueChanged();
+  }
+
+  remove(index: number): void {
+    const wasCurrent = index === this.queue.state.index;
+    if (wasCurrent) this.leaveTrack();
+    this.queue.remove(index);
+    if (wasCurrent) {
+      if (this.current) this.load(0, this.playing);
+      else this.stop();
+    }
+    this.queueChanged();
+  }
+
+  clear(): void {
+    this.leaveTrack();
+    this.queue.clear();
+    this.stop();
+    this.queueChanged();
+  }
+
+  /** Position and length of the current track, in ms. */
+  positionMs(): number {
+    return Math.round(this.audio.currentTime * 1000);
+  }
+
+  durationMs(): number {
+    const known = this.current?.durationMs ?? 0;
+    if (known > 0) return known;
+    return Number.isFinite(this.audio.duration) ? Math.round(this.audio.duration * 1000) : 0;
+  }
+
+  destroy(): void {
+    clearTimeout(this.saveTimer);
+    this.audio.pause();
+    this.audio.removeAttribute('src');
+    this.audio.load();
+    if (this.coverUrl) URL.revokeObjectURL(this.coverUrl);
+    this.listeners.clear();
+  }
+
+  private load(positionMs: number, autoplay: boolean): void {
+    const track = this.current;
+    if (!track) return;
+    this.counter = new PlayCounter(track.durationMs);
+    this.transcoded = false;
+    this.audio.src = streamUrl(track, this.token(), this.audio);
+    if (positionMs > 0) this.audio.currentTime = positionMs / 1000;
+    if (autoplay) void this.resume();
+    void this.showCover(track);
+    this.queueChanged();
+  }
+
+  private async resume(): Promise<void> {
+    try {
+      await this.audio.play();
+      const track = this.current;
+      if (track && this.logs)
+        await this.api.json('/api/now-playing', { json: { id: track.id, device: deviceLabel() } });
+    } catch (error) {
+      // A pause or a new track while starting interrupts play(): nothing went wrong.
+      if (error instanceof DOMException && error.name === 'AbortError') return;
+      this.messages.error(error);
+    }
+  }
+
+  private stop(): void {
+    this.audio.pause();
+    this.audio.removeAttribute('src');
+    this.audio.load();
+    this.counter = null;
+    this.changed();
+  }
+
+  private onTime(): void {
+    const track = this.current;
+    if (track && !this.audio.paused && this.counter?.heard(this.positionMs())) void this.log('play', track);
+    if (this.playing && Date.now() - this.lastPositionSave > POSITION_SAVE_MS) this.scheduleSave(0);
+    this.changed();
+  }
+
+  private onEnded(): void {
+    this.leaveTrack();
+    if (this.queue.next(true)) this.load(0, true);
+    else this.changed();
+  }
+
+  /** The browser could not play the original (WMA, ALAC in M4A, …): once more, transcoded. */
+  private onError(): void {
+    const track = this.current;
+    if (!track || !this.audio.getAttribute('src')) return;
+    if (!this.transcoded) {
+      this.transcoded = true;
+      const position = this.positionMs();
+      this.audio.src = streamUrl(track, this.token(), null);
+      if (position > 0) this.audio.currentTime = position / 1000;
+      void this.resume();
+      return;
+    }
+    this.messages.error(`“${track.name}” could not be played.`);
+  }
+
+  /** The listener leaves the current track: a skip when it was heard, but not long enough. */
+  private leaveTrack(): void {
+    const track = this.current;
+    if (track && this.counter?.skipped) void this.log('skip', track);
+    this.counter = null;
+  }
+
+  private async log(type: 'play' | 'skip', track: Track): Promise<void> {
+    if (!this.logs) return;
+    try {
+      await this.api.json(`/api/stats/log-${type}`, { json: { id: track.id, device: deviceLabel() } });
+    } catch (error) {
+      this.messages.error(error);
+    }
+  }
+
+  private queueChanged(): void {
+    this.scheduleSave(SAVE_DELAY_MS);
+    this.changed();
+  }
+
+  private scheduleSave(delayMs: number): void {
+    if (!this.logs) return;
+    clearTimeout(this.saveTimer);
+    this.lastPositionSave = Date.now();
+    this.saveTimer = setTimeout(() => void this.save(), delayMs);
+  }
+
+  private async save(): Promise<void> {
+    const { tracks } = this.queue.state;
+    try {
+      await this.api.json('/api/play-queue/save', {
+        json: {
+          trackIds: tracks.map((track) => track.id),
+          current: this.current?.id,
+          positionMs: this.current ? this.positionMs() : 0,
+          device: deviceLabel(),
+        },
+      });
+    } catch {
+      // Quietly: the queue is saved again on the next change, and playing goes on meanwhile.
+    }
+  }
+
+  private changed(): void {
+    this.updateMediaSession();
+    for (const listener of this.listeners) listener();
+  }
+
+  private async showCover(track: Track): Promise<void> {
+    if (!track.album) return;
+    try {
+      const blob = await this.api.blob(`/api/art/album/${encodeURIComponent(track.album.id)}?size=512`);
+      if (this.current !== track) return;
+      if (this.coverUrl) URL.revokeObjectURL(this.coverUrl);
+      this.coverUrl = URL.createObjectURL(blob);
+      this.changed();
+    } catch {
+      // No cover: the player shows its placeholder.
+    }
+  }
+
+  get cover(): string | null {
+    return this.current ? this.coverUrl : null;
+  }
+
+  private mediaSession(): void {
+    if (!('mediaSession' in navigator)) return;
+    const session = navigator.mediaSession;
+    const handlers: Array<[MediaSessionAction, MediaSessionActionHandler]> = [
+      ['play', () => void this.resume()],
+      ['pause', () => this.audio.pause()],
+      ['previoustrack', () => this.previous()],
+      ['nexttrack', () => this.next()],
+      ['seekbackward', () => this.seek(this.positionMs() - 10_000)],
+      ['seekforward', () => this.seek(this.positionMs() + 10_000)],
+      ['seekto', (details) => this.seek((details.seekTime ?? 0) * 1000)],
+    ];
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not know.
+      }
+    }
+  }
+
+  private updateMediaSession(): void {
+    if (!('mediaSession' in navigator) || typeof MediaMetadata === 'undefined') return;
+    const track = this.current;
+    navigator.mediaSession.playbackState = track ? (this.playing ? 'playing' : 'paused') : 'none';
+    const title = track?.name ?? '';
+    if (
+      navigator.mediaSession.metadata?.title === title &&
+      navigator.mediaSession.metadata.artwork.length > 0
+    )
+      return;
+    navigator.mediaSession.metadata = track
+      ? new MediaMetadata({
+          title,
+          artist: track.artists.map((artist) => artist.name).join(', '),
+          album: track.album?.name ?? '',
+          artwork: this.coverUrl ? [{ src: this.coverUrl, sizes: '512x512' }] : [],
+        })
+      : null;
+  }
+}
