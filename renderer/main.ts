@@ -77,7 +77,7 @@ const api = new Api(
 /** The player outlives view changes; it goes with the session (another member gets their own). */
 function startPlayer(current: NonNullable<typeof session>): void {
   if (player) return;
-  player = new Player(api, current, () => session?.token ?? current.token, messages);
+  player = new Player(api, current, messages);
   playerCleanup = playerBar(player, playerRoot);
   playerRoot.hidden = false;
   player.restore().catch(() => undefined);

@@ -12,6 +12,7 @@ import type { Session } from '../session.js';
 import { deviceLabel } from './device.js';
 import { PlayCounter } from './play-counter.js';
 import { Queue, type RepeatMode } from './queue.js';
+import { StreamTokens } from './stream-token.js';
 import { streamUrl } from './stream-url.js';
 
 /** How long after the last change the queue is saved, so a burst of edits saves once. */
@@ -31,15 +32,21 @@ export class Player {
   private coverUrl: string | null = null;
   /** A Pass account listens but logs nothing and saves no queue. */
   private readonly logs: boolean;
+  private readonly streamTokens: StreamTokens;
+  /** Whether the current track's address was given a new token after an error. */
+  private renewed = false;
+  /** Counts loads, so a token that arrives after the listener moved on loads nothing. */
+  private loads = 0;
+  /** Play was pressed while the first address still waited for its token. */
+  private playWhenLoaded = false;
 
   constructor(
     private readonly api: Api,
     session: Session,
-    /** The current token: a password change renews it while the music plays. */
-    private readonly token: () => string,
     private readonly messages: Messages,
   ) {
     this.logs = session.role !== 'Pass';
+    this.streamTokens = new StreamTokens(api);
     this.audio = document.createElement('audio');
     this.audio.preload = 'auto';
     this.audio.dataset.testid = 'player-audio';
@@ -197,14 +204,47 @@ export class Player {
     if (!track) return;
     this.counter = new PlayCounter(track.durationMs);
     this.transcoded = false;
-    this.audio.src = streamUrl(track, this.token(), this.audio);
-    if (positionMs > 0) this.audio.currentTime = positionMs / 1000;
-    if (autoplay) void this.resume();
+    this.renewed = false;
+    this.playWhenLoaded = false;
+    void this.setSource(track, this.audio, positionMs, autoplay);
     void this.showCover(track);
     this.queueChanged();
   }
 
+  /**
+   * Points the audio element at the track with a stream token, fetched (or renewed) first. `probe`
+   * null asks for the transcode. A load started meanwhile wins: this one then does nothing.
+   */
+  private async setSource(
+    track: Track,
+    probe: HTMLAudioElement | null,
+    positionMs: number,
+    autoplay: boolean,
+    renew = false,
+  ): Promise<void> {
+    const load = ++this.loads;
+    let token: string;
+    try {
+      token = await (renew ? this.streamTokens.renew() : this.streamTokens.get());
+    } catch (error) {
+      // A refused session signs the page out (api.ts); anything else is worth a message.
+      if (load === this.loads) this.messages.error(error);
+      return;
+    }
+    if (load !== this.loads || this.current !== track) return;
+    this.audio.src = streamUrl(track, token, probe);
+    if (positionMs > 0) this.audio.currentTime = positionMs / 1000;
+    if (autoplay || this.playWhenLoaded) {
+      this.playWhenLoaded = false;
+      await this.resume();
+    }
+  }
+
   private async resume(): Promise<void> {
+    if (!this.audio.getAttribute('src')) {
+      this.playWhenLoaded = this.current !== null;
+      return;
+    }
     try {
       await this.audio.play();
       const track = this.current;
@@ -218,6 +258,8 @@ export class Player {
   }
 
   private stop(): void {
+    this.loads += 1;
+    this.playWhenLoaded = false;
     this.audio.pause();
     this.audio.removeAttribute('src');
     this.audio.load();
@@ -238,16 +280,23 @@ export class Player {
     else this.changed();
   }
 
-  /** The browser could not play the original (WMA, ALAC in M4A, …): once more, transcoded. */
+  /**
+   * The element could not play its address, and does not say why. Its token may have been refused
+   * (expired while paused, or ended by a password change): first once more with a new token; then,
+   * since the browser may not play the original (WMA, ALAC in M4A, …), once more transcoded.
+   */
   private onError(): void {
     const track = this.current;
     if (!track || !this.audio.getAttribute('src')) return;
+    const position = this.positionMs();
+    if (!this.renewed) {
+      this.renewed = true;
+      void this.setSource(track, this.transcoded ? null : this.audio, position, true, true);
+      return;
+    }
     if (!this.transcoded) {
       this.transcoded = true;
-      const position = this.positionMs();
-      this.audio.src = streamUrl(track, this.token(), null);
-      if (position > 0) this.audio.currentTime = position / 1000;
-      void this.resume();
+      void this.setSource(track, null, position, true);
       return;
     }
     this.messages.error(`“${track.name}” could not be played.`);

@@ -15,6 +15,15 @@ export const tokenSchema = z
   .meta({ id: 'Token' });
 export type Token = z.output<typeof tokenSchema>;
 
+/** `POST /api/users/stream-token`: a token that only plays audio, for the page's player. */
+export const streamTokenSchema = z
+  .object({
+    token: z.string().meta({ description: 'Give it as `access_token` in a stream address' }),
+    expiresAt: utc(),
+  })
+  .meta({ id: 'StreamToken' });
+export type StreamToken = z.output<typeof streamTokenSchema>;
+
 /**
  * What became of an invite code. active: can be exchanged; used: exchanged, the device has not made
  * its account yet; joined: the device made its account (`joinedAs`); expired; revoked (by an Admin

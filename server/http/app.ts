@@ -102,11 +102,14 @@ export function buildApp(
     router[method](
       route.path,
       async (ctx, next) => {
+        // Only a stream token is good in the address (docs/API.md, Stream tokens): authorize checks.
         const queryToken = route.queryToken ? ctx.query.access_token : undefined;
-        const authorization =
-          ctx.get('Authorization') ||
-          (typeof queryToken === 'string' && queryToken ? `Bearer ${queryToken}` : undefined);
-        ctx.state.principal = authorize(auth, route.access, authorization);
+        ctx.state.principal = authorize(
+          auth,
+          route.access,
+          ctx.get('Authorization') || undefined,
+          typeof queryToken === 'string' && queryToken ? queryToken : undefined,
+        );
         await next();
       },
       ...(route.method === 'POST' ? [parse] : []),

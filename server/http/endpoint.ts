@@ -76,8 +76,9 @@ export type RouteGroup = keyof typeof ROUTE_GROUPS;
 export interface RouteDef {
   method: 'GET' | 'POST';
   /**
-   * Also takes the token as `?access_token=` (RFC 6750), for what a browser loads by address and
-   * cannot give a header: the page's <audio> element. The request log redacts it.
+   * Also takes a stream token (never a login token) as `?access_token=` (RFC 6750), for what a
+   * browser loads by address and cannot give a header: the page's <audio> element. The request log
+   * redacts it.
    */
   queryToken?: boolean;
   path: string;

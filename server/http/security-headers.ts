@@ -14,13 +14,16 @@ export const API_CSP = "default-src 'none'; sandbox";
  * error middleware keeps them). The settings page replaces the policy with its own (admin-page.ts).
  * - `X-Content-Type-Options: nosniff`: a browser never reads JSON or an uploaded image as HTML/script.
  * - `Content-Security-Policy: default-src 'none'; sandbox` (API_CSP).
- * - `Cache-Control: no-store` on `/auth/*`: tokens and invite codes are not kept in any cache.
+ * - `Cache-Control: no-store` on `/auth/*` and the stream token: tokens and invite codes are not kept
+ *   in any cache.
  */
+const STREAM_TOKEN_PATH = '/api/users/stream-token';
+
 export function securityHeaders(): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', API_CSP);
-    if (ctx.path.startsWith('/auth/')) ctx.set('Cache-Control', 'no-store');
+    if (ctx.path.startsWith('/auth/') || ctx.path === STREAM_TOKEN_PATH) ctx.set('Cache-Control', 'no-store');
     await next();
   };
 }

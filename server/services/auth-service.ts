@@ -1,5 +1,5 @@
 import { isoUtc, type Clock } from '../clock.js';
-import type { Token } from '../contract/auth.js';
+import type { StreamToken, Token } from '../contract/auth.js';
 import { API_KEY_PREFIX } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { Principal, UserRecord } from '../domain/user.js';
@@ -8,7 +8,10 @@ import { decoyHash, verifyPassword } from './passwords.js';
 import { CredentialCache } from './credential-cache.js';
 import { LoginThrottle, type LoginAttempt } from './login-throttle.js';
 import type { InvitesStore, UsersStore } from '../domain/ports.js';
-import type { IssuedToken, TokenSigner } from './tokens.js';
+import type { IssuedToken, TokenClaims, TokenSigner } from './tokens.js';
+
+/** How long a stream token plays: a listening day, far shorter than a login. */
+export const STREAM_TOKEN_TTL_SECONDS = 12 * 3600;
 
 export function tokenResponse(issued: IssuedToken): Token {
   return {
@@ -146,14 +149,45 @@ export class AuthService {
   }
 
   /**
+   * A token that only plays audio, for an address (the page's <audio> element cannot send a
+   * header): a full session token in a URL would leak through history, copies and screenshots and
+   * act as the member everywhere. It carries the account's tokenVersion, so whatever ends the
+   * account's sessions ends it too. Never issued to a Server token (its route does not allow it).
+   */
+  issueStreamToken(caller: Principal): StreamToken {
+    const user = caller.userId ? this.users.findById(caller.userId) : undefined;
+    if (!user) throw unauthorized('invalid_token', 'The token is invalid, expired or revoked');
+    const issued = this.signer.sign(
+      { sub: user.id, role: user.role, name: user.username, tv: user.tokenVersion, scope: 'stream' },
+      STREAM_TOKEN_TTL_SECONDS,
+    );
+    return { token: issued.token, expiresAt: isoUtc(issued.claims.exp * 1000) };
+  }
+
+  /**
    * The caller behind a bearer token, or null. Account tokens must still match their user's record
    * (deleted users, new passwords, renames and role changes bump tokenVersion); a Server token is
-   * good only until its invite has made a user. An API key (`melon_…`) stands for its account.
+   * good only until its invite has made a user. An API key (`melon_…`) stands for its account. A
+   * stream token is refused here: it is good only in the address of a route that takes one.
    */
   authenticate(token: string): Principal | null {
     if (token.startsWith(API_KEY_PREFIX)) return this.apiKeys?.authenticate(token) ?? null;
     const claims = this.signer.verify(token);
-    if (!claims) return null;
+    if (!claims || claims.scope !== undefined) return null;
+    return this.principalOf(claims);
+  }
+
+  /**
+   * The caller behind a token given in an address (`access_token`), or null: only a stream token,
+   * never a login token, a Server token or an API key, so a URL never carries a full session.
+   */
+  authenticateStream(token: string): Principal | null {
+    const claims = this.signer.verify(token);
+    if (!claims || claims.scope !== 'stream' || claims.role === 'Server') return null;
+    return this.principalOf(claims);
+  }
+
+  private principalOf(claims: TokenClaims): Principal | null {
     const expiresAt = claims.exp * 1000;
     if (claims.role === 'Server') {
       const invite = claims.invite ? this.users.findInvite(claims.invite) : undefined;

@@ -10,10 +10,19 @@ export interface TokenClaims {
   name: string | null;
   tv: number;
   invite?: string;
+  /**
+   * Set on a token that may do one thing only: `stream` may play audio from a route that takes its
+   * token in the address (docs/API.md, Stream tokens). Absent on login and Server tokens.
+   */
+  scope?: TokenScope;
   iat: number;
   exp: number;
   jti: string;
 }
+
+/** The narrower kinds of token; a token with a scope is refused everywhere else. */
+export const TOKEN_SCOPES = ['stream'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export interface IssuedToken {
   token: string;
@@ -66,6 +75,7 @@ function isClaims(value: unknown): value is TokenClaims {
     typeof claims.exp === 'number' &&
     typeof claims.iat === 'number' &&
     typeof claims.jti === 'string' &&
-    (claims.invite === undefined || typeof claims.invite === 'string')
+    (claims.invite === undefined || typeof claims.invite === 'string') &&
+    (claims.scope === undefined || TOKEN_SCOPES.includes(claims.scope as TokenScope))
   );
 }

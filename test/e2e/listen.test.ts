@@ -63,6 +63,13 @@ describe('Listen', () => {
     await eventually(() => player.getByTestId('player-title').textContent(), 'Tone MP3');
     // Heard, not just loaded: the element's clock moves on.
     await expect.poll(audioTime, { timeout: 15_000 }).toBeGreaterThan(0.3);
+    // The address holds a stream token, never the page's session token, which acts everywhere.
+    const address = new URL(await page.evaluate(() => document.querySelector('audio')?.src ?? ''));
+    const inAddress = address.searchParams.get('access_token') ?? '';
+    const session = await page.evaluate(() => sessionStorage.getItem('melon.session') ?? '');
+    expect(inAddress).not.toBe('');
+    expect(session).not.toContain(inAddress);
+    expect((await t.call('/auth/check', { token: inAddress })).status).toBe(401);
     // Half of the first 2-second track is a play, logged with the browser's name.
     await expect
       .poll(devices, { timeout: 15_000 })

@@ -158,6 +158,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('users', '/api/users', ADMIN, users.list),
     post('users', '/api/users/settings', READERS, users.settings),
     post('users', '/api/users/change-password', READERS, users.changePassword),
+    post('users', '/api/users/stream-token', READERS, auth.streamToken),
     post('users', '/api/users/delete', ADMIN, users.delete),
     post('users', '/api/users/role', ADMIN, users.setRole),
     post('users', '/api/users/api-keys/create', READERS, apiKeys.create),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoUtc } from '../../../clock.js';
-import { inviteSchema, tokenCheckSchema, tokenSchema } from '../../../contract/auth.js';
+import { inviteSchema, streamTokenSchema, tokenCheckSchema, tokenSchema } from '../../../contract/auth.js';
 import type { AuthService } from '../../../services/auth-service.js';
 import type { InviteService } from '../../../services/invite-service.js';
 import { boolean, text } from '../../params.js';
@@ -49,6 +49,15 @@ export function authHandlers(auth: AuthService, invites: InviteService) {
       responseDescription: 'A Server token',
       errors: { 401: ['invalid_invite'], 429: ['too_many_attempts'] },
       handle: ({ params, request }) => invites.exchange(params.code, request.clientAddress),
+    }),
+    streamToken: endpoint({
+      summary: 'A stream token: plays audio for 12 hours, good only as `access_token` of a stream',
+      description:
+        'For a player that must put its token in an address (a browser’s <audio> element). It is refused as ' +
+        'a bearer token and on every other route, so a leaked address cannot act as the member; a password ' +
+        'change, a role change or a deletion ends it like a login token.',
+      response: streamTokenSchema,
+      handle: ({ request }) => auth.issueStreamToken(callerOf(request)),
     }),
     check: endpoint({
       summary: "The caller's token, checked",

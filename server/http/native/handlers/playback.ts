@@ -54,7 +54,8 @@ export function playbackHandlers(stream: StreamService, search: SearchService) {
         'transcoded by ffmpeg when the server has it and the original does not already fit (same format, average ' +
         `bit rate within maxBitRate). Formats: mp3 (audio/mpeg), opus (audio/ogg), aac (ADTS, audio/aac); without ` +
         `maxBitRate they are made at mp3 192, opus 128, aac 192 kbps (at most ${MAX_KBPS.mp3}/${MAX_KBPS.opus}/${MAX_KBPS.aac}). ` +
-        'A browser’s <audio> element cannot send a header: this route also takes the token as `access_token` in the query.',
+        'A browser’s <audio> element cannot send a header: this route also takes a stream token (from ' +
+        '`POST /api/users/stream-token`, never a login token) as `access_token` in the query.',
       path: idPath,
       params: {
         format: z
