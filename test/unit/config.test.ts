@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       tokenTtlSeconds: 7 * 86400,
       releasesUrl: 'https://api.github.com',
       updateChannel: 'stable',
+      updateCheck: 'daily',
       installCommand: null,
     });
     expect(config.dataDir).toMatch(/Melon$/);
@@ -31,6 +32,7 @@ describe('loadConfig', () => {
       MELON_RELEASES_URL: 'http://127.0.0.1:9999/',
       MELON_RELEASES_REPO: 'me/melon',
       MELON_UPDATE_CHANNEL: 'prerelease',
+      MELON_UPDATE_CHECK: 'off',
       MELON_INSTALL_COMMAND: 'sh install.sh',
     });
     expect(config).toMatchObject({
@@ -44,6 +46,7 @@ describe('loadConfig', () => {
       releasesUrl: 'http://127.0.0.1:9999',
       releasesRepo: 'me/melon',
       updateChannel: 'prerelease',
+      updateCheck: 'off',
       installCommand: 'sh install.sh',
     });
   });
@@ -116,6 +119,11 @@ describe('loadConfig', () => {
       'MELON_UPDATE_CHANNEL',
       { MELON_UPDATE_CHANNEL: 'nightly' },
       'MELON_UPDATE_CHANNEL=nightly: must be stable or prerelease',
+    ],
+    [
+      'MELON_UPDATE_CHECK',
+      { MELON_UPDATE_CHECK: 'hourly' },
+      'MELON_UPDATE_CHECK=hourly: must be daily or off',
     ],
     [
       'MELON_RESCAN_MINUTES',
