@@ -6,7 +6,7 @@ import { makeUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { useTestServer } from '../support/server.js';
 import { failsWith, ok, restUrl } from './support.js';
-import { xsdErrors } from './xsd.js';
+import { HAVE_XSD, xsdErrors } from './xsd.js';
 
 /**
  * Lyrics from the music's own files: an MP3 with plain lyrics in its tags (ID3 USLT) and a FLAC
@@ -110,13 +110,16 @@ describe('getLyrics', () => {
     expect((await ok(t, me, 'getLyrics', {})).lyrics).toEqual({});
   });
 
-  it('validates against the 1.16.1 XSD (getLyricsBySongId by its envelope: it is OpenSubsonic’s)', async () => {
-    const xml = async (method: string, params: Record<string, string>) =>
-      (await fetch(restUrl(t, method, { u: me.username, p: me.password, ...params }))).text();
-    expect(await xsdErrors(await xml('getLyrics', { artist: 'Aurora Lane', title: 'Tone MP3' }))).toBe('');
-    expect(await xsdErrors(await xml('getLyrics', { title: 'nothing' }))).toBe('');
-    expect(await xsdErrors(await xml('getLyricsBySongId', { id: ids['Tone FLAC']! }), ['lyricsList'])).toBe(
-      '',
-    );
-  });
+  it.skipIf(!HAVE_XSD)(
+    'validates against the 1.16.1 XSD (getLyricsBySongId by its envelope: it is OpenSubsonic’s)',
+    async () => {
+      const xml = async (method: string, params: Record<string, string>) =>
+        (await fetch(restUrl(t, method, { u: me.username, p: me.password, ...params }))).text();
+      expect(await xsdErrors(await xml('getLyrics', { artist: 'Aurora Lane', title: 'Tone MP3' }))).toBe('');
+      expect(await xsdErrors(await xml('getLyrics', { title: 'nothing' }))).toBe('');
+      expect(await xsdErrors(await xml('getLyricsBySongId', { id: ids['Tone FLAC']! }), ['lyricsList'])).toBe(
+        '',
+      );
+    },
+  );
 });

@@ -3,7 +3,7 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { useTestServer } from '../support/server.js';
 import { ok, restUrl } from './support.js';
-import { xsdErrors } from './xsd.js';
+import { HAVE_XSD, SUBSONIC_XSD, xsdErrors } from './xsd.js';
 
 /**
  * Every answer Melon gives in XML validates against the official Subsonic 1.16.1 XSD (with
@@ -52,7 +52,9 @@ beforeAll(async () => {
   ids = { track, album: first.id, artist: first.artistId, playlist: made.playlist.id };
 });
 
-describe('answers validate against the Subsonic 1.16.1 XSD', () => {
+if (!HAVE_XSD) console.warn(`Subsonic XSD checks skipped: no schema at ${SUBSONIC_XSD}`);
+
+describe.skipIf(!HAVE_XSD)('answers validate against the Subsonic 1.16.1 XSD', () => {
   const cases: Array<[string, () => Record<string, string>]> = [
     ['ping', () => ({})],
     ['getLicense', () => ({})],

@@ -1,17 +1,21 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import { runCommand } from '../support/run-command.js';
 
-/** The official Subsonic 1.16.1 schema (test/fixtures/subsonic/README.md). */
-export const SUBSONIC_XSD = join(
-  import.meta.dirname,
-  '..',
-  'fixtures',
-  'subsonic',
-  'subsonic-rest-api-1.16.1.xsd',
-);
+/**
+ * The official Subsonic 1.16.1 schema. It is Subsonic's file, not Melon's, so the repository does not
+ * hold it (test/fixtures/subsonic/README.md says where to put a copy, or name one with
+ * MELON_SUBSONIC_XSD). Without it the schema checks are skipped, and xsd.test.ts says so.
+ */
+export const SUBSONIC_XSD =
+  process.env.MELON_SUBSONIC_XSD ??
+  join(import.meta.dirname, '..', 'fixtures', 'subsonic', 'subsonic-rest-api-1.16.1.xsd');
+
+/** Whether the schema is at hand, so the checks that need it can run. */
+export const HAVE_XSD = existsSync(SUBSONIC_XSD);
 
 /** The response attributes OpenSubsonic adds to the envelope. */
 const ROOT_ATTRIBUTES = new Set(['openSubsonic', 'type', 'serverVersion']);
@@ -119,8 +123,12 @@ export function withoutOpenSubsonic(xml: string, drop: string[] = []): string {
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + builder.build([cleaned]);
 }
 
-/** xmllint's complaints about the answer (empty when it validates against the official XSD). */
+/**
+ * xmllint's complaints about the answer (empty when it validates against the official XSD, and when
+ * the schema is not at hand: the tests that only check the schema are skipped then, see HAVE_XSD).
+ */
 export async function xsdErrors(xml: string, drop: string[] = []): Promise<string> {
+  if (!HAVE_XSD) return '';
   const dir = await mkdtemp(join(tmpdir(), 'melon-xsd-'));
   try {
     const file = join(dir, 'answer.xml');
