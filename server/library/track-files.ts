@@ -41,8 +41,10 @@ export class TrackFiles {
   private readonly queues = new Map<string, Promise<void>>();
 
   /**
-   * Each file an edit replaced (by `dev:ino`) and the file that took its place: a request that read
-   * the track's record before an earlier edit landed still edits the current file, and only that.
+   * Each file an edit replaced (by its path and `dev:ino`) and the file that took its place: a request
+   * that read the track's record before an earlier edit landed still edits the current file, and only
+   * that. The path is part of the key because a freed inode number is soon given to another new file
+   * (the next edit's copy of another track): by `dev:ino` alone, that track would follow this chain.
    */
   private readonly replaced = new Map<string, Pick<TrackRecord, 'dev' | 'ino'>>();
 
@@ -50,8 +52,13 @@ export class TrackFiles {
 
   /** The track with the identity of the file that now stands where its record's file was. */
   private current(track: TrackRecord): TrackRecord {
+    const file = path.resolve(track.path);
     let identity: Pick<TrackRecord, 'dev' | 'ino'> = track;
-    for (let next = this.replaced.get(keyOf(identity)); next; next = this.replaced.get(keyOf(identity)))
+    for (
+      let next = this.replaced.get(keyOf(file, identity));
+      next;
+      next = this.replaced.get(keyOf(file, identity))
+    )
       identity = next;
     return { ...track, dev: identity.dev, ino: identity.ino };
   }
@@ -67,8 +74,11 @@ export class TrackFiles {
     await this.enqueue(file, async () => {
       const before = this.current(track);
       edited = await this.io.removePicture(before, pos);
-      if (before.ino !== undefined && keyOf(before) !== keyOf(edited))
-        this.replaced.set(keyOf(before), { dev: edited.dev, ino: edited.ino });
+      if (before.ino !== undefined && keyOf(file, before) !== keyOf(file, edited)) {
+        this.replaced.set(keyOf(file, before), { dev: edited.dev, ino: edited.ino });
+        // The new file is the current one: no chain leads on from it (its number may be a reused one).
+        this.replaced.delete(keyOf(file, edited));
+      }
     });
     return this.io.reread(edited);
   }
@@ -94,5 +104,5 @@ export class TrackFiles {
   }
 }
 
-const keyOf = (identity: Pick<TrackRecord, 'dev' | 'ino'>): string =>
-  `${String(identity.dev)}:${String(identity.ino)}`;
+const keyOf = (file: string, identity: Pick<TrackRecord, 'dev' | 'ino'>): string =>
+  `${file}\0${String(identity.dev)}:${String(identity.ino)}`;

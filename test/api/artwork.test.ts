@@ -165,7 +165,7 @@ describe('deleting a picture embedded in a track', () => {
         method: 'POST',
         token: t.adminToken,
       });
-      expect(second.status).toBe(200);
+      expect(second.status, await second.clone().text()).toBe(200);
       const afterSecond = await tagsAndPictures(track.path);
       expect(afterSecond.tags).toEqual(before.tags);
       expect(afterSecond.pictures).toEqual([]);
