@@ -53,7 +53,8 @@ function fileOf(i: number): { path: string; artist: string; album: string; track
   return { path: path.join(AUDIO, artist, album, name), artist, album, track, title };
 }
 
-async function ffmpeg(args: string[]): Promise<void> {
+/** Runs ffmpeg quietly, overwriting its output; the scan benches make their audio with it. */
+export async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
 

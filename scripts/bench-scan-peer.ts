@@ -28,6 +28,7 @@ import {
 import { createServer } from '../server/create-server.js';
 import { readTrackFile } from '../server/library/tags.js';
 import { benchConfig, quietLogger } from './bench-data.js';
+import { ffmpeg } from './bench-scan-audio.js';
 
 const run = promisify(execFile);
 const SELF = fileURLToPath(import.meta.url);
@@ -59,10 +60,6 @@ const VARIANTS = [
 type Variant = (typeof VARIANTS)[number];
 
 const GENRES = ['Rock', 'Jazz', 'Ambient', 'Folk', 'Hip-Hop', 'Classical', 'Synthpop', 'Blues'];
-
-async function ffmpeg(args: string[]): Promise<void> {
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
-}
 
 /** Between 3 and 6 minutes, different for each source. */
 function secondsOf(variant: number, take: number): number {
