@@ -11,10 +11,10 @@ import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import {
   appendPlayIndexSegment,
-  readPlayIndexSnapshot,
-  removePlayIndexSnapshot,
-  writePlayIndexSnapshot,
-} from './play-index-snapshot.js';
+  readSavedPlayIndex,
+  removeSavedPlayIndex,
+  writeSavedPlayIndex,
+} from './saved-play-index.js';
 import { PlayLog } from './play-log.js';
 import type { PlayLogEntry } from '../domain/play.js';
 import type { PlaySnapshot } from '../domain/play.js';
@@ -120,7 +120,7 @@ async function openPlayLog(
   added: () => void,
 ): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
-  const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
+  const saved = await readSavedPlayIndex(join(dataDir, INDEX_FILE));
   const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
   const usable =
     saved &&
@@ -219,7 +219,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       if (plays.indexMissedEntries) {
         // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
         indexBroken = true;
-        await removePlayIndexSnapshot(indexPath);
+        await removeSavedPlayIndex(indexPath);
         return;
       }
       const logSnapshots = plays.durableSnapshots;
@@ -231,12 +231,12 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       try {
         const bytes = savedIndex
           ? await appendPlayIndexSegment(indexPath, savedIndex.bytes, segment)
-          : await writePlayIndexSnapshot(indexPath, segment);
+          : await writeSavedPlayIndex(indexPath, segment);
         savedIndex = { bytes, logSnapshots };
       } catch (error) {
         // What was taken is not in the file: later segments would not follow on. Rebuild next start.
         indexBroken = true;
-        await removePlayIndexSnapshot(indexPath).catch(() => undefined);
+        await removeSavedPlayIndex(indexPath).catch(() => undefined);
         throw error;
       }
     };
