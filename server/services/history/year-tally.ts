@@ -18,6 +18,9 @@ export class YearTally {
   readonly monthMs = new Array<number>(12).fill(0);
   readonly hourPlays = new Array<number>(24).fill(0);
   readonly dayPlays: number[];
+  /** Plays and listening time per member, in the order of the members given to `add`. */
+  memberPlays: number[] = [];
+  memberMs: number[] = [];
   /** The most plays of one track on one day (the earliest day, then the smallest id, of equals). */
   dayTop: { day: number; trackId: string; plays: number } | null = null;
   /**
@@ -45,12 +48,16 @@ export class YearTally {
    */
   add(members: ReadonlyArray<LogRows | undefined>, first: number, end: number): void {
     const { starts, monthOfDay, days, to } = this.calendar;
-    const cursors: Array<{ rows: LogRows; row: number; end: number }> = [];
-    for (const rows of members) {
+    const cursors: Array<{ rows: LogRows; row: number; end: number; member: number }> = [];
+    while (this.memberPlays.length < members.length) {
+      this.memberPlays.push(0);
+      this.memberMs.push(0);
+    }
+    for (const [member, rows] of members.entries()) {
       if (!rows) continue;
       const row = rows.columns.lowerBound(starts[first]!);
       const last = end < days ? rows.columns.lowerBound(starts[end]!) : rows.columns.upperBound(to);
-      if (row < last) cursors.push({ rows, row, end: last });
+      if (row < last) cursors.push({ rows, row, end: last, member });
     }
     if (cursors.length === 0) return;
     // One index holds every member's rows: its track and snapshot numbers are shared.
@@ -64,6 +71,8 @@ export class YearTally {
       let plays = 0;
       let ms = 0;
       for (const cursor of cursors) {
+        const playsBefore = plays;
+        const msBefore = ms;
         const { at, snap, flags } = cursor.rows.columns;
         const { track, duration } = cursor.rows.snapshots;
         // The rows are in time order, so the hour only moves on: no division per row.
@@ -96,6 +105,8 @@ export class YearTally {
           snapshotPlays[s]! += 1;
         }
         cursor.row = row;
+        this.memberPlays[cursor.member]! += plays - playsBefore;
+        this.memberMs[cursor.member]! += ms - msBefore;
       }
       if (plays === 0) continue;
       const month = monthOfDay[day]!;
