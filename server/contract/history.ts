@@ -83,7 +83,7 @@ export const yearInReviewSchema = z
     topArtists: z.array(z.object({ id: z.string(), name: z.string().nullable(), ...ranked })),
     topGenres: z.array(z.object({ genre: z.string(), ...ranked })),
     months: z.array(z.object({ month: z.int().min(1).max(12), plays: count(), listeningMs: count() })),
-    hours: z.array(z.object({ hour: z.int().min(0).max(23), plays: count() })),
+    hours: z.array(z.object({ hour: z.int().min(0).max(23), plays: count(), listeningMs: count() })),
     mostPlayedDay: z.object({ date: day, plays: count() }).nullable(),
     longestStreak: z.object({ days: z.int().min(1), from: day, to: day }).nullable(),
     topTrackOfADay: z

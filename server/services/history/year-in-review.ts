@@ -114,7 +114,7 @@ export class YearInReviewService {
         listeningMs: g.listeningMs,
       })),
       months: tally.monthPlays.map((plays, i) => ({ month: i + 1, plays, listeningMs: tally.monthMs[i]! })),
-      hours: tally.hourPlays.map((plays, hour) => ({ hour, plays })),
+      hours: tally.hourPlays.map((plays, hour) => ({ hour, plays, listeningMs: tally.hourMs[hour]! })),
       mostPlayedDay:
         busiest === null ? null : { date: calendar.dateOf(busiest), plays: tally.dayPlays[busiest]! },
       longestStreak:

@@ -17,6 +17,7 @@ export class YearTally {
   readonly monthPlays = new Array<number>(12).fill(0);
   readonly monthMs = new Array<number>(12).fill(0);
   readonly hourPlays = new Array<number>(24).fill(0);
+  readonly hourMs = new Array<number>(24).fill(0);
   readonly dayPlays: number[];
   /** Plays and listening time per member, in the order of the members given to `add`. */
   memberPlays: number[] = [];
@@ -63,7 +64,7 @@ export class YearTally {
     // One index holds every member's rows: its track and snapshot numbers are shared.
     const { trackIds, snapshots } = cursors[0]!.rows;
     this.makeRoom(trackIds.length, snapshots.track.length);
-    const { hourPlays, snapshotPlays, trackPlays, dayTracks } = this;
+    const { hourPlays, hourMs, snapshotPlays, trackPlays, dayTracks } = this;
     for (let day = first; day < end; day += 1) {
       const start = starts[day]!;
       const next = starts[day + 1]!;
@@ -88,17 +89,19 @@ export class YearTally {
           }
           const s = snap[row]!;
           const t = track[s]!;
+          const length = duration[s]!;
           plays += 1;
-          ms += duration[s]!;
+          ms += length;
           if (regular) {
             while (time >= hourEnd) {
               hour += 1;
               hourEnd += HOUR_MS;
             }
-            hourPlays[hour]! += 1;
           } else {
-            hourPlays[new Date(time).getHours()]! += 1;
+            hour = new Date(time).getHours();
           }
+          hourPlays[hour]! += 1;
+          hourMs[hour]! += length;
           const trackCount = trackPlays[t]!;
           trackPlays[t] = trackCount + 1;
           if (trackCount === 0) dayTracks.push(t);

@@ -311,10 +311,14 @@ function reference(
         listeningMs: month.reduce((sum, e) => sum + e.durationMs, 0),
       };
     }),
-    hours: Array.from({ length: 24 }, (_, hour) => ({
-      hour,
-      plays: plays.filter((e) => new Date(e.at).getHours() === hour).length,
-    })),
+    hours: Array.from({ length: 24 }, (_, hour) => {
+      const inHour = plays.filter((e) => new Date(e.at).getHours() === hour);
+      return {
+        hour,
+        plays: inHour.length,
+        listeningMs: inHour.reduce((sum, e) => sum + e.durationMs, 0),
+      };
+    }),
     mostPlayedDay: busiest,
     longestStreak: streak,
     topTrackOfADay: dayTop && { date: dayTop.date, plays: dayTop.plays, track: trackRef(dayTop.trackId) },
