@@ -144,7 +144,7 @@ function renderReview(
       ),
       h(
         'div',
-        { class: 'grid-2' },
+        { class: 'grid-2 review-lists' },
         card(
           'Top tracks',
           bars(

@@ -11,6 +11,7 @@ import {
   launchBrowser,
   openSection,
   screenshot,
+  SCREENSHOTS,
   signIn,
   signOut,
   type Browser,
@@ -174,6 +175,7 @@ describe('The year in review', () => {
     // IHDR: width then height, big-endian.
     expect(png.readUInt32BE(16)).toBe(1080);
     expect(png.readUInt32BE(20)).toBeGreaterThan(1000);
+    await download.saveAs(`${SCREENSHOTS}/year-review-picture.png`);
   });
 
   it('prints the story on white without navigation or player', async () => {
