@@ -39,7 +39,7 @@ interface Tab {
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
   { id: 'listen', label: 'Listen', roles: ['Admin', 'User', 'Pass'], view: listenView },
-  { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
+  { id: 'history', label: 'History', roles: ['Admin', 'User', 'Pass'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
   { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },
