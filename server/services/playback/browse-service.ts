@@ -104,14 +104,8 @@ export class BrowseService {
   async artistTopTracks(caller: Principal, artistId: string, count: number): Promise<Track[]> {
     this.library.requireArtist(artistId);
     const tracks = this.library.trackRecords().filter((track) => track.artistIds.includes(artistId));
-    const request = { page: 0, count: 1000 };
-    await this.stats.ready(caller, request);
-    const plays = new Map(
-      (this.stats.top(caller, 'tracks', request) as Array<{ id: string; plays: number }>).map((item) => [
-        item.id,
-        item.plays,
-      ]),
-    );
+    const top = await this.stats.ranked(caller, 'tracks', { page: 0, count: 1000 });
+    const plays = new Map(top.map((item) => [item.id, item.plays]));
     return tracks
       .sort((a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || byName(a.name, b.name))
       .slice(0, count)
@@ -211,9 +205,7 @@ export class BrowseService {
         return albums.sort((a, b) => added.get(b.id)! - added.get(a.id)! || name(a, b));
       }
       case 'played': {
-        const request = { page: 0, count: PLAYED_RANKED };
-        await this.stats.ready(caller, request);
-        const top = this.stats.top(caller, 'albums', request) as Array<{ id: string; plays: number }>;
+        const top = await this.stats.ranked(caller, 'albums', { page: 0, count: PLAYED_RANKED });
         const plays = new Map(top.map((item) => [item.id, item.plays]));
         return albums.sort((a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || name(a, b));
       }

@@ -41,7 +41,7 @@ export function listMethods(services: Services, clock: Clock) {
     ids.filter((id) => library.has('album', id)).map((id) => library.album(id));
 
   /** The albums of one getAlbumList(2) page, for the calling user. */
-  function albumList(request: MethodRequest): AlbumRecord[] {
+  async function albumList(request: MethodRequest): Promise<AlbumRecord[]> {
     checkMusicFolder(request);
     const caller = callerOf(request);
     const { params } = request;
@@ -66,11 +66,11 @@ export function listMethods(services: Services, clock: Clock) {
         return page([...all].sort((a, b) => created(b) - created(a) || byName(a.name, b.name)));
       }
       case 'frequent': {
-        const top = stats.top(caller, 'albums', { page: 0, count: offset + size }) as Array<{ id: string }>;
+        const top = await stats.ranked(caller, 'albums', { page: 0, count: offset + size });
         return page(albumsById(top.map((item) => item.id)));
       }
       case 'recent': {
-        const recent = stats.recent(caller, 'albums', { page: 0, count: offset + size });
+        const recent = await stats.recent(caller, 'albums', { page: 0, count: offset + size });
         return page(albumsById(recent.map((item) => item.id)));
       }
       case 'highest':
@@ -119,12 +119,12 @@ export function listMethods(services: Services, clock: Clock) {
   }
 
   return {
-    getAlbumList: (request: MethodRequest) => ({
-      albumList: { album: albumList(request).map((album) => request.present.albumDirectory(album)) },
+    getAlbumList: async (request: MethodRequest) => ({
+      albumList: { album: (await albumList(request)).map((album) => request.present.albumDirectory(album)) },
     }),
 
-    getAlbumList2: (request: MethodRequest) => ({
-      albumList2: { album: albumList(request).map((album) => request.present.album(album)) },
+    getAlbumList2: async (request: MethodRequest) => ({
+      albumList2: { album: (await albumList(request)).map((album) => request.present.album(album)) },
     }),
 
     getRandomSongs: (request: MethodRequest) => {
