@@ -44,6 +44,7 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   artist_not_found: 'That artist is no longer in the library.',
   playlist_not_found: 'That playlist no longer exists.',
   collection_not_found: 'That collection no longer exists.',
+  mix_not_found: 'Melon has no such mix.',
   not_owner: 'Only the person who made it, or an Admin, can change it.',
   stats_private: 'This person keeps their listening statistics private.',
   too_many_steps: 'That range is too long to chart. Choose a shorter one.',

@@ -91,6 +91,13 @@ export interface PlayQueuesStore extends AccountData {
   save(userId: string, queue: PlayQueueRecord): Promise<void>;
 }
 
+/** The mixes each user hid (mixes.json), by mix id. */
+export interface HiddenMixesStore extends AccountData {
+  hidden(userId: string): readonly string[];
+  /** Hides (`hidden` true) or shows again one of the user's mixes; true when something changed. */
+  setHidden(userId: string, mixId: string, hidden: boolean): Promise<boolean>;
+}
+
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */
 export interface ArtworkStore {
   artistImages(artistId: string, kind: ArtistImageKind): readonly StoredImage[];

@@ -24,6 +24,8 @@ import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { indexSource } from './mixes/index-source.js';
+import { MixService } from './mixes/mix-service.js';
 import { PlayQueueService } from './play-queue-service.js';
 import { SearchService } from './playback/search-service.js';
 import { StreamService } from './playback/stream-service.js';
@@ -61,6 +63,8 @@ export interface Services {
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
+  /** Melon's own playlists, made from the household's listening. */
+  mixes: MixService;
   browse: BrowseService;
   /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
   resizer: ImageResizer;
@@ -162,7 +166,11 @@ export function createServices(
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
+    users: new UserService(
+      store.users,
+      [store.ratings, store.favourites, store.playQueues, store.hiddenMixes],
+      clock,
+    ),
     library,
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
@@ -194,6 +202,7 @@ export function createServices(
     ),
     favourites,
     playQueues,
+    mixes: new MixService(indexSource(options.statsIndex, library), store.users, store.hiddenMixes, clock),
     browse: new BrowseService(
       library,
       stats,

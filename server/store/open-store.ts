@@ -19,6 +19,7 @@ import type { PlayLogEntry } from '../domain/play.js';
 import type { PlaySnapshot } from '../domain/play.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
+import { HiddenMixesRepo } from './hidden-mixes-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
@@ -39,6 +40,8 @@ export interface Store {
   readonly favourites: FavouritesRepo;
   /** Each user's saved play queue. */
   readonly playQueues: PlayQueuesRepo;
+  /** The mixes each user hid. */
+  readonly hiddenMixes: HiddenMixesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
@@ -188,6 +191,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const artwork = await ArtworkRepo.open(dataDir);
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
+  const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   let addedSinceSave = 0;
@@ -256,6 +260,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       artwork.flush(),
       favourites.flush(),
       playQueues.flush(),
+      hiddenMixes.flush(),
       plays.flush(),
     ]);
   };
@@ -280,6 +285,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     artwork,
     favourites,
     playQueues,
+    hiddenMixes,
     plays,
     unmatchedListens,
     importJobs,

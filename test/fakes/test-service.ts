@@ -12,6 +12,8 @@ import { FavouritesService } from '../../server/services/favourites-service.js';
 import { ImageCache } from '../../server/services/image-cache.js';
 import { InviteService } from '../../server/services/invite-service.js';
 import { LibraryService, type Scanner } from '../../server/services/library-service.js';
+import { indexSource } from '../../server/services/mixes/index-source.js';
+import { MixService } from '../../server/services/mixes/mix-service.js';
 import { PlayQueueService } from '../../server/services/play-queue-service.js';
 import { RatingService } from '../../server/services/rating-service.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
@@ -23,6 +25,7 @@ import { FakeArtworkStore } from './artwork-store.js';
 import { FakeAudioFiles } from './audio-files.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
+import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
 import { FakePlayStore } from './play-store.js';
@@ -36,6 +39,7 @@ type ServiceClass =
   | typeof FavouritesService
   | typeof InviteService
   | typeof LibraryService
+  | typeof MixService
   | typeof PlayQueueService
   | typeof RatingService
   | typeof StatsService
@@ -74,6 +78,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     audioFiles: new FakeAudioFiles(),
     favourites: new FakeFavouritesStore(),
     playQueues: new FakePlayQueuesStore(),
+    hiddenMixes: new FakeHiddenMixesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
 
@@ -91,7 +96,11 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
   const services = {
     auth: new AuthService(fakes.users, signer, clock, options.tokenTtlSeconds ?? 3600),
     invites: new InviteService(fakes.users, signer, clock, logger),
-    users: new UserService(fakes.users, [fakes.ratings, fakes.favourites, fakes.playQueues], clock),
+    users: new UserService(
+      fakes.users,
+      [fakes.ratings, fakes.favourites, fakes.playQueues, fakes.hiddenMixes],
+      clock,
+    ),
     library,
     ratings: new RatingService(fakes.ratings, library),
     collections,
@@ -106,6 +115,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     ),
     favourites: new FavouritesService(fakes.favourites, library, clock),
     playQueues: new PlayQueueService(fakes.playQueues, library, clock),
+    mixes: new MixService(indexSource(statsIndex, library), fakes.users, fakes.hiddenMixes, clock),
   };
   const sut = Object.values(services).find((service) => service instanceof Service) as InstanceType<S>;
   return { sut, fakes, clock, logger, signer, statsIndex, services };

@@ -49,6 +49,7 @@ const FROM_PROBLEM: Partial<Record<ProblemCode, SubsonicCode>> = {
   artist_not_found: SUBSONIC_CODES.notFound,
   playlist_not_found: SUBSONIC_CODES.notFound,
   collection_not_found: SUBSONIC_CODES.notFound,
+  mix_not_found: SUBSONIC_CODES.notFound,
   artwork_not_found: SUBSONIC_CODES.notFound,
   track_file_not_found: SUBSONIC_CODES.notFound,
 };

@@ -12,6 +12,7 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  HiddenMixesStore,
   PlayStore,
   RatingsStore,
   UsersStore,
@@ -23,6 +24,7 @@ import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { PlayQueuesRepo } from '../../../server/store/play-queues-repo.js';
+import { HiddenMixesRepo } from '../../../server/store/hidden-mixes-repo.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
@@ -33,6 +35,7 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
@@ -389,5 +392,31 @@ describe.each<[string, Open<PlayQueuesStore>]>([
     await queues.removeUser('u1');
     expect(queues.find('u1')).toBeUndefined();
     expect(queues.find('u2')).toEqual(queue);
+  });
+});
+
+describe.each<[string, Open<HiddenMixesStore>]>([
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(join(dir, 'mixes.json'))],
+  ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
+])('%s as HiddenMixesStore', (_, open) => {
+  it('keeps what each user hid, and says whether a change changed anything', async () => {
+    const mixes = await open();
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(false);
+    expect(await mixes.setHidden('u1', 'mix-on-repeat', true)).toBe(true);
+    expect(mixes.hidden('u1')).toEqual(['mix-new', 'mix-on-repeat']);
+    expect(mixes.hidden('u2')).toEqual([]);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(false);
+    expect(mixes.hidden('u1')).toEqual(['mix-on-repeat']);
+  });
+
+  it('drops what a user hid, and only theirs', async () => {
+    const mixes = await open();
+    await mixes.setHidden('u1', 'mix-new', true);
+    await mixes.setHidden('u2', 'mix-new', true);
+    await mixes.removeUser('u1');
+    expect(mixes.hidden('u1')).toEqual([]);
+    expect(mixes.hidden('u2')).toEqual(['mix-new']);
   });
 });
