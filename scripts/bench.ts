@@ -38,6 +38,7 @@ import {
   YEAR_MS,
 } from './bench-data.js';
 import { catalogueBench } from './bench-catalogue.js';
+import { mixTimings, yearInReviewTimings } from './bench-made-reads.js';
 import { NAIVE_MAX_PLAYS, naiveRewrite } from './bench-naive.js';
 import { playbackBench } from './bench-playback.js';
 import {
@@ -49,25 +50,8 @@ import {
   type StatsRun,
   worstOf,
 } from './bench-report.js';
-import { closeRequests, request, time, timing, type Timing } from './bench-timing.js';
+import { closeRequests, request, time, timing } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
-
-/**
- * GET /api/stats/year-in-review for a year in the middle of the data: one listener's year, and the
- * whole household's (every member, as the Admin sees it).
- */
-async function yearInReviewTimings(
-  get: (path: string) => Promise<void>,
-  getAsAdmin: (path: string) => Promise<void>,
-  data: { firstAt: number; lastAt: number },
-): Promise<{ one: Timing; household: Timing }> {
-  const year = new Date((data.firstAt + data.lastAt) / 2).getFullYear();
-  const one = await time(100, 5, () => get(`/api/stats/year-in-review?year=${year}`));
-  const household = await time(30, 3, () =>
-    getAsAdmin(`/api/stats/year-in-review?year=${year}&household=true`),
-  );
-  return { one, household };
-}
 
 /**
  * A start without a saved index (the first start after an upgrade, or after plays.index was deleted):
@@ -236,6 +220,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.body}`);
     };
     const yearInReview = await yearInReviewTimings(get, getAsAdmin, data);
+    const mixes = await mixTimings(url, token);
     // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
     await server.ask('save');
     const { maxStallMs, maxGcMs, usedBytes, longestStallAfter } = await server.ask<Measures>('measures');
@@ -269,6 +254,8 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       [`slowest read's p99 over the floor's (${slowestRead})`, slowest.p99 - health.p99],
       ['year in review, one listener', yearInReview.one],
       ['year in review, household (5 listeners)', yearInReview.household],
+      ['getPlaylist of a mix (Subsonic), the six mixes', mixes.all],
+      [`getPlaylist of the slowest mix (${mixes.slowest.id})`, mixes.slowest.timing],
       [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
     ];
     const measures: StatsRun['measures'] = [
@@ -289,6 +276,7 @@ async function statsRun(data: BenchData, naiveRewriteMs: number): Promise<StatsR
       recentP99Ms: recent.p99,
       yearInReviewP99Ms: yearInReview.one.p99,
       yearInReviewHouseholdP99Ms: yearInReview.household.p99,
+      mixP99Ms: mixes.all.p99,
       coldStartMs,
       rssMb,
       naiveRewriteMs,
