@@ -8,9 +8,21 @@ const newestByCatalog = new WeakMap<object, readonly TrackRecord[]>();
 
 /** The mixes' reads, answered by the statistics index (ranked ranges, kept all-time sums) and the library. */
 export function indexSource(index: StatsIndex, library: LibraryService): MixSource {
+  let lastCatalog: object | null = null;
+  let catalogs = 0;
   return {
     topTracks: (userId, from, to, limit) => index.topTracks({ userId, from, to }, 0, limit),
-    playCounts: (userId) => index.playCounts(userId, 'tracks'),
+    latestPlays: (userId) => index.latestPlays(userId),
+    // Any range short of all time readies the marks; they then serve every range of the user.
+    prepare: (userId) => index.prepare({ userId, from: 0 }),
+    version: () => {
+      const catalog = library.snapshot();
+      if (catalog !== lastCatalog) {
+        lastCatalog = catalog;
+        catalogs += 1;
+      }
+      return `${index.size}:${catalogs}`;
+    },
     hasTrack: (id) => library.hasTrack(id),
     newestTracks: () => {
       const catalog = library.snapshot();

@@ -1,6 +1,5 @@
 import { nextStep } from '../../domain/dates.js';
 import type { MixId } from '../../contract/mixes.js';
-import type { PlayCount } from '../stats/reads/results.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,8 +34,15 @@ export interface RankedTrack {
 export interface MixSource {
   /** A listener's tracks with plays in [from, to] (inclusive), ranked, the first `limit`. */
   topTracks(userId: string, from: number | undefined, to: number | undefined, limit: number): RankedTrack[];
-  /** A listener's all-time plays and latest play of every track they played. */
-  playCounts(userId: string): ReadonlyMap<string, PlayCount>;
+  /** Looks up a listener's latest play of a track (epoch ms), undefined for a track never played. */
+  latestPlays(userId: string): (trackId: string) => number | undefined;
+  /** Changes whenever a play is added or the library changes: what a made mix is kept by. */
+  version(): string;
+  /**
+   * Makes ahead, a slice at a time, what ranged reads of a listener would otherwise make at once
+   * (a heavy listener's row marks: StatsIndex.prepare).
+   */
+  prepare(userId: string): Promise<void>;
   /** The library's tracks, the newest files first (then by id). */
   newestTracks(): ReadonlyArray<{ id: string }>;
   hasTrack(id: string): boolean;
@@ -108,9 +114,9 @@ export function mixTracks(source: MixSource, id: MixId, listeners: readonly stri
     case 'mix-forgotten': {
       const { olderThanDays, quietDays, minPlays, size } = MIX_RULES.forgotten;
       const quietFrom = now - quietDays * DAY_MS;
-      const counts = listeners.map((user) => source.playCounts(user));
+      const latest = listeners.map((user) => source.latestPlays(user));
       const playedLately = (trackId: string) =>
-        counts.some((count) => (count.get(trackId)?.lastPlayedAt ?? -Infinity) >= quietFrom);
+        latest.some((latestOf) => (latestOf(trackId) ?? -Infinity) >= quietFrom);
       return pick(
         source,
         top(undefined, now - olderThanDays * DAY_MS),
@@ -121,11 +127,11 @@ export function mixTracks(source: MixSource, id: MixId, listeners: readonly stri
     case 'mix-household':
       return pick(source, top(undefined, undefined), MIX_RULES.household.size);
     case 'mix-new': {
-      const counts = listeners.map((user) => source.playCounts(user));
+      const latest = listeners.map((user) => source.latestPlays(user));
       const ids: string[] = [];
       for (const track of source.newestTracks()) {
         if (ids.length === MIX_RULES.newToYou.size) break;
-        if (!counts.some((count) => count.has(track.id))) ids.push(track.id);
+        if (latest.every((latestOf) => latestOf(track.id) === undefined)) ids.push(track.id);
       }
       return ids;
     }

@@ -1,4 +1,4 @@
-import { isoUtc, type Clock } from '../../clock.js';
+import { isoUtc, MINUTE_MS, type Clock } from '../../clock.js';
 import { MIX_IDS, type Mix, type MixId } from '../../contract/mixes.js';
 import type { HiddenMixesStore, UsersStore } from '../../domain/ports.js';
 import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
@@ -33,6 +33,9 @@ const WORDS: Record<MixId, { own: [string, string]; household: [string, string] 
   },
 };
 
+/** Made mixes kept at most; a household has a few accounts, each with six mixes. */
+const MAX_KEPT = 256;
+
 export function isMixId(id: string): id is MixId {
   return (MIX_IDS as readonly string[]).includes(id);
 }
@@ -44,6 +47,13 @@ export function isMixId(id: string): id is MixId {
  * statistics the caller may read (the statistics' privacy rule).
  */
 export class MixService {
+  /**
+   * Mixes as made, by mix and listeners, with what they were made from: kept until a play is added,
+   * the library changes or the minute turns (the ranges move with the clock), so apps that read
+   * every playlist again and again do not make each mix again.
+   */
+  private readonly made = new Map<string, { stamp: string; madeAt: number; trackIds: string[] }>();
+
   constructor(
     private readonly source: MixSource,
     private readonly users: UsersStore,
@@ -52,17 +62,20 @@ export class MixService {
   ) {}
 
   /** The caller's mixes that have tracks, in a fixed order; hidden ones only with `includeHidden`. */
-  list(caller: Principal, includeHidden = false): Mix[] {
+  async list(caller: Principal, includeHidden = false): Promise<Mix[]> {
     const hidden = this.hiddenMixes.hidden(accountOf(caller));
+    await this.prepare(caller);
     return MIX_IDS.filter((id) => includeHidden || !hidden.includes(id))
       .map((id) => this.make(caller, id, hidden))
       .filter((mix) => mix.trackIds.length > 0);
   }
 
   /** One of the caller's mixes, hidden or not, with or without tracks; 404 `mix_not_found` for another id. */
-  get(caller: Principal, id: string): Mix {
+  async get(caller: Principal, id: string): Promise<Mix> {
     const hidden = this.hiddenMixes.hidden(accountOf(caller));
-    return this.make(caller, this.mixId(id), hidden);
+    const mixId = this.mixId(id);
+    await this.prepare(caller);
+    return this.make(caller, mixId, hidden);
   }
 
   async setHidden(caller: Principal, id: string, hidden: boolean): Promise<{ id: MixId; hidden: boolean }> {
@@ -70,6 +83,14 @@ export class MixService {
     const mixId = this.mixId(id);
     await this.hiddenMixes.setHidden(userId, mixId, hidden);
     return { id: mixId, hidden };
+  }
+
+  /**
+   * Readies the ranged reads of everyone whose plays the caller's mixes may read, before the mixes
+   * are made synchronously (the reads share scratch sums, so nothing may await between them).
+   */
+  private async prepare(caller: Principal): Promise<void> {
+    for (const userId of this.household(caller)) await this.source.prepare(userId);
   }
 
   private mixId(id: string): MixId {
@@ -81,17 +102,29 @@ export class MixService {
     const self = accountOf(caller);
     const household = caller.role === 'Pass' || id === 'mix-household';
     const listeners = household ? this.household(caller) : [self];
-    const now = this.clock.now();
     const [name, description] = WORDS[id][household ? 'household' : 'own'];
+    const { trackIds, madeAt } = this.tracks(id, listeners);
     return {
       id,
       name,
       description,
-      trackIds: mixTracks(this.source, id, listeners, now),
+      trackIds: [...trackIds],
       household,
       hidden: hidden.includes(id),
-      madeAt: isoUtc(now),
+      madeAt: isoUtc(madeAt),
     };
+  }
+
+  private tracks(id: MixId, listeners: readonly string[]): { trackIds: string[]; madeAt: number } {
+    const now = this.clock.now();
+    const key = `${id}\u0000${listeners.join('\u0000')}`;
+    const stamp = `${this.source.version()}:${Math.floor(now / MINUTE_MS)}`;
+    const kept = this.made.get(key);
+    if (kept?.stamp === stamp) return kept;
+    const made = { stamp, madeAt: now, trackIds: mixTracks(this.source, id, listeners, now) };
+    if (this.made.size >= MAX_KEPT) this.made.clear();
+    this.made.set(key, made);
+    return made;
   }
 
   /** The accounts whose statistics the caller may read, the caller among them. */

@@ -25,7 +25,9 @@ export function mixHandlers(mixes: MixService) {
         includeHidden: boolean().default(false).meta({ description: 'List hidden mixes too' }),
       },
       response: mixListSchema,
-      handle: ({ params, request }) => ({ items: mixes.list(callerOf(request), params.includeHidden) }),
+      handle: async ({ params, request }) => ({
+        items: await mixes.list(callerOf(request), params.includeHidden),
+      }),
     }),
     get: endpoint({
       summary: 'One of the caller’s mixes, hidden or not, even without tracks',

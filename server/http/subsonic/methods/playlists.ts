@@ -73,7 +73,7 @@ export function playlistMethods(services: Services) {
   });
 
   return {
-    getPlaylists: (request: MethodRequest) => {
+    getPlaylists: async (request: MethodRequest) => {
       const username = request.params.string('username');
       const caller = callerOf(request);
       if (username !== undefined && username !== caller.username && caller.role !== 'Admin')
@@ -84,7 +84,8 @@ export function playlistMethods(services: Services) {
       const all = collections.list('playlist', PAGE_ALL).items;
       const shown = username === undefined ? all : all.filter((view) => ownerName(view.owner) === username);
       // The caller's own mixes, after the playlists; not in a list of another user's playlists.
-      const mixes = username === undefined || username === caller.username ? services.mixes.list(caller) : [];
+      const mixes =
+        username === undefined || username === caller.username ? await services.mixes.list(caller) : [];
       return {
         playlists: {
           playlist: [
@@ -95,10 +96,13 @@ export function playlistMethods(services: Services) {
       };
     },
 
-    getPlaylist: (request: MethodRequest) => {
+    getPlaylist: async (request: MethodRequest) => {
       const id = request.params.required('id');
       if (isMix(id)) {
-        const { playlist: mix, tracks } = mixPlaylist(services.mixes.get(callerOf(request), id), request);
+        const { playlist: mix, tracks } = mixPlaylist(
+          await services.mixes.get(callerOf(request), id),
+          request,
+        );
         return { playlist: { ...mix, entry: tracks.map((track) => request.present.song(track)) } };
       }
       return { playlist: withSongs(collections.get('playlist', id), request) };
