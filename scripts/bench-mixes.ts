@@ -1,26 +1,11 @@
 /**
- * The reads Melon makes from the household's listening, beyond the statistics lists: the year in
- * review and the mixes (docs/API.md, Year in review, Mixes).
+ * Subsonic's getPlaylist of each of a listener's mixes (docs/API.md, Mixes), for the statistics
+ * bench (scripts/bench-stats.ts).
  */
+import { performance } from 'node:perf_hooks';
 import { MIX_IDS } from '../server/contract/mixes.js';
+import { login, type BenchData } from './bench-data.js';
 import { request, time, timing, type Timing } from './bench-timing.js';
-
-/**
- * GET /api/stats/year-in-review for a year in the middle of the data: one listener's year, and the
- * whole household's (every member, as the Admin sees it).
- */
-export async function yearInReviewTimings(
-  get: (path: string) => Promise<void>,
-  getAsAdmin: (path: string) => Promise<void>,
-  data: { firstAt: number; lastAt: number },
-): Promise<{ one: Timing; household: Timing }> {
-  const year = new Date((data.firstAt + data.lastAt) / 2).getFullYear();
-  const one = await time(100, 5, () => get(`/api/stats/year-in-review?year=${year}`));
-  const household = await time(30, 3, () =>
-    getAsAdmin(`/api/stats/year-in-review?year=${year}&household=true`),
-  );
-  return { one, household };
-}
 
 /**
  * Subsonic's getPlaylist of each of a listener's mixes, as an app asks for them (with an app
@@ -29,8 +14,10 @@ export async function yearInReviewTimings(
  */
 export async function mixTimings(
   url: string,
-  token: string,
+  data: BenchData,
 ): Promise<{ all: Timing; slowest: { id: string; timing: Timing } }> {
+  const user = data.users[0]!;
+  const token = await login(url, user.username, user.password);
   const made = await request(`${url}/api/users/api-keys/create`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
