@@ -213,6 +213,8 @@ export interface ServiceStores {
   readonly artwork: ArtworkStore;
   readonly favourites: FavouritesStore;
   readonly playQueues: PlayQueuesStore;
+  readonly bookmarks: BookmarksStore;
+  readonly radioStations: RadioStationsStore;
   readonly hiddenMixes: HiddenMixesStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;

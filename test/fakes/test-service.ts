@@ -19,6 +19,8 @@ import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
+import { FakeBookmarksStore } from './bookmarks-store.js';
+import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakePlayStore } from './play-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
@@ -63,6 +65,8 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     audioFiles: new FakeAudioFiles(),
     favourites: new FakeFavouritesStore(),
     playQueues: new FakePlayQueuesStore(),
+    bookmarks: new FakeBookmarksStore(),
+    radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
