@@ -14,6 +14,7 @@ import type {
   PlayQueuesStore,
   BookmarksStore,
   RadioStationsStore,
+  HiddenMixesStore,
   PlayStore,
   RatingsStore,
   UsersStore,
@@ -25,6 +26,7 @@ import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { PlayQueuesRepo } from '../../../server/store/play-queues-repo.js';
+import { HiddenMixesRepo } from '../../../server/store/hidden-mixes-repo.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
@@ -39,6 +41,7 @@ import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
 import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
 import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
 import { RadioStationsRepo } from '../../../server/store/radio-stations-repo.js';
+import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
@@ -457,5 +460,31 @@ describe.each<[string, Open<RadioStationsStore>]>([
     expect(await stations.remove('a')).toBe(true);
     expect(await stations.remove('a')).toBe(false);
     expect(stations.list()).toEqual([{ ...station('b'), ...patch }]);
+  });
+});
+
+describe.each<[string, Open<HiddenMixesStore>]>([
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(join(dir, 'mixes.json'))],
+  ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
+])('%s as HiddenMixesStore', (_, open) => {
+  it('keeps what each user hid, and says whether a change changed anything', async () => {
+    const mixes = await open();
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(false);
+    expect(await mixes.setHidden('u1', 'mix-on-repeat', true)).toBe(true);
+    expect(mixes.hidden('u1')).toEqual(['mix-new', 'mix-on-repeat']);
+    expect(mixes.hidden('u2')).toEqual([]);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(false);
+    expect(mixes.hidden('u1')).toEqual(['mix-on-repeat']);
+  });
+
+  it('drops what a user hid, and only theirs', async () => {
+    const mixes = await open();
+    await mixes.setHidden('u1', 'mix-new', true);
+    await mixes.setHidden('u2', 'mix-new', true);
+    await mixes.removeUser('u1');
+    expect(mixes.hidden('u1')).toEqual([]);
+    expect(mixes.hidden('u2')).toEqual(['mix-new']);
   });
 });
