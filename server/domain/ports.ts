@@ -8,6 +8,8 @@
 import type { CollectionKind, CollectionRecord } from './collection.js';
 import type { FavouriteKind } from './favourites.js';
 import type { PlayQueueRecord } from './play-queue.js';
+import type { BookmarkRecord } from './bookmark.js';
+import type { RadioStationRecord } from './radio-station.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from './library.js';
 import type { RatingKind } from './rating.js';
 import type { AccountRole, InviteRecord, UserRecord } from './user.js';
@@ -92,6 +94,27 @@ export interface PlayQueuesStore extends AccountData {
   find(userId: string): PlayQueueRecord | undefined;
   /** Replaces the user's queue; an empty one removes it. */
   save(userId: string, queue: PlayQueueRecord): Promise<void>;
+}
+
+/** Each user's bookmarks, one per track (bookmarks.json). */
+export interface BookmarksStore extends AccountData {
+  list(userId: string): readonly BookmarkRecord[];
+  /** Adds or replaces the user's bookmark of `bookmark.trackId`, unless that would exceed `max`. */
+  put(userId: string, bookmark: BookmarkRecord, max: number): Promise<'saved' | 'too_many'>;
+  /** Whether there was one to remove. */
+  remove(userId: string, trackId: string): Promise<boolean>;
+}
+
+/** The household's internet radio stations (radio-stations.json). */
+export interface RadioStationsStore {
+  list(): readonly RadioStationRecord[];
+  add(station: RadioStationRecord, max: number): Promise<'added' | 'too_many'>;
+  /** The station as changed, or undefined when there is none with this id. */
+  update(
+    id: string,
+    patch: Pick<RadioStationRecord, 'name' | 'streamUrl' | 'homePageUrl'>,
+  ): Promise<RadioStationRecord | undefined>;
+  remove(id: string): Promise<boolean>;
 }
 
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */

@@ -21,7 +21,8 @@ import type { FoundFile } from './folder-walk.js';
 import { readTrackFile, type ParsedTrack } from './tags.js';
 import type { OpenedTrackFile } from './track-file.js';
 
-const UNKNOWN_ARTIST = 'Unknown Artist';
+/** The name a track gets when its folders do not say its artist. */
+export const UNKNOWN_ARTIST = 'Unknown Artist';
 
 // ------------------------------------------------------------------------------------- name splitting
 

@@ -25,6 +25,8 @@ import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
 import { PlayQueueService } from './play-queue-service.js';
+import { BookmarkService } from './bookmark-service.js';
+import { RadioStationService } from './radio-station-service.js';
 import { SearchService } from './playback/search-service.js';
 import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
@@ -61,6 +63,8 @@ export interface Services {
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
+  bookmarks: BookmarkService;
+  radioStations: RadioStationService;
   browse: BrowseService;
   /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
   resizer: ImageResizer;
@@ -166,7 +170,11 @@ export function createServices(
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
+    users: new UserService(
+      store.users,
+      [store.ratings, store.favourites, store.playQueues, store.bookmarks],
+      clock,
+    ),
     library,
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
@@ -198,6 +206,8 @@ export function createServices(
     ),
     favourites,
     playQueues,
+    bookmarks: new BookmarkService(store.bookmarks, library, clock),
+    radioStations: new RadioStationService(store.radioStations, clock),
     browse: new BrowseService(
       library,
       stats,

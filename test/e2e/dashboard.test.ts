@@ -315,7 +315,7 @@ describe('Accessibility (axe-core, every impact)', () => {
         'history',
         async () => {
           const view = await openSection(page, 'history');
-          await view.getByTestId('review-plays').waitFor();
+          await view.getByTestId('review-year').waitFor();
         },
       ],
       [

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { useTestServer } from '../support/server.js';
+import { ADMIN_PASSWORD, ADMIN_USER, useTestServer } from '../support/server.js';
 import { expectGolden, normaliseAnswer } from './golden.js';
 import { authParams, ok, restUrl, subsonicOnce } from './support.js';
 import { xsdErrors } from './xsd.js';
@@ -56,6 +56,18 @@ beforeAll(async () => {
     'json',
   )) as unknown as { playlist: { id: string } };
   await ok(t, me, 'savePlayQueue', { id: track, current: track, position: '1000' });
+  await ok(t, me, 'createBookmark', { id: track, position: '61000', comment: 'Half way' });
+  await subsonicOnce(
+    t,
+    'createInternetRadioStation',
+    {
+      ...authParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
+      name: 'Jazz Night',
+      streamUrl: 'https://radio.example.org/jazz.mp3',
+      homepageUrl: 'https://radio.example.org/',
+    },
+    'json',
+  );
   ids = { track, album: album.id, artist: album.artistId };
   const all = (await ok(t, me, 'search3', {
     query: '',
@@ -68,9 +80,16 @@ beforeAll(async () => {
   const byPath = [...all.searchResult3.song].sort((a, b) => (a.path < b.path ? -1 : 1));
   for (const [index, song] of byPath.entries()) stableNames.set(song.id, `track-${index + 1}`);
   stableNames.set(made.playlist.id, 'playlist-1');
+  const radio = (await ok(t, me, 'getInternetRadioStations')) as unknown as {
+    internetRadioStations: { internetRadioStation: Array<{ id: string }> };
+  };
+  stableNames.set(radio.internetRadioStations.internetRadioStation[0]!.id, 'station-1');
 });
 
-/** [file name, method, parameters, who asks]: the listener has a playlist and a saved queue. */
+/**
+ * [file name, method, parameters, who asks]: the listener has a playlist, a saved queue and a
+ * bookmark; the Admin added a radio station.
+ */
 const cases: Array<[string, string, () => Record<string, string>, () => TestUser]> = [
   ['ping', 'ping', () => ({}), () => listener],
   ['getLicense', 'getLicense', () => ({}), () => listener],
@@ -90,6 +109,8 @@ const cases: Array<[string, string, () => Record<string, string>, () => TestUser
   ['getPlaylists', 'getPlaylists', () => ({}), () => listener],
   ['getPlayQueue', 'getPlayQueue', () => ({}), () => listener],
   ['getPlayQueue.nothing-saved', 'getPlayQueue', () => ({}), () => newcomer],
+  ['getBookmarks', 'getBookmarks', () => ({}), () => listener],
+  ['getInternetRadioStations', 'getInternetRadioStations', () => ({}), () => listener],
 ];
 
 describe('each answer matches its golden file', () => {

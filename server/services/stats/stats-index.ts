@@ -14,7 +14,14 @@ import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
 import { LatestLogs } from './tables/latest-logs.js';
 import { logRows, type LogRows } from './columns/log-rows.js';
-import type { ActivityStep, RecentItem, StatsFilter, TopGenre, TopItem, TopTrack } from './reads/results.js';
+import type {
+  ActivitySums,
+  LastPlayed,
+  StatsFilter,
+  RankedGenre,
+  RankedItem,
+  RankedTrack,
+} from './reads/results.js';
 import { entryAt, type IdOfLine } from './columns/row-entry.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import { MARK_EVERY } from './columns/row-marks.js';
@@ -101,7 +108,7 @@ export class StatsIndex {
 
   /**
    * What was added since the last call (or since `load`), to append to the saved index: the saved
-   * index only grows, so a save writes just this (play-index-snapshot.ts).
+   * index only grows, so a save writes just this (saved-play-index.ts).
    */
   takeUnsaved(): Uint8Array[] {
     const block = this.unsaved.block(savedTables(this.tables, this.tables.snapshots.numberedByLog));
@@ -242,19 +249,19 @@ export class StatsIndex {
     return sel ? rows.listeningOf(this.parts, sel) : { totalMs: 0, plays: 0 };
   }
 
-  topTracks(f: StatsFilter, offset: number, limit: number): TopTrack[] {
+  topTracks(f: StatsFilter, offset: number, limit: number): RankedTrack[] {
     return this.top(f, 'tracks', offset, limit);
   }
 
-  topAlbums(f: StatsFilter, offset: number, limit: number): TopItem[] {
+  topAlbums(f: StatsFilter, offset: number, limit: number): RankedItem[] {
     return this.top(f, 'albums', offset, limit);
   }
 
-  topArtists(f: StatsFilter, offset: number, limit: number): TopItem[] {
+  topArtists(f: StatsFilter, offset: number, limit: number): RankedItem[] {
     return this.top(f, 'artists', offset, limit);
   }
 
-  topGenres(f: StatsFilter, offset: number, limit: number): TopGenre[] {
+  topGenres(f: StatsFilter, offset: number, limit: number): RankedGenre[] {
     return this.top(f, 'genres', offset, limit);
   }
 
@@ -271,11 +278,11 @@ export class StatsIndex {
     return rows.recentPlays(this.parts, sel, offset, limit, this.idOfLine);
   }
 
-  recentAlbums(f: StatsFilter, offset: number, limit: number): RecentItem[] {
+  recentAlbums(f: StatsFilter, offset: number, limit: number): LastPlayed[] {
     return this.recent(f, 'albums', this.tables.albums.values, offset, limit);
   }
 
-  recentArtists(f: StatsFilter, offset: number, limit: number): RecentItem[] {
+  recentArtists(f: StatsFilter, offset: number, limit: number): LastPlayed[] {
     return this.recent(f, 'artists', this.tables.artists.values, offset, limit);
   }
 
@@ -284,7 +291,7 @@ export class StatsIndex {
    * one containing `from` to the one containing `to`. Stops as soon as there are more than
    * `maxSteps` steps: the caller refuses such a range, so counting it would be wasted work.
    */
-  activity(f: StatsFilter & { from: number; to: number }, step: DateStep, maxSteps: number): ActivityStep[] {
+  activity(f: StatsFilter & { from: number; to: number }, step: DateStep, maxSteps: number): ActivitySums[] {
     const steps = rows.activitySteps(f.from, f.to, step, maxSteps);
     if (steps.length > maxSteps) return steps;
     const sel = this.select(f);
@@ -391,7 +398,7 @@ export class StatsIndex {
     ids: string[],
     offset: number,
     limit: number,
-  ): RecentItem[] {
+  ): LastPlayed[] {
     const sel = this.select(f);
     return sel ? recentPage(this.parts, sel, kind, ids, { offset, limit }) : [];
   }

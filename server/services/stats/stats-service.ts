@@ -23,7 +23,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
-import type { PlayCount, RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
+import type { PlayCount, LastPlayed, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
 
@@ -238,7 +238,7 @@ export class StatsService {
     // Recent lists take no date filters (docs/API.md, Statistics).
     const filter = this.allTimeFilter(caller, request);
     const offset = request.page * request.count;
-    const named = (items: IndexRecentItem[], ref: (id: string) => Named): RecentItem[] =>
+    const named = (items: LastPlayed[], ref: (id: string) => Named): RecentItem[] =>
       items.map((item) => ({
         id: item.id,
         name: ref(item.id).name,
