@@ -206,6 +206,8 @@ export interface ServiceStores {
   readonly artwork: ArtworkStore;
   readonly favourites: FavouritesStore;
   readonly playQueues: PlayQueuesStore;
+  readonly bookmarks: BookmarksStore;
+  readonly radioStations: RadioStationsStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;
   readonly importJobs: ImportJobsStore;

@@ -13,12 +13,14 @@ import { TokenSigner } from '../../server/services/tokens.js';
 import { fakeScanner } from '../factories/library.js';
 import { FakeArtworkStore } from './artwork-store.js';
 import { FakeAudioFiles } from './audio-files.js';
+import { FakeBookmarksStore } from './bookmarks-store.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
 import { FakePlayStore } from './play-store.js';
+import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
 import { FakeUsersStore } from './users-store.js';
@@ -62,6 +64,8 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     audioFiles: new FakeAudioFiles(),
     favourites: new FakeFavouritesStore(),
     playQueues: new FakePlayQueuesStore(),
+    bookmarks: new FakeBookmarksStore(),
+    radioStations: new FakeRadioStationsStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
   const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
