@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CollectionRecord } from '../../../server/domain/collection.js';
 import type { InviteRecord } from '../../../server/domain/user.js';
 import { createMemoryLogger } from '../../../server/logger.js';
@@ -45,25 +42,18 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+import { tempDirPerTest } from '../../support/temp-dir.js';
 
 /**
  * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
  * service tests rely on a fake for is what the real store does.
  */
-let dir: string;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'melon-ports-'));
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = tempDirPerTest('melon-ports-');
 
 type Open<T> = () => Promise<T>;
 
 describe.each<[string, Open<UsersStore & InvitesStore>]>([
-  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['UsersRepo', () => UsersRepo.open(temp.path('users.json'))],
   ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
 ])('%s as UsersStore', (_, open) => {
   it('compares names by usernameKey: a look-alike name is taken and finds the account', async () => {
@@ -114,7 +104,7 @@ const invite = (code: string, now: number, extra: Partial<InviteRecord> = {}): I
 });
 
 describe.each<[string, Open<UsersStore & InvitesStore>]>([
-  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['UsersRepo', () => UsersRepo.open(temp.path('users.json'))],
   ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
 ])('%s as InvitesStore', (_, open) => {
   const now = 1_000_000;
@@ -156,7 +146,7 @@ describe.each<[string, Open<UsersStore & InvitesStore>]>([
 });
 
 describe.each<[string, Open<RatingsStore>]>([
-  ['RatingsRepo', () => RatingsRepo.open(join(dir, 'ratings.json'))],
+  ['RatingsRepo', () => RatingsRepo.open(temp.path('ratings.json'))],
   ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
 ])('%s as RatingsStore', (_, open) => {
   it('keeps one rating per user and target, removed by 0, averaged to two decimals', async () => {
@@ -197,7 +187,7 @@ describe.each<[string, Open<RatingsStore>]>([
 });
 
 describe.each<[string, Open<CollectionsStore>]>([
-  ['CollectionsRepo', () => CollectionsRepo.open(join(dir, 'playlists.json'))],
+  ['CollectionsRepo', () => CollectionsRepo.open(temp.path('playlists.json'))],
   ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
 ])('%s as CollectionsStore', (_, open) => {
   it('keeps playlists and collections apart, in the order they were added', async () => {
@@ -222,7 +212,7 @@ describe.each<[string, Open<CollectionsStore>]>([
 
 const ownerId = 'ar1';
 describe.each<[string, Open<ArtworkStore>]>([
-  ['ArtworkRepo', () => ArtworkRepo.open(dir)],
+  ['ArtworkRepo', () => ArtworkRepo.open(temp.path())],
   ['FakeArtworkStore', () => Promise.resolve(new FakeArtworkStore())],
 ])('%s as ArtworkStore', (_, open) => {
   const bytes = (value: number) => new Uint8Array([value, value, value]);
@@ -259,7 +249,7 @@ describe.each<[string, Open<ArtworkStore>]>([
 });
 
 describe.each<[string, Open<LibraryStore>]>([
-  ['LibraryRepo', () => LibraryRepo.open(join(dir, 'library.json'))],
+  ['LibraryRepo', () => LibraryRepo.open(temp.path('library.json'))],
   ['FakeLibraryStore', () => Promise.resolve(new FakeLibraryStore())],
 ])('%s as LibraryStore', (_, open) => {
   it('finds what the last scan stored, and a replaced track', async () => {
@@ -285,8 +275,8 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
   [
     'PlayLog',
     async (onEntry) => {
-      const log = await PlayLog.open(join(dir, 'plays.jsonl'), { logger: createMemoryLogger(), onEntry });
-      closers.push(() => log.close());
+      const log = await PlayLog.open(temp.path('plays.jsonl'), { logger: createMemoryLogger(), onEntry });
+      temp.closeAfter(() => log.close());
       return log;
     },
   ],
@@ -305,10 +295,20 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
     expect(secondSaw).toBe(2);
     expect(seen).toEqual([first, second]);
   });
+
+  it('hands every entry of a batch on, in order, before the batch resolves', async () => {
+    const seen: PlayLogEntry[] = [];
+    const plays = await open((entry) => seen.push(entry));
+    const batch = makeVariedPlays(5);
+    await plays.appendMany(batch);
+    expect(seen).toEqual(batch);
+    await plays.appendMany([]);
+    expect(seen).toHaveLength(5);
+  });
 });
 
 describe.each<[string, Open<CollectionsStore>]>([
-  ['CollectionsRepo', () => CollectionsRepo.open(join(dir, 'playlists.json'))],
+  ['CollectionsRepo', () => CollectionsRepo.open(temp.path('playlists.json'))],
   ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
 ])('%s as CollectionsStore: update and remove', (_, open) => {
   it('changes and removes one record of one kind; false when it is not there', async () => {
@@ -333,7 +333,7 @@ describe.each<[string, Open<CollectionsStore>]>([
 });
 
 describe.each<[string, Open<RatingsStore>]>([
-  ['RatingsRepo', () => RatingsRepo.open(join(dir, 'ratings.json'))],
+  ['RatingsRepo', () => RatingsRepo.open(temp.path('ratings.json'))],
   ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
 ])('%s as RatingsStore: ratedBy', (_, open) => {
   it("lists one user's ratings of one kind", async () => {
@@ -347,7 +347,7 @@ describe.each<[string, Open<RatingsStore>]>([
 });
 
 describe.each<[string, Open<FavouritesStore>]>([
-  ['FavouritesRepo', () => FavouritesRepo.open(join(dir, 'favourites.json'))],
+  ['FavouritesRepo', () => FavouritesRepo.open(temp.path('favourites.json'))],
   ['FakeFavouritesStore', () => Promise.resolve(new FakeFavouritesStore())],
 ])('%s as FavouritesStore', (_, open) => {
   it('keeps the first date of a star, per user and kind, and says whether anything changed', async () => {
@@ -377,7 +377,7 @@ describe.each<[string, Open<FavouritesStore>]>([
 });
 
 describe.each<[string, Open<PlayQueuesStore>]>([
-  ['PlayQueuesRepo', () => PlayQueuesRepo.open(join(dir, 'play-queues.json'))],
+  ['PlayQueuesRepo', () => PlayQueuesRepo.open(temp.path('play-queues.json'))],
   ['FakePlayQueuesStore', () => Promise.resolve(new FakePlayQueuesStore())],
 ])('%s as PlayQueuesStore', (_, open) => {
   it('keeps one queue per user; an empty one removes it', async () => {
@@ -402,7 +402,7 @@ describe.each<[string, Open<PlayQueuesStore>]>([
 });
 
 describe.each<[string, Open<BookmarksStore>]>([
-  ['BookmarksRepo', () => BookmarksRepo.open(join(dir, 'bookmarks.json'))],
+  ['BookmarksRepo', () => BookmarksRepo.open(temp.path('bookmarks.json'))],
   ['FakeBookmarksStore', () => Promise.resolve(new FakeBookmarksStore())],
 ])('%s as BookmarksStore', (_, open) => {
   const at = (trackId: string, positionMs: number) => ({
@@ -438,7 +438,7 @@ describe.each<[string, Open<BookmarksStore>]>([
 });
 
 describe.each<[string, Open<RadioStationsStore>]>([
-  ['RadioStationsRepo', () => RadioStationsRepo.open(join(dir, 'radio-stations.json'))],
+  ['RadioStationsRepo', () => RadioStationsRepo.open(temp.path('radio-stations.json'))],
   ['FakeRadioStationsStore', () => Promise.resolve(new FakeRadioStationsStore())],
 ])('%s as RadioStationsStore', (_, open) => {
   const station = (id: string) => ({
@@ -464,7 +464,7 @@ describe.each<[string, Open<RadioStationsStore>]>([
 });
 
 describe.each<[string, Open<HiddenMixesStore>]>([
-  ['HiddenMixesRepo', () => HiddenMixesRepo.open(join(dir, 'mixes.json'))],
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(temp.path('mixes.json'))],
   ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
 ])('%s as HiddenMixesStore', (_, open) => {
   it('keeps what each user hid, and says whether a change changed anything', async () => {
