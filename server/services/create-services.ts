@@ -16,6 +16,8 @@ import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
+import { FORWARDING_DEFAULTS, ForwardingService } from './forwarding/forwarding-service.js';
+import { outgoingOfEntry, outgoingOfTrack } from './forwarding/outgoing.js';
 import { BrowseService } from './playback/browse-service.js';
 import { ImageResizer, RESIZED_CACHE_LIMITS } from './image-resizer.js';
 import { ImageCache } from './image-cache.js';
@@ -60,6 +62,8 @@ export interface Services {
   exports: ExportService;
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
+  /** Each member's plays sent on to ListenBrainz or a compatible service. */
+  forwarding: ForwardingService;
   playQueues: PlayQueueService;
   browse: BrowseService;
   /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
@@ -110,7 +114,23 @@ export function createServices(
     trackFiles,
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
-  const nowPlaying = new NowPlayingService(clock);
+  // Plays and "playing now" from every API reach the forwarding here, once durable; imports do not.
+  const forwarding = new ForwardingService(
+    store.forwarding,
+    new AppPasswordSealer(store.forwardingKey),
+    clock,
+    logger,
+    {
+      ...FORWARDING_DEFAULTS,
+      retryBaseMs: config.forwardRetryMs,
+      version: config.version,
+      defaultUrl: config.listenBrainzUrl,
+    },
+  );
+  const nowPlaying = new NowPlayingService(clock, (userId, trackId, client) => {
+    if (library.hasTrack(trackId))
+      forwarding.playingNow(userId, outgoingOfTrack(library, library.track(trackId), client, clock.now()));
+  });
   const devices = new DeviceLimit(options.statsIndex);
   const listenLog = new ListenLog(
     store.plays,
@@ -125,7 +145,14 @@ export function createServices(
     library,
     store.users,
     clock,
-    listenLog,
+    {
+      note: (entry) => {
+        listenLog.note(entry);
+        if (entry.type !== 'play') return;
+        const track = library.hasTrack(entry.trackId) ? library.track(entry.trackId) : undefined;
+        forwarding.played(entry.userId, outgoingOfEntry(entry, track));
+      },
+    },
     devices,
   );
   const history = new HistoryService(
@@ -134,6 +161,7 @@ export function createServices(
     () => store.library.index(),
     nowPlaying,
     logger,
+    forwarding,
   );
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
@@ -162,7 +190,11 @@ export function createServices(
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
+    users: new UserService(
+      store.users,
+      [store.ratings, store.favourites, store.playQueues, forwarding],
+      clock,
+    ),
     library,
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
@@ -193,6 +225,7 @@ export function createServices(
       clock,
     ),
     favourites,
+    forwarding,
     playQueues,
     browse: new BrowseService(
       library,

@@ -4,6 +4,7 @@ import { ArtworkRepo } from './artwork-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
+import { ForwardingRepo } from './forwarding-repo.js';
 import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
@@ -43,6 +44,10 @@ export interface Store {
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
   readonly unmatchedListens: UnmatchedListens;
+  /** Each member's forwarding of plays and its outbox (forwarding.json). */
+  readonly forwarding: ForwardingRepo;
+  /** The AES-256 key forwarding tokens are sealed with: its own file, like the app-password key. */
+  readonly forwardingKey: Buffer;
   /** Imports of listening history: their records and uploads (imports/). */
   readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
@@ -190,6 +195,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
+  const forwardingKey = await loadOrCreateSecret(join(dataDir, 'forwarding.key'));
+  const forwarding = await ForwardingRepo.open(join(dataDir, 'forwarding.json'));
   let addedSinceSave = 0;
   let onAdded: () => void = () => undefined;
   const opened = await openPlayLog(dataDir, options, () => onAdded());
@@ -256,6 +263,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       artwork.flush(),
       favourites.flush(),
       playQueues.flush(),
+      forwarding.flush(),
       plays.flush(),
     ]);
   };
@@ -282,6 +290,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     playQueues,
     plays,
     unmatchedListens,
+    forwarding,
+    forwardingKey,
     importJobs,
     jwtSecret,
     appPasswordKey,
