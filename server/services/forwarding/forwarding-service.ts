@@ -272,5 +272,5 @@ export class ForwardingService implements ListenSink {
 }
 
 function tokenWords(message: string): string {
-  return `Token refused: ${message}. Give a valid token to send again`;
+  return `Token refused: ${message.replace(/\.$/u, '')}`;
 }
