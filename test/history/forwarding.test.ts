@@ -284,6 +284,22 @@ describe('when the service refuses or fails', () => {
     expect(second! - first!).toBeGreaterThanOrEqual(990);
   });
 
+  it('waits for the window to reset when a success says no requests remain', async () => {
+    const member = await makeUser(t);
+    await turnOn(member);
+    const before = fake.submissions.length;
+    fake.answers.push({
+      status: 200,
+      headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset-In': '1' },
+    });
+    await logPlay(member, 'never');
+    await fake.received(before + 1);
+    await logPlay(member, 'crazy');
+    await fake.received(before + 2, 5_000);
+    const [first, second] = fake.submissions.slice(before).map((submission) => submission.at);
+    expect(second! - first!).toBeGreaterThanOrEqual(990);
+  });
+
   it('stops at a 401 with "token refused", keeps what waits, and sends again once given a token', async () => {
     const member = await makeUser(t);
     await turnOn(member);
@@ -352,6 +368,18 @@ describe('turning forwarding off', () => {
     await settle();
     expect(fake.requests).toBe(before);
     expect((await forwarding(member)).queued).toBe(0);
+  });
+});
+
+describe('a deleted account', () => {
+  it('takes its forwarding, token and outbox with it', async () => {
+    const member = await makeUser(t);
+    await turnOn(member, 'http://127.0.0.1:9');
+    await logPlay(member, 'never');
+    await until(async () => (await forwarding(member)).queued === 1, 'one queued');
+    expect((await postJson(t, '/api/users/delete', { id: member.id }, t.adminToken)).status).toBe(200);
+    await t.server.store.flush();
+    expect(await readFile(join(t.dataDir, 'forwarding.json'), 'utf8')).not.toContain(member.id);
   });
 });
 
