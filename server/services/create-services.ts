@@ -146,11 +146,11 @@ export function createServices(
     store.users,
     clock,
     {
-      note: (entry) => {
+      note: async (entry) => {
         listenLog.note(entry);
         if (entry.type !== 'play') return;
         const track = library.hasTrack(entry.trackId) ? library.track(entry.trackId) : undefined;
-        forwarding.played(entry.userId, outgoingOfEntry(entry, track));
+        await forwarding.played(entry.userId, [outgoingOfEntry(entry, track)]);
       },
     },
     devices,

@@ -1,6 +1,6 @@
 import { isoUtc, type Clock } from '../../clock.js';
 import type { Forwarding, ForwardingErrorCode } from '../../contract/forwarding.js';
-import type { OutgoingListen } from '../../domain/forwarding.js';
+import type { ForwardingError, OutgoingListen } from '../../domain/forwarding.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import type { Logger } from '../../logger.js';
 import type { ForwardingRepo } from '../../store/forwarding-repo.js';
@@ -33,13 +33,19 @@ export const FORWARDING_DEFAULTS: Omit<ForwardingOptions, 'version' | 'defaultUr
 
 /** Where a play or a "playing now" is told to the forwarding, whatever API it came through. */
 export interface ListenSink {
-  played(userId: string, listen: OutgoingListen): void;
+  /** Resolves once the listen is in the outbox (never rejects: a play stays logged whatever happens here). */
+  played(userId: string, listens: readonly OutgoingListen[]): Promise<void>;
   playingNow(userId: string, listen: OutgoingListen): void;
 }
 
 /** The sending state of one member (memory only: after a start, sending resumes at once). */
 interface Sender {
   timer: NodeJS.Timeout | null;
+  /**
+   * The last passing failure (no answer, a 5xx, a 429): shown, never written, so a service that is
+   * down makes no disk work; a restart sends again at once anyway.
+   */
+  passing: ForwardingError | null;
   failures: number;
   /** After a batch was refused, this many listens are sent one by one to find the one refused. */
   isolate: number;
@@ -77,13 +83,18 @@ export class ForwardingService implements ListenSink {
   get(caller: Principal): Forwarding {
     const userId = accountOf(caller);
     const record = this.repo.find(userId);
+    const passing = this.senders.get(userId)?.passing ?? null;
+    const lastError =
+      passing && (!record?.lastError || passing.at >= record.lastError.at)
+        ? passing
+        : (record?.lastError ?? null);
     return {
       url: record?.url ?? this.options.defaultUrl,
       enabled: record?.sealedToken != null,
       queued: record?.queue.length ?? 0,
       lastSentAt: record?.lastSentAt == null ? null : isoUtc(record.lastSentAt),
-      lastError: record?.lastError
-        ? { code: record.lastError.code, message: record.lastError.message, at: isoUtc(record.lastError.at) }
+      lastError: lastError
+        ? { code: lastError.code, message: lastError.message, at: isoUtc(lastError.at) }
         : null,
     };
   }
@@ -100,14 +111,14 @@ export class ForwardingService implements ListenSink {
   }
 
   /** Queued while a token is set, even a refused one: a member who fixes the token loses no play. */
-  played(userId: string, listen: OutgoingListen): void {
+  async played(userId: string, listens: readonly OutgoingListen[]): Promise<void> {
     if (this.repo.find(userId)?.sealedToken == null) return;
-    this.repo
-      .enqueue(userId, [listen], this.options.outboxLimit, this.clock.now())
-      .then(() => this.kick(userId))
-      .catch((error: unknown) => {
-        this.logger.error('could not queue a play to forward', { error: String(error) });
-      });
+    try {
+      await this.repo.enqueue(userId, listens, this.options.outboxLimit, this.clock.now());
+      this.kick(userId);
+    } catch (error) {
+      this.logger.error('could not queue a play to forward', { error: String(error) });
+    }
   }
 
   playingNow(userId: string, listen: OutgoingListen): void {
@@ -149,7 +160,7 @@ export class ForwardingService implements ListenSink {
   private sender(userId: string): Sender {
     let sender = this.senders.get(userId);
     if (!sender) {
-      sender = { timer: null, failures: 0, isolate: 0 };
+      sender = { timer: null, passing: null, failures: 0, isolate: 0 };
       this.senders.set(userId, sender);
     }
     return sender;
@@ -208,8 +219,10 @@ export class ForwardingService implements ListenSink {
     const sender = this.sender(userId);
     switch (outcome.kind) {
       case 'sent':
-        await this.repo.sent(userId, epoch, count, this.clock.now());
+        // Cleared first: the outbox shows the listens gone as soon as the write begins.
         sender.failures = 0;
+        sender.passing = null;
+        await this.repo.sent(userId, epoch, count, this.clock.now());
         sender.isolate = Math.max(0, sender.isolate - count);
         if (outcome.waitMs > 0) {
           this.wait(userId, outcome.waitMs);
@@ -229,13 +242,13 @@ export class ForwardingService implements ListenSink {
         return false;
       case 'rate_limited': {
         const message = 'The service asked Melon to slow down (HTTP 429); sending resumes by itself';
-        await this.repo.failed(userId, epoch, this.error('rate_limited', message));
+        sender.passing = this.error('rate_limited', message);
         if (outcome.waitMs === null) this.retryLater(userId);
         else this.wait(userId, outcome.waitMs);
         return false;
       }
       case 'retry':
-        await this.repo.failed(userId, epoch, this.error(outcome.code, outcome.message));
+        sender.passing = this.error(outcome.code, outcome.message);
         this.retryLater(userId);
         return false;
     }
@@ -260,7 +273,7 @@ export class ForwardingService implements ListenSink {
     sender.timer.unref();
   }
 
-  private error(code: ForwardingErrorCode, message: string) {
+  private error(code: ForwardingErrorCode, message: string): ForwardingError {
     return { code, message, at: this.clock.now() };
   }
 

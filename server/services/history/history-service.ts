@@ -1,4 +1,5 @@
 import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
+import type { OutgoingListen } from '../../domain/forwarding.js';
 import type { Listen } from '../../domain/listen.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { Logger } from '../../logger.js';
@@ -68,7 +69,7 @@ export class HistoryService {
     const keys = await this.unmatchedKeySet();
     const fresh = unmatched.filter((listen) => keys.add(listen.userId, unmatchedKey(listen), listen.at));
     await this.unmatched.append(fresh);
-    if (scrobbled && this.forwarding) this.forward(this.forwarding, matched, entries, fresh);
+    if (scrobbled && this.forwarding) await this.forward(this.forwarding, matched, entries, fresh);
     return {
       matched: matched.length - duplicates,
       unmatched: fresh.length,
@@ -77,18 +78,23 @@ export class HistoryService {
   }
 
   /** A scrobbler's new plays, in the library or not, go on to the member's forwarding. */
-  private forward(
+  private async forward(
     sink: ListenSink,
     matched: readonly MatchedListen[],
     entries: readonly PlayLogEntry[],
     unmatched: readonly Listen[],
-  ): void {
+  ): Promise<void> {
     const tracks = new Map(matched.map((listen) => [listen.track.id, listen.track]));
-    for (const entry of entries) {
-      if (entry.type === 'play') sink.played(entry.userId, outgoingOfEntry(entry, tracks.get(entry.trackId)));
-    }
-    for (const listen of unmatched)
-      if (listen.type === 'play') sink.played(listen.userId, outgoingOfListen(listen));
+    const byUser = new Map<string, OutgoingListen[]>();
+    const add = (userId: string, listen: OutgoingListen) => {
+      const list = byUser.get(userId);
+      if (list) list.push(listen);
+      else byUser.set(userId, [listen]);
+    };
+    for (const entry of entries)
+      if (entry.type === 'play') add(entry.userId, outgoingOfEntry(entry, tracks.get(entry.trackId)));
+    for (const listen of unmatched) if (listen.type === 'play') add(listen.userId, outgoingOfListen(listen));
+    for (const [userId, listens] of byUser) await sink.played(userId, listens);
   }
 
   /**
