@@ -3,7 +3,7 @@ import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '..
 import { forwardingCard } from './forwarding-card.js';
 import { signIn } from './signin.js';
 import type { Member } from '../stats-data.js';
-import type { UserRecord } from './users.js';
+import type { UserRow } from './users.js';
 
 /**
  * Account (everyone): share one's statistics with the household, change one's password, forward
@@ -16,7 +16,7 @@ export const accountView: View = (ctx, root) => {
     const wanted = publicStats.checked;
     publicStats.disabled = true;
     ctx.api
-      .json<UserRecord>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
+      .json<UserRow>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
       .then((user) => {
         show(user.publicStats);
         ctx.messages.info(

@@ -1,9 +1,9 @@
 import { isoUtc, type Clock } from '../../clock.js';
 import type { Forwarding, ForwardingErrorCode } from '../../contract/forwarding.js';
 import type { ForwardingError, OutgoingListen } from '../../domain/forwarding.js';
+import type { ForwardingStore } from '../../domain/ports.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import type { Logger } from '../../logger.js';
-import type { ForwardingRepo } from '../../store/forwarding-repo.js';
 import type { AppPasswordSealer } from '../app-password-sealer.js';
 import { ListenBrainzClient, type SendOutcome } from './listenbrainz-client.js';
 
@@ -66,7 +66,7 @@ export class ForwardingService implements ListenSink {
   private readonly client: ListenBrainzClient;
 
   constructor(
-    private readonly repo: ForwardingRepo,
+    private readonly repo: ForwardingStore,
     private readonly sealer: AppPasswordSealer,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -3,7 +3,7 @@ import type { OutgoingListen } from '../../domain/forwarding.js';
 import type { Listen } from '../../domain/listen.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { Logger } from '../../logger.js';
-import type { UnmatchedListens } from '../../store/unmatched-listens.js';
+import type { UnmatchedListensStore } from '../../domain/ports.js';
 import type { ListenSink } from '../forwarding/forwarding-service.js';
 import { outgoingOfEntry, outgoingOfListen } from '../forwarding/outgoing.js';
 import type { NowPlayingService } from '../now-playing.js';
@@ -42,7 +42,7 @@ export class HistoryService {
 
   constructor(
     private readonly listenLog: ListenLog,
-    private readonly unmatched: UnmatchedListens,
+    private readonly unmatched: UnmatchedListensStore,
     private readonly library: () => Readonly<LibraryIndex>,
     private readonly nowPlaying: NowPlayingService,
     private readonly logger: Logger,

@@ -12,6 +12,10 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  ForwardingStore,
+  BookmarksStore,
+  RadioStationsStore,
+  HiddenMixesStore,
   PlayStore,
   RatingsStore,
   UsersStore,
@@ -23,6 +27,7 @@ import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { PlayQueuesRepo } from '../../../server/store/play-queues-repo.js';
+import { HiddenMixesRepo } from '../../../server/store/hidden-mixes-repo.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
@@ -33,6 +38,13 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeForwardingStore } from '../../fakes/forwarding-store.js';
+import { ForwardingRepo } from '../../../server/store/forwarding-repo.js';
+import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
+import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
+import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
+import { RadioStationsRepo } from '../../../server/store/radio-stations-repo.js';
+import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
@@ -389,5 +401,141 @@ describe.each<[string, Open<PlayQueuesStore>]>([
     await queues.removeUser('u1');
     expect(queues.find('u1')).toBeUndefined();
     expect(queues.find('u2')).toEqual(queue);
+  });
+});
+
+describe.each<[string, Open<BookmarksStore>]>([
+  ['BookmarksRepo', () => BookmarksRepo.open(join(dir, 'bookmarks.json'))],
+  ['FakeBookmarksStore', () => Promise.resolve(new FakeBookmarksStore())],
+])('%s as BookmarksStore', (_, open) => {
+  const at = (trackId: string, positionMs: number) => ({
+    trackId,
+    positionMs,
+    comment: null,
+    createdAt: 1,
+    changedAt: 1,
+  });
+
+  it('keeps one bookmark per user and track, refusing a new one past the limit', async () => {
+    const bookmarks = await open();
+    expect(await bookmarks.put('u1', at('t1', 10), 2)).toBe('saved');
+    expect(await bookmarks.put('u1', at('t2', 20), 2)).toBe('saved');
+    expect(await bookmarks.put('u1', at('t3', 30), 2)).toBe('too_many');
+    expect(await bookmarks.put('u1', at('t1', 15), 2)).toBe('saved');
+    expect(bookmarks.list('u1')).toEqual([at('t1', 15), at('t2', 20)]);
+    expect(bookmarks.list('u2')).toEqual([]);
+  });
+
+  it("removes one bookmark, or all of a user's, and only theirs", async () => {
+    const bookmarks = await open();
+    await bookmarks.put('u1', at('t1', 10), 5);
+    await bookmarks.put('u2', at('t1', 20), 5);
+    expect(await bookmarks.remove('u1', 't9')).toBe(false);
+    expect(await bookmarks.remove('u1', 't1')).toBe(true);
+    expect(bookmarks.list('u1')).toEqual([]);
+    await bookmarks.put('u1', at('t2', 10), 5);
+    await bookmarks.removeUser('u1');
+    expect(bookmarks.list('u1')).toEqual([]);
+    expect(bookmarks.list('u2')).toEqual([at('t1', 20)]);
+  });
+});
+
+describe.each<[string, Open<RadioStationsStore>]>([
+  ['RadioStationsRepo', () => RadioStationsRepo.open(join(dir, 'radio-stations.json'))],
+  ['FakeRadioStationsStore', () => Promise.resolve(new FakeRadioStationsStore())],
+])('%s as RadioStationsStore', (_, open) => {
+  const station = (id: string) => ({
+    id,
+    name: `Station ${id}`,
+    streamUrl: `https://radio.example.org/${id}`,
+    homePageUrl: null,
+    createdAt: 1,
+  });
+
+  it('adds stations in order up to the limit, changes and removes them by id', async () => {
+    const stations = await open();
+    expect(await stations.add(station('a'), 2)).toBe('added');
+    expect(await stations.add(station('b'), 2)).toBe('added');
+    expect(await stations.add(station('c'), 2)).toBe('too_many');
+    const patch = { name: 'Jazz', streamUrl: 'https://radio.example.org/jazz', homePageUrl: null };
+    expect(await stations.update('b', patch)).toEqual({ ...station('b'), ...patch });
+    expect(await stations.update('zz', patch)).toBeUndefined();
+    expect(await stations.remove('a')).toBe(true);
+    expect(await stations.remove('a')).toBe(false);
+    expect(stations.list()).toEqual([{ ...station('b'), ...patch }]);
+  });
+});
+
+describe.each<[string, Open<HiddenMixesStore>]>([
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(join(dir, 'mixes.json'))],
+  ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
+])('%s as HiddenMixesStore', (_, open) => {
+  it('keeps what each user hid, and says whether a change changed anything', async () => {
+    const mixes = await open();
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(false);
+    expect(await mixes.setHidden('u1', 'mix-on-repeat', true)).toBe(true);
+    expect(mixes.hidden('u1')).toEqual(['mix-new', 'mix-on-repeat']);
+    expect(mixes.hidden('u2')).toEqual([]);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(false);
+    expect(mixes.hidden('u1')).toEqual(['mix-on-repeat']);
+  });
+
+  it('drops what a user hid, and only theirs', async () => {
+    const mixes = await open();
+    await mixes.setHidden('u1', 'mix-new', true);
+    await mixes.setHidden('u2', 'mix-new', true);
+    await mixes.removeUser('u1');
+    expect(mixes.hidden('u1')).toEqual([]);
+    expect(mixes.hidden('u2')).toEqual(['mix-new']);
+  });
+});
+
+describe.each<[string, Open<ForwardingStore>]>([
+  ['ForwardingRepo', () => ForwardingRepo.open(join(dir, 'forwarding.json'))],
+  ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
+])('%s as ForwardingStore', (_, open) => {
+  const listen = (title: string) => ({
+    listenedAt: 1_700_000_000,
+    artist: 'A',
+    title,
+    album: null,
+    durationMs: null,
+    recordingMbid: null,
+    releaseMbid: null,
+    trackNumber: null,
+    client: null,
+  });
+  const titles = (store: ForwardingStore) => store.find('u1')!.queue.map((item) => item.title);
+
+  it('queues only while on, keeps the newest when full, and empties when turned off', async () => {
+    const store = await open();
+    expect(await store.enqueue('u1', [listen('a')], 2, 0)).toBe(0);
+    expect(store.find('u1')).toBeUndefined();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    expect(await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 2, 5)).toBe(1);
+    expect(titles(store)).toEqual(['b', 'c']);
+    expect(store.find('u1')!.lastError?.code).toBe('outbox_full');
+    expect(store.pending()).toEqual(['u1']);
+    await store.configure('u1', 'http://127.0.0.1:9', null);
+    expect(titles(store)).toEqual([]);
+    expect(store.pending()).toEqual([]);
+  });
+
+  it('takes, drops and fails only under the epoch the send began in', async () => {
+    const store = await open();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 10, 0);
+    const { epoch } = store.find('u1')!;
+    await store.sent('u1', epoch, 1, 7);
+    await store.dropped('u1', epoch, 1, { code: 'listen_refused', message: 'no', at: 8 });
+    expect(titles(store)).toEqual(['c']);
+    expect(store.find('u1')).toMatchObject({ lastSentAt: 7, lastError: { code: 'listen_refused' } });
+    await store.configure('u1', 'http://127.0.0.1:9', 'other');
+    await store.failed('u1', epoch, { code: 'token_refused', message: 'no', at: 9 });
+    expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
+    await store.removeUser('u1');
+    expect(store.find('u1')).toBeUndefined();
   });
 });
