@@ -48,6 +48,8 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/users/api-keys/create': { params: { name: 'name' } },
   'GET /api/users/api-keys': { params: {} },
   'POST /api/users/api-keys/delete': { params: { id: 'text' } },
+  'GET /api/users/forwarding': { params: {} },
+  'POST /api/users/forwarding': { params: { url: 'serviceUrl', token: 'text' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },

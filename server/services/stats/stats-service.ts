@@ -65,7 +65,7 @@ export class StatsService {
     private readonly users: UsersStore,
     private readonly clock: Clock,
     /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
-    private readonly listens?: { note(entry: PlayLogEntry): void },
+    private readonly listens?: { note(entry: PlayLogEntry): void | Promise<void> },
     /** The names devices are logged under; shared with the listening history's writer. */
     private readonly deviceLimit: DeviceLimit = new DeviceLimit(index),
   ) {}
@@ -93,8 +93,9 @@ export class StatsService {
       explicitAt: explicit,
     });
     // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
-    const write = this.playLog.append(entry).then(() => {
-      this.listens?.note(entry);
+    // Durable, then noted (the history's keys, the forwarding's outbox) before the answer.
+    const write = this.playLog.append(entry).then(async () => {
+      await this.listens?.note(entry);
       return entry;
     });
     if (explicit) this.inFlight.set(key, write);
