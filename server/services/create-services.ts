@@ -147,6 +147,18 @@ export function createServices(
     nowPlaying,
     logger,
   );
+  // Plays count for the artists their tracks have now: a rescan that splits a credit anew moves them.
+  const countArtists = () =>
+    options.statsIndex.countArtistsAs((trackId) => {
+      const track = store.library.track(trackId);
+      if (!track) return undefined;
+      return {
+        ids: track.artistIds,
+        names: track.artistIds.map((id) => store.library.artist(id)?.name ?? ''),
+      };
+    });
+  countArtists();
+  library.onScanned(countArtists);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {

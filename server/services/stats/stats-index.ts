@@ -12,6 +12,7 @@ import {
 import { firstHeard } from './columns/first-heard.js';
 import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
+import type { CurrentArtists } from './tables/snapshots.js';
 import { LatestLogs } from './tables/latest-logs.js';
 import { logRows, type LogRows } from './columns/log-rows.js';
 import type {
@@ -167,6 +168,25 @@ export class StatsIndex {
       this.tallies.all(u);
       firstHeard(u, this.tables.snapshots.artists);
     }
+  }
+
+  /**
+   * Counts plays for the artists their tracks have in the library now (`current`; SnapshotTable.recount),
+   * and again after each change of the library. When a play moves to other artists, the sums made
+   * from the old ones are dropped, to be made again at their next read from the sums per snapshot
+   * (which do not change): all-time sums and rankings, per-device sums, first plays per artist and
+   * the names of artists gone from the library.
+   */
+  countArtistsAs(current: CurrentArtists | undefined): void {
+    if (!this.tables.snapshots.recount(current)) return;
+    for (const u of this.columns) {
+      if (!u) continue;
+      u.all = undefined;
+      u.rankings.clear();
+      u.byDevice.clear();
+      u.firstHeard = undefined;
+    }
+    this.latest.forgetNames();
   }
 
   /**
