@@ -15,9 +15,12 @@ import { FakeArtworkStore } from './artwork-store.js';
 import { FakeAudioFiles } from './audio-files.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
+import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
+import { FakeBookmarksStore } from './bookmarks-store.js';
+import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakePlayStore } from './play-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
@@ -62,6 +65,9 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     audioFiles: new FakeAudioFiles(),
     favourites: new FakeFavouritesStore(),
     playQueues: new FakePlayQueuesStore(),
+    bookmarks: new FakeBookmarksStore(),
+    radioStations: new FakeRadioStationsStore(),
+    hiddenMixes: new FakeHiddenMixesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
   const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
