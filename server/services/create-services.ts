@@ -175,18 +175,17 @@ export function createServices(
     logger,
     forwarding,
   );
-  // Plays count for the artists their tracks have now: a rescan that splits a credit anew moves them.
-  const countArtists = () =>
-    options.statsIndex.countArtistsAs((trackId) => {
+  // Plays count for the artists and album their tracks have now: a rescan that splits a credit anew
+  // moves them.
+  const countPlays = () =>
+    options.statsIndex.countAsInLibrary((trackId) => {
       const track = store.library.track(trackId);
       if (!track) return undefined;
-      return {
-        ids: track.artistIds,
-        names: track.artistIds.map((id) => store.library.artist(id)?.name ?? ''),
-      };
+      const names = track.artistIds.map((id) => store.library.artist(id)?.name ?? '');
+      return { ids: track.artistIds, names, albumId: track.albumId };
     });
-  countArtists();
-  library.onScanned(countArtists);
+  countPlays();
+  library.onScanned(countPlays);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
