@@ -21,6 +21,13 @@ export const listeningTimeSchema = z.object({
   to: utc().nullable(),
   firstPlayedAt: utc().nullable().meta({ description: 'The first play counted (null: none)' }),
   lastPlayedAt: utc().nullable().meta({ description: 'The last play counted (null: none)' }),
+  daysListened: count().meta({
+    description: 'Days (in the server’s local time) with at least one play counted',
+  }),
+  newArtists: count().meta({
+    description:
+      'Artists the user first heard in the range (on any device); "Unknown Artist" and unnamed artists are not counted',
+  }),
 });
 export type ListeningTime = z.output<typeof listeningTimeSchema>;
 

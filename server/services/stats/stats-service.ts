@@ -23,6 +23,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
+import { daysListenedOf, newArtistIdsOf } from './reads/period-facts.js';
 import type { PlayCount, RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
@@ -126,6 +127,9 @@ export class StatsService {
       to: request.ltDateTime === undefined ? null : isoUtc(request.ltDateTime),
       firstPlayedAt: span.first === null ? null : isoUtc(span.first),
       lastPlayedAt: span.last === null ? null : isoUtc(span.last),
+      daysListened: daysListenedOf(this.index, filter),
+      newArtists: newArtistIdsOf(this.index, filter).filter((id) => isNamedArtist(this.artistRef(id).name))
+        .length,
     };
   }
 
@@ -356,6 +360,14 @@ export class StatsService {
   private artistRef(id: string): Named {
     return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
   }
+}
+
+/**
+ * Whether an artist's name names someone: files without an artist tag are filed under "Unknown
+ * Artist" (or nothing), which nobody discovers.
+ */
+export function isNamedArtist(name: string | null): boolean {
+  return name !== null && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
 }
 
 function logged(entry: PlayLogEntry): LogResult {

@@ -206,3 +206,33 @@ describe('StatsService retries', () => {
     expect(t.fakes.plays.entries).toHaveLength(6);
   });
 });
+
+describe('StatsService headline facts', () => {
+  it('gives the days listened and the new artists of a range, never counting "Unknown Artist" as one', async () => {
+    const withUnknown = makeLibrary({
+      artists: [{ id: 'ar1' }, { id: 'ar2' }, { id: 'unknown', name: 'Unknown Artist' }],
+      albums: [{ id: 'al1', artistIds: ['ar1'] }],
+      tracks: [
+        { id: 't1', artistIds: ['ar1'], durationMs: 1000 },
+        { id: 't2', artistIds: ['ar2'], durationMs: 1000 },
+        { id: 't3', artistIds: ['unknown'], durationMs: 1000 },
+      ],
+    });
+    const s = newTestService(StatsService, { library: withUnknown });
+    await s.fakes.users.add(alice);
+    const caller = principalOf(alice);
+    const now = s.clock.now();
+    const day = 24 * 60 * MINUTE_MS;
+    await s.sut.log(caller, 'play', { id: 't1', dateTime: now - 10 * day });
+    await s.sut.log(caller, 'play', { id: 't1', dateTime: now - 2 * day });
+    await s.sut.log(caller, 'play', { id: 't2', dateTime: now - 2 * day + MINUTE_MS });
+    await s.sut.log(caller, 'play', { id: 't3', dateTime: now - MINUTE_MS });
+    const lastWeek = s.sut.listeningTime(
+      caller,
+      read(undefined, { gtDateTime: now - 7 * day, ltDateTime: now }),
+    );
+    expect(lastWeek).toMatchObject({ plays: 3, newArtists: 1 });
+    expect(lastWeek.daysListened).toBeGreaterThanOrEqual(2);
+    expect(s.sut.listeningTime(caller, read())).toMatchObject({ plays: 4, newArtists: 2 });
+  });
+});
