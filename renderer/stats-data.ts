@@ -5,6 +5,7 @@ import { previousPeriod, rangeQuery, stepFor, type RangeKind, type Step } from '
 import type {
   DevicePlays,
   Heatmap,
+  HouseholdFacts,
   ListeningTime,
   Member,
   RecentPlay,
@@ -130,6 +131,8 @@ export interface HouseholdStats {
   totalMs: number;
   plays: number;
   previous: Previous | null;
+  /** Days anyone listened and artists new to the household (the server's, not a sum). */
+  facts: HouseholdFacts;
   step: Step;
   activity: ActivityPoint[];
   heatmap: number[][];
@@ -150,7 +153,7 @@ export async function loadHousehold(
   const dates = rangeQuery(selection.range, now, selection);
   const visible = members.filter((member) => member.visible);
   const before = previousPeriod(selection.range, now, selection);
-  const [times, previousTimes] = await Promise.all([
+  const [times, previousTimes, facts] = await Promise.all([
     Promise.all(
       visible.map((member) =>
         api.json<ListeningTime>('/api/stats/listening-time', { query: { userId: member.id, ...dates } }),
@@ -165,6 +168,7 @@ export async function loadHousehold(
           ),
         )
       : Promise.resolve(null),
+    api.json<HouseholdFacts>('/api/stats/household-facts', { query: { ...dates } }),
   ]);
   const firsts = times
     .map((time) => time.firstPlayedAt)
@@ -238,6 +242,7 @@ export async function loadHousehold(
             plays: previousTimes.reduce((sum, time) => sum + time.plays, 0),
           }
         : null,
+    facts,
     step,
     activity,
     heatmap,

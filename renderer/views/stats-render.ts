@@ -49,6 +49,14 @@ function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElemen
   return h('p', { class: 'muted', testid, text });
 }
 
+/** Days listened and new artists (artists first heard in the range). */
+function dayAndArtistFigures({ daysListened, newArtists }: { daysListened: number; newArtists: number }) {
+  return [
+    figure(formatNumber(daysListened), daysListened === 1 ? 'day listened' : 'days listened', 'stats-days'),
+    figure(formatNumber(newArtists), newArtists === 1 ? 'new artist' : 'new artists', 'stats-new-artists'),
+  ];
+}
+
 /** Whether a name names an artist: files without an artist tag are filed under "Unknown Artist". */
 export const isNamedArtist = (name: string | null | undefined): name is string =>
   !!name && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
@@ -131,16 +139,7 @@ export function renderPerson(stats: PersonStats, who: string, covers: LazyCovers
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
         ...timeFigures(stats.time, stats.previous),
-        figure(
-          formatNumber(stats.time.daysListened),
-          stats.time.daysListened === 1 ? 'day listened' : 'days listened',
-          'stats-days',
-        ),
-        figure(
-          formatNumber(stats.time.newArtists),
-          stats.time.newArtists === 1 ? 'new artist' : 'new artists',
-          'stats-new-artists',
-        ),
+        ...dayAndArtistFigures(stats.time),
         figure(topArtistName(stats.artists), 'top artist', 'stats-top-artist'),
       ),
       panel('Activity', stats.time.plays ? chart.element : emptyLine('chart-activity-empty')),
@@ -174,6 +173,7 @@ export function renderHousehold(stats: HouseholdStats): Rendered {
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
         ...timeFigures(stats, stats.previous, true),
+        ...dayAndArtistFigures(stats.facts),
         figure(top && top.time.plays > 0 ? top.member.username : '—', 'listened most', 'stats-top-person'),
       ),
       panel(

@@ -131,3 +131,18 @@ export const heatmapSchema = z.object({
     .meta({ description: 'Plays per weekday (0 = Monday) and hour, in the server’s local time' }),
 });
 export type Heatmap = z.output<typeof heatmapSchema>;
+
+/** `/api/stats/household-facts`: everyone's headline figures that cannot be added up per person. */
+export const householdFactsSchema = z.object({
+  people: count().meta({
+    description: 'The accounts counted: those the caller may read, Pass accounts left out',
+  }),
+  daysListened: count().meta({
+    description: 'Days (server local time) on which any of them played something',
+  }),
+  newArtists: count().meta({
+    description:
+      'Artists none of them had heard before the range and one of them first heard in it; "Unknown Artist" not counted',
+  }),
+});
+export type HouseholdFacts = z.output<typeof householdFactsSchema>;

@@ -100,6 +100,14 @@ describe('Statistics headline and top lists', () => {
     await page.getByTestId('stats-range-week').click();
     await eventually(() => view.getByTestId('stats-plays').textContent(), '6');
     await screenshot(page, 'stats-headline');
+    // Everyone: Kim's plays are private and the wall display is not a person, so the same figures.
+    await view.getByTestId('stats-user').selectOption('everyone');
+    await view.getByTestId('household-people').waitFor();
+    expect(await view.getByTestId('stats-days').textContent()).toBe('1');
+    expect(await view.getByTestId('stats-new-artists').textContent()).toBe('1');
+    expect(await view.getByTestId('stats-plays-change').textContent()).toBe('+50% vs last week');
+    await view.getByTestId('stats-user').selectOption(sam.id);
+    await eventually(() => view.getByTestId('stats-top-artist').textContent(), 'Sea Lanterns');
   });
 
   it('shows a rank, a cover, the title over "artist · album" and the figures in one column, and opens Listen', async () => {
@@ -281,6 +289,8 @@ describe('Accessibility of the statistics and the wall (axe-core)', () => {
           await page.getByTestId(ready).first().locator('.cover-loaded').waitFor();
           const where = `${name === wall.username ? 'wall' : 'stats'} ${width}px ${scheme}`;
           found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+          // From the top: a full-page picture taken scrolled down draws the sticky header mid-page.
+          await page.evaluate(() => window.scrollTo(0, 0));
           await screenshot(page, `stats-${name === wall.username ? 'wall' : 'covers'}-${width}-${scheme}`);
           const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
           expect(wide, where).toBe(true);

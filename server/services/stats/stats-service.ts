@@ -3,6 +3,7 @@ import type {
   ActivityStep,
   DevicePlays,
   Heatmap,
+  HouseholdFacts,
   ListeningTime,
   LogResult,
   Member,
@@ -23,7 +24,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
-import { daysListenedOf, newArtistIdsOf } from './reads/period-facts.js';
+import * as facts from './reads/period-facts.js';
 import type { PlayCount, RecentItem as IndexRecentItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
@@ -127,10 +128,32 @@ export class StatsService {
       to: request.ltDateTime === undefined ? null : isoUtc(request.ltDateTime),
       firstPlayedAt: span.first === null ? null : isoUtc(span.first),
       lastPlayedAt: span.last === null ? null : isoUtc(span.last),
-      daysListened: daysListenedOf(this.index, filter),
-      newArtists: newArtistIdsOf(this.index, filter).filter((id) => isNamedArtist(this.artistRef(id).name))
-        .length,
+      daysListened: facts.daysListenedOf(this.index, filter),
+      newArtists: this.namedCount(facts.newArtistIdsOf(this.index, filter)),
     };
+  }
+
+  /**
+   * Everyone's headline: the days anyone listened and the artists new to the household in a range,
+   * over the people whose statistics the caller may read (wall displays, Pass, are not people).
+   */
+  householdFacts(caller: Principal, request: ReadRequest): HouseholdFacts {
+    accountOf(caller);
+    const { from, to } = checkedRange(request);
+    const people = [...this.users.list()].flatMap((user) =>
+      user.role !== 'Pass' && canReadStats(caller, user) ? [user.id] : [],
+    );
+    const filters = people.map((userId) => ({ userId, from, to }));
+    return {
+      people: people.length,
+      daysListened: facts.daysListenedOfAll(this.index, filters),
+      newArtists: this.namedCount(facts.newArtistIdsOfAll(this.index, people, from, to)),
+    };
+  }
+
+  /** How many of the artists have a name: "Unknown Artist" is nobody's discovery. */
+  private namedCount(artistIds: string[]): number {
+    return artistIds.filter((id) => facts.isNamedArtist(this.artistRef(id).name)).length;
   }
 
   /**
@@ -317,11 +340,7 @@ export class StatsService {
   /** A read over the request's range (gtDateTime to ltDateTime) of a user the caller may read. */
   private rangedFilter(caller: Principal, request: ReadRequest): StatsFilter {
     const userId = this.readableUser(caller, request.userId);
-    const { gtDateTime: from, ltDateTime: to } = request;
-    if (from !== undefined && to !== undefined && from > to) {
-      throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
-    }
-    return { userId, from, to, device: request.device };
+    return { userId, ...checkedRange(request), device: request.device };
   }
 
   /** An all-time read (the reads that take no dates) of a user the caller may read. */
@@ -362,12 +381,13 @@ export class StatsService {
   }
 }
 
-/**
- * Whether an artist's name names someone: files without an artist tag are filed under "Unknown
- * Artist" (or nothing), which nobody discovers.
- */
-export function isNamedArtist(name: string | null): boolean {
-  return name !== null && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
+/** A request's range; refused when it ends before it starts. */
+function checkedRange(request: Pick<ReadRequest, 'gtDateTime' | 'ltDateTime'>) {
+  const { gtDateTime: from, ltDateTime: to } = request;
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
+  }
+  return { from, to };
 }
 
 function logged(entry: PlayLogEntry): LogResult {

@@ -14,17 +14,28 @@ import type { StatsIndex } from '../stats-index.js';
  * skipped with one comparison per row; a Date is made once per day counted.
  */
 export function daysListenedOf(index: StatsIndex, filter: StatsFilter): number {
+  return daysOf(index, filter, new Set()).size;
+}
+
+/** The local days with a play of any of the filters (a household's users): each day once. */
+export function daysListenedOfAll(index: StatsIndex, filters: readonly StatsFilter[]): number {
+  const days = new Set<number>();
+  for (const filter of filters) daysOf(index, filter, days);
+  return days.size;
+}
+
+/** Adds to `days` the start (epoch ms) of every local day with a play of the filter. */
+function daysOf(index: StatsIndex, filter: StatsFilter, days: Set<number>): Set<number> {
   const span = index.rowSpan(filter);
-  if (!span) return 0;
+  if (!span) return days;
   const { at, flags, device, accept, lo, hi } = span;
-  let days = 0;
   let dayEnd = -Infinity;
   for (let row = lo; row < hi; row += 1) {
     const t = at[row]!;
     if (t < dayEnd || (flags[row]! & SKIP) !== 0) continue;
     if (accept && accept[device[row]!] !== 1) continue;
-    days += 1;
     const date = new Date(t);
+    days.add(new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime());
     dayEnd = new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1).getTime();
   }
   return days;
@@ -36,16 +47,48 @@ export function daysListenedOf(index: StatsIndex, filter: StatsFilter): number {
  * kept by the index (first-heard.ts): a look per artist, however long the history.
  */
 export function newArtistIdsOf(index: StatsIndex, filter: StatsFilter): string[] {
-  const rows = index.rowsOf(filter.userId);
-  if (!rows) return [];
-  const first = firstHeard(rows.columns, rows.snapshots.artists);
-  // Infinity: never heard (or an artist only of other users).
-  const from = filter.from ?? -Infinity;
-  const to = filter.to ?? Infinity;
+  return newArtistIdsOfAll(index, [filter.userId], filter.from, filter.to);
+}
+
+/**
+ * The artists none of the users had heard before the range and one of them first heard in it (new
+ * to the household): the earliest of their first plays lies in [from, to].
+ */
+export function newArtistIdsOfAll(
+  index: StatsIndex,
+  userIds: readonly string[],
+  from = -Infinity,
+  to = Infinity,
+): string[] {
+  let earliest: Float64Array | undefined;
+  let artistIds: readonly string[] = [];
+  for (const userId of userIds) {
+    const rows = index.rowsOf(userId);
+    if (!rows) continue;
+    artistIds = rows.artistIds;
+    const first = firstHeard(rows.columns, rows.snapshots.artists);
+    if (!earliest || earliest.length < first.length) {
+      const grown = new Float64Array(first.length).fill(Infinity);
+      if (earliest) grown.set(earliest);
+      earliest = grown;
+    }
+    for (let artist = 0; artist < first.length; artist += 1)
+      if (first[artist]! < earliest[artist]!) earliest[artist] = first[artist]!;
+  }
   const ids: string[] = [];
-  for (let artist = 0; artist < first.length; artist += 1) {
-    const heard = first[artist]!;
-    if (heard !== Infinity && heard >= from && heard <= to) ids.push(rows.artistIds[artist]!);
+  if (!earliest) return ids;
+  for (let artist = 0; artist < earliest.length; artist += 1) {
+    // Infinity: never heard by these users.
+    const heard = earliest[artist]!;
+    if (heard !== Infinity && heard >= from && heard <= to) ids.push(artistIds[artist]!);
   }
   return ids;
+}
+
+/**
+ * Whether an artist's name names someone: files without an artist tag are filed under "Unknown
+ * Artist" (or nothing), which nobody discovers.
+ */
+export function isNamedArtist(name: string | null): boolean {
+  return name !== null && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
 }

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { daysListenedOf, newArtistIdsOf } from '../../../../../server/services/stats/reads/period-facts.js';
+import {
+  daysListenedOf,
+  daysListenedOfAll,
+  newArtistIdsOf,
+  newArtistIdsOfAll,
+} from '../../../../../server/services/stats/reads/period-facts.js';
 import type { PlayLogEntry } from '../../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../../factories/plays.js';
 
@@ -73,5 +78,24 @@ describe('newArtistIdsOf', () => {
       log({ at: local(10, 10), artistIds: ['a'], device: 'Kitchen' }),
     ]);
     expect(newArtistIdsOf(index, { userId: 'u1', from: local(5, 0), device: 'Kitchen' })).toEqual([]);
+  });
+});
+
+describe('a household: days anyone listened, artists new to all of them', () => {
+  it('counts a day two people listened on once, and an artist one of them knew before as not new', () => {
+    process.env.TZ = 'UTC';
+    const index = statsIndexOf([
+      log({ at: local(1, 10), artistIds: ['known'], userId: 'u1' }),
+      log({ at: local(10, 10), artistIds: ['known'], userId: 'u2' }),
+      log({ at: local(10, 12), artistIds: ['fresh'], userId: 'u1' }),
+      log({ at: local(11, 9), artistIds: ['fresh'], userId: 'u2' }),
+    ]);
+    const range = { from: local(10, 0), to: local(20, 0) };
+    const filters = ['u1', 'u2'].map((userId) => ({ userId, ...range }));
+    expect(daysListenedOfAll(index, filters)).toBe(2);
+    expect(newArtistIdsOfAll(index, ['u1', 'u2'], range.from, range.to)).toEqual(['fresh']);
+    // For u2 alone, "known" is new: only the household had heard it.
+    expect(newArtistIdsOfAll(index, ['u2'], range.from, range.to).sort()).toEqual(['fresh', 'known']);
+    expect(newArtistIdsOfAll(index, [], range.from, range.to)).toEqual([]);
   });
 });
