@@ -1,6 +1,7 @@
 import { firstHeard } from '../columns/first-heard.js';
 import { SKIP } from '../columns/user-columns.js';
 import type { StatsFilter } from './results.js';
+import type { HouseholdFacts } from '../../../contract/stats.js';
 import type { StatsIndex } from '../stats-index.js';
 
 /**
@@ -91,4 +92,30 @@ export function newArtistIdsOfAll(
  */
 export function isNamedArtist(name: string | null): boolean {
   return name !== null && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
+}
+
+/** How many of the artists have a name (`name` looks it up): "Unknown Artist" is nobody's discovery. */
+export function namedCount(artistIds: readonly string[], name: (id: string) => string | null): number {
+  return artistIds.filter((id) => isNamedArtist(name(id))).length;
+}
+
+/**
+ * Everyone's headline figures that cannot be added up per person, over `people` (the accounts the
+ * caller may read): the days anyone listened, and the artists new to all of them.
+ */
+export function householdFactsOf(
+  index: StatsIndex,
+  people: readonly string[],
+  range: { from?: number | undefined; to?: number | undefined },
+  name: (id: string) => string | null,
+): HouseholdFacts {
+  const { from, to } = range;
+  return {
+    people: people.length,
+    daysListened: daysListenedOfAll(
+      index,
+      people.map((userId) => ({ userId, from, to })),
+    ),
+    newArtists: namedCount(newArtistIdsOfAll(index, people, from, to), name),
+  };
 }
