@@ -71,6 +71,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/members': { params: {} },
   'GET /api/stats/devices': { params: { userId: 'id:user' } },
   'GET /api/stats/heatmap': { params: ranged },
+  'GET /api/stats/household-facts': { params: { gtDateTime: 'date', ltDateTime: 'date' } },
   'POST /api/stats/import': { params: { source: 'source', userId: 'id:user' }, weight: 0.5 },
   'GET /api/stats/import': { params: {}, weight: 0.5 },
   'GET /api/stats/import/:id': { params: { id: 'text' } },

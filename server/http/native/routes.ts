@@ -176,6 +176,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
     post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
     get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
+    get('stats', '/api/stats/household-facts', READERS, stats.householdFacts),
     get('stats', '/api/stats/top-tracks', READERS, stats.topTracks),
     get('stats', '/api/stats/top-albums', READERS, stats.topAlbums),
     get('stats', '/api/stats/top-artists', READERS, stats.topArtists),
