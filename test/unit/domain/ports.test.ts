@@ -493,7 +493,7 @@ describe.each<[string, Open<HiddenMixesStore>]>([
 });
 
 describe.each<[string, Open<ForwardingStore>]>([
-  ['ForwardingRepo', () => ForwardingRepo.open(join(dir, 'forwarding.json'))],
+  ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
   ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
 ])('%s as ForwardingStore', (_, open) => {
   const listen = (title: string) => ({

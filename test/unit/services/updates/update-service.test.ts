@@ -64,7 +64,8 @@ function service(
       repo: `${OWNER}/${REPO}`,
       token: options.token,
       channel: options.channel ?? 'stable',
-      timeoutMs: options.timeoutMs ?? 300,
+      // Patience with a loopback server, not a rule under test: a busy machine answers slowly.
+      timeoutMs: options.timeoutMs ?? 10_000,
     },
     clock: options.clock ?? new ManualClock(),
     logger,
