@@ -6,7 +6,7 @@ import { accountOf, type AccountRole, type Principal, type UserRecord } from '..
 import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import type { AccountData, UsersStore } from '../domain/ports.js';
+import type { AccountData, InvitesStore, UsersStore } from '../domain/ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 export function userView(user: UserRecord): User {
@@ -37,7 +37,7 @@ export class UserService {
   private readonly passwordFailures: FailureWindow;
 
   constructor(
-    private readonly users: UsersStore,
+    private readonly users: UsersStore & Pick<InvitesStore, 'findInvite'>,
     /** What else is kept per account (ratings, favourites, a play queue): it goes with the account. */
     private readonly accountData: readonly AccountData[],
     private readonly clock: Clock,
@@ -54,11 +54,14 @@ export class UserService {
   }
 
   /**
-   * Admins make any role; a Server token (a redeemed invite) makes exactly one User, whatever role it
-   * asks for.
+   * Admins make any role; a Server token (a redeemed invite) makes exactly one account of the role the
+   * Admin chose for the invite, whatever role it asks for.
    */
   async create(caller: Principal, request: NewUser): Promise<User> {
-    if (caller.role === 'Server') return this.insert({ ...request, role: 'User' }, caller.inviteId);
+    if (caller.role === 'Server') {
+      const invite = caller.inviteId ? this.users.findInvite(caller.inviteId) : undefined;
+      return this.insert({ ...request, role: invite?.role ?? 'User' }, caller.inviteId);
+    }
     return this.insert(request, null);
   }
 

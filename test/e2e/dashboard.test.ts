@@ -253,10 +253,11 @@ describe('People', () => {
 });
 
 describe('Invites that close the loop', () => {
-  it('says which account a code made, and revokes a waiting code', async () => {
+  it('says which account a code made, of the role the Admin picked, and revokes a waiting code', async () => {
     const { page } = browser;
     const view = await openSection(page, 'invites');
     await view.getByTestId('invite-none').waitFor();
+    await view.getByLabel('The new account joins as').selectOption('Pass');
     await view.getByTestId('invite-create').click();
     const code = (await view.getByTestId('invite-code').textContent())!;
     const { token } = (await (await house.t.call(`/auth/code-authenticate?code=${code}`)).json()) as {
@@ -268,12 +269,16 @@ describe('Invites that close the loop', () => {
         await postJson(
           house.t,
           '/api/users/create',
-          { username: 'tablet', password: 'tablet-password' },
+          { username: 'tablet', password: 'tablet-password', role: 'Admin' },
           token,
         )
       ).status,
     ).toBe(201);
     await eventually(() => view.getByTestId('invite-joined').textContent(), `✓ ${code} joined as tablet`);
+    await eventually(
+      () => view.getByTestId('invite-joined-row').textContent(),
+      `✓ ${code} joined as tablet (Pass)`,
+    );
     await eventually(() => view.getByTestId('invite-row').count(), 0);
     await screenshot(page, 'invites-joined');
 

@@ -26,7 +26,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
 
   'GET /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
   'POST /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
-  'GET /auth/invite': { params: {} },
+  'GET /auth/invite': { params: { role: 'role' } },
   'GET /auth/invites': { params: { all: 'bool' } },
   'POST /auth/invites/revoke': { params: { code: 'code' } },
   'GET /auth/code-authenticate': { params: { code: 'code' } },
