@@ -7,7 +7,7 @@ import type {
 import { rankedBars } from '../charts.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
-import { formatDuration, formatNumber } from '../format.js';
+import { formatDateTime, formatDuration, formatNumber } from '../format.js';
 import { count, plays } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
@@ -161,7 +161,7 @@ function importCard(
 
 /** One past import: when, what it was read as, and its outcome. */
 function pastImport(p: ImportProgress): HTMLElement {
-  const when = new Date(p.createdAt).toLocaleString();
+  const when = formatDateTime(p.createdAt);
   const outcome =
     p.status === 'failed'
       ? `failed: ${p.error ?? ''}`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appsLink, formatAgo, inviteLink, originOf } from '../../../renderer/format.js';
+import { appsLink, formatAgo, formatDateTime, inviteLink, originOf } from '../../../renderer/format.js';
 
 describe('what the QR codes hold', () => {
   it('is a plain http address a phone camera opens, never melon://', () => {
@@ -24,5 +24,14 @@ describe('formatAgo', () => {
     expect(ago(86_400_000)).toBe('1 day ago');
     expect(ago(5 * 86_400_000)).toBe('5 days ago');
     expect(ago(60 * 86_400_000)).not.toMatch(/ago/);
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes a date in the reader’s locale to the minute, never with seconds', () => {
+    const text = formatDateTime('2026-11-26T18:34:33Z');
+    expect(text).toMatch(/2026/);
+    expect(text).not.toMatch(/\d:\d\d:\d\d/);
+    expect(formatDateTime(null)).toBe('never');
   });
 });
