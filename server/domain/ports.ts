@@ -129,3 +129,16 @@ export interface LibraryStore {
 export interface PlayStore {
   append(entry: PlayLogEntry): Promise<void>;
 }
+
+/** The household's switches an Admin sets on the settings page (settings.json). */
+export interface HouseholdSettings {
+  /** The Admin's switch for the daily update check; MELON_UPDATE_CHECK=off overrides it. */
+  updateCheck: 'daily' | 'off';
+  /** An Admin closed the welcome card of a fresh Melon. */
+  welcomeDismissed: boolean;
+}
+
+export interface SettingsStore {
+  get(): Readonly<HouseholdSettings>;
+  set(patch: Partial<HouseholdSettings>): Promise<Readonly<HouseholdSettings>>;
+}

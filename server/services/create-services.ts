@@ -217,6 +217,7 @@ export function createServices(
       logger,
       installer,
       schedule: config.updateCheck,
+      settings: store.settings,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
         await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);

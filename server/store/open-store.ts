@@ -22,6 +22,7 @@ import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
+import { SettingsRepo } from './settings-repo.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
@@ -39,6 +40,8 @@ export interface Store {
   readonly favourites: FavouritesRepo;
   /** Each user's saved play queue. */
   readonly playQueues: PlayQueuesRepo;
+  /** The switches an Admin sets on the settings page. */
+  readonly settings: SettingsRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
@@ -188,6 +191,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const artwork = await ArtworkRepo.open(dataDir);
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
+  const settings = await SettingsRepo.open(join(dataDir, 'settings.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   let addedSinceSave = 0;
@@ -256,6 +260,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       artwork.flush(),
       favourites.flush(),
       playQueues.flush(),
+      settings.flush(),
       plays.flush(),
     ]);
   };
@@ -280,6 +285,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     artwork,
     favourites,
     playQueues,
+    settings,
     plays,
     unmatchedListens,
     importJobs,

@@ -371,7 +371,7 @@ describe('Accessibility (axe-core, every impact)', () => {
         'account',
         async () => {
           await openSection(page, 'account');
-          await eventually(() => page.getByTestId('public-stats-state').textContent(), '(public)');
+          await eventually(() => page.getByTestId('public-stats-state').textContent(), 'Now: public');
         },
       ],
     ];

@@ -140,6 +140,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/settings/check-for-updates': { params: {} },
   'POST /api/settings/update-melon': { params: {} },
   'GET /api/settings/update-status': { params: {} },
+  'POST /api/settings/update-check': { params: { schedule: 'text' } },
 
   // The OpenAPI document.
   'GET /api/openapi.json': { params: {} },

@@ -251,6 +251,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),
     post('updates', '/api/settings/update-melon', ADMIN, updates.updateMelon),
     get('updates', '/api/settings/update-status', ADMIN, updates.updateStatus),
+    post('updates', '/api/settings/update-check', ADMIN, updates.setSchedule),
   ];
   return routes;
 }
