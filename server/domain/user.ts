@@ -34,6 +34,8 @@ export interface UserRecord {
    * later change of the default reaches them and never someone who chose (docs/API.md, Users).
    */
   publicStatsChosen: boolean;
+  /** The password is the one Melon generated and printed (first start, reset-password) until changed. */
+  passwordGenerated?: boolean;
   /** Tokens carry the version they were issued at; bumping it revokes them all. */
   tokenVersion: number;
   /** epoch ms */

@@ -33,10 +33,13 @@ import { StatsService } from './stats/stats-service.js';
 import { TokenSigner } from './tokens.js';
 import { HeadlessInstaller } from './updates/headless-installer.js';
 import { UpdateService, type Installer } from './updates/update-service.js';
+import { WelcomeService } from './welcome-service.js';
 import { UserService } from './user-service.js';
 
 /** Every service, wired to the store once. Routes get this; services never see Koa. */
 export interface Services {
+  /** The welcome card of a fresh Melon. */
+  welcome: WelcomeService;
   version: string;
   auth: AuthService;
   /** API keys for music apps; `auth` accepts them as bearer values. */
@@ -161,6 +164,7 @@ export function createServices(
     serverInfo: options.serverInfo,
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
+    welcome: new WelcomeService(store.users, apiKeys, library, store.settings),
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
     library,

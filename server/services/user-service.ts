@@ -49,7 +49,7 @@ export class UserService {
   async ensureFirstAdmin(username: string, configuredPassword: string | null): Promise<FirstAdmin | null> {
     if (this.users.count() > 0) return null;
     const password = configuredPassword ?? generatePassword();
-    await this.insert({ username, password, role: 'Admin' }, null);
+    await this.insert({ username, password, role: 'Admin' }, null, configuredPassword === null);
     return { username, generatedPassword: configuredPassword === null ? password : null };
   }
 
@@ -116,6 +116,8 @@ export class UserService {
     const updated = await this.users.update(targetId, {
       passwordHash,
       tokenVersion: target.tokenVersion + 1,
+      // An Admin's reset of another account hands over a password someone else chose.
+      passwordGenerated: false,
     });
     if (!updated) throw notFound('user_not_found', `User '${targetId}' not found`);
     return userView(updated);
@@ -132,6 +134,7 @@ export class UserService {
     const updated = await this.users.update(target.id, {
       passwordHash: await hashPassword(password),
       tokenVersion: target.tokenVersion + 1,
+      passwordGenerated: true,
     });
     if (!updated) throw notFound('user_not_found', `No user named '${username}'`);
     return { user: userView(updated), password };
@@ -155,7 +158,7 @@ export class UserService {
     for (const data of this.accountData) await data.removeUser(userId);
   }
 
-  private async insert(request: NewUser, redeemInviteId: string | null): Promise<User> {
+  private async insert(request: NewUser, redeemInviteId: string | null, generated = false): Promise<User> {
     const problem = usernameProblem(request.username);
     if (problem !== null) throw badRequest('invalid_username', problem);
     const user: UserRecord = {
@@ -169,6 +172,7 @@ export class UserService {
       tokenVersion: 0,
       createdAt: this.clock.now(),
       lastLogin: null,
+      ...(generated ? { passwordGenerated: true } : {}),
     };
     const outcome = await this.users.add(user, redeemInviteId);
     if (outcome === 'username_taken')

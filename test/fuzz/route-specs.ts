@@ -19,6 +19,8 @@ const list = { q: 'q', page: 'page', count: 'count' } as const;
 export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/health': { params: {} },
   'GET /api/server-info': { params: {} },
+  'GET /api/welcome': { params: {} },
+  'POST /api/welcome/dismiss': { params: {} },
   'GET /api/server-address': { params: {} },
   'GET /admin': { params: {} },
   'GET /admin/style.css': { params: {} },
