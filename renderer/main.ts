@@ -13,6 +13,7 @@ import { loadSession, saveSession, type Role } from './session.js';
 import { accountView } from './views/account.js';
 import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
+import { showWelcome } from './views/welcome.js';
 import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
 import { listenView } from './views/listen.js';
@@ -160,6 +161,8 @@ function render(): void {
   document.title = `${tab.label} — Melon`;
   shownView = tab.id;
   cleanup = tab.view(ctx, root);
+  // The landing section greets an Admin of a fresh Melon with its first steps.
+  if (tab.id === tabs[0]!.id) showWelcome(ctx, root);
   // Focus follows navigation to the new view's heading, so keyboard and screen-reader users land there.
   if (navigated) root.querySelector<HTMLElement>('h1')?.focus();
 }
