@@ -1,4 +1,4 @@
-import type { UpdateCheckAnswer as UpdateCheck } from '../server/contract/updates.js';
+import type { UpdateCheckAnswer } from '../server/contract/updates.js';
 import { messageOf } from '../server/errors.js';
 
 /** The tray's update check, as a small state machine; installing happens in the settings window. */
@@ -10,7 +10,7 @@ export type UpdateState =
   | { kind: 'failed'; message: string };
 
 export type UpdateEvent =
-  { type: 'check' } | { type: 'result'; info: UpdateCheck } | { type: 'error'; message: string };
+  { type: 'check' } | { type: 'result'; info: UpdateCheckAnswer } | { type: 'error'; message: string };
 
 export function updateReducer(state: UpdateState, event: UpdateEvent): UpdateState {
   switch (event.type) {
@@ -49,7 +49,7 @@ export class UpdateChecker {
   private stateValue: UpdateState = { kind: 'idle' };
 
   constructor(
-    private readonly check: () => Promise<UpdateCheck>,
+    private readonly check: () => Promise<UpdateCheckAnswer>,
     private readonly onChange: (state: UpdateState) => void,
   ) {}
 

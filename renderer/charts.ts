@@ -16,22 +16,28 @@ export interface ActivityPoint {
   listeningMs: number;
 }
 
+/** A chart's bar: a step of a range, or an hour of the day (the year in review's hour chart). */
+export type ChartStep = Step | 'hour';
+
 const FONT_PX = 12;
 const DAY_S = 86_400;
-const STEP_S: Record<Step, number> = { day: DAY_S, week: 7 * DAY_S, month: 31 * DAY_S };
+const HOUR_S = 3_600;
+const STEP_S: Record<ChartStep, number> = { hour: HOUR_S, day: DAY_S, week: 7 * DAY_S, month: 31 * DAY_S };
+const clockHour = (date: Date) => `${String(date.getHours()).padStart(2, '0')}:00`;
 const PAGE_LANG = document.documentElement.lang || 'en';
 
 /** The x axis: from half a step before the first bar to half a step after the last. */
-function xRange(x: readonly number[], step: Step): [number, number] {
+function xRange(x: readonly number[], step: ChartStep): [number, number] {
   const half = STEP_S[step] / 2;
   if (x.length === 0) return [0, 2 * half];
   return [x[0]! - half, x[x.length - 1]! + half];
 }
 const font = (px = FONT_PX) => `${px}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
 
-/** The step's name for labels: "Mon 3 Nov", "week of 3 Nov", "Nov 2026". */
-export function stepLabel(iso: string, step: Step): string {
+/** The step's name for labels: "Mon 3 Nov", "week of 3 Nov", "Nov 2026", "07:00". */
+export function stepLabel(iso: string, step: ChartStep): string {
   const date = new Date(iso);
+  if (step === 'hour') return clockHour(date);
   if (step === 'month') return date.toLocaleDateString('en-GB', { month: 'short', year: 'numeric' });
   const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
   return step === 'week'
@@ -49,7 +55,12 @@ export interface Chart {
 }
 
 /** Plays per step as bars, labelled with their values when there are few enough to read. */
-export function activityChart(points: ActivityPoint[], step: Step, title: string, testid: string): Chart {
+export function activityChart(
+  points: ActivityPoint[],
+  step: ChartStep,
+  title: string,
+  testid: string,
+): Chart {
   const total = points.reduce((sum, point) => sum + point.plays, 0);
   const canvasBox = h('div', { class: 'chart-canvas', attrs: { 'aria-hidden': 'true' } });
   const table = dataTable(points, step, testid);
@@ -110,7 +121,7 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
           font: font(),
           grid: { show: false },
           ticks: { stroke: grid },
-          // Day bars get day ticks (never hours under them); weeks and months keep uPlot's own.
+          // Day bars get day ticks (never hours under them), hour bars clock hours; weeks and months keep uPlot's own.
           ...(step === 'day'
             ? {
                 incrs: [DAY_S, 2 * DAY_S, 7 * DAY_S, 14 * DAY_S, 28 * DAY_S],
@@ -119,7 +130,12 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
                     new Date(v * 1000).toLocaleDateString(PAGE_LANG, { weekday: 'short', day: 'numeric' }),
                   ),
               }
-            : {}),
+            : step === 'hour'
+              ? {
+                  incrs: [HOUR_S, 3 * HOUR_S, 6 * HOUR_S],
+                  values: (_u: uPlot, splits: number[]) => splits.map((v) => clockHour(new Date(v * 1000))),
+                }
+              : {}),
         },
         {
           stroke: muted,
@@ -187,7 +203,7 @@ export function activityChart(points: ActivityPoint[], step: Step, title: string
   };
 }
 
-function dataTable(points: ActivityPoint[], step: Step, testid: string): HTMLTableElement {
+function dataTable(points: ActivityPoint[], step: ChartStep, testid: string): HTMLTableElement {
   const body = h('tbody');
   for (const point of points) {
     body.appendChild(
@@ -215,7 +231,7 @@ function dataTable(points: ActivityPoint[], step: Step, testid: string): HTMLTab
         'tr',
         {},
         h('th', {
-          text: step === 'day' ? 'Day' : step === 'week' ? 'Week' : 'Month',
+          text: { hour: 'Hour', day: 'Day', week: 'Week', month: 'Month' }[step],
           attrs: { scope: 'col' },
         }),
         h('th', { text: 'Plays', attrs: { scope: 'col' } }),

@@ -4,12 +4,13 @@
  */
 import type { MelonDesktop } from '../shared/desktop-api.js';
 import type { UpdateCheck } from '../server/contract/updates.js';
+import type { AccountRole } from '../server/contract/users.js';
 import { Api } from './api.js';
 import type { View, ViewContext } from './context.js';
 import { actionButton, h, replace } from './dom.js';
 import { currentPlace, hrefOf } from './route.js';
 import { Messages } from './messages.js';
-import { loadSession, saveSession, type Role } from './session.js';
+import { loadSession, saveSession } from './session.js';
 import { accountView } from './views/account.js';
 import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
@@ -28,7 +29,7 @@ import { usersView } from './views/users.js';
 interface Tab {
   id: string;
   label: string;
-  roles: Role[];
+  roles: AccountRole[];
   view: View;
 }
 
@@ -39,7 +40,7 @@ interface Tab {
 const TABS: Tab[] = [
   { id: 'stats', label: 'Statistics', roles: ['Admin', 'User', 'Pass'], view: statsView },
   { id: 'listen', label: 'Listen', roles: ['Admin', 'User', 'Pass'], view: listenView },
-  { id: 'history', label: 'History', roles: ['Admin', 'User'], view: historyView },
+  { id: 'history', label: 'History', roles: ['Admin', 'User', 'Pass'], view: historyView },
   { id: 'invites', label: 'Invites', roles: ['Admin'], view: invitesView },
   { id: 'artwork', label: 'Artwork', roles: ['Admin'], view: artworkView },
   { id: 'library', label: 'Library', roles: ['Admin'], view: libraryView },
@@ -49,7 +50,7 @@ const TABS: Tab[] = [
   { id: 'account', label: 'Account', roles: ['Admin', 'User', 'Pass'], view: accountView },
 ];
 
-export function tabsFor(role: Role): Tab[] {
+export function tabsFor(role: AccountRole): Tab[] {
   return TABS.filter((tab) => tab.roles.includes(role));
 }
 
@@ -248,9 +249,12 @@ function desktopTools(bridge: MelonDesktop): HTMLElement {
 async function start(): Promise<void> {
   if (session) {
     try {
-      const check = await api.json<{ userId: string; username: string; role: Role; expiresAt: string }>(
-        '/auth/check',
-      );
+      const check = await api.json<{
+        userId: string;
+        username: string;
+        role: AccountRole;
+        expiresAt: string;
+      }>('/auth/check');
       session = {
         ...session,
         userId: check.userId,

@@ -1,13 +1,11 @@
 import type { AccountRole } from '../server/contract/users.js';
 
 /** The signed-in user. Kept in sessionStorage: closing the tab or window signs out. */
-export type Role = AccountRole;
-
 export interface Session {
   token: string;
   userId: string;
   username: string;
-  role: Role;
+  role: AccountRole;
   expiresAt: string;
 }
 

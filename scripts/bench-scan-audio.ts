@@ -3,21 +3,11 @@
  * node-taglib-sharp in bench-data/scan-audio/ (gitignored, reused by the next run), and the edits
  * the bench makes to them between scans.
  */
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import {
-  ByteVector,
-  File as TagFile,
-  MpegAudioFileSettings,
-  Picture,
-  PictureType,
-  TagTypes,
-} from 'node-taglib-sharp';
+import { editTags, ffmpeg, pictureFromFile, type Picture } from './tagged-audio.js';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the generated files live; the scan bench's server scans this folder. */
 export const AUDIO = path.join(ROOT, 'bench-data', 'scan-audio');
@@ -51,11 +41,6 @@ function fileOf(i: number): { path: string; artist: string; album: string; track
   const title = `Song ${i}`;
   const name = `${String(track).padStart(2, '0')} - ${title}.${formatOf(i).ext}`;
   return { path: path.join(AUDIO, artist, album, name), artist, album, track, title };
-}
-
-/** Runs ffmpeg quietly, overwriting its output; the scan benches make their audio with it. */
-export async function ffmpeg(args: string[]): Promise<void> {
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
 
 /** Four encodes of each format (1–3 s, different tones), the sources every bench file is copied from. */
@@ -111,8 +96,7 @@ async function inParallel(jobs: Array<() => Promise<void>>, workers: number): Pr
 /** Writes file i's own tags (and, on four files out of five, a cover) into `file`. */
 function tagFile(file: string, i: number, cover: Picture, titleSuffix = ''): void {
   const meta = fileOf(i);
-  const tagged = TagFile.createFromPath(file);
-  try {
+  editTags(file, (tagged) => {
     const tag = tagged.tag;
     tag.title = meta.title + titleSuffix;
     tag.performers = i % 9 === 0 ? [meta.artist, `Guest ${i % 50}`] : [meta.artist];
@@ -123,10 +107,7 @@ function tagFile(file: string, i: number, cover: Picture, titleSuffix = ''): voi
     tag.year = 1970 + (Math.floor(i / 12) % 50);
     tag.genres = [GENRES[i % GENRES.length]!];
     if (i % 5 !== 0 && !file.endsWith('.wav')) tag.pictures = [cover];
-    tagged.save();
-  } finally {
-    tagged.dispose();
-  }
+  });
 }
 
 /** Makes the first `count` bench files that are not there yet; returns how many it made. */
@@ -136,13 +117,7 @@ export async function ensureAudio(count: number): Promise<number> {
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !existing.has(fileOf(i).path));
   if (missing.length === 0) return 0;
   const sources = await makeSources(sourcesDir);
-  const cover = Picture.fromFullData(
-    ByteVector.fromByteArray(await readFile(path.join(sourcesDir, 'cover.jpg'))),
-    PictureType.FrontCover,
-    'image/jpeg',
-    'Cover',
-  );
-  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+  const cover = await pictureFromFile(path.join(sourcesDir, 'cover.jpg'), 'image/jpeg');
   const started = performance.now();
   for (const [n, i] of missing.entries()) {
     const meta = fileOf(i);
@@ -168,12 +143,7 @@ async function listFiles(dir: string): Promise<string[]> {
 /** New tags on 1 % of the files (spread over the library), as a tag editor would write them. */
 export async function changeOnePercent(files: number, round: number): Promise<number> {
   const sourcesDir = path.join(AUDIO, '.sources');
-  const cover = Picture.fromFullData(
-    ByteVector.fromByteArray(await readFile(path.join(sourcesDir, 'cover.jpg'))),
-    PictureType.FrontCover,
-    'image/jpeg',
-    'Cover',
-  );
+  const cover = await pictureFromFile(path.join(sourcesDir, 'cover.jpg'), 'image/jpeg');
   const count = Math.max(1, Math.round(files / 100));
   for (let k = 0; k < count; k++)
     tagFile(fileOf(Math.floor((k * files) / count)).path, k, cover, ` (edit ${round})`);

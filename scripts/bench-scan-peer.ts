@@ -12,23 +12,15 @@
  */
 import { execFile, fork } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  ByteVector,
-  File as TagFile,
-  MpegAudioFileSettings,
-  Picture,
-  PictureType,
-  TagTypes,
-} from 'node-taglib-sharp';
 import { createServer } from '../server/create-server.js';
 import { readTrackFile } from '../server/library/tags.js';
 import { benchConfig, quietLogger } from './bench-data.js';
-import { ffmpeg } from './bench-scan-audio.js';
+import { editTags, ffmpeg, pictureFromFile } from './tagged-audio.js';
 
 const run = promisify(execFile);
 const SELF = fileURLToPath(import.meta.url);
@@ -126,20 +118,13 @@ async function ensureRealFiles(count: number): Promise<string[]> {
   const missing = wanted.filter((w) => !existing.has(w.path));
   if (missing.length === 0) return wanted.map((w) => w.path);
   if (!(await listFiles(sources).catch(() => [])).length) await makeSources(sources);
-  const cover = Picture.fromFullData(
-    ByteVector.fromByteArray(await readFile(path.join(sources, 'cover.jpg'))),
-    PictureType.FrontCover,
-    'image/jpeg',
-    'Cover',
-  );
-  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+  const cover = await pictureFromFile(path.join(sources, 'cover.jpg'), 'image/jpeg');
   for (const w of missing) {
     await mkdir(path.dirname(w.path), { recursive: true });
     const temp = path.join(path.dirname(w.path), `.tmp-${path.basename(w.path)}`);
     await copyFile(path.join(sources, `${w.variant.name}-${w.take}.${w.variant.ext}`), temp);
     const i = wanted.indexOf(w);
-    const tagged = TagFile.createFromPath(temp);
-    try {
+    editTags(temp, (tagged) => {
       tagged.tag.title = `Real ${i}`;
       tagged.tag.performers = [`Artist ${Math.floor(i / VARIANTS.length) % 4}`];
       tagged.tag.albumArtists = tagged.tag.performers;
@@ -148,10 +133,7 @@ async function ensureRealFiles(count: number): Promise<string[]> {
       tagged.tag.year = 1990 + (i % 30);
       tagged.tag.genres = [GENRES[i % GENRES.length]!];
       if (w.variant.ext !== 'wav') tagged.tag.pictures = [cover];
-      tagged.save();
-    } finally {
-      tagged.dispose();
-    }
+    });
     await rename(temp, w.path);
   }
   return wanted.map((w) => w.path);

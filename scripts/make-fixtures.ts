@@ -6,26 +6,15 @@
  * nothing is generated. Several vitest workers may call `ensureFixtures()` at once, so every run builds
  * into its own temp folder and renames it into place; the loser of that race uses the winner's folder.
  */
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import {
-  ByteVector,
-  File as TagFile,
-  MpegAudioFileSettings,
-  Picture,
-  PictureType,
-  TagTypes,
-} from 'node-taglib-sharp';
+import { editTags, ffmpeg, pictureFromFile, PictureType, TagTypes } from './tagged-audio.js';
 
-const run = promisify(execFile);
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SCRIPT), '../test/fixtures/generated');
 const STAMP = '.stamp';
-const FFMPEG = 'ffmpeg';
 
 export const FIXTURE_ALBUM_DIR = path.join('library', 'Aurora Lane', 'Fixture Album');
 /** One file per format the scanner must accept, with lengths that defeat header-only parsing. */
@@ -65,14 +54,11 @@ const ALBUM_TAGS = {
   date: '2021',
 };
 
-async function ffmpeg(args: string[]): Promise<void> {
-  // -fflags +bitexact keeps encoder version strings out of the files, so output is reproducible.
-  await run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 << 20 });
-}
-
+/** The fixtures change when this script or the module that tags them does. */
 async function sourceHash(): Promise<string> {
   return createHash('sha256')
     .update(await readFile(SCRIPT))
+    .update(await readFile(path.join(path.dirname(SCRIPT), 'tagged-audio.ts')))
     .digest('hex');
 }
 
@@ -161,6 +147,7 @@ async function makeTaggedTrack(dir: string, f: AudioFormat, n: number, images: s
   const file = path.join(dir, `0${n} - Tone ${f.fmt}.${f.ext}`);
   const tags = { ...ALBUM_TAGS, title: `Tone ${f.fmt}`, track: `${n}/${FORMATS.length}` };
   const meta = Object.entries(tags).flatMap(([k, v]) => ['-metadata', `${k}=${v}`]);
+  // +bitexact keeps encoder version strings out of the files, so the output is reproducible.
   await ffmpeg([...sineInput(f.freq, f.rate), '-fflags', '+bitexact', ...meta, ...f.args, file]);
   if (f.ext === 'wav') addWavId3(file, tags.title, n);
   else await embedPictures(file, images);
@@ -171,9 +158,8 @@ async function makeTaggedTrack(dir: string, f: AudioFormat, n: number, images: s
  * ID3v2 chunk carrying the full tag set, like the other formats.
  */
 function addWavId3(file: string, title: string, n: number): void {
-  const tagFile = TagFile.createFromPath(file);
-  try {
-    const id3 = tagFile.getTag(TagTypes.Id3v2, true);
+  editTags(file, (tagged) => {
+    const id3 = tagged.getTag(TagTypes.Id3v2, true);
     id3.title = title;
     id3.performers = [ALBUM_TAGS.artist];
     id3.albumArtists = [ALBUM_TAGS.album_artist];
@@ -183,10 +169,7 @@ function addWavId3(file: string, title: string, n: number): void {
     id3.trackCount = FORMATS.length;
     id3.disc = 1;
     id3.year = 2021;
-    tagFile.save();
-  } finally {
-    tagFile.dispose();
-  }
+  });
 }
 
 /**
@@ -194,24 +177,13 @@ function addWavId3(file: string, title: string, n: number): void {
  * one tool for all formats keeps the order (front cover, then back cover) identical everywhere.
  */
 async function embedPictures(file: string, images: string): Promise<void> {
-  // Without this, saving an MP3 adds an ID3v1 tag next to the ID3v2 one.
-  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
   const pictures = [
-    await picture(path.join(images, 'cover.png'), PictureType.FrontCover, 'image/png', 'Front'),
-    await picture(path.join(images, 'back.jpg'), PictureType.BackCover, 'image/jpeg', 'Back'),
+    await pictureFromFile(path.join(images, 'cover.png'), 'image/png', PictureType.FrontCover, 'Front'),
+    await pictureFromFile(path.join(images, 'back.jpg'), 'image/jpeg', PictureType.BackCover, 'Back'),
   ];
-  const tagFile = TagFile.createFromPath(file);
-  try {
-    tagFile.tag.pictures = pictures;
-    tagFile.save();
-  } finally {
-    tagFile.dispose();
-  }
-}
-
-async function picture(file: string, type: PictureType, mime: string, description: string): Promise<Picture> {
-  const data = ByteVector.fromByteArray(await readFile(file));
-  return Picture.fromFullData(data, type, mime, description);
+  editTags(file, (tagged) => {
+    tagged.tag.pictures = pictures;
+  });
 }
 
 async function makeUntagged(dir: string): Promise<void> {

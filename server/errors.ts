@@ -40,7 +40,12 @@ export const PROBLEM_STATUS = {
   artist_not_found: 404,
   playlist_not_found: 404,
   collection_not_found: 404,
+  mix_not_found: 404,
   not_owner: 403,
+  // bookmarks, internet radio stations
+  too_many_bookmarks: 409,
+  radio_station_not_found: 404,
+  too_many_radio_stations: 409,
   // streaming
   range_not_satisfiable: 416,
   busy: 503,

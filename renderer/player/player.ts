@@ -10,23 +10,19 @@ import type { Api } from '../api.js';
 import type { Messages } from '../messages.js';
 import type { Session } from '../session.js';
 import { deviceLabel } from './device.js';
+import { answerMediaKeys, showInMediaSession } from './media-session.js';
 import { PlayCounter } from './play-counter.js';
 import { Queue, type RepeatMode } from './queue.js';
+import { QueueSaver } from './queue-saver.js';
 import { StreamTokens } from './stream-token.js';
 import { streamUrl } from './stream-url.js';
-
-/** How long after the last change the queue is saved, so a burst of edits saves once. */
-const SAVE_DELAY_MS = 1000;
-/** While playing, the position is saved this often, for another device to pick up. */
-const POSITION_SAVE_MS = 15_000;
 
 export class Player {
   readonly audio: HTMLAudioElement;
   readonly queue = new Queue<Track>();
   private counter: PlayCounter | null = null;
   private listeners = new Set<() => void>();
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastPositionSave = 0;
+  private readonly saver: QueueSaver;
   /** Whether the current track is the transcode because the browser could not play the original. */
   private transcoded = false;
   private coverUrl: string | null = null;
@@ -47,6 +43,11 @@ export class Player {
   ) {
     this.logs = session.role !== 'Pass';
     this.streamTokens = new StreamTokens(api);
+    this.saver = new QueueSaver(api, this.logs, () => ({
+      trackIds: this.queue.state.tracks.map((track) => track.id),
+      current: this.current?.id,
+      positionMs: this.current ? this.positionMs() : 0,
+    }));
     this.audio = document.createElement('audio');
     this.audio.preload = 'auto';
     this.audio.dataset.testid = 'player-audio';
@@ -59,7 +60,14 @@ export class Player {
         this.changed();
       });
     }
-    this.mediaSession();
+    answerMediaKeys({
+      resume: () => void this.resume(),
+      pause: () => this.audio.pause(),
+      previous: () => this.previous(),
+      next: () => this.next(),
+      seek: (ms) => this.seek(ms),
+      positionMs: () => this.positionMs(),
+    });
   }
 
   get current(): Track | null {
@@ -191,7 +199,7 @@ export class Player {
   }
 
   destroy(): void {
-    clearTimeout(this.saveTimer);
+    this.saver.cancel();
     this.audio.pause();
     this.audio.removeAttribute('src');
     this.audio.load();
@@ -270,7 +278,7 @@ export class Player {
   private onTime(): void {
     const track = this.current;
     if (track && !this.audio.paused && this.counter?.heard(this.positionMs())) void this.log('play', track);
-    if (this.playing && Date.now() - this.lastPositionSave > POSITION_SAVE_MS) this.scheduleSave(0);
+    if (this.playing) this.saver.playing();
     this.changed();
   }
 
@@ -319,35 +327,12 @@ export class Player {
   }
 
   private queueChanged(): void {
-    this.scheduleSave(SAVE_DELAY_MS);
+    this.saver.changed();
     this.changed();
   }
 
-  private scheduleSave(delayMs: number): void {
-    if (!this.logs) return;
-    clearTimeout(this.saveTimer);
-    this.lastPositionSave = Date.now();
-    this.saveTimer = setTimeout(() => void this.save(), delayMs);
-  }
-
-  private async save(): Promise<void> {
-    const { tracks } = this.queue.state;
-    try {
-      await this.api.json('/api/play-queue/save', {
-        json: {
-          trackIds: tracks.map((track) => track.id),
-          current: this.current?.id,
-          positionMs: this.current ? this.positionMs() : 0,
-          device: deviceLabel(),
-        },
-      });
-    } catch {
-      // Quietly: the queue is saved again on the next change, and playing goes on meanwhile.
-    }
-  }
-
   private changed(): void {
-    this.updateMediaSession();
+    showInMediaSession(this.current, this.playing, this.coverUrl);
     for (const listener of this.listeners) listener();
   }
 
@@ -366,46 +351,5 @@ export class Player {
 
   get cover(): string | null {
     return this.current ? this.coverUrl : null;
-  }
-
-  private mediaSession(): void {
-    if (!('mediaSession' in navigator)) return;
-    const session = navigator.mediaSession;
-    const handlers: Array<[MediaSessionAction, MediaSessionActionHandler]> = [
-      ['play', () => void this.resume()],
-      ['pause', () => this.audio.pause()],
-      ['previoustrack', () => this.previous()],
-      ['nexttrack', () => this.next()],
-      ['seekbackward', () => this.seek(this.positionMs() - 10_000)],
-      ['seekforward', () => this.seek(this.positionMs() + 10_000)],
-      ['seekto', (details) => this.seek((details.seekTime ?? 0) * 1000)],
-    ];
-    for (const [action, handler] of handlers) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // An action this browser does not know.
-      }
-    }
-  }
-
-  private updateMediaSession(): void {
-    if (!('mediaSession' in navigator) || typeof MediaMetadata === 'undefined') return;
-    const track = this.current;
-    navigator.mediaSession.playbackState = track ? (this.playing ? 'playing' : 'paused') : 'none';
-    const title = track?.name ?? '';
-    if (
-      navigator.mediaSession.metadata?.title === title &&
-      navigator.mediaSession.metadata.artwork.length > 0
-    )
-      return;
-    navigator.mediaSession.metadata = track
-      ? new MediaMetadata({
-          title,
-          artist: track.artists.map((artist) => artist.name).join(', '),
-          album: track.album?.name ?? '',
-          artwork: this.coverUrl ? [{ src: this.coverUrl, sizes: '512x512' }] : [],
-        })
-      : null;
   }
 }

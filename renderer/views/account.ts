@@ -2,7 +2,7 @@ import type { View } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
 import { signIn } from './signin.js';
 import type { Member } from '../stats-data.js';
-import type { UserRecord } from './users.js';
+import type { UserRow } from './users.js';
 
 /** Account (everyone): share one's statistics with the household, change one's password. */
 export const accountView: View = (ctx, root) => {
@@ -12,7 +12,7 @@ export const accountView: View = (ctx, root) => {
     const wanted = publicStats.checked;
     publicStats.disabled = true;
     ctx.api
-      .json<UserRecord>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
+      .json<UserRow>('/api/users/settings', { method: 'POST', json: { publicStats: wanted } })
       .then((user) => {
         show(user.publicStats);
         ctx.messages.info(

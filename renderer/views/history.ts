@@ -1,18 +1,11 @@
-import type {
-  ImportProgress,
-  ImportStarted,
-  MissingListens,
-  YearInReview as Review,
-} from '../../server/contract/history.js';
-import { rankedBars } from '../charts.js';
+import type { ImportProgress, ImportStarted, MissingListens } from '../../server/contract/history.js';
 import type { View, ViewContext } from '../context.js';
-import { card, field, h, onSubmit, replace, submitButton, viewHeading, type Child } from '../dom.js';
-import { formatDateTime, formatDuration, formatNumber } from '../format.js';
-import { count, plays } from '../plural.js';
+import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
+import { formatDateTime } from '../format.js';
+import { count } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+import { yearReview } from './year-review.js';
 /** The server recognises the file from its content; a source is only a hint for odd files. */
 const SOURCES = [
   { value: '', label: 'Recognise it from the file (ZIP, JSON or CSV)' },
@@ -21,35 +14,18 @@ const SOURCES = [
   { value: 'spotify', label: "Spotify's my_spotify_data.zip or its JSON" },
 ];
 
-const bigNumber = (label: string, value: string, testid: string) =>
-  h(
-    'div',
-    { class: 'figure' },
-    h('span', { class: 'figure-value', testid, text: value }),
-    h('span', { class: 'muted', text: label }),
-  );
-
 /**
- * History: bring listening history in (imports with their progress and report) and the year in
- * review, one listener's or the household's, for any year with plays.
+ * History: the year in review first (one listener's or the household's, for any year with plays),
+ * then bringing listening history in (imports with their progress and report). A Pass account (a
+ * wall display) imports nothing: it sees the household's year alone.
  */
 export const historyView: View = (ctx, root) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const shown = { year: new Date().getFullYear(), household: false };
-  const review = section<Review>({
-    testid: 'review',
-    label: 'the year in review',
-    load: () =>
-      ctx.api.json<Review>('/api/stats/year-in-review', {
-        query: { year: shown.year, household: shown.household },
-      }),
-    render: (r) => renderReview(r, shown, show),
-  });
-  review.element.classList.add('review');
-  function show(year: number, household: boolean): void {
-    shown.year = year;
-    shown.household = household;
+  const review = yearReview(ctx);
+  if (ctx.session.role === 'Pass') {
+    replace(root, viewHeading('Year in review'), review.element);
     void review.reload();
+    return () => review.dispose();
   }
   const past = section<ImportProgress[]>({
     testid: 'past-imports',
@@ -77,26 +53,26 @@ export const historyView: View = (ctx, root) => {
         ),
       ),
   });
-  // A finished import may bring years with plays: the picker is drawn again.
+  // A finished import may bring years with plays: the review is drawn again.
   const imported = () => {
-    show(shown.year, shown.household);
+    void review.reload();
     void past.reload();
-    void missing.reload();
     void missing.reload();
   };
   replace(
     root,
     viewHeading('History'),
+    review.element,
     importCard(ctx, (t) => (timer = t), imported),
     card('Past imports', past.element),
     card('Missing from your library', missing.element),
-    review.element,
   );
   void review.reload();
   void past.reload();
+  void missing.reload();
   return () => {
     clearTimeout(timer);
-    review.cancel();
+    review.dispose();
   };
 };
 
@@ -214,123 +190,4 @@ function showProgress(report: HTMLElement, p: ImportProgress): void {
         )
       : null,
   );
-}
-
-function renderReview(
-  r: Review,
-  shown: { year: number; household: boolean },
-  show: (year: number, household: boolean) => void,
-): Child[] {
-  const { year, household } = shown;
-  const years = r.years.includes(year) ? r.years : [year, ...r.years];
-  const picker = h(
-    'select',
-    { testid: 'review-year' },
-    ...years.map((y) => h('option', { text: String(y), attrs: { value: y, selected: y === year } })),
-  );
-  picker.addEventListener('change', () => show(Number(picker.value), household));
-  const everyone = h('input', {
-    testid: 'review-household',
-    attrs: { type: 'checkbox', checked: household },
-  });
-  everyone.addEventListener('change', () => show(year, everyone.checked));
-  const print = h('button', {
-    class: 'button small no-print',
-    text: 'Print',
-    attrs: { type: 'button' },
-    on: { click: () => window.print() },
-  });
-  const who = household ? 'the household' : 'me';
-  const bars = (items: Array<{ name: string | null; plays: number }>, testid: string, title: string) =>
-    items.length > 0
-      ? rankedBars(
-          items.map((i) => ({ label: i.name ?? 'unknown', value: i.plays, text: plays(i.plays) })),
-          testid,
-          `${title}, ${year}, ${who}`,
-        )
-      : h('p', { class: 'muted', testid: `${testid}-empty`, text: 'None this year.' });
-  const played = r.plays > 0;
-  return [
-    card(
-      `${household ? 'Our' : 'My'} ${year} in music`,
-      h(
-        'div',
-        { class: 'review-controls no-print' },
-        field('Year', picker),
-        h('label', { class: 'check' }, everyone, h('span', { text: 'The whole household' })),
-        print,
-      ),
-      h(
-        'div',
-        { class: 'summary review-figures' },
-        bigNumber('of music', formatDuration(r.totalMs), 'review-time'),
-        bigNumber('plays', formatNumber(r.plays), 'review-plays'),
-        bigNumber('days in a row at most', String(r.longestStreak?.days ?? 0), 'review-streak'),
-        bigNumber('new artists', String(r.newArtists.count), 'review-new-artists'),
-        bigNumber('skipped', `${Math.round(r.skipRate * 100)} %`, 'review-skips'),
-      ),
-      r.mostPlayedDay
-        ? h('p', { text: `Busiest day: ${r.mostPlayedDay.date}, ${plays(r.mostPlayedDay.plays)}.` })
-        : null,
-      r.topTrackOfADay
-        ? h('p', {
-            text: `On ${r.topTrackOfADay.date}, “${r.topTrackOfADay.track.name ?? 'a track'}” played ${r.topTrackOfADay.plays === 1 ? 'once' : `${r.topTrackOfADay.plays} times`}.`,
-          })
-        : null,
-      played
-        ? null
-        : h('p', { class: 'muted', text: `No plays in ${year} yet — import your history above.` }),
-    ),
-    played
-      ? h(
-          'div',
-          { class: 'grid-2' },
-          card('Top tracks', bars(r.topTracks, 'review-top-tracks', 'Top tracks')),
-          card('Top artists', bars(r.topArtists, 'review-top-artists', 'Top artists')),
-          card('Top albums', bars(r.topAlbums, 'review-top-albums', 'Top albums')),
-          card(
-            'Top genres',
-            bars(
-              r.topGenres.map((g) => ({ name: g.genre, plays: g.plays })),
-              'review-top-genres',
-              'Top genres',
-            ),
-          ),
-        )
-      : null,
-    played
-      ? card(
-          'Month by month',
-          bars(
-            r.months.map((m) => ({ name: MONTHS[m.month - 1]!, plays: m.plays })),
-            'review-months',
-            'Plays per month',
-          ),
-        )
-      : null,
-    played
-      ? card(
-          'Hour of the day',
-          bars(
-            // Every hour of the day, those without plays too: the shape of a day is the point.
-            Array.from({ length: 24 }, (_, hour) => ({
-              name: `${String(hour).padStart(2, '0')}:00`,
-              plays: r.hours.find((x) => x.hour === hour)?.plays ?? 0,
-            })),
-            'review-hours-chart',
-            'Plays per hour of the day',
-          ),
-        )
-      : null,
-    r.newArtists.items.length > 0
-      ? card(
-          'First heard this year',
-          h(
-            'ul',
-            { class: 'top-list' },
-            ...r.newArtists.items.map((a) => h('li', { text: `${a.name ?? 'unknown'} · ${plays(a.plays)}` })),
-          ),
-        )
-      : null,
-  ];
 }

@@ -1,7 +1,7 @@
 import type { ViewContext } from '../context.js';
 import { h, onSubmit, submitButton } from '../dom.js';
 import { explain } from '../problems.js';
-import type { UserRecord } from './users.js';
+import type { UserRow } from './users.js';
 
 /** One labelled control with its hint and its inline error, wired with aria-describedby. */
 function control(
@@ -84,7 +84,7 @@ export function createUserForm(ctx: ViewContext, created: () => Promise<void>): 
       return;
     }
     try {
-      const user = await ctx.api.json<UserRecord>('/api/users/create', {
+      const user = await ctx.api.json<UserRow>('/api/users/create', {
         method: 'POST',
         json: { username: username.value, password: password.value, role: role.value },
       });

@@ -9,7 +9,7 @@ import { errorBox, section, type Section } from '../ui/section.js';
 import { createUserForm } from './user-form.js';
 
 /** A user as the Admin's list answers it. */
-export type UserRecord = User & Partial<Pick<ListedUser, 'lastActivity'>>;
+export type UserRow = User & Partial<Pick<ListedUser, 'lastActivity'>>;
 
 const ROLES = ['Admin', 'User', 'Pass'] as const;
 
@@ -30,10 +30,10 @@ export const usersView: View = (ctx, root) => {
     testid: 'users-status',
     attrs: { 'aria-live': 'polite' },
   });
-  const list: Section = section<UserRecord[]>({
+  const list: Section = section<UserRow[]>({
     testid: 'users-list',
     label: 'users',
-    load: () => ctx.api.json<UserRecord[]>('/api/users'),
+    load: () => ctx.api.json<UserRow[]>('/api/users'),
     render: (users) => table(ctx, users, reload, status),
   });
   const reload = (): Promise<void> => list.reload();
@@ -49,7 +49,7 @@ export const usersView: View = (ctx, root) => {
 
 function table(
   ctx: ViewContext,
-  users: UserRecord[],
+  users: UserRow[],
   reload: () => Promise<void>,
   status: HTMLElement,
 ): HTMLElement {
@@ -85,7 +85,7 @@ function cell(label: string, ...children: (Node | string | null)[]): HTMLTableCe
 
 function row(
   ctx: ViewContext,
-  user: UserRecord,
+  user: UserRow,
   admins: number,
   reload: () => Promise<void>,
   status: HTMLElement,

@@ -83,7 +83,7 @@ export const yearInReviewSchema = z
     topArtists: z.array(z.object({ id: z.string(), name: z.string().nullable(), ...ranked })),
     topGenres: z.array(z.object({ genre: z.string(), ...ranked })),
     months: z.array(z.object({ month: z.int().min(1).max(12), plays: count(), listeningMs: count() })),
-    hours: z.array(z.object({ hour: z.int().min(0).max(23), plays: count() })),
+    hours: z.array(z.object({ hour: z.int().min(0).max(23), plays: count(), listeningMs: count() })),
     mostPlayedDay: z.object({ date: day, plays: count() }).nullable(),
     longestStreak: z.object({ days: z.int().min(1), from: day, to: day }).nullable(),
     topTrackOfADay: z
@@ -97,6 +97,27 @@ export const yearInReviewSchema = z
       count: count(),
       items: z.array(z.object({ id: z.string(), name: z.string().nullable(), plays: count() })),
     }),
+    firstPlay: z
+      .object({
+        at: utc(),
+        track: z.object({ id: z.string(), name: z.string().nullable(), artists: z.array(ref) }),
+      })
+      .nullable()
+      .meta({ description: "The year's first play (the smallest track id of plays at the same instant)" }),
+    members: z
+      .array(
+        z.object({
+          userId: z.string(),
+          username: z.string(),
+          plays: count(),
+          listeningMs: count(),
+          topArtist: z.object({ id: z.string(), name: z.string().nullable(), plays: count() }).nullable(),
+        }),
+      )
+      .meta({
+        description:
+          'A household review: each member with plays in the year, most plays first (no Pass accounts); empty for one listener',
+      }),
   })
   .meta({ id: 'YearInReview' });
 

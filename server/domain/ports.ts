@@ -8,11 +8,16 @@
 import type { CollectionKind, CollectionRecord } from './collection.js';
 import type { FavouriteKind } from './favourites.js';
 import type { PlayQueueRecord } from './play-queue.js';
+import type { BookmarkRecord } from './bookmark.js';
+import type { RadioStationRecord } from './radio-station.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from './library.js';
 import type { RatingKind } from './rating.js';
 import type { AccountRole, InviteRecord, UserRecord } from './user.js';
 import type { ArtistImageKind, SingleArtKind, StoredImage } from './artwork.js';
 import type { PlayLogEntry } from './play.js';
+import type { ApiKeyRecord } from './api-key.js';
+import type { ImportJob } from './import-job.js';
+import type { Listen } from './listen.js';
 import type { RatingSummary } from '../contract/library.js';
 
 /**
@@ -91,6 +96,34 @@ export interface PlayQueuesStore extends AccountData {
   save(userId: string, queue: PlayQueueRecord): Promise<void>;
 }
 
+/** Each user's bookmarks, one per track (bookmarks.json). */
+export interface BookmarksStore extends AccountData {
+  list(userId: string): readonly BookmarkRecord[];
+  /** Adds or replaces the user's bookmark of `bookmark.trackId`, unless that would exceed `max`. */
+  put(userId: string, bookmark: BookmarkRecord, max: number): Promise<'saved' | 'too_many'>;
+  /** Whether there was one to remove. */
+  remove(userId: string, trackId: string): Promise<boolean>;
+}
+
+/** The household's internet radio stations (radio-stations.json). */
+export interface RadioStationsStore {
+  list(): readonly RadioStationRecord[];
+  add(station: RadioStationRecord, max: number): Promise<'added' | 'too_many'>;
+  /** The station as changed, or undefined when there is none with this id. */
+  update(
+    id: string,
+    patch: Pick<RadioStationRecord, 'name' | 'streamUrl' | 'homePageUrl'>,
+  ): Promise<RadioStationRecord | undefined>;
+  remove(id: string): Promise<boolean>;
+}
+
+/** The mixes each user hid (mixes.json), by mix id. */
+export interface HiddenMixesStore extends AccountData {
+  hidden(userId: string): readonly string[];
+  /** Hides (`hidden` true) or shows again one of the user's mixes; true when something changed. */
+  setHidden(userId: string, mixId: string, hidden: boolean): Promise<boolean>;
+}
+
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */
 export interface ArtworkStore {
   artistImages(artistId: string, kind: ArtistImageKind): readonly StoredImage[];
@@ -128,6 +161,67 @@ export interface LibraryStore {
  */
 export interface PlayStore {
   append(entry: PlayLogEntry): Promise<void>;
+  /** Many entries in one write (an import's batch), each handed to the index as `append` does. */
+  appendMany(entries: PlayLogEntry[]): Promise<void>;
+}
+
+/**
+ * App passwords, kept with the accounts (users.json) so that a key is never added to a user being
+ * removed, and a removed user's keys go in the same write.
+ */
+export interface ApiKeysStore {
+  findById(id: string): UserRecord | undefined;
+  apiKeysOf(userId: string): ApiKeyRecord[];
+  findApiKeyByHash(hash: string): ApiKeyRecord | undefined;
+  /** Checks the user exists and has fewer than `maxPerUser` keys in the same step as it adds. */
+  addApiKey(key: ApiKeyRecord, maxPerUser: number): Promise<'added' | 'too_many' | 'no_user'>;
+  /** False when the user has no key with that id. */
+  removeApiKey(userId: string, id: string): Promise<boolean>;
+  /** False (and nothing written) when the key is gone. */
+  touchApiKey(id: string, at: number, client?: string | null): Promise<boolean>;
+}
+
+/** Listens that matched no library track (history/unmatched.jsonl), in the order they came. */
+export interface UnmatchedListensStore {
+  /** Resolves once they are durable. */
+  append(listens: readonly Listen[]): Promise<void>;
+  read(): AsyncGenerator<Listen>;
+  /** Offers every listen to `take` in batches; those it does not take stay, in order. */
+  sweep(
+    take: (batch: Listen[]) => Promise<boolean[]>,
+    batchSize?: number,
+  ): Promise<{ taken: number; kept: number }>;
+}
+
+/** Imports of listening history (imports/): each job's record, and its upload until it is done. */
+export interface ImportJobsStore {
+  /** Where the kept upload of a job can be read. */
+  uploadPath(id: string): string;
+  /** Takes over the request's temp file, which is removed when the request ends. */
+  keepUpload(id: string, tempPath: string): Promise<void>;
+  removeUpload(id: string): Promise<void>;
+  save(job: ImportJob): Promise<void>;
+  list(): Promise<ImportJob[]>;
+}
+
+/** Every store the services are built over (createServices): the data folder's, or the tests' fakes. */
+export interface ServiceStores {
+  readonly users: UsersStore & InvitesStore & ApiKeysStore;
+  readonly library: LibraryStore;
+  readonly ratings: RatingsStore;
+  readonly collections: CollectionsStore;
+  readonly artwork: ArtworkStore;
+  readonly favourites: FavouritesStore;
+  readonly playQueues: PlayQueuesStore;
+  readonly bookmarks: BookmarksStore;
+  readonly radioStations: RadioStationsStore;
+  readonly hiddenMixes: HiddenMixesStore;
+  readonly plays: PlayStore;
+  readonly unmatchedListens: UnmatchedListensStore;
+  readonly importJobs: ImportJobsStore;
+  readonly jwtSecret: Buffer;
+  /** The key app passwords are sealed with: never the JWT secret. */
+  readonly appPasswordKey: Buffer;
 }
 
 /** The household's switches an Admin sets on the settings page (settings.json). */

@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import Koa from 'koa';
 import Router, { type RouterContext } from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Logger } from '../logger.js';
 import type { AuthService } from '../services/auth-service.js';
 import { badRequest, messageOf } from '../errors.js';
 import { authorize } from './authenticate.js';
+import { formBody, multipartBody, UPLOAD_LIMIT_BYTES } from './body.js';
 import { crossOriginGuard } from './cross-origin.js';
 import { hostGuard } from './host-check.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
@@ -17,60 +15,10 @@ import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { StreamBody, type Request, type RouteDef, type UploadedFile } from './endpoint.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
-
-const formBody = koaBody({
-  json: true,
-  urlencoded: true,
-  text: false,
-  multipart: false,
-  jsonLimit: BODY_LIMIT_BYTES,
-  formLimit: BODY_LIMIT_BYTES,
-  jsonStrict: true,
-});
-
-/**
- * Multipart bodies are written into a folder of the request's own, removed when the request ends
- * however it ends: a body refused half-way (413 for a second file, a client gone) leaves files the
- * handler never hears of, and formidable removes only the file it was writing. `limit` is the
- * route's upload limit (default 20 MiB; history imports: 1 GiB, see routes.ts).
- */
-function multipartBody(limit: number): Koa.Middleware {
-  return async (ctx, next) => {
-    const uploadDir = await mkdtemp(join(tmpdir(), 'melon-upload-'));
-    try {
-      await koaBody({
-        json: true,
-        urlencoded: true,
-        text: false,
-        multipart: true,
-        jsonLimit: BODY_LIMIT_BYTES,
-        formLimit: BODY_LIMIT_BYTES,
-        formidable: {
-          maxFileSize: limit,
-          maxTotalFileSize: limit,
-          maxFiles: 1,
-          uploadDir,
-          keepExtensions: false,
-          // An empty file reaches its handler, which can say what is wrong with it.
-          allowEmptyFiles: true,
-          minFileSize: 0,
-          // A part with a file name is the file even without a Content-Type of its own (Python's
-          // requests sends none); formidable would otherwise read it as a text field.
-          onPart: (part, handlePart) => {
-            if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
-            handlePart(part);
-          },
-        },
-      })(ctx, next);
-    } finally {
-      await rm(uploadDir, { recursive: true, force: true });
-    }
-  };
-}
-
 type Ctx = RouterContext<AppState>;
+
+/** A native POST's parameters: a JSON or form body. */
+const nativeForm = formBody({ json: true });
 
 /**
  * Builds the Koa application: request log, problem mapping, security headers, the host guard, the
@@ -99,7 +47,7 @@ export function buildApp(
   for (const route of routes) {
     const method = route.method === 'GET' ? 'get' : 'post';
     const parse =
-      route.body === 'multipart' ? multipartBody(route.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES) : formBody;
+      route.body === 'multipart' ? multipartBody(route.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES) : nativeForm;
     // Authorise before reading a body: an anonymous caller cannot make the server buffer 20 MiB.
     router[method](
       route.path,

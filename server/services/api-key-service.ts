@@ -6,7 +6,7 @@ import { newId } from '../domain/ids.js';
 import { accountOf, type Principal } from '../domain/user.js';
 import { conflict, messageOf, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { UsersRepo } from '../store/users-repo.js';
+import type { ApiKeysStore } from '../domain/ports.js';
 import type { AppPasswordSealer } from './app-password-sealer.js';
 
 /** How many app passwords one account may hold (docs/API.md, App passwords). */
@@ -49,7 +49,7 @@ export class ApiKeyService {
   private readonly touching = new Set<string>();
 
   constructor(
-    private readonly users: UsersRepo,
+    private readonly users: ApiKeysStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly sealer: AppPasswordSealer,

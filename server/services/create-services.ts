@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { scanLibrary } from '../library/scanner.js';
-import { audioFilesOnDisk, TrackFiles } from '../library/track-files.js';
+import { audioFilesOnDisk, TrackFiles, type AudioFileIo } from '../library/track-files.js';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/open-store.js';
+import type { ServiceStores } from '../domain/ports.js';
 import { ApiKeyService } from './api-key-service.js';
 import { LyricsService } from './lyrics-service.js';
 import { AppPasswordSealer } from './app-password-sealer.js';
@@ -24,7 +24,11 @@ import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { indexSource } from './mixes/index-source.js';
+import { MixService } from './mixes/mix-service.js';
 import { PlayQueueService } from './play-queue-service.js';
+import { BookmarkService } from './bookmark-service.js';
+import { RadioStationService } from './radio-station-service.js';
 import { SearchService } from './playback/search-service.js';
 import { StreamService } from './playback/stream-service.js';
 import { RatingService } from './rating-service.js';
@@ -64,6 +68,10 @@ export interface Services {
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
   playQueues: PlayQueueService;
+  bookmarks: BookmarkService;
+  radioStations: RadioStationService;
+  /** Melon's own playlists, made from the household's listening. */
+  mixes: MixService;
   browse: BrowseService;
   /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
   resizer: ImageResizer;
@@ -77,6 +85,8 @@ export interface ServiceOptions {
   /** The desktop app passes its electron-updater installer; headless uses the built-in one. */
   installer?: Installer;
   scanner?: Scanner;
+  /** The audio files' picture edits; the files on disk unless given (unit tests give a fake). */
+  audioFiles?: AudioFileIo;
   /** Watching the music folders (default on) and its timings. */
   library?: LibraryOptions;
   /** Flushes and closes the store before an installer replaces the app. */
@@ -87,7 +97,7 @@ export interface ServiceOptions {
 
 export function createServices(
   config: Config,
-  store: Store,
+  store: ServiceStores,
   clock: Clock,
   logger: Logger,
   options: ServiceOptions,
@@ -105,7 +115,9 @@ export function createServices(
   );
   const collections = new CollectionService(store.collections, store.artwork, library, clock);
   // The one queue of audio-file edits: the artwork service edits through it, updates wait for it.
-  const trackFiles = new TrackFiles(audioFilesOnDisk((track) => library.openTrackFile(track)));
+  const trackFiles = new TrackFiles(
+    options.audioFiles ?? audioFilesOnDisk((track) => library.openTrackFile(track)),
+  );
   const artwork = new ArtworkService(
     store.artwork,
     library,
@@ -138,6 +150,18 @@ export function createServices(
     nowPlaying,
     logger,
   );
+  // Plays count for the artists their tracks have now: a rescan that splits a credit anew moves them.
+  const countArtists = () =>
+    options.statsIndex.countArtistsAs((trackId) => {
+      const track = store.library.track(trackId);
+      if (!track) return undefined;
+      return {
+        ids: track.artistIds,
+        names: track.artistIds.map((id) => store.library.artist(id)?.name ?? ''),
+      };
+    });
+  countArtists();
+  library.onScanned(countArtists);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
@@ -166,7 +190,11 @@ export function createServices(
     apiKeys,
     welcome: new WelcomeService(store.users, apiKeys, library, store.settings),
     invites: new InviteService(store.users, signer, clock, logger),
-    users: new UserService(store.users, [store.ratings, store.favourites, store.playQueues], clock),
+    users: new UserService(
+      store.users,
+      [store.ratings, store.favourites, store.playQueues, store.bookmarks, store.hiddenMixes],
+      clock,
+    ),
     library,
     stream: new StreamService(library, {
       ffmpeg: config.ffmpegPath,
@@ -198,6 +226,9 @@ export function createServices(
     ),
     favourites,
     playQueues,
+    bookmarks: new BookmarkService(store.bookmarks, library, clock),
+    radioStations: new RadioStationService(store.radioStations, clock),
+    mixes: new MixService(indexSource(options.statsIndex, library), store.users, store.hiddenMixes, clock),
     browse: new BrowseService(
       library,
       stats,

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtworkRepo } from './artwork-repo.js';
+import { BookmarksRepo } from './bookmarks-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
@@ -10,15 +11,17 @@ import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import {
   appendPlayIndexSegment,
-  readPlayIndexSnapshot,
-  removePlayIndexSnapshot,
-  writePlayIndexSnapshot,
-} from './play-index-snapshot.js';
+  readSavedPlayIndex,
+  removeSavedPlayIndex,
+  writeSavedPlayIndex,
+} from './saved-play-index.js';
 import { PlayLog } from './play-log.js';
 import type { PlayLogEntry } from '../domain/play.js';
 import type { PlaySnapshot } from '../domain/play.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
+import { RadioStationsRepo } from './radio-stations-repo.js';
+import { HiddenMixesRepo } from './hidden-mixes-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
@@ -42,6 +45,12 @@ export interface Store {
   readonly playQueues: PlayQueuesRepo;
   /** The switches an Admin sets on the settings page. */
   readonly settings: SettingsRepo;
+  /** Each user's bookmarks in tracks. */
+  readonly bookmarks: BookmarksRepo;
+  /** The household's internet radio stations. */
+  readonly radioStations: RadioStationsRepo;
+  /** The mixes each user hid. */
+  readonly hiddenMixes: HiddenMixesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
@@ -117,7 +126,7 @@ async function openPlayLog(
   added: () => void,
 ): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
-  const saved = await readPlayIndexSnapshot(join(dataDir, INDEX_FILE));
+  const saved = await readSavedPlayIndex(join(dataDir, INDEX_FILE));
   const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
   const usable =
     saved &&
@@ -192,6 +201,9 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const settings = await SettingsRepo.open(join(dataDir, 'settings.json'));
+  const bookmarks = await BookmarksRepo.open(join(dataDir, 'bookmarks.json'));
+  const radioStations = await RadioStationsRepo.open(join(dataDir, 'radio-stations.json'));
+  const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   let addedSinceSave = 0;
@@ -215,7 +227,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       if (plays.indexMissedEntries) {
         // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
         indexBroken = true;
-        await removePlayIndexSnapshot(indexPath);
+        await removeSavedPlayIndex(indexPath);
         return;
       }
       const logSnapshots = plays.durableSnapshots;
@@ -227,12 +239,12 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       try {
         const bytes = savedIndex
           ? await appendPlayIndexSegment(indexPath, savedIndex.bytes, segment)
-          : await writePlayIndexSnapshot(indexPath, segment);
+          : await writeSavedPlayIndex(indexPath, segment);
         savedIndex = { bytes, logSnapshots };
       } catch (error) {
         // What was taken is not in the file: later segments would not follow on. Rebuild next start.
         indexBroken = true;
-        await removePlayIndexSnapshot(indexPath).catch(() => undefined);
+        await removeSavedPlayIndex(indexPath).catch(() => undefined);
         throw error;
       }
     };
@@ -261,6 +273,9 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       favourites.flush(),
       playQueues.flush(),
       settings.flush(),
+      bookmarks.flush(),
+      radioStations.flush(),
+      hiddenMixes.flush(),
       plays.flush(),
     ]);
   };
@@ -286,6 +301,9 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     favourites,
     playQueues,
     settings,
+    bookmarks,
+    radioStations,
+    hiddenMixes,
     plays,
     unmatchedListens,
     importJobs,

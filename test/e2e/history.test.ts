@@ -61,8 +61,8 @@ describe('History', () => {
     );
 
     await view.getByTestId('review-year').selectOption(String(YEAR));
-    await eventually(() => view.getByTestId('review-plays').textContent(), '3');
-    expect(await view.getByTestId('review-streak').textContent()).toBe('3');
+    await eventually(() => view.getByTestId('story-time-detail').textContent(), `3 plays in ${YEAR}`);
+    expect(await view.getByTestId('story-streak').textContent()).toBe('3 days in a row');
     expect(
       await view
         .getByTestId('review-top-tracks')

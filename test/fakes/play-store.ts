@@ -13,9 +13,15 @@ export class FakePlayStore implements PlayStore {
   constructor(private readonly onEntry: (entry: PlayLogEntry) => void) {}
 
   append(entry: PlayLogEntry): Promise<void> {
+    return this.appendMany([entry]);
+  }
+
+  appendMany(entries: PlayLogEntry[]): Promise<void> {
     const write = () => {
-      this.entries.push(entry);
-      this.onEntry(entry);
+      for (const entry of entries) {
+        this.entries.push(entry);
+        this.onEntry(entry);
+      }
     };
     if (!this.held) {
       write();

@@ -2,44 +2,32 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
+import { loadConfig } from '../../server/config.js';
 import type { LibraryIndex } from '../../server/domain/library.js';
-import { TrackFiles } from '../../server/library/track-files.js';
+import type { ServiceStores } from '../../server/domain/ports.js';
 import { createMemoryLogger } from '../../server/logger.js';
-import { ArtworkService } from '../../server/services/artwork-service.js';
-import { AuthService } from '../../server/services/auth-service.js';
-import { CollectionService } from '../../server/services/collection-service.js';
-import { FavouritesService } from '../../server/services/favourites-service.js';
-import { ImageCache } from '../../server/services/image-cache.js';
-import { InviteService } from '../../server/services/invite-service.js';
-import { LibraryService, type Scanner } from '../../server/services/library-service.js';
-import { PlayQueueService } from '../../server/services/play-queue-service.js';
-import { RatingService } from '../../server/services/rating-service.js';
+import { createServices, type Services } from '../../server/services/create-services.js';
+import type { Scanner } from '../../server/services/library-service.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import { StatsService } from '../../server/services/stats/stats-service.js';
 import { TokenSigner } from '../../server/services/tokens.js';
-import { UserService } from '../../server/services/user-service.js';
 import { fakeScanner } from '../factories/library.js';
 import { FakeArtworkStore } from './artwork-store.js';
 import { FakeAudioFiles } from './audio-files.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
+import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
+import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
+import { FakeBookmarksStore } from './bookmarks-store.js';
+import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakePlayStore } from './play-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
+import { FakeUnmatchedListens } from './unmatched-listens.js';
 import { FakeUsersStore } from './users-store.js';
 
-type ServiceClass =
-  | typeof ArtworkService
-  | typeof AuthService
-  | typeof CollectionService
-  | typeof FavouritesService
-  | typeof InviteService
-  | typeof LibraryService
-  | typeof PlayQueueService
-  | typeof RatingService
-  | typeof StatsService
-  | typeof UserService;
+/** A class of one of the services createServices builds. */
+type ServiceClass = abstract new (...args: never[]) => Services[keyof Services];
 
 export interface TestServiceOptions {
   /** What the fake library store holds at start (makeLibrary in test/factories/library.ts); empty by default. */
@@ -54,10 +42,11 @@ export interface TestServiceOptions {
  *
  *     const { sut, fakes, clock } = newTestService(StatsService, { library });
  *
- * The services are wired to each other as createServices wires them (server/services/create-services.ts), so
- * a rule that crosses services (a deleted user's ratings leave the averages) is tested as it runs.
- * The stats index is the real one, fed by the fake play log; the audio files are fakes of TrackFiles'
- * file operations, holding the pictures the library's tracks list.
+ * The services are built by createServices itself (server/services/create-services.ts), over the
+ * fakes instead of the data folder, so a rule that crosses services (a deleted user's ratings leave
+ * the averages) is tested as it runs. The stats index is the real one, fed by the fake play log; the
+ * audio files are fakes of TrackFiles' file operations, holding the pictures the library's tracks
+ * list. No music folder is watched and no update is fetched.
  */
 export function newTestService<S extends ServiceClass>(Service: S, options: TestServiceOptions = {}) {
   const clock = options.clock ?? new ManualClock();
@@ -71,42 +60,40 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     artwork: new FakeArtworkStore(),
     library: new FakeLibraryStore(initial),
     plays: new FakePlayStore((entry) => statsIndex.add(entry)),
+    unmatchedListens: new FakeUnmatchedListens(),
+    importJobs: new FakeImportJobs(),
     audioFiles: new FakeAudioFiles(),
     favourites: new FakeFavouritesStore(),
     playQueues: new FakePlayQueuesStore(),
+    bookmarks: new FakeBookmarksStore(),
+    radioStations: new FakeRadioStationsStore(),
+    hiddenMixes: new FakeHiddenMixesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
+  const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
 
-  const signer = new TokenSigner(randomBytes(32), clock);
-  const library = new LibraryService(
-    fakes.library,
-    fakes.ratings,
-    fakes.artwork,
-    [],
-    options.scanner ?? fakeScanner(initial),
-    logger,
-    clock,
+  const config = loadConfig(
+    {},
+    {
+      // Only images over 1 MiB, and resized covers, are written to the folder; these tests' are small.
+      dataDir: join(tmpdir(), `melon-test-services-${process.pid}`),
+      libraryDirs: [],
+      releasesUrl: 'http://127.0.0.1:9',
+      updateCheck: 'off',
+      tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    },
   );
-  const collections = new CollectionService(fakes.collections, fakes.artwork, library, clock);
-  const services = {
-    auth: new AuthService(fakes.users, signer, clock, options.tokenTtlSeconds ?? 3600),
-    invites: new InviteService(fakes.users, signer, clock, logger),
-    users: new UserService(fakes.users, [fakes.ratings, fakes.favourites, fakes.playQueues], clock),
-    library,
-    ratings: new RatingService(fakes.ratings, library),
-    collections,
-    stats: new StatsService(fakes.plays, statsIndex, library, fakes.users, clock),
-    artwork: new ArtworkService(
-      fakes.artwork,
-      library,
-      collections,
-      new TrackFiles(fakes.audioFiles),
-      // Only images over 1 MiB are written to the folder; these tests' are smaller.
-      new ImageCache(join(tmpdir(), `melon-test-images-${process.pid}`)),
-    ),
-    favourites: new FavouritesService(fakes.favourites, library, clock),
-    playQueues: new PlayQueueService(fakes.playQueues, library, clock),
-  };
+  const services = createServices(config, stores, clock, logger, {
+    statsIndex,
+    scanner: options.scanner ?? fakeScanner(initial),
+    audioFiles: fakes.audioFiles,
+    library: { watch: false },
+    beforeExit: () => Promise.resolve(),
+    exit: () => undefined,
+    serverInfo: () => ({ version: config.version, addresses: [] }),
+  });
+  // Signs as the services' own signer does: the same secret and clock.
+  const signer = new TokenSigner(stores.jwtSecret, clock);
   const sut = Object.values(services).find((service) => service instanceof Service) as InstanceType<S>;
   return { sut, fakes, clock, logger, signer, statsIndex, services };
 }

@@ -1,17 +1,19 @@
+import type { ApiKeyRecord } from '../../server/domain/api-key.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../../server/domain/user.js';
 import { usernameKey } from '../../server/domain/username.js';
-import type { InvitesStore, UsersStore } from '../../server/domain/ports.js';
+import type { ApiKeysStore, InvitesStore, UsersStore } from '../../server/domain/ports.js';
 
 const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 
 /**
- * Accounts and invites in memory, with UsersRepo's rules: names compared by `usernameKey`, the last
- * Admin kept, an invite redeemed in the same step as its user is added. Every step is synchronous, so
- * it is as atomic as the repo's write queue.
+ * Accounts, invites and app passwords in memory, with UsersRepo's rules: names compared by
+ * `usernameKey`, the last Admin kept, an invite redeemed in the same step as its user is added, a
+ * user's keys removed with it. Every step is synchronous, so it is as atomic as the repo's write queue.
  */
-export class FakeUsersStore implements UsersStore, InvitesStore {
+export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
   readonly users: UserRecord[] = [];
   readonly invites: InviteRecord[] = [];
+  apiKeys: ApiKeyRecord[] = [];
 
   count(): number {
     return this.users.length;
@@ -58,6 +60,7 @@ export class FakeUsersStore implements UsersStore, InvitesStore {
     const admins = this.users.filter((user) => user.role === 'Admin').length;
     if (this.users[index]!.role === 'Admin' && admins === 1) return Promise.resolve('last_admin');
     this.users.splice(index, 1);
+    this.apiKeys = this.apiKeys.filter((key) => key.userId !== id);
     return Promise.resolve('removed');
   }
 
@@ -113,6 +116,36 @@ export class FakeUsersStore implements UsersStore, InvitesStore {
     const open = this.invites.filter((invite) => invite.redeemedAt === null && invite.revokedAt === null);
     for (const invite of open) invite.revokedAt = now;
     return Promise.resolve(open.length);
+  }
+
+  apiKeysOf(userId: string): ApiKeyRecord[] {
+    return this.apiKeys.filter((key) => key.userId === userId);
+  }
+
+  findApiKeyByHash(hash: string): ApiKeyRecord | undefined {
+    return this.apiKeys.find((key) => key.hash === hash);
+  }
+
+  addApiKey(key: ApiKeyRecord, maxPerUser: number): Promise<'added' | 'too_many' | 'no_user'> {
+    if (!this.findById(key.userId)) return Promise.resolve('no_user');
+    if (this.apiKeysOf(key.userId).length >= maxPerUser) return Promise.resolve('too_many');
+    this.apiKeys.push(key);
+    return Promise.resolve('added');
+  }
+
+  removeApiKey(userId: string, id: string): Promise<boolean> {
+    const before = this.apiKeys.length;
+    this.apiKeys = this.apiKeys.filter((key) => !(key.id === id && key.userId === userId));
+    return Promise.resolve(this.apiKeys.length < before);
+  }
+
+  touchApiKey(id: string, at: number, client: string | null = null): Promise<boolean> {
+    const key = this.apiKeys.find((record) => record.id === id);
+    if (key) {
+      key.lastUsedAt = at;
+      if (client !== null) key.lastUsedBy = client;
+    }
+    return Promise.resolve(key !== undefined);
   }
 }
 

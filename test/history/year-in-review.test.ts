@@ -102,6 +102,13 @@ describe('GET /api/stats/year-in-review', () => {
         { id: 'jay', name: 'JAY-Z', plays: 1 },
       ],
     });
+    // The skip the night before does not count; New Year's Eve's play was the year before.
+    expect(r.firstPlay).toMatchObject({
+      at: new Date('2025-01-01T08:15:00').toISOString(),
+      track: { id: 'never', name: 'Never Gonna Give You Up', artists: [{ id: 'rick', name: 'Rick Astley' }] },
+    });
+    // One listener's review ranks no members.
+    expect(r.members).toEqual([]);
   });
 
   it('adds up the household members the caller may see', async () => {
@@ -111,9 +118,16 @@ describe('GET /api/stats/year-in-review', () => {
     expect(mine.plays).toBe(11);
     expect(mine.topTracks[0]).toMatchObject({ id: 'crazy', plays: 5 });
     expect(mine.topTrackOfADay).toMatchObject({ date: '2025-06-01', plays: 4, track: { id: 'crazy' } });
+    // Who listened most, each with their top artist; the Admin without plays is not ranked.
+    expect(mine.members.map((m) => [m.userId, m.username, m.plays, m.topArtist?.id])).toEqual([
+      [ann.id, ann.username, 7, 'beat'],
+      [ben.id, ben.username, 4, 'bey'],
+    ]);
+    expect(mine.members[0]!.listeningMs).toBe(mine.totalMs - 4 * 236_000);
     const admin = await review(t.adminToken, 'year=2025&household=true');
     expect(admin.userIds).toContain(cat.id);
     expect(admin.plays).toBe(12);
+    expect(admin.members.map((m) => m.userId)).toEqual([ann.id, ben.id, cat.id]);
   });
 
   it('answers an empty year with zeros, and refuses bad years and private users', async () => {

@@ -48,9 +48,12 @@ describe('Subsonic method table', () => {
         'getSimilarSongs2',
         'getPodcasts',
         'getInternetRadioStations',
+        'createInternetRadioStation',
+        'getBookmarks',
+        'createBookmark',
       ]),
     );
-    expect(names).toHaveLength(59);
+    expect(names).toHaveLength(65);
   });
 
   it('refuses callers that are not allowed, on every method', async () => {

@@ -7,7 +7,7 @@ import { xsdErrors } from './xsd.js';
 
 /**
  * Artist and album information and similar songs, made from what the household plays, and the
- * methods for what Melon does not have (podcasts, shares, jukebox, radio), which answer as apps
+ * methods for what Melon does not have (podcasts, shares, jukebox), which answer as apps
  * expect instead of 70. Every answer in XML and JSON, and the XML against the 1.16.1 XSD.
  */
 const scanner = fakeScanner(
@@ -144,12 +144,11 @@ describe('getSimilarSongs and getSimilarSongs2', () => {
 });
 
 describe('what Melon does not have', () => {
-  it('answers empty lists for podcasts, shares and radio stations', async () => {
+  it('answers empty lists for podcasts and shares', async () => {
     const lists: Array<[string, string]> = [
       ['getPodcasts', 'podcasts'],
       ['getNewestPodcasts', 'newestPodcasts'],
       ['getShares', 'shares'],
-      ['getInternetRadioStations', 'internetRadioStations'],
     ];
     for (const [method, element] of lists) {
       const answer = await ok(t, me, method);

@@ -35,6 +35,8 @@ const LIST_ELEMENTS = new Set([
   'similarArtist',
   'structuredLyrics',
   'line',
+  'bookmark',
+  'internetRadioStation',
 ]);
 
 const parser = new XMLParser({
@@ -50,6 +52,8 @@ const parser = new XMLParser({
   isArray: (name, path, _leaf, isAttribute) =>
     !isAttribute &&
     LIST_ELEMENTS.has(name) &&
+    // A bookmark holds exactly one entry (the XSD's Bookmark), not a list of them.
+    !String(path).endsWith('bookmark.entry') &&
     (name === 'openSubsonicExtensions' || String(path).split('.').length > 2),
 });
 

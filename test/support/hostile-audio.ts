@@ -1,16 +1,5 @@
-import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { promisify } from 'node:util';
-import {
-  ByteVector,
-  File as TagFile,
-  MpegAudioFileSettings,
-  Picture,
-  PictureType,
-  TagTypes,
-} from 'node-taglib-sharp';
-
-const run = promisify(execFile);
+import { editTags, ffmpeg, pictureOf, type PictureType } from '../../scripts/tagged-audio.js';
 
 export interface EmbeddedPicture {
   /** Any bytes: the tag says what they are, truthfully or not. */
@@ -25,10 +14,7 @@ export interface EmbeddedPicture {
  * bytes and the declared type as given: nothing checks that a "picture" is an image).
  */
 export async function writeMp3WithPictures(file: string, pictures: EmbeddedPicture[]): Promise<void> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
+  await ffmpeg([
     '-f',
     'lavfi',
     '-i',
@@ -39,21 +25,9 @@ export async function writeMp3WithPictures(file: string, pictures: EmbeddedPictu
     `title=${file.split('/').pop()}`,
     file,
   ]);
-  MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
-  const tagFile = TagFile.createFromPath(file);
-  try {
-    tagFile.tag.pictures = pictures.map((p, i) =>
-      Picture.fromFullData(
-        ByteVector.fromByteArray(p.data),
-        p.type ?? PictureType.FrontCover,
-        p.mime,
-        `picture ${i}`,
-      ),
-    );
-    tagFile.save();
-  } finally {
-    tagFile.dispose();
-  }
+  editTags(file, (tagged) => {
+    tagged.tag.pictures = pictures.map((p, i) => pictureOf(p.data, p.mime, p.type, `picture ${i}`));
+  });
 }
 
 /**

@@ -3,12 +3,14 @@ import type { ImageResizer } from '../../services/image-resizer.js';
 import type { Services } from '../../services/create-services.js';
 import { absentMethods } from './methods/absent.js';
 import { annotationMethods } from './methods/annotation.js';
+import { bookmarkMethods } from './methods/bookmarks.js';
 import { browsingMethods } from './methods/browsing.js';
 import { infoMethods } from './methods/info.js';
 import { listMethods } from './methods/lists.js';
 import { lyricsMethods } from './methods/lyrics.js';
 import { mediaMethods } from './methods/media.js';
 import { playlistMethods } from './methods/playlists.js';
+import { radioMethods } from './methods/radio.js';
 import { searchMethods } from './methods/search.js';
 import { systemMethods } from './methods/system.js';
 import type { MethodAccess, MethodHandler, SubsonicMethod } from './types.js';
@@ -43,6 +45,8 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
   const media = mediaMethods(services, options.resizer);
   const info = infoMethods(services);
   const lyrics = lyricsMethods(services);
+  const bookmarks = bookmarkMethods(services);
+  const radio = radioMethods(services);
   const absent = absentMethods();
   const m = (name: string, access: MethodAccess, handler: MethodHandler): SubsonicMethod => ({
     name,
@@ -118,6 +122,17 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     m('getPlayQueue', READERS, playlists.getPlayQueue),
     w('savePlayQueue', MEMBERS, playlists.savePlayQueue),
 
+    // Bookmarks
+    m('getBookmarks', READERS, bookmarks.getBookmarks),
+    w('createBookmark', MEMBERS, bookmarks.createBookmark),
+    w('deleteBookmark', MEMBERS, bookmarks.deleteBookmark),
+
+    // Internet radio
+    m('getInternetRadioStations', READERS, radio.getInternetRadioStations),
+    w('createInternetRadioStation', ADMIN, radio.createInternetRadioStation),
+    w('updateInternetRadioStation', ADMIN, radio.updateInternetRadioStation),
+    w('deleteInternetRadioStation', ADMIN, radio.deleteInternetRadioStation),
+
     // What Melon does not have: empty lists, and 50 for changes
     m('getPodcasts', READERS, absent.getPodcasts),
     m('getNewestPodcasts', READERS, absent.getNewestPodcasts),
@@ -131,6 +146,5 @@ export function subsonicMethods(services: Services, options: SubsonicOptions): S
     w('updateShare', READERS, absent.updateShare),
     w('deleteShare', READERS, absent.deleteShare),
     w('jukeboxControl', READERS, absent.jukeboxControl),
-    m('getInternetRadioStations', READERS, absent.getInternetRadioStations),
   ];
 }

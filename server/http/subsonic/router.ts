@@ -1,8 +1,8 @@
 import type Koa from 'koa';
-import { koaBody } from 'koa-body';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Services } from '../../services/create-services.js';
+import { formBody } from '../body.js';
 import { refererIsForeign } from '../cross-origin.js';
 import type { AppState } from '../problem.js';
 import { authenticateSubsonic, type ApiKeyVerifier } from './auth.js';
@@ -14,16 +14,8 @@ import { envelope, render, type Format } from './render.js';
 import { isBinary, type MethodRequest } from './types.js';
 
 const PATH = /^\/rest\/([A-Za-z0-9]+?)(?:\.view)?$/;
-const BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** formPost: the parameters may come as an application/x-www-form-urlencoded body. */
-const formBody = koaBody({
-  json: false,
-  urlencoded: true,
-  text: false,
-  multipart: false,
-  formLimit: BODY_LIMIT_BYTES,
-}) as unknown as Koa.Middleware<AppState>;
+const formPost = formBody({ json: false }) as unknown as Koa.Middleware<AppState>;
 
 export interface SubsonicApiOptions extends Omit<SubsonicOptions, 'apiKeys'> {
   logger: Logger;
@@ -55,7 +47,7 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
         'cross_origin_refused',
         'State-changing requests from web pages of other origins are refused',
       );
-    if (ctx.method === 'POST') await formBody(ctx, () => Promise.resolve());
+    if (ctx.method === 'POST') await formPost(ctx, () => Promise.resolve());
     const params = new SubsonicParams(collectParams(ctx.query, ctx.request.body));
     const format: Format = /^jsonp?$/i.test(params.string('f') ?? '') ? 'json' : 'xml';
     const given = params.string('c');

@@ -1,7 +1,7 @@
 import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
 import type { Listen } from '../../domain/listen.js';
 import type { Logger } from '../../logger.js';
-import type { UnmatchedListens } from '../../store/unmatched-listens.js';
+import type { UnmatchedListensStore } from '../../domain/ports.js';
 import type { NowPlayingService } from '../now-playing.js';
 import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
@@ -38,7 +38,7 @@ export class HistoryService {
 
   constructor(
     private readonly listenLog: ListenLog,
-    private readonly unmatched: UnmatchedListens,
+    private readonly unmatched: UnmatchedListensStore,
     private readonly library: () => Readonly<LibraryIndex>,
     private readonly nowPlaying: NowPlayingService,
     private readonly logger: Logger,

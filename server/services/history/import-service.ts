@@ -5,7 +5,7 @@ import type { Listen } from '../../domain/listen.js';
 import { accountOf, type Principal } from '../../domain/user.js';
 import { conflict, messageOf, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ImportJobsRepo } from '../../store/import-jobs.js';
+import type { ImportJobsStore } from '../../domain/ports.js';
 import type { ImportJob, ImportSource } from '../../domain/import-job.js';
 import type { HistoryService } from './history-service.js';
 import { FORMATS } from './parsers/formats.js';
@@ -36,7 +36,7 @@ export class ImportService {
   private stopped = false;
 
   constructor(
-    private readonly repo: ImportJobsRepo<ImportJob>,
+    private readonly repo: ImportJobsStore,
     private readonly history: HistoryService,
     private readonly users: UserLookup,
     private readonly clock: Clock,

@@ -1,5 +1,5 @@
 import type { TrackRecord } from '../../domain/library.js';
-import type { PlayLog } from '../../store/play-log.js';
+import type { PlayStore } from '../../domain/ports.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { DeviceLimit } from '../stats/device-limit.js';
 import { ListenKeys } from './listen-keys.js';
@@ -41,7 +41,7 @@ export class ListenLog {
   private keys: ListenKeys | null = null;
 
   constructor(
-    private readonly playLog: PlayLog,
+    private readonly playLog: PlayStore,
     private readonly index: ListenIndex,
     private readonly library: LibraryNames,
     private readonly userIds: () => Iterable<string>,

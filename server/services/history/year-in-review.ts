@@ -1,9 +1,10 @@
 import type { Clock } from '../../clock.js';
-import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
+import { accountOf, canReadStats, type AccountRole, type Principal } from '../../domain/user.js';
+import { UNKNOWN_ARTIST } from '../../library/track-entry.js';
 import { invalidParameter } from '../../errors.js';
 import type { StatsService } from '../stats/stats-service.js';
 import type { LogRowsSource } from './listen-log.js';
-import { hasPlay, markArtistsPlayedUntil } from '../stats/columns/log-rows.js';
+import { firstPlayIn, hasPlay, markArtistsPlayedUntil } from '../stats/columns/log-rows.js';
 import type { TopLists } from '../stats/reads/top-lists.js';
 import { LISTEN_MINIMUM_TS } from './parsers/listenbrainz.js';
 import { longestStreak, mostPlayedDay, YearCalendar } from './year-calendar.js';
@@ -38,6 +39,8 @@ const named = (item: {
 
 export interface Member {
   id: string;
+  username: string;
+  role: AccountRole;
   publicStats: boolean;
 }
 
@@ -83,7 +86,7 @@ export class YearInReviewService {
     const range = { gtDateTime: calendar.from, ltDateTime: calendar.to, page: 0 };
     const lists: TopLists[] = [];
     for (const userId of userIds) {
-      lists.push(this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
+      lists.push(await this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
       await nextTurn();
     }
     const newArtists = await this.newArtists(userIds, calendar, tally);
@@ -91,6 +94,7 @@ export class YearInReviewService {
     const busiest = mostPlayedDay(tally.dayPlays);
     const streak = longestStreak(tally.dayPlays);
     const dayTop = tally.dayTop;
+    const first = this.firstPlay(userIds, calendar);
     return {
       year: request.year,
       household: request.household,
@@ -110,7 +114,7 @@ export class YearInReviewService {
         listeningMs: g.listeningMs,
       })),
       months: tally.monthPlays.map((plays, i) => ({ month: i + 1, plays, listeningMs: tally.monthMs[i]! })),
-      hours: tally.hourPlays.map((plays, hour) => ({ hour, plays })),
+      hours: tally.hourPlays.map((plays, hour) => ({ hour, plays, listeningMs: tally.hourMs[hour]! })),
       mostPlayedDay:
         busiest === null ? null : { date: calendar.dateOf(busiest), plays: tally.dayPlays[busiest]! },
       longestStreak:
@@ -126,7 +130,49 @@ export class YearInReviewService {
           ? null
           : { date: calendar.dateOf(dayTop.day), plays: dayTop.plays, track: this.trackRef(dayTop.trackId) },
       newArtists,
+      firstPlay:
+        first === null ? null : { at: new Date(first.at).toISOString(), track: this.trackRef(first.trackId) },
+      members: request.household ? this.memberYears(userIds, tally, lists) : [],
     };
+  }
+
+  /** The year's first play of any of the users (the smallest track id of plays at the same time). */
+  private firstPlay(userIds: string[], calendar: YearCalendar) {
+    let first: { at: number; trackId: string } | null = null;
+    for (const userId of userIds) {
+      const play = firstPlayIn(this.rows.rowsOf(userId), calendar.from, calendar.to);
+      if (play && (!first || play.at < first.at || (play.at === first.at && play.trackId < first.trackId)))
+        first = play;
+    }
+    return first;
+  }
+
+  /**
+   * Each listener of a household's year, most plays first: their plays, time and top artist (never
+   * the library's stand-in for a missing artist). Pass accounts (a speaker, a wall display) and
+   * members without plays in the year are not people to rank.
+   */
+  private memberYears(userIds: string[], tally: YearTally, lists: TopLists[]) {
+    const accounts = new Map(this.members().map((m) => [m.id, m]));
+    return userIds
+      .flatMap((userId, i) => {
+        const account = accounts.get(userId);
+        const plays = tally.memberPlays[i] ?? 0;
+        if (!account || account.role === 'Pass' || plays === 0) return [];
+        const artist = lists[i]!.artists.find((a) => this.artistName(a.id) !== UNKNOWN_ARTIST);
+        return [
+          {
+            userId,
+            username: account.username,
+            plays,
+            listeningMs: tally.memberMs[i] ?? 0,
+            topArtist: artist
+              ? { id: artist.id, name: this.artistName(artist.id), plays: artist.plays }
+              : null,
+          },
+        ];
+      })
+      .sort((a, b) => b.plays - a.plays || (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
   }
 
   /** Everyone whose statistics the caller may see: all for an Admin, else themselves and public ones. */

@@ -17,7 +17,11 @@ export class YearTally {
   readonly monthPlays = new Array<number>(12).fill(0);
   readonly monthMs = new Array<number>(12).fill(0);
   readonly hourPlays = new Array<number>(24).fill(0);
+  readonly hourMs = new Array<number>(24).fill(0);
   readonly dayPlays: number[];
+  /** Plays and listening time per member, in the order of the members given to `add`. */
+  memberPlays: number[] = [];
+  memberMs: number[] = [];
   /** The most plays of one track on one day (the earliest day, then the smallest id, of equals). */
   dayTop: { day: number; trackId: string; plays: number } | null = null;
   /**
@@ -45,18 +49,22 @@ export class YearTally {
    */
   add(members: ReadonlyArray<LogRows | undefined>, first: number, end: number): void {
     const { starts, monthOfDay, days, to } = this.calendar;
-    const cursors: Array<{ rows: LogRows; row: number; end: number }> = [];
-    for (const rows of members) {
+    const cursors: Array<{ rows: LogRows; row: number; end: number; member: number }> = [];
+    while (this.memberPlays.length < members.length) {
+      this.memberPlays.push(0);
+      this.memberMs.push(0);
+    }
+    for (const [member, rows] of members.entries()) {
       if (!rows) continue;
       const row = rows.columns.lowerBound(starts[first]!);
       const last = end < days ? rows.columns.lowerBound(starts[end]!) : rows.columns.upperBound(to);
-      if (row < last) cursors.push({ rows, row, end: last });
+      if (row < last) cursors.push({ rows, row, end: last, member });
     }
     if (cursors.length === 0) return;
     // One index holds every member's rows: its track and snapshot numbers are shared.
     const { trackIds, snapshots } = cursors[0]!.rows;
     this.makeRoom(trackIds.length, snapshots.track.length);
-    const { hourPlays, snapshotPlays, trackPlays, dayTracks } = this;
+    const { hourPlays, hourMs, snapshotPlays, trackPlays, dayTracks } = this;
     for (let day = first; day < end; day += 1) {
       const start = starts[day]!;
       const next = starts[day + 1]!;
@@ -64,6 +72,8 @@ export class YearTally {
       let plays = 0;
       let ms = 0;
       for (const cursor of cursors) {
+        const playsBefore = plays;
+        const msBefore = ms;
         const { at, snap, flags } = cursor.rows.columns;
         const { track, duration } = cursor.rows.snapshots;
         // The rows are in time order, so the hour only moves on: no division per row.
@@ -79,23 +89,27 @@ export class YearTally {
           }
           const s = snap[row]!;
           const t = track[s]!;
+          const length = duration[s]!;
           plays += 1;
-          ms += duration[s]!;
+          ms += length;
           if (regular) {
             while (time >= hourEnd) {
               hour += 1;
               hourEnd += HOUR_MS;
             }
-            hourPlays[hour]! += 1;
           } else {
-            hourPlays[new Date(time).getHours()]! += 1;
+            hour = new Date(time).getHours();
           }
+          hourPlays[hour]! += 1;
+          hourMs[hour]! += length;
           const trackCount = trackPlays[t]!;
           trackPlays[t] = trackCount + 1;
           if (trackCount === 0) dayTracks.push(t);
           snapshotPlays[s]! += 1;
         }
         cursor.row = row;
+        this.memberPlays[cursor.member]! += plays - playsBefore;
+        this.memberMs[cursor.member]! += ms - msBefore;
       }
       if (plays === 0) continue;
       const month = monthOfDay[day]!;

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp, UPLOAD_LIMIT_BYTES } from '../../../server/http/app.js';
+import { buildApp } from '../../../server/http/app.js';
+import { UPLOAD_LIMIT_BYTES } from '../../../server/http/body.js';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { AuthService } from '../../../server/services/auth-service.js';
 import { rawEndpoint, type RouteDef } from '../../../server/http/endpoint.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UPLOAD_LIMIT_BYTES } from '../../../server/http/app.js';
+import { UPLOAD_LIMIT_BYTES } from '../../../server/http/body.js';
 import { IMPORT_UPLOAD_LIMIT_BYTES } from '../../../server/http/native/handlers/history.js';
 import { ApiError } from '../../../renderer/api.js';
 import { explain, IMPORT_TOO_LARGE } from '../../../renderer/problems.js';

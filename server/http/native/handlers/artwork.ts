@@ -1,21 +1,13 @@
-import { createReadStream } from 'node:fs';
 import {
   deletedArtworkSchema,
   deletedDefaultArtworkSchema,
   deletedPictureSchema,
   uploadedArtworkSchema,
 } from '../../../contract/artwork.js';
-import type { ArtworkService, Image, UploadTarget } from '../../../services/artwork-service.js';
+import type { ArtworkService, UploadTarget } from '../../../services/artwork-service.js';
 import { id, idPath, integer } from '../../params.js';
-import {
-  endpoint,
-  rawEndpoint,
-  StreamBody,
-  type ErrorCodes,
-  type Reply,
-  type Request,
-  type ResponseDoc,
-} from '../../endpoint.js';
+import { endpoint, rawEndpoint, type ErrorCodes, type ResponseDoc } from '../../endpoint.js';
+import { imageReply } from '../../image-reply.js';
 
 const owner = { id: id() };
 const position = {
@@ -37,23 +29,6 @@ const imageResponses: Record<number, ResponseDoc> = {
   },
   304: { description: "The client's copy (If-None-Match) is current", headers: cacheHeaders },
 };
-
-/**
- * Image bytes with their sniffed type and an ETag; 304 when the client's copy is current. A large
- * image is streamed from the cache's file, so a slow reader holds a stream buffer, not the image.
- * Subsonic's getCoverArt answers with it too.
- */
-export function imageReply(request: Request, image: Image): Reply {
-  const headers = { ETag: image.etag, 'Cache-Control': 'private, no-cache' };
-  if (request.ifNoneMatch === image.etag) return { status: 304, body: null, headers };
-  if (image.bytes) return { status: 200, body: image.bytes, type: image.mime, headers };
-  return {
-    status: 200,
-    body: new StreamBody(createReadStream(image.file!), image.size),
-    type: image.mime,
-    headers,
-  };
-}
 
 /** Tells the settings page whether the default can be deleted (only a custom one can). */
 const DEFAULT_SOURCE = '`custom` (an Admin uploaded it; it can be deleted) or `built-in`';

@@ -14,7 +14,7 @@ import type { BrowseService } from '../../../services/playback/browse-service.js
 import { MAX_QUEUE_TRACKS, type PlayQueueService } from '../../../services/play-queue-service.js';
 import { id, idPath, integer, listQuery, stringList, text } from '../../params.js';
 import { callerOf, endpoint, rawEndpoint } from '../../endpoint.js';
-import { imageReply } from './artwork.js';
+import { imageReply } from '../../image-reply.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The largest `size` a cover may ask for; above the last step the original is sent. */

@@ -1,7 +1,7 @@
 import { notAuthorized } from '../errors.js';
 
 /**
- * What Melon does not have (podcasts, shares, a jukebox, internet radio stations), answered as
+ * What Melon does not have (podcasts, shares, a jukebox), answered as
  * clients expect rather than with 70 "not found": an empty list for reads, and 50 "not authorized"
  * for changes, matching getUser's podcastRole, shareRole and jukeboxRole of false. Apps such as
  * DSub and Ultrasonic show an empty section then instead of an error.
@@ -23,6 +23,5 @@ export function absentMethods() {
     updateShare: refuse('shares'),
     deleteShare: refuse('shares'),
     jukeboxControl: refuse('jukebox'),
-    getInternetRadioStations: () => ({ internetRadioStations: {} }),
   };
 }

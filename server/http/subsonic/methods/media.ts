@@ -2,7 +2,7 @@ import type { Image } from '../../../services/artwork-service.js';
 import type { ImageResizer } from '../../../services/image-resizer.js';
 import type { Services } from '../../../services/create-services.js';
 import { downloadReply, streamReply } from '../../audio-reply.js';
-import { imageReply } from '../../native/handlers/artwork.js';
+import { imageReply } from '../../image-reply.js';
 import { StreamBody, type Reply } from '../../endpoint.js';
 import {
   MIN_KBPS,

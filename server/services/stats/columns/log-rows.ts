@@ -60,6 +60,21 @@ export function hasPlay(rows: LogRows | undefined, from: number, to: number): bo
   return false;
 }
 
+/** The first play (not a skip) in [from, to], or null: its time and track. */
+export function firstPlayIn(
+  rows: LogRows | undefined,
+  from: number,
+  to: number,
+): { at: number; trackId: string } | null {
+  if (!rows) return null;
+  const [lo, hi] = rows.columns.range(from, to);
+  const { at, snap, flags } = rows.columns;
+  for (let row = lo; row < hi; row += 1)
+    if ((flags[row]! & SKIP) === 0)
+      return { at: at[row]!, trackId: rows.trackIds[rows.snapshots.track[snap[row]!]!]! };
+  return null;
+}
+
 /**
  * Marks in `heard` (by the index's artist number) the artists of every play at or before `until`:
  * from each artist's first play (first-heard.ts), a look per artist however many rows came before.

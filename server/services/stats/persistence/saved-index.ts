@@ -3,7 +3,7 @@ import type { PlayLogEntry } from '../../../domain/play.js';
 import { OTHER_ID, type UserColumns } from '../columns/user-columns.js';
 
 /**
- * The saved form of the index (kept in plays.index, see play-index-snapshot.ts): a sequence of
+ * The saved form of the index (kept in plays.index, see saved-play-index.ts): a sequence of
  * blocks, each holding what was added since the previous one, so a save appends and never rewrites.
  * A block is the new entries of the tables as JSON (users, devices, and the new snapshots: how
  * many of the play log's next ones, the log keeping their texts, or their texts for an index not

@@ -8,31 +8,31 @@ export interface StatsFilter {
   device?: string | undefined;
 }
 
-export interface TopItem {
+export interface RankedItem {
   id: string;
   plays: number;
   listeningMs: number;
   lastPlayedAt: number;
 }
 
-export interface TopTrack extends TopItem {
+export interface RankedTrack extends RankedItem {
   skips: number;
 }
 
-export interface TopGenre {
+export interface RankedGenre {
   genre: string;
   plays: number;
   listeningMs: number;
   lastPlayedAt: number;
 }
 
-export interface RecentItem {
+export interface LastPlayed {
   id: string;
   lastPlayedAt: number;
   plays: number;
 }
 
-export interface ActivityStep {
+export interface ActivitySums {
   start: number;
   plays: number;
   skips: number;

@@ -3,7 +3,7 @@ import type { PlayLogEntry } from '../../../domain/play.js';
 import { entryAt, type IdOfLine } from '../columns/row-entry.js';
 import { EXPLICIT, SKIP, type UserColumns } from '../columns/user-columns.js';
 import { listening } from '../sums/scans.js';
-import type { ActivityStep, PlayCount } from './results.js';
+import type { ActivitySums, PlayCount } from './results.js';
 import { acceptedDevices, type ReadParts, type Selection } from './selection.js';
 
 /** The reads that walk a selection's rows one by one, newest first or in time steps. */
@@ -33,8 +33,8 @@ export function recentPlays(
  * Empty steps from the one containing `from` to the one containing `to`; stops as soon as there
  * are more than `maxSteps`, since the caller refuses such a range.
  */
-export function activitySteps(from: number, to: number, step: DateStep, maxSteps: number): ActivityStep[] {
-  const steps: ActivityStep[] = [];
+export function activitySteps(from: number, to: number, step: DateStep, maxSteps: number): ActivitySums[] {
+  const steps: ActivitySums[] = [];
   for (let start = stepStart(from, step); start <= to; start = nextStep(start, step)) {
     steps.push({ start, plays: 0, skips: 0, listeningMs: 0 });
     if (steps.length > maxSteps) return steps;
@@ -43,7 +43,7 @@ export function activitySteps(from: number, to: number, step: DateStep, maxSteps
 }
 
 /** Counts the selected rows into `steps` (sorted by start, covering the selection's range). */
-export function countActivity(parts: ReadParts, sel: Selection, steps: ActivityStep[]): ActivityStep[] {
+export function countActivity(parts: ReadParts, sel: Selection, steps: ActivitySums[]): ActivitySums[] {
   const { u, lo, hi } = sel;
   const accept = acceptedDevices(parts, sel);
   const duration = parts.tables.snapshots.duration;
@@ -112,4 +112,23 @@ export function playCountsOf(
     if (plays > 0) counts.set(ids[idx]!, { plays, lastPlayedAt: tally.last[idx]! });
   }
   return counts;
+}
+
+/**
+ * A lookup of a user's latest play (epoch ms) of a track, undefined for a track they never played
+ * (skips do not count), in the all-time sums kept current on every add: no object per track, so a
+ * caller that checks a few hundred tracks does not pay for the thousands the user played.
+ */
+export function latestPlaysOf(
+  { tallies, tables }: ReadParts,
+  u: UserColumns | undefined,
+): (trackId: string) => number | undefined {
+  if (!u) return () => undefined;
+  const all = tallies.all(u);
+  return (trackId) => {
+    const idx = tables.tracks.get(trackId);
+    // Read at each call: the arrays are replaced as they grow.
+    const { plays, last } = all.tracks;
+    return idx !== undefined && (plays[idx] ?? 0) > 0 ? last[idx] : undefined;
+  };
 }

@@ -1,5 +1,5 @@
 import type { IndexTables } from '../tables/index-tables.js';
-import type { RecentItem, TopGenre, TopItem, TopTrack } from './results.js';
+import type { LastPlayed, RankedGenre, RankedItem, RankedTrack } from './results.js';
 import { foldKind } from '../sums/scans.js';
 import type { Kind, Tally } from '../sums/tally.js';
 import { byPlays, byRecency, select } from '../sums/top-n.js';
@@ -13,10 +13,10 @@ export interface Page {
 
 /** Items of each kind, as a top list shows them. */
 export interface TopLists {
-  tracks: TopTrack[];
-  albums: TopItem[];
-  artists: TopItem[];
-  genres: TopGenre[];
+  tracks: RankedTrack[];
+  albums: RankedItem[];
+  artists: RankedItem[];
+  genres: RankedGenre[];
 }
 
 /** Makes a page's items from the sums its ranks index (and the plays per genre spelling). */
@@ -114,7 +114,7 @@ export function recentPage(
   kind: 'albums' | 'artists',
   ids: string[],
   { offset, limit }: Page,
-): RecentItem[] {
+): LastPlayed[] {
   const { u, device } = sel;
   let tally: Tally;
   let ranks: number[];
@@ -128,6 +128,6 @@ export function recentPage(
   return ranks.map((idx) => ({ id: ids[idx]!, lastPlayedAt: tally.last[idx]!, plays: tally.plays[idx]! }));
 }
 
-export function item(tally: Tally, idx: number, id: string): TopItem {
+export function item(tally: Tally, idx: number, id: string): RankedItem {
   return { id, plays: tally.plays[idx]!, listeningMs: tally.ms[idx]!, lastPlayedAt: tally.last[idx]! };
 }

@@ -19,7 +19,11 @@ import { newTestService } from '../../../fakes/test-service.js';
  * or whose offset is not whole hours (Kolkata).
  */
 const library = makeLibrary({
-  artists: ['Ana', 'Ben', 'Cy', 'Dee', 'Eve', 'Flo', 'Gus'].map((name, i) => ({ id: `ar${i}`, name })),
+  // The library's stand-in for a missing artist, often played: never a member's top artist.
+  artists: ['Unknown Artist', 'Ben', 'Cy', 'Dee', 'Eve', 'Flo', 'Gus'].map((name, i) => ({
+    id: `ar${i}`,
+    name,
+  })),
   albums: [
     { id: 'al0', name: 'First', artistIds: ['ar0'] },
     { id: 'al1', name: 'Second', artistIds: ['ar1'] },
@@ -178,7 +182,13 @@ function ranked(
 }
 
 /** The figures of a year for some users, each log placed by Date on its own. */
-function reference(entries: PlayLogEntry[], userIds: string[], year: number, thisYear: number) {
+function reference(
+  entries: PlayLogEntry[],
+  userIds: string[],
+  year: number,
+  thisYear: number,
+  household?: readonly UserRecord[],
+) {
   const mine = entries.filter((e) => userIds.includes(e.userId));
   const inYear = mine.filter((e) => new Date(e.at).getFullYear() === year);
   const plays = inYear.filter((e) => e.type === 'play');
@@ -245,7 +255,31 @@ function reference(entries: PlayLogEntry[], userIds: string[], year: number, thi
       .slice(0, 5)
       .map((s, i) => ({ rank: i + 1, ...s.item, plays: s.plays, listeningMs: s.listeningMs }));
   };
+  const [first] = [...plays].sort((a, b) => a.at - b.at || (a.trackId < b.trackId ? -1 : 1));
+  const members = (household ?? [])
+    .filter((user) => user.role !== 'Pass')
+    .map((user) => {
+      const logs = plays.filter((e) => e.userId === user.id);
+      const artist = ranked(
+        logs,
+        (e) => e.artistIds,
+        () => ({}),
+      ).find((a) => names.artistName(a.key) !== 'Unknown Artist');
+      return {
+        userId: user.id,
+        username: user.username,
+        plays: logs.length,
+        listeningMs: logs.reduce((sum, e) => sum + e.durationMs, 0),
+        topArtist: artist
+          ? { id: artist.key, name: names.artistName(artist.key), plays: artist.plays }
+          : null,
+      };
+    })
+    .filter((m) => m.plays > 0)
+    .sort((a, b) => b.plays - a.plays || (a.username < b.username ? -1 : 1));
   return {
+    firstPlay: first ? { at: new Date(first.at).toISOString(), track: trackRef(first.trackId) } : null,
+    members,
     years: [...new Set(mine.filter((e) => e.type === 'play').map((e) => new Date(e.at).getFullYear()))]
       .filter((y) => y <= thisYear)
       .sort((a, b) => b - a),
@@ -277,10 +311,14 @@ function reference(entries: PlayLogEntry[], userIds: string[], year: number, thi
         listeningMs: month.reduce((sum, e) => sum + e.durationMs, 0),
       };
     }),
-    hours: Array.from({ length: 24 }, (_, hour) => ({
-      hour,
-      plays: plays.filter((e) => new Date(e.at).getHours() === hour).length,
-    })),
+    hours: Array.from({ length: 24 }, (_, hour) => {
+      const inHour = plays.filter((e) => new Date(e.at).getHours() === hour);
+      return {
+        hour,
+        plays: inHour.length,
+        listeningMs: inHour.reduce((sum, e) => sum + e.durationMs, 0),
+      };
+    }),
     mostPlayedDay: busiest,
     longestStreak: streak,
     topTrackOfADay: dayTop && { date: dayTop.date, plays: dayTop.plays, track: trackRef(dayTop.trackId) },
@@ -314,6 +352,8 @@ describe.each(ZONES)('YearInReviewService in %s', (zone, years) => {
       makeUserRecord({ role: 'Admin' }),
       makeUserRecord({ publicStats: true }),
       makeUserRecord({ publicStats: false }),
+      // A wall display that logs plays: counted in the household, never ranked as a person.
+      makeUserRecord({ role: 'Pass', publicStats: true }),
     ];
     for (const user of users) await fakes.users.add(user);
     entries = history(
@@ -358,7 +398,7 @@ describe.each(ZONES)('YearInReviewService in %s', (zone, years) => {
         year,
         household: true,
         userIds: all,
-        ...reference(entries, all, year, thisYear),
+        ...reference(entries, all, year, thisYear, users),
       });
     }
   });

@@ -23,7 +23,7 @@ const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
 const START = 0x3253504d; // "MPS2"
 const END = 0x3245504d; // "MPE2"
 
-export interface PlayIndexSnapshot {
+export interface SavedPlayIndex {
   /** Where the log stood at the last segment. */
   position: LogPosition;
   /** The snapshots the log defines up to the position (PlayLog.snapshots.texts). */
@@ -41,13 +41,13 @@ export interface PlayIndexSegment {
 }
 
 /** The saved index at `path`; undefined when there is none, null when it is not usable. */
-export async function readPlayIndexSnapshot(path: string): Promise<PlayIndexSnapshot | null | undefined> {
+export async function readSavedPlayIndex(path: string): Promise<SavedPlayIndex | null | undefined> {
   const file = await readFile(path).catch(() => undefined);
   if (!file) return undefined;
-  return parseSnapshot(file);
+  return parseSavedIndex(file);
 }
 
-function parseSnapshot(file: Buffer): PlayIndexSnapshot | null {
+function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
   if (file.length < HEADER.length || !file.subarray(0, HEADER.length).equals(HEADER)) return null;
   let position: LogPosition | undefined;
   const logSnapshots: string[] = [];
@@ -107,7 +107,7 @@ function segmentParts(segment: PlayIndexSegment): Uint8Array[] {
 }
 
 /** Replaces the file with one holding only `segment` (a new or rebuilt index); its new length. */
-export async function writePlayIndexSnapshot(path: string, segment: PlayIndexSegment): Promise<number> {
+export async function writeSavedPlayIndex(path: string, segment: PlayIndexSegment): Promise<number> {
   const parts = [HEADER, ...segmentParts(segment)];
   await writeFileAtomic(path, parts, 0o600);
   return parts.reduce((sum, part) => sum + part.byteLength, 0);
@@ -142,6 +142,6 @@ export async function appendPlayIndexSegment(
   }
 }
 
-export async function removePlayIndexSnapshot(path: string): Promise<void> {
+export async function removeSavedPlayIndex(path: string): Promise<void> {
   await rm(path, { force: true });
 }

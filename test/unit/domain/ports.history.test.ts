@@ -1,0 +1,214 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiKeyRecord } from '../../../server/domain/api-key.js';
+import type { ImportJob } from '../../../server/domain/import-job.js';
+import type { Listen } from '../../../server/domain/listen.js';
+import type { PlayLogEntry } from '../../../server/domain/play.js';
+import type {
+  ApiKeysStore,
+  ImportJobsStore,
+  PlayStore,
+  UnmatchedListensStore,
+  UsersStore,
+} from '../../../server/domain/ports.js';
+import { createMemoryLogger } from '../../../server/logger.js';
+import { ImportJobsRepo } from '../../../server/store/import-jobs.js';
+import { PlayLog } from '../../../server/store/play-log.js';
+import { UnmatchedListens } from '../../../server/store/unmatched-listens.js';
+import { UsersRepo } from '../../../server/store/users-repo.js';
+import { makeUserRecord } from '../../factories/accounts.js';
+import { makeVariedPlays } from '../../factories/plays.js';
+import { FakeImportJobs } from '../../fakes/import-jobs.js';
+import { FakePlayStore } from '../../fakes/play-store.js';
+import { FakeUnmatchedListens } from '../../fakes/unmatched-listens.js';
+import { FakeUsersStore } from '../../fakes/users-store.js';
+
+/**
+ * The contracts of the ports behind app passwords and the listening history, run against each
+ * repository and its fake alike (as ports.test.ts does for the others).
+ */
+let dir: string;
+const closers: Array<() => Promise<void>> = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'melon-ports-history-'));
+});
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Open<T> = () => Promise<T>;
+
+describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayStore>]>([
+  [
+    'PlayLog',
+    async (onEntry) => {
+      const log = await PlayLog.open(join(dir, 'plays.jsonl'), { logger: createMemoryLogger(), onEntry });
+      closers.push(() => log.close());
+      return log;
+    },
+  ],
+  ['FakePlayStore', (onEntry) => Promise.resolve(new FakePlayStore(onEntry))],
+])('%s as PlayStore', (_, open) => {
+  it('hands every entry of a batch on, in order, before the batch resolves', async () => {
+    const seen: PlayLogEntry[] = [];
+    const plays = await open((entry) => seen.push(entry));
+    const batch = makeVariedPlays(5);
+    await plays.appendMany(batch);
+    expect(seen).toEqual(batch);
+    await plays.appendMany([]);
+    expect(seen).toHaveLength(5);
+  });
+});
+
+const key = (userId: string, id: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  id,
+  userId,
+  name: `phone ${id}`,
+  hash: `hash-${id}`,
+  createdAt: 1_000,
+  lastUsedAt: null,
+  ...extra,
+});
+
+describe.each<[string, Open<UsersStore & ApiKeysStore>]>([
+  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
+])('%s as ApiKeysStore', (_, open) => {
+  it('adds keys to an existing user up to the limit, and finds them by hash and by user', async () => {
+    const users = await open();
+    const [alice, bob] = [makeUserRecord(), makeUserRecord()];
+    await users.add(alice);
+    await users.add(bob);
+    expect(await users.addApiKey(key('nobody', 'k0'), 2)).toBe('no_user');
+    expect(await users.addApiKey(key(alice.id, 'k1'), 2)).toBe('added');
+    expect(await users.addApiKey(key(alice.id, 'k2'), 2)).toBe('added');
+    expect(await users.addApiKey(key(alice.id, 'k3'), 2)).toBe('too_many');
+    expect(await users.addApiKey(key(bob.id, 'k4'), 2)).toBe('added');
+    expect(users.apiKeysOf(alice.id).map((record) => record.id)).toEqual(['k1', 'k2']);
+    expect(users.findApiKeyByHash('hash-k4')?.userId).toBe(bob.id);
+    expect(users.findApiKeyByHash('hash-k3')).toBeUndefined();
+  });
+
+  it("removes only the user's own key, records a use, and drops a removed user's keys", async () => {
+    const users = await open();
+    const [alice, bob] = [makeUserRecord(), makeUserRecord()];
+    await users.add(alice);
+    await users.add(bob);
+    await users.addApiKey(key(alice.id, 'k1'), 5);
+    await users.addApiKey(key(bob.id, 'k2'), 5);
+    expect(await users.removeApiKey(bob.id, 'k1')).toBe(false);
+    expect(await users.touchApiKey('k1', 5_000, 'DSub')).toBe(true);
+    expect(await users.touchApiKey('k1', 6_000)).toBe(true);
+    expect(users.findApiKeyByHash('hash-k1')).toMatchObject({ lastUsedAt: 6_000, lastUsedBy: 'DSub' });
+    expect(await users.removeApiKey(alice.id, 'k1')).toBe(true);
+    expect(await users.touchApiKey('k1', 7_000)).toBe(false);
+    expect(await users.remove(bob.id)).toBe('removed');
+    expect(users.findApiKeyByHash('hash-k2')).toBeUndefined();
+  });
+});
+
+const listen = (title: string): Listen => ({
+  userId: 'u1',
+  at: 1_700_000_000_000,
+  artist: 'Artist',
+  title,
+  album: null,
+  recordingMbid: null,
+  device: null,
+  type: 'play',
+  source: 'listenbrainz-api',
+});
+
+async function all(store: UnmatchedListensStore): Promise<string[]> {
+  const titles: string[] = [];
+  for await (const item of store.read()) titles.push(item.title);
+  return titles;
+}
+
+describe.each<[string, Open<UnmatchedListensStore>]>([
+  [
+    'UnmatchedListens',
+    async () => {
+      const store = await UnmatchedListens.open(join(dir, 'history', 'unmatched.jsonl'));
+      closers.push(() => store.close());
+      return store;
+    },
+  ],
+  ['FakeUnmatchedListens', () => Promise.resolve(new FakeUnmatchedListens())],
+])('%s as UnmatchedListensStore', (_, open) => {
+  it('reads back what was appended, in order', async () => {
+    const store = await open();
+    expect(await all(store)).toEqual([]);
+    await store.append([listen('a'), listen('b')]);
+    await store.append([]);
+    await store.append([listen('c')]);
+    expect(await all(store)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('offers every listen in batches and keeps, in order, those not taken', async () => {
+    const store = await open();
+    expect(await store.sweep(() => Promise.resolve([]))).toEqual({ taken: 0, kept: 0 });
+    await store.append(['a', 'b', 'c', 'd', 'e'].map(listen));
+    const batches: string[][] = [];
+    const outcome = await store.sweep((batch) => {
+      batches.push(batch.map((item) => item.title));
+      return Promise.resolve(batch.map((item) => item.title === 'b' || item.title === 'e'));
+    }, 2);
+    expect(batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(outcome).toEqual({ taken: 2, kept: 3 });
+    expect(await all(store)).toEqual(['a', 'c', 'd']);
+    await store.append([listen('f')]);
+    expect(await all(store)).toEqual(['a', 'c', 'd', 'f']);
+  });
+});
+
+const job = (id: string, status: ImportJob['status'] = 'queued'): ImportJob => ({
+  id,
+  userId: 'u1',
+  startedBy: 'u1',
+  source: 'lastfm',
+  status,
+  createdAt: 1_000,
+  finishedAt: null,
+  read: 0,
+  matched: 0,
+  unmatched: 0,
+  duplicates: 0,
+  refused: 0,
+  ignored: 0,
+  problems: [],
+  error: null,
+});
+
+describe.each<[string, Open<ImportJobsStore>]>([
+  ['ImportJobsRepo', () => ImportJobsRepo.open<ImportJob>(join(dir, 'imports'))],
+  ['FakeImportJobs', () => Promise.resolve(new FakeImportJobs())],
+])('%s as ImportJobsStore', (_, open) => {
+  it('lists each saved job once, as it was last saved', async () => {
+    const jobs = await open();
+    expect(await jobs.list()).toEqual([]);
+    const first = job('j1');
+    await jobs.save(first);
+    await jobs.save(job('j2'));
+    first.status = 'running';
+    expect((await jobs.list()).find((saved) => saved.id === 'j1')?.status).toBe('queued');
+    await jobs.save(first);
+    const listed = await jobs.list();
+    expect(listed.map((saved) => saved.id).sort()).toEqual(['j1', 'j2']);
+    expect(listed.find((saved) => saved.id === 'j1')?.status).toBe('running');
+  });
+
+  it('keeps an upload readable at its path until it is removed', async () => {
+    const jobs = await open();
+    const temp = join(dir, 'request-upload.tmp');
+    await writeFile(temp, 'scrobbles');
+    await jobs.keepUpload('j1', temp);
+    expect(await readFile(jobs.uploadPath('j1'), 'utf8')).toBe('scrobbles');
+    await jobs.removeUpload('j1');
+    await expect(readFile(jobs.uploadPath('j1'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await jobs.removeUpload('j1');
+  });
+});
