@@ -216,6 +216,7 @@ export interface ServiceStores {
   readonly bookmarks: BookmarksStore;
   readonly radioStations: RadioStationsStore;
   readonly hiddenMixes: HiddenMixesStore;
+  readonly settings: SettingsStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;
   readonly importJobs: ImportJobsStore;

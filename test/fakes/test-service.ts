@@ -25,6 +25,7 @@ import { FakePlayStore } from './play-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
 import { FakeUsersStore } from './users-store.js';
+import { FakeSettingsStore } from './settings-store.js';
 
 /** A class of one of the services createServices builds. */
 type ServiceClass = abstract new (...args: never[]) => Services[keyof Services];
@@ -68,6 +69,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
+    settings: new FakeSettingsStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
   const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
