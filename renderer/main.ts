@@ -60,6 +60,12 @@ const nav = document.getElementById('tabs')!;
 const account = document.getElementById('account')!;
 const main = document.getElementById('view')!;
 const playerRoot = document.getElementById('player')!;
+// The skip link moves focus past the section links to the view's heading; following its href would
+// change the hash, which is the page's route.
+document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  main.querySelector<HTMLElement>('h1')?.focus();
+});
 let player: Player | null = null;
 let playerCleanup: () => void = () => undefined;
 let session = loadSession();

@@ -225,6 +225,11 @@ function row(
     },
     'button small danger',
   );
+  // The server refuses to delete the last Admin too; the page says so before anyone tries.
+  if (user.role === 'Admin' && admins === 1) {
+    remove.disabled = true;
+    remove.title = 'The only Admin cannot be deleted: make another Admin first.';
+  }
   return h(
     'tr',
     { testid: 'user-row', attrs: { 'data-username': user.username } },

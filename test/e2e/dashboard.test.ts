@@ -236,6 +236,9 @@ describe('People', () => {
       'Melon needs at least one Admin. Make someone else an Admin first.',
     );
     expect(await row('admin').getByTestId('user-role').inputValue()).toBe('Admin');
+    // Nor can the only Admin be deleted: its Delete is off, and the server refuses it too.
+    expect(await row('admin').getByTestId('user-delete').isDisabled()).toBe(true);
+    expect(await row('kim').getByTestId('user-delete').isDisabled()).toBe(false);
 
     // Create (validated inline first), then delete.
     await page.getByTestId('user-new-username').fill('guest');

@@ -74,6 +74,18 @@ describe('The welcome card', () => {
     expect(await step('inviteFamily')).toBe('true');
   });
 
+  it('has a skip link that takes the keyboard past the section links to the view', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('skip-link');
+    await screenshot(page, 'skip-link-390');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(new URL(page.url()).hash).not.toBe('#view');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  });
+
   it('is never shown to a member, who cannot act on it', async () => {
     const { page } = browser;
     const member = await makeUser(t, { role: 'User', username: 'robin', password: 'robin-password' });
