@@ -31,3 +31,22 @@ export interface ImportJob {
   /** Why the whole import stopped, when it failed. */
   error: string | null;
 }
+
+/** A job that has read nothing yet: what an upload becomes before it runs. */
+export function queuedJob(
+  fields: Pick<ImportJob, 'id' | 'userId' | 'startedBy' | 'source' | 'createdAt'> & Partial<ImportJob>,
+): ImportJob {
+  return {
+    status: 'queued',
+    finishedAt: null,
+    read: 0,
+    matched: 0,
+    unmatched: 0,
+    duplicates: 0,
+    refused: 0,
+    ignored: 0,
+    problems: [],
+    error: null,
+    ...fields,
+  };
+}

@@ -51,18 +51,20 @@ describe('update-melon in a headless server process', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('downloads and verifies the update, answers 200, runs the installer with the file and exits 0', async () => {
-    const version = nextVersion(APP_VERSION);
-    fake.releases = [{ tag: `v${version}`, body: '## New' }];
-    const dataDir = join(dir, 'data');
-    const library = join(dir, 'music');
+  /**
+   * Starts `npm start`'s entry over folders of its own, with an installer program that writes
+   * `written` (a JavaScript expression) to `argvFile` when it runs, and signs the Admin in.
+   */
+  async function startWithFakeInstaller(name: string, written: string) {
+    const dataDir = join(dir, `data-${name}`);
+    const library = join(dir, `music-${name}`);
     await mkdir(library, { recursive: true });
-    const argvFile = join(dir, 'installer-argv.json');
-    const script = join(dir, 'fake-installer.mjs');
+    const argvFile = join(dir, `${name}-argv.json`);
+    const script = join(dir, `${name}-installer.mjs`);
     await writeFile(
       script,
       `import { writeFileSync } from 'node:fs';\n` +
-        `writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));\n`,
+        `writeFileSync(${JSON.stringify(argvFile)}, ${written});\n`,
     );
     const server = spawnServer({
       MELON_DATA_DIR: dataDir,
@@ -74,11 +76,19 @@ describe('update-melon in a headless server process', () => {
     });
     child = server.child;
     const url = await server.url;
-
     const login = await fetch(`${url}/auth/login?username=admin&password=${PASSWORD}`);
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
-    const auth = { Authorization: `Bearer ${token}` };
+    return { server, url, dataDir, argvFile, auth: { Authorization: `Bearer ${token}` } };
+  }
+
+  it('downloads and verifies the update, answers 200, runs the installer with the file and exits 0', async () => {
+    const version = nextVersion(APP_VERSION);
+    fake.releases = [{ tag: `v${version}`, body: '## New' }];
+    const { server, url, dataDir, argvFile, auth } = await startWithFakeInstaller(
+      'good',
+      'JSON.stringify(process.argv.slice(2))',
+    );
 
     const check = await fetch(`${url}/api/settings/check-for-updates`, { headers: auth });
     expect(await check.json()).toMatchObject({
@@ -110,32 +120,8 @@ describe('update-melon in a headless server process', () => {
     fake.reset();
     const version = nextVersion(APP_VERSION);
     fake.releases = [{ tag: `v${version}`, wrongSha: true }];
-    const dataDir = join(dir, 'data-bad');
-    const library = join(dir, 'music-bad');
-    await mkdir(library, { recursive: true });
-    const argvFile = join(dir, 'bad-argv.json');
-    const script = join(dir, 'bad-installer.mjs');
-    await writeFile(
-      script,
-      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(argvFile)}, 'ran');\n`,
-    );
-    const server = spawnServer({
-      MELON_DATA_DIR: dataDir,
-      MELON_LIBRARY: library,
-      MELON_ADMIN_PASSWORD: PASSWORD,
-      MELON_RELEASES_URL: fake.url,
-      MELON_RELEASES_REPO: `${OWNER}/${REPO}`,
-      MELON_INSTALL_COMMAND: `"${process.execPath}" "${script}"`,
-    });
-    child = server.child;
-    const url = await server.url;
-    const { token } = (await (
-      await fetch(`${url}/auth/login?username=admin&password=${PASSWORD}`)
-    ).json()) as { token: string };
-    const update = await fetch(`${url}/api/settings/update-melon`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const { server, url, dataDir, argvFile, auth } = await startWithFakeInstaller('bad', "'ran'");
+    const update = await fetch(`${url}/api/settings/update-melon`, { method: 'POST', headers: auth });
     expect(update.status).toBe(400);
     expect(await update.json()).toMatchObject({ code: 'update_failed' });
     await new Promise((resolve) => setTimeout(resolve, 300));

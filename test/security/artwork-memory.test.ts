@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
 import { bigPng, writeMp3WithPictures } from '../support/hostile-audio.js';
-import { loginToken, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 
 /**
  * Parallel requests by a Pass account for one large track picture must not each hold a copy of it
@@ -18,7 +18,6 @@ import { loginToken, type TestServer } from '../support/server.js';
 const MIB = 1024 * 1024;
 const PICTURE = bigPng(15 * MIB);
 const PICTURE_SHA = createHash('sha256').update(PICTURE).digest('hex');
-const ADMIN = { user: 'admin', password: 'correct horse battery staple' };
 
 let root: string;
 let server: ChildServer;
@@ -30,19 +29,9 @@ beforeAll(async () => {
   const music = join(root, 'music');
   await mkdir(music);
   await writeMp3WithPictures(join(music, 'Big.mp3'), [{ data: PICTURE, mime: 'image/png' }]);
-  server = await startChildServer({
-    MELON_DATA_DIR: join(root, 'data'),
-    MELON_LIBRARY: music,
-    MELON_ADMIN_USER: ADMIN.user,
-    MELON_ADMIN_PASSWORD: ADMIN.password,
-  });
-  const call = (path: string, init: RequestInit & { token?: string } = {}) => {
-    const { token: bearer, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
-    return fetch(server.url + path, { ...rest, headers });
-  };
-  const adminToken = await loginToken(call, ADMIN.user, ADMIN.password);
+  const started = await startChildAsAdmin(root, music);
+  server = started.server;
+  const { call, adminToken } = started;
   token = (await makeUser({ call, adminToken } as TestServer, { role: 'Pass' })).token;
   // The start-up scan runs in the background: wait for the track.
   for (let i = 0; i < 300 && !trackId; i++) {

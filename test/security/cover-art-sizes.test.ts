@@ -6,10 +6,10 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
 import { writeMp3WithPictures } from '../support/hostile-audio.js';
 import { noisePng, pngBomb } from '../support/hostile-images.js';
-import { loginToken, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 
 /**
  * `getCoverArt&size=` from a Pass account: every size from 1 to 2048 was a resize of its own, all at
@@ -22,7 +22,6 @@ const MIB = 1024 * 1024;
 const MEMORY_LIMIT = 100 * MIB;
 /** CPU the bomb requests may cost all together; decoding the bomb once costs seconds. */
 const BOMB_CPU_LIMIT_MS = 1_000;
-const ADMIN = { user: 'admin', password: 'correct horse battery staple' };
 
 let root: string;
 let server: ChildServer;
@@ -39,19 +38,9 @@ beforeAll(async () => {
   ]);
   await writeMp3WithPictures(join(music, 'Bomb.mp3'), [{ data: await pngBomb(), mime: 'image/png' }]);
   await writeMp3WithPictures(join(music, 'Plain.mp3'), []);
-  server = await startChildServer({
-    MELON_DATA_DIR: join(root, 'data'),
-    MELON_LIBRARY: music,
-    MELON_ADMIN_USER: ADMIN.user,
-    MELON_ADMIN_PASSWORD: ADMIN.password,
-  });
-  const call = (path: string, init: RequestInit & { token?: string } = {}) => {
-    const { token: bearer, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
-    return fetch(server.url + path, { ...rest, headers });
-  };
-  const adminToken = await loginToken(call, ADMIN.user, ADMIN.password);
+  const started = await startChildAsAdmin(root, music);
+  server = started.server;
+  const { call, adminToken } = started;
   const pass = await makeUser({ call, adminToken } as TestServer, { role: 'Pass' });
   passToken = pass.token;
   const created = await call('/api/users/api-keys/create', {

@@ -3,8 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
-import { loginToken } from '../support/server.js';
+import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
 
 /**
  * A multipart upload refused with 413 must not leave its first file (up to 20 MiB) in the temp
@@ -13,7 +12,6 @@ import { loginToken } from '../support/server.js';
  */
 const MIB = 1024 * 1024;
 const PNG = await readFile(new URL('../../server/assets/default-art.png', import.meta.url));
-const ADMIN = { user: 'admin', password: 'correct horse battery staple' };
 
 let root: string;
 let temp: string;
@@ -25,14 +23,7 @@ beforeAll(async () => {
   temp = join(root, 'tmp');
   await mkdir(temp);
   await mkdir(join(root, 'music'));
-  server = await startChildServer({
-    TMPDIR: temp,
-    MELON_DATA_DIR: join(root, 'data'),
-    MELON_LIBRARY: join(root, 'music'),
-    MELON_ADMIN_USER: ADMIN.user,
-    MELON_ADMIN_PASSWORD: ADMIN.password,
-  });
-  token = await loginToken((path, init) => fetch(server.url + path, init), ADMIN.user, ADMIN.password);
+  ({ server, adminToken: token } = await startChildAsAdmin(root, join(root, 'music'), { TMPDIR: temp }));
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

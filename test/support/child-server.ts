@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADMIN_PASSWORD, ADMIN_USER, loginToken, type TestServer } from './server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,7 +60,12 @@ export interface ChildServer {
  */
 export function startChildServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer> {
   const server = spawnServer(
-    { TZ: process.env.TZ ?? 'UTC', MELON_RELEASES_URL: 'http://127.0.0.1:9', ...env },
+    {
+      TZ: process.env.TZ ?? 'UTC',
+      MELON_RELEASES_URL: 'http://127.0.0.1:9',
+      MELON_LISTENBRAINZ_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
     { trimOutput: true },
   );
   const { child, exited, output } = server;
@@ -92,4 +99,41 @@ export function startChildServer(env: Record<string, string>, timeoutMs = 60_000
       reject(new Error(`server exited with ${code} before listening: ${output()}`));
     });
   });
+}
+
+/** A child server with its Admin signed in, and a `call` that sends a token as a TestServer's does. */
+export interface SignedInChild {
+  server: ChildServer;
+  call: TestServer['call'];
+  adminToken: string;
+}
+
+/**
+ * Starts a child server with `root/data` as its data folder over the music folder `music`, with the
+ * test servers' Admin (ADMIN_USER), and signs that Admin in.
+ */
+export async function startChildAsAdmin(
+  root: string,
+  music: string,
+  env: Record<string, string> = {},
+): Promise<SignedInChild> {
+  const server = await startChildServer({
+    MELON_DATA_DIR: join(root, 'data'),
+    MELON_LIBRARY: music,
+    MELON_ADMIN_USER: ADMIN_USER,
+    MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...env,
+  });
+  const call: TestServer['call'] = (path, init = {}) => {
+    const { token, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return fetch(server.url + path, { ...rest, headers });
+  };
+  try {
+    return { server, call, adminToken: await loginToken(call, ADMIN_USER, ADMIN_PASSWORD) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }

@@ -6,7 +6,7 @@ import { accountOf, type Principal } from '../../domain/user.js';
 import { conflict, messageOf, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ImportJobsStore } from '../../domain/ports.js';
-import type { ImportJob, ImportSource } from '../../domain/import-job.js';
+import { queuedJob, type ImportJob, type ImportSource } from '../../domain/import-job.js';
 import type { HistoryService } from './history-service.js';
 import { FORMATS } from './parsers/formats.js';
 import type { ReadProgress } from './parsers/streams.js';
@@ -72,7 +72,7 @@ export class ImportService {
     const plan = await planUpload(request.tempPath, request.source, IMPORT_MAX_BYTES);
     // Again: another upload of this user may have taken the place while this one was read.
     this.requireRoomFor(userId);
-    const job: ImportJob = {
+    const job = queuedJob({
       id: newId(),
       userId,
       startedBy: self,
@@ -81,18 +81,8 @@ export class ImportService {
       keepIncognito: request.keepIncognito ?? false,
       bytesRead: 0,
       bytesTotal: plan.bytes,
-      status: 'queued',
       createdAt: this.clock.now(),
-      finishedAt: null,
-      read: 0,
-      matched: 0,
-      unmatched: 0,
-      duplicates: 0,
-      refused: 0,
-      ignored: 0,
-      problems: [],
-      error: null,
-    };
+    });
     await this.repo.keepUpload(job.id, request.tempPath);
     await this.repo.save(job);
     this.jobs.set(job.id, job);

@@ -1,67 +1,30 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../../server/domain/api-key.js';
-import type { ImportJob } from '../../../server/domain/import-job.js';
+import { queuedJob, type ImportJob } from '../../../server/domain/import-job.js';
 import type { Listen } from '../../../server/domain/listen.js';
-import type { PlayLogEntry } from '../../../server/domain/play.js';
 import type {
   ApiKeysStore,
   ImportJobsStore,
-  PlayStore,
   UnmatchedListensStore,
   UsersStore,
 } from '../../../server/domain/ports.js';
-import { createMemoryLogger } from '../../../server/logger.js';
 import { ImportJobsRepo } from '../../../server/store/import-jobs.js';
-import { PlayLog } from '../../../server/store/play-log.js';
 import { UnmatchedListens } from '../../../server/store/unmatched-listens.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
-import { makeVariedPlays } from '../../factories/plays.js';
 import { FakeImportJobs } from '../../fakes/import-jobs.js';
-import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeUnmatchedListens } from '../../fakes/unmatched-listens.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+import { tempDirPerTest } from '../../support/temp-dir.js';
 
 /**
- * The contracts of the ports behind app passwords and the listening history, run against each
+ * The contracts of the ports behind app passwords and the listening history's imports, run against each
  * repository and its fake alike (as ports.test.ts does for the others).
  */
-let dir: string;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'melon-ports-history-'));
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = tempDirPerTest('melon-ports-history-');
 
 type Open<T> = () => Promise<T>;
-
-describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayStore>]>([
-  [
-    'PlayLog',
-    async (onEntry) => {
-      const log = await PlayLog.open(join(dir, 'plays.jsonl'), { logger: createMemoryLogger(), onEntry });
-      closers.push(() => log.close());
-      return log;
-    },
-  ],
-  ['FakePlayStore', (onEntry) => Promise.resolve(new FakePlayStore(onEntry))],
-])('%s as PlayStore', (_, open) => {
-  it('hands every entry of a batch on, in order, before the batch resolves', async () => {
-    const seen: PlayLogEntry[] = [];
-    const plays = await open((entry) => seen.push(entry));
-    const batch = makeVariedPlays(5);
-    await plays.appendMany(batch);
-    expect(seen).toEqual(batch);
-    await plays.appendMany([]);
-    expect(seen).toHaveLength(5);
-  });
-});
 
 const key = (userId: string, id: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
   id,
@@ -74,7 +37,7 @@ const key = (userId: string, id: string, extra: Partial<ApiKeyRecord> = {}): Api
 });
 
 describe.each<[string, Open<UsersStore & ApiKeysStore>]>([
-  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['UsersRepo', () => UsersRepo.open(temp.path('users.json'))],
   ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
 ])('%s as ApiKeysStore', (_, open) => {
   it('adds keys to an existing user up to the limit, and finds them by hash and by user', async () => {
@@ -132,8 +95,8 @@ describe.each<[string, Open<UnmatchedListensStore>]>([
   [
     'UnmatchedListens',
     async () => {
-      const store = await UnmatchedListens.open(join(dir, 'history', 'unmatched.jsonl'));
-      closers.push(() => store.close());
+      const store = await UnmatchedListens.open(temp.path('history', 'unmatched.jsonl'));
+      temp.closeAfter(() => store.close());
       return store;
     },
   ],
@@ -165,26 +128,11 @@ describe.each<[string, Open<UnmatchedListensStore>]>([
   });
 });
 
-const job = (id: string, status: ImportJob['status'] = 'queued'): ImportJob => ({
-  id,
-  userId: 'u1',
-  startedBy: 'u1',
-  source: 'lastfm',
-  status,
-  createdAt: 1_000,
-  finishedAt: null,
-  read: 0,
-  matched: 0,
-  unmatched: 0,
-  duplicates: 0,
-  refused: 0,
-  ignored: 0,
-  problems: [],
-  error: null,
-});
+const job = (id: string): ImportJob =>
+  queuedJob({ id, userId: 'u1', startedBy: 'u1', source: 'lastfm', createdAt: 1_000 });
 
 describe.each<[string, Open<ImportJobsStore>]>([
-  ['ImportJobsRepo', () => ImportJobsRepo.open<ImportJob>(join(dir, 'imports'))],
+  ['ImportJobsRepo', () => ImportJobsRepo.open<ImportJob>(temp.path('imports'))],
   ['FakeImportJobs', () => Promise.resolve(new FakeImportJobs())],
 ])('%s as ImportJobsStore', (_, open) => {
   it('lists each saved job once, as it was last saved', async () => {
@@ -203,9 +151,9 @@ describe.each<[string, Open<ImportJobsStore>]>([
 
   it('keeps an upload readable at its path until it is removed', async () => {
     const jobs = await open();
-    const temp = join(dir, 'request-upload.tmp');
-    await writeFile(temp, 'scrobbles');
-    await jobs.keepUpload('j1', temp);
+    const upload = temp.path('request-upload.tmp');
+    await writeFile(upload, 'scrobbles');
+    await jobs.keepUpload('j1', upload);
     expect(await readFile(jobs.uploadPath('j1'), 'utf8')).toBe('scrobbles');
     await jobs.removeUpload('j1');
     await expect(readFile(jobs.uploadPath('j1'), 'utf8')).rejects.toThrow(/ENOENT/);

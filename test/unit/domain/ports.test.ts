@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CollectionRecord } from '../../../server/domain/collection.js';
 import type { InviteRecord } from '../../../server/domain/user.js';
 import { createMemoryLogger } from '../../../server/logger.js';
@@ -12,6 +9,7 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  ForwardingStore,
   BookmarksStore,
   RadioStationsStore,
   HiddenMixesStore,
@@ -38,6 +36,8 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeForwardingStore } from '../../fakes/forwarding-store.js';
+import { ForwardingRepo } from '../../../server/store/forwarding-repo.js';
 import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
 import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
 import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
@@ -46,27 +46,23 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+<<<<<<< HEAD
 import { FakeSettingsStore } from '../../fakes/settings-store.js';
 import { SettingsRepo } from '../../../server/store/settings-repo.js';
+=======
+import { tempDirPerTest } from '../../support/temp-dir.js';
+>>>>>>> main
 
 /**
  * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
  * service tests rely on a fake for is what the real store does.
  */
-let dir: string;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'melon-ports-'));
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = tempDirPerTest('melon-ports-');
 
 type Open<T> = () => Promise<T>;
 
 describe.each<[string, Open<UsersStore & InvitesStore>]>([
-  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['UsersRepo', () => UsersRepo.open(temp.path('users.json'))],
   ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
 ])('%s as UsersStore', (_, open) => {
   it('compares names by usernameKey: a look-alike name is taken and finds the account', async () => {
@@ -117,7 +113,7 @@ const invite = (code: string, now: number, extra: Partial<InviteRecord> = {}): I
 });
 
 describe.each<[string, Open<UsersStore & InvitesStore>]>([
-  ['UsersRepo', () => UsersRepo.open(join(dir, 'users.json'))],
+  ['UsersRepo', () => UsersRepo.open(temp.path('users.json'))],
   ['FakeUsersStore', () => Promise.resolve(new FakeUsersStore())],
 ])('%s as InvitesStore', (_, open) => {
   const now = 1_000_000;
@@ -159,7 +155,7 @@ describe.each<[string, Open<UsersStore & InvitesStore>]>([
 });
 
 describe.each<[string, Open<RatingsStore>]>([
-  ['RatingsRepo', () => RatingsRepo.open(join(dir, 'ratings.json'))],
+  ['RatingsRepo', () => RatingsRepo.open(temp.path('ratings.json'))],
   ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
 ])('%s as RatingsStore', (_, open) => {
   it('keeps one rating per user and target, removed by 0, averaged to two decimals', async () => {
@@ -200,7 +196,7 @@ describe.each<[string, Open<RatingsStore>]>([
 });
 
 describe.each<[string, Open<CollectionsStore>]>([
-  ['CollectionsRepo', () => CollectionsRepo.open(join(dir, 'playlists.json'))],
+  ['CollectionsRepo', () => CollectionsRepo.open(temp.path('playlists.json'))],
   ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
 ])('%s as CollectionsStore', (_, open) => {
   it('keeps playlists and collections apart, in the order they were added', async () => {
@@ -225,7 +221,7 @@ describe.each<[string, Open<CollectionsStore>]>([
 
 const ownerId = 'ar1';
 describe.each<[string, Open<ArtworkStore>]>([
-  ['ArtworkRepo', () => ArtworkRepo.open(dir)],
+  ['ArtworkRepo', () => ArtworkRepo.open(temp.path())],
   ['FakeArtworkStore', () => Promise.resolve(new FakeArtworkStore())],
 ])('%s as ArtworkStore', (_, open) => {
   const bytes = (value: number) => new Uint8Array([value, value, value]);
@@ -262,7 +258,7 @@ describe.each<[string, Open<ArtworkStore>]>([
 });
 
 describe.each<[string, Open<LibraryStore>]>([
-  ['LibraryRepo', () => LibraryRepo.open(join(dir, 'library.json'))],
+  ['LibraryRepo', () => LibraryRepo.open(temp.path('library.json'))],
   ['FakeLibraryStore', () => Promise.resolve(new FakeLibraryStore())],
 ])('%s as LibraryStore', (_, open) => {
   it('finds what the last scan stored, and a replaced track', async () => {
@@ -288,8 +284,8 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
   [
     'PlayLog',
     async (onEntry) => {
-      const log = await PlayLog.open(join(dir, 'plays.jsonl'), { logger: createMemoryLogger(), onEntry });
-      closers.push(() => log.close());
+      const log = await PlayLog.open(temp.path('plays.jsonl'), { logger: createMemoryLogger(), onEntry });
+      temp.closeAfter(() => log.close());
       return log;
     },
   ],
@@ -308,10 +304,20 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
     expect(secondSaw).toBe(2);
     expect(seen).toEqual([first, second]);
   });
+
+  it('hands every entry of a batch on, in order, before the batch resolves', async () => {
+    const seen: PlayLogEntry[] = [];
+    const plays = await open((entry) => seen.push(entry));
+    const batch = makeVariedPlays(5);
+    await plays.appendMany(batch);
+    expect(seen).toEqual(batch);
+    await plays.appendMany([]);
+    expect(seen).toHaveLength(5);
+  });
 });
 
 describe.each<[string, Open<CollectionsStore>]>([
-  ['CollectionsRepo', () => CollectionsRepo.open(join(dir, 'playlists.json'))],
+  ['CollectionsRepo', () => CollectionsRepo.open(temp.path('playlists.json'))],
   ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
 ])('%s as CollectionsStore: update and remove', (_, open) => {
   it('changes and removes one record of one kind; false when it is not there', async () => {
@@ -336,7 +342,7 @@ describe.each<[string, Open<CollectionsStore>]>([
 });
 
 describe.each<[string, Open<RatingsStore>]>([
-  ['RatingsRepo', () => RatingsRepo.open(join(dir, 'ratings.json'))],
+  ['RatingsRepo', () => RatingsRepo.open(temp.path('ratings.json'))],
   ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
 ])('%s as RatingsStore: ratedBy', (_, open) => {
   it("lists one user's ratings of one kind", async () => {
@@ -350,7 +356,7 @@ describe.each<[string, Open<RatingsStore>]>([
 });
 
 describe.each<[string, Open<FavouritesStore>]>([
-  ['FavouritesRepo', () => FavouritesRepo.open(join(dir, 'favourites.json'))],
+  ['FavouritesRepo', () => FavouritesRepo.open(temp.path('favourites.json'))],
   ['FakeFavouritesStore', () => Promise.resolve(new FakeFavouritesStore())],
 ])('%s as FavouritesStore', (_, open) => {
   it('keeps the first date of a star, per user and kind, and says whether anything changed', async () => {
@@ -380,7 +386,7 @@ describe.each<[string, Open<FavouritesStore>]>([
 });
 
 describe.each<[string, Open<PlayQueuesStore>]>([
-  ['PlayQueuesRepo', () => PlayQueuesRepo.open(join(dir, 'play-queues.json'))],
+  ['PlayQueuesRepo', () => PlayQueuesRepo.open(temp.path('play-queues.json'))],
   ['FakePlayQueuesStore', () => Promise.resolve(new FakePlayQueuesStore())],
 ])('%s as PlayQueuesStore', (_, open) => {
   it('keeps one queue per user; an empty one removes it', async () => {
@@ -405,7 +411,7 @@ describe.each<[string, Open<PlayQueuesStore>]>([
 });
 
 describe.each<[string, Open<BookmarksStore>]>([
-  ['BookmarksRepo', () => BookmarksRepo.open(join(dir, 'bookmarks.json'))],
+  ['BookmarksRepo', () => BookmarksRepo.open(temp.path('bookmarks.json'))],
   ['FakeBookmarksStore', () => Promise.resolve(new FakeBookmarksStore())],
 ])('%s as BookmarksStore', (_, open) => {
   const at = (trackId: string, positionMs: number) => ({
@@ -441,7 +447,7 @@ describe.each<[string, Open<BookmarksStore>]>([
 });
 
 describe.each<[string, Open<RadioStationsStore>]>([
-  ['RadioStationsRepo', () => RadioStationsRepo.open(join(dir, 'radio-stations.json'))],
+  ['RadioStationsRepo', () => RadioStationsRepo.open(temp.path('radio-stations.json'))],
   ['FakeRadioStationsStore', () => Promise.resolve(new FakeRadioStationsStore())],
 ])('%s as RadioStationsStore', (_, open) => {
   const station = (id: string) => ({
@@ -467,7 +473,7 @@ describe.each<[string, Open<RadioStationsStore>]>([
 });
 
 describe.each<[string, Open<HiddenMixesStore>]>([
-  ['HiddenMixesRepo', () => HiddenMixesRepo.open(join(dir, 'mixes.json'))],
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(temp.path('mixes.json'))],
   ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
 ])('%s as HiddenMixesStore', (_, open) => {
   it('keeps what each user hid, and says whether a change changed anything', async () => {
@@ -492,6 +498,7 @@ describe.each<[string, Open<HiddenMixesStore>]>([
   });
 });
 
+<<<<<<< HEAD
 describe.each<[string, Open<SettingsStore>]>([
   ['SettingsRepo', () => SettingsRepo.open(join(dir, 'settings.json'))],
   ['FakeSettingsStore', () => Promise.resolve(new FakeSettingsStore())],
@@ -505,5 +512,52 @@ describe.each<[string, Open<SettingsStore>]>([
     });
     await settings.set({ welcomeDismissed: true });
     expect(settings.get()).toEqual({ updateCheck: 'off', welcomeDismissed: true });
+=======
+describe.each<[string, Open<ForwardingStore>]>([
+  ['ForwardingRepo', () => ForwardingRepo.open(join(dir, 'forwarding.json'))],
+  ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
+])('%s as ForwardingStore', (_, open) => {
+  const listen = (title: string) => ({
+    listenedAt: 1_700_000_000,
+    artist: 'A',
+    title,
+    album: null,
+    durationMs: null,
+    recordingMbid: null,
+    releaseMbid: null,
+    trackNumber: null,
+    client: null,
+  });
+  const titles = (store: ForwardingStore) => store.find('u1')!.queue.map((item) => item.title);
+
+  it('queues only while on, keeps the newest when full, and empties when turned off', async () => {
+    const store = await open();
+    expect(await store.enqueue('u1', [listen('a')], 2, 0)).toBe(0);
+    expect(store.find('u1')).toBeUndefined();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    expect(await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 2, 5)).toBe(1);
+    expect(titles(store)).toEqual(['b', 'c']);
+    expect(store.find('u1')!.lastError?.code).toBe('outbox_full');
+    expect(store.pending()).toEqual(['u1']);
+    await store.configure('u1', 'http://127.0.0.1:9', null);
+    expect(titles(store)).toEqual([]);
+    expect(store.pending()).toEqual([]);
+  });
+
+  it('takes, drops and fails only under the epoch the send began in', async () => {
+    const store = await open();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 10, 0);
+    const { epoch } = store.find('u1')!;
+    await store.sent('u1', epoch, 1, 7);
+    await store.dropped('u1', epoch, 1, { code: 'listen_refused', message: 'no', at: 8 });
+    expect(titles(store)).toEqual(['c']);
+    expect(store.find('u1')).toMatchObject({ lastSentAt: 7, lastError: { code: 'listen_refused' } });
+    await store.configure('u1', 'http://127.0.0.1:9', 'other');
+    await store.failed('u1', epoch, { code: 'token_refused', message: 'no', at: 9 });
+    expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
+    await store.removeUser('u1');
+    expect(store.find('u1')).toBeUndefined();
+>>>>>>> main
   });
 });

@@ -5,6 +5,12 @@ import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
 import { propertyRuns } from '../../../support/property-runs.js';
+import {
+  genreKeys,
+  matchesFilter,
+  referenceTop,
+  type ReferenceSums,
+} from '../../../support/stats-reference.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12, 0, 0);
 const MIN = 60_000;
@@ -288,6 +294,26 @@ describe('StatsIndex recent lists', () => {
 });
 
 describe('StatsIndex lookups', () => {
+  it("looks up a user's latest play of a track, kept current as plays arrive; skips do not count", () => {
+    const index = statsIndexOf([
+      playLog({ userId: 'u1', trackId: 't1', at: 100 }),
+      playLog({ userId: 'u1', trackId: 't1', at: 300 }),
+      playLog({ userId: 'u1', trackId: 't2', at: 200, type: 'skip' }),
+      playLog({ userId: 'u2', trackId: 't3', at: 400 }),
+    ]);
+    const latest = index.latestPlays('u1');
+    expect([latest('t1'), latest('t2'), latest('t3'), latest('nope')]).toEqual([
+      300,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    index.add(playLog({ userId: 'u1', trackId: 't2', at: 250 }));
+    index.add(playLog({ userId: 'u1', trackId: 't1', at: 50 }));
+    expect([latest('t1'), latest('t2')]).toEqual([300, 250]);
+    expect(index.latestPlays('nobody')('t1')).toBeUndefined();
+  });
+
   it('finds a retry only for an explicit time with the same user, track and type', () => {
     const explicit = entry({ explicitAt: true, at: T0 + 7 });
     const index = indexOf([entry({ at: T0 + 5 }), explicit]);
@@ -386,47 +412,9 @@ describe('StatsIndex out-of-order logs', () => {
 
 // ---- property test against a naive reference: filter + reduce + sort ----
 
-interface Ref {
-  id: string;
-  plays: number;
-  skips: number;
-  listeningMs: number;
-  lastPlayedAt: number;
-}
-
-function matches(e: PlayLogEntry, f: StatsFilter, ranged = true): boolean {
-  if (e.userId !== f.userId) return false;
-  if (ranged && f.from !== undefined && e.at < f.from) return false;
-  if (ranged && f.to !== undefined && e.at > f.to) return false;
-  if (f.device !== undefined && e.device?.toLowerCase() !== f.device.toLowerCase()) return false;
-  return true;
-}
-
-function refTop(entries: PlayLogEntry[], f: StatsFilter, keys: (e: PlayLogEntry) => string[]): Ref[] {
-  const groups = new Map<string, Ref>();
-  for (const e of entries.filter((x) => matches(x, f))) {
-    for (const key of new Set(keys(e))) {
-      const g = groups.get(key) ?? { id: key, plays: 0, skips: 0, listeningMs: 0, lastPlayedAt: -Infinity };
-      groups.set(key, g);
-      if (e.type === 'skip') {
-        g.skips += 1;
-      } else {
-        g.plays += 1;
-        g.listeningMs += e.durationMs;
-        g.lastPlayedAt = Math.max(g.lastPlayedAt, e.at);
-      }
-    }
-  }
-  return [...groups.values()]
-    .filter((g) => g.plays > 0)
-    .sort((a, b) => b.plays - a.plays || b.lastPlayedAt - a.lastPlayedAt || (a.id < b.id ? -1 : 1));
-}
-
-const genreKeys = (e: PlayLogEntry) => e.genres.map((g) => g.trim().toLowerCase()).filter((g) => g !== '');
-
 function refSpelling(entries: PlayLogEntry[], f: StatsFilter, key: string): string {
   const counts = new Map<string, number>();
-  for (const e of entries.filter((x) => matches(x, f) && x.type === 'play')) {
+  for (const e of entries.filter((x) => matchesFilter(x, f) && x.type === 'play')) {
     for (const s of new Set(e.genres.map((g) => g.trim()))) {
       if (s !== '' && s.toLowerCase() === key) counts.set(s, (counts.get(s) ?? 0) + 1);
     }
@@ -435,7 +423,7 @@ function refSpelling(entries: PlayLogEntry[], f: StatsFilter, key: string): stri
 }
 
 function refRecent(entries: PlayLogEntry[], f: StatsFilter, keys: (e: PlayLogEntry) => string[]) {
-  return refTop(entries, { ...f, from: undefined, to: undefined }, keys)
+  return referenceTop(entries, { ...f, from: undefined, to: undefined }, keys)
     .sort((a, b) => b.lastPlayedAt - a.lastPlayedAt || (a.id < b.id ? -1 : 1))
     .map((g) => ({ id: g.id, lastPlayedAt: g.lastPlayedAt, plays: g.plays }));
 }
@@ -495,26 +483,28 @@ describe('StatsIndex against a naive reference', () => {
 
           for (const [f, offset, limit] of queries) {
             const page = <T>(list: T[]) => list.slice(offset, offset + limit);
-            const filtered = entries.filter((e) => matches(e, f) && e.type === 'play');
+            const filtered = entries.filter((e) => matchesFilter(e, f) && e.type === 'play');
             expect(index.listeningTime(f)).toEqual({
               totalMs: filtered.reduce((s, e) => s + e.durationMs, 0),
               plays: filtered.length,
             });
-            expect(index.topTracks(f, offset, limit)).toEqual(page(refTop(entries, f, (e) => [e.trackId])));
-            const strip = ({ id, plays, listeningMs, lastPlayedAt }: Ref) => ({
+            expect(index.topTracks(f, offset, limit)).toEqual(
+              page(referenceTop(entries, f, (e) => [e.trackId])),
+            );
+            const strip = ({ id, plays, listeningMs, lastPlayedAt }: ReferenceSums) => ({
               id,
               plays,
               listeningMs,
               lastPlayedAt,
             });
             expect(index.topAlbums(f, offset, limit)).toEqual(
-              page(refTop(entries, f, (e) => (e.albumId ? [e.albumId] : []))).map(strip),
+              page(referenceTop(entries, f, (e) => (e.albumId ? [e.albumId] : []))).map(strip),
             );
             expect(index.topArtists(f, offset, limit)).toEqual(
-              page(refTop(entries, f, (e) => e.artistIds)).map(strip),
+              page(referenceTop(entries, f, (e) => e.artistIds)).map(strip),
             );
             expect(index.topGenres(f, offset, limit)).toEqual(
-              page(refTop(entries, f, genreKeys)).map((g) => ({
+              page(referenceTop(entries, f, genreKeys)).map((g) => ({
                 genre: refSpelling(entries, f, g.id),
                 plays: g.plays,
                 listeningMs: g.listeningMs,
@@ -530,7 +520,7 @@ describe('StatsIndex against a naive reference', () => {
             });
             const plays = entries
               .map((e, i) => ({ e, i }))
-              .filter(({ e }) => matches(e, f, false) && e.type === 'play')
+              .filter(({ e }) => matchesFilter(e, f, false) && e.type === 'play')
               .sort((a, b) => b.e.at - a.e.at || b.i - a.i)
               .map(({ e }) => e);
             expect(index.recentPlays(f, offset, limit)).toEqual(page(plays));

@@ -4,6 +4,7 @@ import type { StatsFilter } from '../../../../../server/services/stats/reads/res
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import type { PlayLogEntry } from '../../../../../server/domain/play.js';
 import { propertyRuns } from '../../../../support/property-runs.js';
+import { genreKeys, referenceTop, type ReferenceSums } from '../../../../support/stats-reference.js';
 
 /**
  * The specialised scans (scans.ts: a loop per case, sums per snapshot folded into each kind, and
@@ -36,43 +37,11 @@ const arbFewSnapshots = arbEntry.map((e) => ({
   durationMs: 1000,
 }));
 
-interface Sums {
-  id: string;
-  plays: number;
-  skips: number;
-  listeningMs: number;
-  lastPlayedAt: number;
-}
-
-function reference(entries: PlayLogEntry[], f: StatsFilter, keys: (e: PlayLogEntry) => string[]): Sums[] {
-  const groups = new Map<string, Sums>();
-  for (const e of entries) {
-    if (e.userId !== f.userId) continue;
-    if (f.from !== undefined && e.at < f.from) continue;
-    if (f.to !== undefined && e.at > f.to) continue;
-    if (f.device !== undefined && e.device?.toLowerCase() !== f.device.toLowerCase()) continue;
-    for (const key of new Set(keys(e))) {
-      const g = groups.get(key) ?? { id: key, plays: 0, skips: 0, listeningMs: 0, lastPlayedAt: -Infinity };
-      groups.set(key, g);
-      if (e.type === 'skip') {
-        g.skips += 1;
-      } else {
-        g.plays += 1;
-        g.listeningMs += e.durationMs;
-        g.lastPlayedAt = Math.max(g.lastPlayedAt, e.at);
-      }
-    }
-  }
-  return [...groups.values()]
-    .filter((g) => g.plays > 0)
-    .sort((a, b) => b.plays - a.plays || b.lastPlayedAt - a.lastPlayedAt || (a.id < b.id ? -1 : 1));
-}
-
 const kinds = {
   tracks: (e: PlayLogEntry) => [e.trackId],
   albums: (e: PlayLogEntry) => (e.albumId ? [e.albumId] : []),
   artists: (e: PlayLogEntry) => e.artistIds,
-  genres: (e: PlayLogEntry) => e.genres.map((g) => g.trim().toLowerCase()).filter((g) => g !== ''),
+  genres: genreKeys,
 };
 
 interface Query {
@@ -132,8 +101,8 @@ async function expectReference(index: StatsIndex, entries: PlayLogEntry[], queri
     };
     if (f.from !== undefined && f.to !== undefined && f.from > f.to) continue;
     await index.prepare(f);
-    const want = reference(entries, f, kinds[q.kind]).slice(0, 50);
-    const strip = ({ id, plays, listeningMs, lastPlayedAt }: Sums) => ({
+    const want = referenceTop(entries, f, kinds[q.kind]).slice(0, 50);
+    const strip = ({ id, plays, listeningMs, lastPlayedAt }: ReferenceSums) => ({
       id,
       plays,
       listeningMs,
@@ -157,7 +126,7 @@ async function expectReference(index: StatsIndex, entries: PlayLogEntry[], queri
         ).toEqual(want.map((g) => [g.id, g.plays, g.listeningMs, g.lastPlayedAt]));
         break;
     }
-    const plays = reference(entries, f, () => ['all'])[0];
+    const plays = referenceTop(entries, f, () => ['all'])[0];
     expect(index.listeningTime(f)).toEqual({ totalMs: plays?.listeningMs ?? 0, plays: plays?.plays ?? 0 });
   }
 }

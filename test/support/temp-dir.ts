@@ -1,0 +1,26 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+
+/**
+ * A fresh folder for each test of the file that calls this, removed after the test once what was
+ * opened in it (handed to `closeAfter`) is closed.
+ */
+export function tempDirPerTest(prefix: string) {
+  let dir = '';
+  const closers: Array<() => Promise<void>> = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    path: (...parts: string[]) => join(dir, ...parts),
+    closeAfter: (close: () => Promise<void>) => {
+      closers.push(close);
+    },
+  };
+}
