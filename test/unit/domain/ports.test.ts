@@ -15,6 +15,7 @@ import type {
   HiddenMixesStore,
   PlayStore,
   RatingsStore,
+  SettingsStore,
   UsersStore,
 } from '../../../server/domain/ports.js';
 import { ArtworkRepo } from '../../../server/store/artwork-repo.js';
@@ -45,7 +46,12 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+<<<<<<< HEAD
+import { FakeSettingsStore } from '../../fakes/settings-store.js';
+import { SettingsRepo } from '../../../server/store/settings-repo.js';
+=======
 import { tempDirPerTest } from '../../support/temp-dir.js';
+>>>>>>> main
 
 /**
  * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
@@ -492,6 +498,21 @@ describe.each<[string, Open<HiddenMixesStore>]>([
   });
 });
 
+<<<<<<< HEAD
+describe.each<[string, Open<SettingsStore>]>([
+  ['SettingsRepo', () => SettingsRepo.open(join(dir, 'settings.json'))],
+  ['FakeSettingsStore', () => Promise.resolve(new FakeSettingsStore())],
+])('SettingsStore contract: %s', (_name, open) => {
+  it('starts with the daily check on and the welcome card open, and keeps what is set', async () => {
+    const settings = await open();
+    expect(settings.get()).toEqual({ updateCheck: 'daily', welcomeDismissed: false });
+    expect(await settings.set({ updateCheck: 'off' })).toEqual({
+      updateCheck: 'off',
+      welcomeDismissed: false,
+    });
+    await settings.set({ welcomeDismissed: true });
+    expect(settings.get()).toEqual({ updateCheck: 'off', welcomeDismissed: true });
+=======
 describe.each<[string, Open<ForwardingStore>]>([
   ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
   ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
@@ -537,5 +558,6 @@ describe.each<[string, Open<ForwardingStore>]>([
     expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
     await store.removeUser('u1');
     expect(store.find('u1')).toBeUndefined();
+>>>>>>> main
   });
 });
