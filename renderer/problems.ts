@@ -47,6 +47,7 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   radio_station_not_found: 'That radio station no longer exists.',
   too_many_radio_stations: 'Melon keeps up to 500 radio stations. Remove one first.',
   collection_not_found: 'That collection no longer exists.',
+  mix_not_found: 'Melon has no such mix.',
   not_owner: 'Only the person who made it, or an Admin, can change it.',
   stats_private: 'This person keeps their listening statistics private.',
   too_many_steps: 'That range is too long to chart. Choose a shorter one.',

@@ -10,6 +10,7 @@ import type { BenchData } from './bench-data.js';
 import { diskBytesPerPlay, indexBytesPerPlay, rawStart } from './bench-footprint.js';
 import { NAIVE_MAX_PLAYS } from './bench-naive.js';
 import { round, type StatsRun } from './bench-report.js';
+import { mixTimings } from './bench-mixes.js';
 import { timeStatsReads } from './bench-stats-reads.js';
 import { closeRequests } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
@@ -36,6 +37,7 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
     const { topFull, topMonth, listeningFull, listeningMonth, artistsFull, genresFull, deviceFull } =
       timings.reads;
     const { recent, activity, topFiveYears, topButFirstDay, recentAlbums, devices, heatmap } = timings.reads;
+    const mixes = await mixTimings(url, data);
     // The log-plays above are not in plays.index yet: save them while serving, as a stop would.
     await server.ask('save');
     const { maxStallMs, maxGcMs, usedBytes, longestStallAfter } = await server.ask<Measures>('measures');
@@ -69,6 +71,8 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
       [`slowest read's p99 over the floor's (${slowestRead})`, slowest.p99 - health.p99],
       ['year in review, one listener', yearInReview.one],
       ['year in review, household (5 listeners)', yearInReview.household],
+      ['getPlaylist of a mix (Subsonic), the six mixes', mixes.all],
+      [`getPlaylist of the slowest mix (${mixes.slowest.id})`, mixes.slowest.timing],
       [`naive lowdb rewrite (one write)${plays > NAIVE_MAX_PLAYS ? ', scaled from 1M' : ''}`, naiveRewriteMs],
     ];
     const measures: StatsRun['measures'] = [
@@ -89,6 +93,7 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
       recentP99Ms: recent.p99,
       yearInReviewP99Ms: yearInReview.one.p99,
       yearInReviewHouseholdP99Ms: yearInReview.household.p99,
+      mixP99Ms: mixes.all.p99,
       coldStartMs,
       rssMb,
       naiveRewriteMs,

@@ -40,6 +40,7 @@ export const PROBLEM_STATUS = {
   artist_not_found: 404,
   playlist_not_found: 404,
   collection_not_found: 404,
+  mix_not_found: 404,
   not_owner: 403,
   // bookmarks, internet radio stations
   too_many_bookmarks: 409,

@@ -11,12 +11,43 @@ import type { ObjectUrls } from '../ui/pictures.js';
 import { section } from '../ui/section.js';
 import { albumCard, artistLinks, coverImage, playButtons, trackList, trackSummary } from './listen-parts.js';
 
-/** A playlist or a mix, as the API lists them. */
+/** A playlist or a mix, as the API lists them; `hidden` only for a mix. */
 export interface Collection {
   id: string;
   name: string;
   description?: string | null;
   trackIds: string[];
+  hidden?: boolean;
+}
+
+/**
+ * Hides a mix from the caller's lists (here and in their Subsonic apps), or shows it again; the
+ * button then says the other.
+ */
+function hideButton(ctx: ViewContext, mix: Collection, say: (text: string) => void): HTMLElement {
+  let hidden = mix.hidden === true;
+  const button = h('button', {
+    class: 'button',
+    testid: 'mix-hide',
+    text: hidden ? 'Show in my lists' : 'Hide from my lists',
+    attrs: { type: 'button' },
+  });
+  button.addEventListener('click', () => {
+    void (async () => {
+      try {
+        await ctx.api.json(`/api/mixes/${hidden ? 'unhide' : 'hide'}`, {
+          method: 'POST',
+          json: { id: mix.id },
+        });
+        hidden = !hidden;
+        button.textContent = hidden ? 'Show in my lists' : 'Hide from my lists';
+        say(hidden ? `${mix.name} is hidden from your lists.` : `${mix.name} shows in your lists again.`);
+      } catch (error) {
+        ctx.messages.error(error);
+      }
+    })();
+  });
+  return button;
 }
 
 /** Tracks fetched a few at a time, so a long playlist does not open hundreds of requests at once. */
@@ -131,12 +162,14 @@ export function detailPage(ctx: ViewContext, root: HTMLElement, urls: ObjectUrls
       },
       render: ({ list: info, tracks }) => {
         document.title = `${info.name} — Melon`;
+        const buttons = playButtons(ctx.player, info.name, () => Promise.resolve(tracks), fail, say);
+        if (mix) buttons.append(hideButton(ctx, info, say));
         return [
           header(
             null,
             info.name,
             [info.description ? `${info.description} · ` : null, trackSummary(tracks)],
-            playButtons(ctx.player, info.name, () => Promise.resolve(tracks), fail, say),
+            buttons,
           ),
           trackList(ctx.player, tracks, { showAlbum: true }),
         ];

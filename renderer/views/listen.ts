@@ -160,7 +160,8 @@ export const listenView: View = (ctx, root) => {
         label: kind,
         load: () =>
           ctx.api.json(kind === 'mixes' ? '/api/mixes' : '/api/playlists', {
-            query: kind === 'mixes' ? {} : { count: 500 },
+            // Hidden mixes too, marked, so a member can open one and show it again.
+            query: kind === 'mixes' ? { includeHidden: true } : { count: 500 },
           }),
         isEmpty: (page) => page.items.length === 0,
         empty:
@@ -179,7 +180,10 @@ export const listenView: View = (ctx, root) => {
                   text: item.name,
                   attrs: { href: hrefOf('listen', { [kind === 'mixes' ? 'mix' : 'playlist']: item.id }) },
                 }),
-                h('span', { class: 'muted', text: ` · ${item.trackIds.length} tracks` }),
+                h('span', {
+                  class: 'muted',
+                  text: ` · ${item.trackIds.length} tracks${item.hidden ? ' · hidden' : ''}`,
+                }),
               ),
             ),
           ),

@@ -36,12 +36,20 @@ export interface TrackRecord extends TrackTags {
   dev?: number;
   ino?: number;
   albumId: string | null;
+  /**
+   * The artist as credited, the ARTIST tag whole ("Simon & Garfunkel"): what is shown, exported and
+   * matched. `artistIds` are the separate artists it names (library/artist-credit.ts). Absent on
+   * records an older Melon made, until a scan reads the file again.
+   */
+  artist?: string;
   artistIds: string[];
 }
 
 export interface AlbumRecord {
   id: string;
   name: string;
+  /** The album artist as credited (see TrackRecord.artist). */
+  artist?: string;
   artistIds: string[];
   year: number | null;
 }

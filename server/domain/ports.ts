@@ -117,6 +117,13 @@ export interface RadioStationsStore {
   remove(id: string): Promise<boolean>;
 }
 
+/** The mixes each user hid (mixes.json), by mix id. */
+export interface HiddenMixesStore extends AccountData {
+  hidden(userId: string): readonly string[];
+  /** Hides (`hidden` true) or shows again one of the user's mixes; true when something changed. */
+  setHidden(userId: string, mixId: string, hidden: boolean): Promise<boolean>;
+}
+
 /** Stored artwork: artists' image lists, one image per playlist or collection, the custom default. */
 export interface ArtworkStore {
   artistImages(artistId: string, kind: ArtistImageKind): readonly StoredImage[];
@@ -208,6 +215,7 @@ export interface ServiceStores {
   readonly playQueues: PlayQueuesStore;
   readonly bookmarks: BookmarksStore;
   readonly radioStations: RadioStationsStore;
+  readonly hiddenMixes: HiddenMixesStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;
   readonly importJobs: ImportJobsStore;

@@ -38,7 +38,8 @@ function buildIndex(entries: Entry[]): LibraryIndex {
     const known = albums.get(album.id);
     if (!known) {
       const artistIds = album.artists.map((a) => a.id);
-      albums.set(album.id, { id: album.id, name: album.name, artistIds, year: album.year });
+      const credit = album.artist === undefined ? {} : { artist: album.artist };
+      albums.set(album.id, { id: album.id, name: album.name, ...credit, artistIds, year: album.year });
     } else if (known.year === null) known.year = album.year;
   }
   return {
@@ -96,7 +97,10 @@ export async function scanLibrary(
         const { size, mtimeMs, dev, ino } = opened.stat;
         // The device number alone may change when a share or disk is mounted again: same inode, size
         // and time is the same file. A record from before identities were kept gets them here.
-        if (old && old.size === size && old.mtimeMs === mtimeMs && (old.ino ?? ino) === ino)
+        // A record without a credited artist was made by an older Melon, which split credits on `&`
+        // and `,`: it is read again, so its artists follow the rules of today.
+        const unchanged = old && old.size === size && old.mtimeMs === mtimeMs && (old.ino ?? ino) === ino;
+        if (unchanged && old.artist !== undefined)
           return entryFromPrevious({ ...old, dev, ino }, previousNames);
         const entry = entryFromTags(file, await readTrackFile(opened), opened.stat);
         if (old) progress.updated++;

@@ -1,6 +1,6 @@
 /**
  * Reads tags, duration and embedded pictures of one audio file with music-metadata. The values are raw
- * (artists and genres unsplit): the scanner decides how to split and merge them.
+ * (credits and genres unsplit): the scanner decides how to split and merge them (artist-credit.ts).
  */
 import { parseFile, parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
@@ -44,8 +44,14 @@ export interface ParsedPicture {
 
 export interface ParsedTrack {
   title: string | null;
+  /** The ARTIST tag whole, as credited ("Simon & Garfunkel"); its first value when there are several. */
+  artist: string | null;
+  /** The artists the file lists one by one (ARTISTS, or several ARTIST values); else [artist] or []. */
   artists: string[];
   albumArtist: string | null;
+  /** The same for the album artist (ALBUMARTISTS). */
+  albumArtists: string[];
+  albumArtistMbids: string[];
   album: string | null;
   genres: string[];
   trackNumber: number | null;
@@ -124,8 +130,11 @@ export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
   const fix = latin1Repair(meta);
   return {
     title: text(fix(common.title)),
+    artist: text(fix(common.artist)),
     artists: rawArtists(common.artists?.map(fix), fix(common.artist)),
     albumArtist: text(fix(common.albumartist)),
+    albumArtists: rawArtists(common.albumartists?.map(fix), fix(common.albumartist)),
+    albumArtistMbids: nonEmpty(common.musicbrainz_albumartistid),
     album: text(fix(common.album)),
     genres: (common.genre ?? []).map(fix).filter((g) => g.trim() !== ''),
     trackNumber: positive(common.track.no),
@@ -136,7 +145,7 @@ export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
     pictures: pictures.map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
     releaseMbid: text(common.musicbrainz_albumid),
-    artistMbids: (common.musicbrainz_artistid ?? []).filter((id) => id.trim() !== ''),
+    artistMbids: nonEmpty(common.musicbrainz_artistid),
   };
 }
 
@@ -263,6 +272,10 @@ function positive(value: number | null | undefined): number | null {
 function rawArtists(artists: string[] | undefined, artist: string | undefined): string[] {
   const list = artists && artists.length > 0 ? artists : artist ? [artist] : [];
   return list.map((a) => a.trim()).filter((a) => a !== '');
+}
+
+function nonEmpty(values: string[] | undefined): string[] {
+  return (values ?? []).filter((v) => v.trim() !== '');
 }
 
 function formatLabel(meta: IAudioMetadata, file: string): string {

@@ -17,6 +17,7 @@ import type {
   TrackTags,
 } from '../domain/library.js';
 import { albumId, artistId, trackId } from '../domain/library-ids.js';
+import { distinctNames, separateArtists } from './artist-credit.js';
 import type { FoundFile } from './folder-walk.js';
 import { readTrackFile, type ParsedTrack } from './tags.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -26,25 +27,10 @@ export const UNKNOWN_ARTIST = 'Unknown Artist';
 
 // ------------------------------------------------------------------------------------- name splitting
 
-const ARTIST_SEPARATORS = /;|\/|\s+(?:feat|ft)\.\s+|\s+&\s+/i;
 const GENRE_SEPARATORS = /[;/,]/;
 
-/** Splits, trims and drops empty parts and case-insensitive duplicates (first spelling wins). */
-function splitNames(values: string[], separators: RegExp): string[] {
-  const seen = new Map<string, string>();
-  for (const part of values.flatMap((v) => v.split(separators))) {
-    const name = part.trim();
-    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
-  }
-  return [...seen.values()];
-}
-
-export function splitArtists(values: string[]): string[] {
-  return splitNames(values, ARTIST_SEPARATORS);
-}
-
 export function splitGenres(values: string[]): string[] {
-  return splitNames(values, GENRE_SEPARATORS);
+  return distinctNames(values.flatMap((v) => v.split(GENRE_SEPARATORS)));
 }
 
 // ------------------------------------------------------------------------------------ entries
@@ -52,6 +38,8 @@ export function splitGenres(values: string[]): string[] {
 interface AlbumRef {
   id: string;
   name: string;
+  /** The album artist as credited (absent on records an older Melon made). */
+  artist?: string;
   artists: ArtistRecord[];
   year: number | null;
 }
@@ -96,17 +84,31 @@ export interface FileState {
 
 export function entryFromTags(file: FoundFile, parsed: ParsedTrack, state: FileState): Entry {
   const fallback = folderFallbacks(file.path, file.root);
-  const artistNames = splitArtists(parsed.artists);
+  const artistNames = separateArtists({
+    credit: parsed.artist,
+    listed: parsed.artists,
+    mbidCount: parsed.artistMbids.length,
+  });
   if (artistNames.length === 0) artistNames.push(fallback.artist);
+  // Without an ARTIST tag (ARTISTS only), the credit is the list as people write one.
+  const credit = parsed.artist ?? joinNames(artistNames);
   const artists = toArtists(artistNames);
   const albumTitle = parsed.album ?? fallback.album;
   // Albums are keyed by title + album artist, so one album's tracks stay together despite guest artists.
-  const albumArtist = parsed.albumArtist ?? artistNames[0]!;
+  const albumCredit = parsed.albumArtist ?? artistNames[0]!;
+  const albumArtistNames = parsed.albumArtist
+    ? separateArtists({
+        credit: parsed.albumArtist,
+        listed: parsed.albumArtists,
+        mbidCount: parsed.albumArtistMbids.length,
+      })
+    : [albumCredit];
   const album: AlbumRef | null = albumTitle
     ? {
-        id: albumId(albumTitle, albumArtist),
+        id: albumId(albumTitle, albumCredit),
         name: albumTitle,
-        artists: toArtists(splitArtists([albumArtist])),
+        artist: albumCredit,
+        artists: toArtists(albumArtistNames),
         year: parsed.year,
       }
     : null;
@@ -121,10 +123,16 @@ export function entryFromTags(file: FoundFile, parsed: ParsedTrack, state: FileS
     ino: state.ino,
     name,
     albumId: album?.id ?? null,
+    artist: credit,
     artistIds: artists.map((a) => a.id),
     ...fields,
   };
   return { track, artists, album };
+}
+
+/** "A", "A & B", "A, B & C". */
+function joinNames(names: string[]): string {
+  return names.length > 2 ? `${names.slice(0, -1).join(', ')} & ${names.at(-1)!}` : names.join(' & ');
 }
 
 function trackTags(parsed: ParsedTrack, file: string): TrackTags {

@@ -24,6 +24,8 @@ import { DeviceLimit } from './stats/device-limit.js';
 import { InviteService } from './invite-service.js';
 import { LibraryService, type LibraryOptions, type Scanner } from './library-service.js';
 import { NowPlayingService } from './now-playing.js';
+import { indexSource } from './mixes/index-source.js';
+import { MixService } from './mixes/mix-service.js';
 import { PlayQueueService } from './play-queue-service.js';
 import { BookmarkService } from './bookmark-service.js';
 import { RadioStationService } from './radio-station-service.js';
@@ -65,6 +67,8 @@ export interface Services {
   playQueues: PlayQueueService;
   bookmarks: BookmarkService;
   radioStations: RadioStationService;
+  /** Melon's own playlists, made from the household's listening. */
+  mixes: MixService;
   browse: BrowseService;
   /** Scaled pictures, shared by the native covers and Subsonic's getCoverArt (one cache). */
   resizer: ImageResizer;
@@ -143,6 +147,18 @@ export function createServices(
     nowPlaying,
     logger,
   );
+  // Plays count for the artists their tracks have now: a rescan that splits a credit anew moves them.
+  const countArtists = () =>
+    options.statsIndex.countArtistsAs((trackId) => {
+      const track = store.library.track(trackId);
+      if (!track) return undefined;
+      return {
+        ids: track.artistIds,
+        names: track.artistIds.map((id) => store.library.artist(id)?.name ?? ''),
+      };
+    });
+  countArtists();
+  library.onScanned(countArtists);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
@@ -172,7 +188,7 @@ export function createServices(
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(
       store.users,
-      [store.ratings, store.favourites, store.playQueues, store.bookmarks],
+      [store.ratings, store.favourites, store.playQueues, store.bookmarks, store.hiddenMixes],
       clock,
     ),
     library,
@@ -208,6 +224,7 @@ export function createServices(
     playQueues,
     bookmarks: new BookmarkService(store.bookmarks, library, clock),
     radioStations: new RadioStationService(store.radioStations, clock),
+    mixes: new MixService(indexSource(options.statsIndex, library), store.users, store.hiddenMixes, clock),
     browse: new BrowseService(
       library,
       stats,

@@ -18,6 +18,7 @@ import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../libr
 import type { ScanProgress } from '../library/scanner.js';
 import type { OpenedTrackFile } from '../library/track-file.js';
 import type { Logger } from '../logger.js';
+import { byArtist, newestFirst, ofGenre, ofYears } from './album-order.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
@@ -315,6 +316,26 @@ export class LibraryService {
 
   albumStats(albumId: string): AlbumStats {
     return this.catalog.albumStats(albumId);
+  }
+
+  /** Every album, newest first (album-order.ts). */
+  newestAlbums(): AlbumRecord[] {
+    return newestFirst(this, [...this.albumRecords()]);
+  }
+
+  /** Every album by its first artist's name, then its own. */
+  albumsByArtist(): AlbumRecord[] {
+    return byArtist(this, [...this.albumRecords()]);
+  }
+
+  /** The albums of years `from` to `to`, in that direction (newest first when `from` is later). */
+  albumsOfYears(from: number, to: number): AlbumRecord[] {
+    return ofYears(this.albumRecords(), from, to);
+  }
+
+  /** The albums with a track of the genre (ignoring case), by name. */
+  albumsOfGenre(genre: string): AlbumRecord[] {
+    return ofGenre(this, this.albumRecords(), genre);
   }
 
   /** The track's path inside its library folder: never the machine's absolute path. */

@@ -21,6 +21,7 @@ import type { PlaySnapshot } from '../domain/play.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RadioStationsRepo } from './radio-stations-repo.js';
+import { HiddenMixesRepo } from './hidden-mixes-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
@@ -45,6 +46,8 @@ export interface Store {
   readonly bookmarks: BookmarksRepo;
   /** The household's internet radio stations. */
   readonly radioStations: RadioStationsRepo;
+  /** The mixes each user hid. */
+  readonly hiddenMixes: HiddenMixesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
@@ -196,6 +199,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
   const bookmarks = await BookmarksRepo.open(join(dataDir, 'bookmarks.json'));
   const radioStations = await RadioStationsRepo.open(join(dataDir, 'radio-stations.json'));
+  const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   let addedSinceSave = 0;
@@ -266,6 +270,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       playQueues.flush(),
       bookmarks.flush(),
       radioStations.flush(),
+      hiddenMixes.flush(),
       plays.flush(),
     ]);
   };
@@ -292,6 +297,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     playQueues,
     bookmarks,
     radioStations,
+    hiddenMixes,
     plays,
     unmatchedListens,
     importJobs,

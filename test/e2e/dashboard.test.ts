@@ -171,9 +171,11 @@ describe('A household member browses the others', () => {
     await signIn(page, house.t.url, 'wall', house.wall.password);
     await eventually(() => page.getByTestId('stats-user').inputValue(), 'everyone');
     await page.getByTestId('stats-plays').waitFor();
+    // History holds the household's year in review for a wall display, without imports.
     expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
       'Statistics',
       'Listen',
+      'History',
       'Apps',
       'Account',
     ]);

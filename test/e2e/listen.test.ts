@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicePlays } from '../../server/contract/stats.js';
 import type { PlayQueue } from '../../server/contract/listening.js';
+import type { Mix, MixList } from '../../server/contract/mixes.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -143,6 +144,41 @@ describe('Listen', () => {
     await view.getByTestId('album-grid').waitFor();
   });
 
+  it('lists Melon’s mixes, plays one, and hides it from the member’s lists and shows it again', async () => {
+    const { page } = browser;
+    const view = await openSection(page, 'listen');
+    await view.getByTestId('listen-tabs-mixes').click();
+    await view.getByTestId('listen-mixes').getByRole('link', { name: 'Your top 50 this month' }).click();
+    const mix = view.getByTestId('listen-playlist');
+    await mix.getByTestId('track-row').first().waitFor();
+    const read = await t.call('/api/mixes/mix-top-month', { token: alex.token });
+    const { trackIds } = (await read.json()) as Mix;
+    expect(trackIds.length).toBeGreaterThan(0);
+    expect(await mix.getByTestId('track-row').count()).toBe(trackIds.length);
+    await screenshot(page, 'listen-mix');
+
+    await mix.getByTestId('play-all').click();
+    const player = page.getByRole('region', { name: 'Player' });
+    await player.getByRole('button', { name: 'Pause' }).waitFor();
+    const titles = await mix.locator('.track-name').allTextContents();
+    await eventually(
+      async () => titles.includes((await player.getByTestId('player-title').textContent()) ?? ''),
+      true,
+    );
+    await player.getByRole('button', { name: 'Pause' }).click();
+
+    const listed = async () => {
+      const response = await t.call('/api/mixes', { token: alex.token });
+      return ((await response.json()) as MixList).items.map((item) => item.id);
+    };
+    await mix.getByTestId('mix-hide').click();
+    await eventually(() => mix.getByTestId('mix-hide').textContent(), 'Show in my lists');
+    expect(await listed()).not.toContain('mix-top-month');
+    await mix.getByTestId('mix-hide').click();
+    await eventually(() => mix.getByTestId('mix-hide').textContent(), 'Hide from my lists');
+    expect(await listed()).toContain('mix-top-month');
+  });
+
   it('has no accessibility violations at 390 and 1440 px, light and dark', async () => {
     const { page } = browser;
     const found: Array<AxeViolation & { where: string }> = [];
@@ -171,6 +207,15 @@ describe('Listen', () => {
         async () => {
           await page.locator('.listen-header a').first().click();
           await page.getByTestId('listen-artist').locator('.track-row').first().waitFor();
+        },
+      ],
+      [
+        'listen-mix',
+        async () => {
+          await openSection(page, 'listen');
+          await page.getByTestId('listen-tabs-mixes').click();
+          await page.getByTestId('listen-mixes').getByRole('link').first().click();
+          await page.getByTestId('listen-playlist').getByTestId('mix-hide').waitFor();
         },
       ],
       [

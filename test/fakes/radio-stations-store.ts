@@ -1,9 +1,9 @@
 import type { RadioStationsStore } from '../../server/domain/ports.js';
 import type { RadioStationRecord } from '../../server/domain/radio-station.js';
 
-/** The household's radio stations in memory, in the order they were added, with RadioStationsRepo's limit. */
+/** Radio stations in memory, in the order they were added, as RadioStationsRepo keeps them. */
 export class FakeRadioStationsStore implements RadioStationsStore {
-  private stations: RadioStationRecord[] = [];
+  stations: RadioStationRecord[] = [];
 
   list(): readonly RadioStationRecord[] {
     return this.stations;

@@ -16,6 +16,7 @@ import { FakeAudioFiles } from './audio-files.js';
 import { FakeBookmarksStore } from './bookmarks-store.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
+import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
@@ -66,6 +67,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     playQueues: new FakePlayQueuesStore(),
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
+    hiddenMixes: new FakeHiddenMixesStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
   const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };

@@ -17,6 +17,7 @@ export type PoolName =
   | 'artist'
   | 'playlist'
   | 'collection'
+  | 'mix'
   | 'user'
   | 'victim'
   | 'inviteCode'

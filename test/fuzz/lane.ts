@@ -6,6 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
+import { MIX_IDS } from '../../server/contract/mixes.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary, type FixtureCopy } from '../support/fixture-library.js';
 import { KNOWN_PROBLEM_CODES } from '../support/problem-codes.js';
@@ -65,6 +66,7 @@ export class Lane {
     artist: [],
     playlist: [],
     collection: [],
+    mix: [...MIX_IDS],
     user: [],
     victim: [],
     inviteCode: [],

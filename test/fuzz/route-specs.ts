@@ -116,6 +116,10 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/collections/create': {
     params: { name: 'name', description: 'description', trackIds: 'trackIds' },
   },
+  'GET /api/mixes': { params: { includeHidden: 'bool' } },
+  'GET /api/mixes/:id': { params: { id: 'id:mix' } },
+  'POST /api/mixes/hide': { params: { id: 'id:mix' } },
+  'POST /api/mixes/unhide': { params: { id: 'id:mix' } },
 
   'POST /api/art/delete/track-art': { params: { id: 'id:track', pos: 'pos' }, weight: 1.5 },
   'POST /api/art/delete/artist-pfp': { params: { id: 'id:artist', pos: 'pos' } },

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, useTestServer } from '../support/server.js';
+import { ADMIN_PASSWORD, ADMIN_USER, postJson, useTestServer } from '../support/server.js';
 import { expectGolden, normaliseAnswer } from './golden.js';
 import { authParams, ok, restUrl, subsonicOnce } from './support.js';
 import { xsdErrors } from './xsd.js';
@@ -20,6 +20,7 @@ const t = useTestServer(async () => ({
 
 let listener: TestUser;
 let newcomer: TestUser;
+let mixer: TestUser;
 let ids: { track: string; album: string; artist: string };
 /** Every run's track and playlist ids, to their stable names (`track-1` is the first by path). */
 const stableNames = new Map<string, string>();
@@ -84,11 +85,18 @@ beforeAll(async () => {
     internetRadioStations: { internetRadioStation: Array<{ id: string }> };
   };
   stableNames.set(radio.internetRadioStations.internetRadioStation[0]!.id, 'station-1');
+  // Three plays of the first track and one of the second today: every mix but the older ones has songs.
+  mixer = await makeUser(t, { username: 'mixer', password: 'mixer-password-1' });
+  for (const [i, path] of [byPath[0]!, byPath[0]!, byPath[1]!, byPath[0]!].entries()) {
+    const dateTime = new Date(t.clock.now() - (i + 1) * 60_000).toISOString();
+    const logged = await postJson(t, '/api/stats/log-play', { id: path.id, dateTime }, mixer.token);
+    expect(logged.status).toBe(200);
+  }
 });
 
 /**
  * [file name, method, parameters, who asks]: the listener has a playlist, a saved queue and a
- * bookmark; the Admin added a radio station.
+ * bookmark; the Admin added a radio station; the mixer played two tracks, so has mixes.
  */
 const cases: Array<[string, string, () => Record<string, string>, () => TestUser]> = [
   ['ping', 'ping', () => ({}), () => listener],
@@ -107,6 +115,8 @@ const cases: Array<[string, string, () => Record<string, string>, () => TestUser
     () => listener,
   ],
   ['getPlaylists', 'getPlaylists', () => ({}), () => listener],
+  ['getPlaylists.mixes', 'getPlaylists', () => ({}), () => mixer],
+  ['getPlaylist.mix', 'getPlaylist', () => ({ id: 'mix-on-repeat' }), () => mixer],
   ['getPlayQueue', 'getPlayQueue', () => ({}), () => listener],
   ['getPlayQueue.nothing-saved', 'getPlayQueue', () => ({}), () => newcomer],
   ['getBookmarks', 'getBookmarks', () => ({}), () => listener],

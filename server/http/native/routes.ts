@@ -9,6 +9,7 @@ import { collectionHandlers } from './handlers/collections.js';
 import { libraryHandlers } from './handlers/library.js';
 import { playbackHandlers } from './handlers/playback.js';
 import { listeningHandlers } from './handlers/listening.js';
+import { mixHandlers } from './handlers/mixes.js';
 import { updateHandlers } from './handlers/updates.js';
 import { ratingHandlers } from './handlers/ratings.js';
 import { statsHandlers } from './handlers/stats.js';
@@ -78,6 +79,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const listening = listeningHandlers(services.browse, services.playQueues, services.favourites);
   const playlists = collectionHandlers(services.collections, 'playlist');
   const collections = collectionHandlers(services.collections, 'collection');
+  const mixes = mixHandlers(services.mixes);
   const art = artworkHandlers(services.artwork);
   const updates = updateHandlers(services.updates);
   const admin = new AdminPage();
@@ -225,6 +227,10 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('playlists', '/api/collections', READERS, collections.list),
     get('playlists', '/api/collections/:id', READERS, collections.get),
     post('playlists', '/api/collections/create', MEMBERS, collections.create),
+    get('playlists', '/api/mixes', READERS, mixes.list),
+    get('playlists', '/api/mixes/:id', READERS, mixes.get),
+    post('playlists', '/api/mixes/hide', READERS, mixes.hide),
+    post('playlists', '/api/mixes/unhide', READERS, mixes.unhide),
 
     // Artwork (docs/API.md: Artwork)
     post('artwork', '/api/art/delete/track-art', ADMIN, art.deleteTrackArt),

@@ -50,6 +50,7 @@ const FROM_PROBLEM: Partial<Record<ProblemCode, SubsonicCode>> = {
   playlist_not_found: SUBSONIC_CODES.notFound,
   radio_station_not_found: SUBSONIC_CODES.notFound,
   collection_not_found: SUBSONIC_CODES.notFound,
+  mix_not_found: SUBSONIC_CODES.notFound,
   artwork_not_found: SUBSONIC_CODES.notFound,
   track_file_not_found: SUBSONIC_CODES.notFound,
 };

@@ -33,7 +33,12 @@ export class Presenter {
     const { library } = this.services;
     const albumName = track.albumId ? library.albumName(track.albumId) : null;
     const artists = track.artistIds.map((id) => ({ id, name: library.artistName(id) ?? '' }));
+    // The credit as tagged ("Simon & Garfunkel"); `artists` lists the separate artists it names.
+    const credit = track.artist ?? artists.map((artist) => artist.name).join(', ');
+    const album =
+      track.albumId && library.has('album', track.albumId) ? library.album(track.albumId) : undefined;
     const albumArtists = track.albumId ? library.albumArtists(track.albumId) : [];
+    const albumCredit = album?.artist ?? albumArtists.map((artist) => artist.name).join(', ');
     const plays = this.playsOfTrack(track.id);
     const seconds = Math.round(track.durationMs / 1000);
     return {
@@ -42,7 +47,7 @@ export class Presenter {
       isDir: false,
       title: track.name,
       album: albumName ?? undefined,
-      artist: artists.map((artist) => artist.name).join(', ') || undefined,
+      artist: credit || undefined,
       track: track.trackNumber ?? undefined,
       year: track.year ?? undefined,
       genre: track.genres[0],
@@ -67,9 +72,9 @@ export class Presenter {
       mediaType: 'song',
       genres: track.genres.map((name) => ({ name })),
       artists,
-      displayArtist: artists.map((artist) => artist.name).join(', '),
+      displayArtist: credit,
       albumArtists,
-      displayAlbumArtist: albumArtists.map((artist) => artist.name).join(', '),
+      displayAlbumArtist: albumCredit,
     };
   }
 
@@ -78,6 +83,7 @@ export class Presenter {
     const { library } = this.services;
     const stats = library.albumStats(album.id);
     const artists = library.albumArtists(album.id);
+    const credit = album.artist ?? artists.map((artist) => artist.name).join(', ');
     const plays = this.playsOfAlbum(album.id);
     const tracks = library.albumTracks(album.id);
     const created = tracks.reduce((earliest, track) => Math.min(earliest, track.mtimeMs), Infinity);
@@ -85,7 +91,7 @@ export class Presenter {
     return {
       id: album.id,
       name: album.name,
-      artist: artists.map((artist) => artist.name).join(', ') || undefined,
+      artist: credit || undefined,
       artistId: album.artistIds[0],
       coverArt: `al-${album.id}`,
       songCount: stats.trackCount,
@@ -99,7 +105,7 @@ export class Presenter {
       userRating: rating.userRating,
       genres: stats.genres.map((name) => ({ name })),
       artists,
-      displayArtist: artists.map((artist) => artist.name).join(', '),
+      displayArtist: credit,
       sortName: album.name,
     };
   }

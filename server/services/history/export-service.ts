@@ -53,7 +53,9 @@ export class ExportService {
     const track = this.deps.track(entry.trackId);
     return {
       track,
-      artist: entry.artistNames[0] || entry.artistNames.find(Boolean) || '',
+      // The credit as the file has it ("Simon & Garfunkel"), which services match on; the first artist
+      // logged for a track gone from the library.
+      artist: track?.artist || entry.artistNames[0] || entry.artistNames.find(Boolean) || '',
       title: entry.trackName ?? track?.name ?? '',
       album: entry.albumName,
     };

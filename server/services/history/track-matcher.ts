@@ -34,13 +34,11 @@ export class TrackMatcher {
     for (const track of tracks) {
       if (track.recordingMbid) setOnce(this.byMbid, track.recordingMbid.toLowerCase(), track);
       const title = normaliseTitle(track.name);
-      // A listen may credit any of the track's artists first, by its main name or its whole name.
-      const artists = new Set(
-        track.artistIds.flatMap((id) => {
-          const name = artistNames.get(id) ?? '';
-          return [normaliseArtist(name), foldCredit(name)];
-        }),
-      );
+      // A listen may credit the track as its file does, or any of its artists first, by its main
+      // name or its whole name.
+      const names = track.artistIds.map((id) => artistNames.get(id) ?? '');
+      if (track.artist) names.unshift(track.artist);
+      const artists = new Set(names.flatMap((name) => [normaliseArtist(name), foldCredit(name)]));
       for (const artist of artists) {
         const key = `${artist}\u0000${title}`;
         const held = this.byArtistTitle.get(key);

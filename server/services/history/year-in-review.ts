@@ -86,7 +86,7 @@ export class YearInReviewService {
     const range = { gtDateTime: calendar.from, ltDateTime: calendar.to, page: 0 };
     const lists: TopLists[] = [];
     for (const userId of userIds) {
-      lists.push(this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
+      lists.push(await this.stats.tops(caller, { userId, ...range, count: household ? MERGE_DEPTH : TOP }));
       await nextTurn();
     }
     const newArtists = await this.newArtists(userIds, calendar, tally);

@@ -4,6 +4,7 @@ import type { Album, Track } from '../../contract/library.js';
 import type { AlbumSort, Favourites, Genre, NowPlaying, PlayQueue } from '../../contract/listening.js';
 import type { AlbumRecord } from '../../domain/library.js';
 import { accountOf, type Principal } from '../../domain/user.js';
+import { byArtist, byName, newestFirst } from '../album-order.js';
 import type { ArtworkService, Image } from '../artwork-service.js';
 import type { FavouritesService } from '../favourites-service.js';
 import type { ImageResizer } from '../image-resizer.js';
@@ -24,7 +25,6 @@ export interface AlbumQuery {
 /** The most albums the "most played" order ranks by plays; the rest follow by name. */
 const PLAYED_RANKED = 1000;
 
-const byName = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
 const sameText = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
 const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
 
@@ -104,14 +104,8 @@ export class BrowseService {
   async artistTopTracks(caller: Principal, artistId: string, count: number): Promise<Track[]> {
     this.library.requireArtist(artistId);
     const tracks = this.library.trackRecords().filter((track) => track.artistIds.includes(artistId));
-    const request = { page: 0, count: 1000 };
-    await this.stats.ready(caller, request);
-    const plays = new Map(
-      (this.stats.top(caller, 'tracks', request) as Array<{ id: string; plays: number }>).map((item) => [
-        item.id,
-        item.plays,
-      ]),
-    );
+    const top = await this.stats.ranked(caller, 'tracks', { page: 0, count: 1000 });
+    const plays = new Map(top.map((item) => [item.id, item.plays]));
     return tracks
       .sort((a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || byName(a.name, b.name))
       .slice(0, count)
@@ -192,28 +186,14 @@ export class BrowseService {
     switch (sort) {
       case 'name':
         return albums.sort(name);
-      case 'artist': {
-        const artist = (album: AlbumRecord) => this.library.albumArtists(album.id)[0]?.name ?? '';
-        return albums.sort((a, b) => byName(artist(a), artist(b)) || name(a, b));
-      }
+      case 'artist':
+        return byArtist(this.library, albums);
       case 'year':
         return albums.sort((a, b) => (b.year ?? -1) - (a.year ?? -1) || name(a, b));
-      case 'added': {
-        // A file's modification time is when it came into the folder for most households.
-        const added = new Map(
-          albums.map((album) => [
-            album.id,
-            this.library
-              .albumTracks(album.id)
-              .reduce((first, track) => Math.min(first, track.mtimeMs), Infinity),
-          ]),
-        );
-        return albums.sort((a, b) => added.get(b.id)! - added.get(a.id)! || name(a, b));
-      }
+      case 'added':
+        return newestFirst(this.library, albums);
       case 'played': {
-        const request = { page: 0, count: PLAYED_RANKED };
-        await this.stats.ready(caller, request);
-        const top = this.stats.top(caller, 'albums', request) as Array<{ id: string; plays: number }>;
+        const top = await this.stats.ranked(caller, 'albums', { page: 0, count: PLAYED_RANKED });
         const plays = new Map(top.map((item) => [item.id, item.plays]));
         return albums.sort((a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || name(a, b));
       }

@@ -12,6 +12,7 @@ import {
 import { firstHeard } from './columns/first-heard.js';
 import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
+import type { CurrentArtists } from './tables/snapshots.js';
 import { LatestLogs } from './tables/latest-logs.js';
 import { logRows, type LogRows } from './columns/log-rows.js';
 import type {
@@ -153,12 +154,11 @@ export class StatsIndex {
   }
 
   /**
-   * After a bulk load (the log read at start): drops spare room and makes the all-time sums per
-   * kind, which every all-time read needs, and each user's first play per artist (first-heard.ts: one
-   * pass over their rows, small to keep; made at a year in review's first request instead, it would
-   * hold the event loop for that pass). Sums per device are made at their first read (a scan of the
-   * user's rows) and rankings too (a sort of the items): made here for every user, they would hold
-   * memory nobody may read and lengthen every start.
+   * After a bulk load (the log read at start): drops spare room; makes the all-time sums per kind,
+   * which every all-time read needs, and each user's first play per artist (first-heard.ts: one pass
+   * over their rows; made at a year in review's first request, it would hold the event loop). Sums
+   * per device and rankings are made at their first read: made here for every user, they would
+   * hold memory nobody may read and lengthen every start.
    */
   settle(): void {
     for (const u of this.columns) {
@@ -168,6 +168,25 @@ export class StatsIndex {
       this.tallies.all(u);
       firstHeard(u, this.tables.snapshots.artists);
     }
+  }
+
+  /**
+   * Counts plays for the artists their tracks have in the library now (`current`; SnapshotTable.recount),
+   * and again after each change of the library. When a play moves to other artists, the sums made
+   * from the old ones are dropped, to be made again at their next read from the sums per snapshot
+   * (which do not change): all-time sums and rankings, per-device sums, first plays per artist and
+   * the names of artists gone from the library.
+   */
+  countArtistsAs(current: CurrentArtists | undefined): void {
+    if (!this.tables.snapshots.recount(current)) return;
+    for (const u of this.columns) {
+      if (!u) continue;
+      u.all = undefined;
+      u.rankings.clear();
+      u.byDevice.clear();
+      u.firstHeard = undefined;
+    }
+    this.latest.forgetNames();
   }
 
   /**
@@ -206,19 +225,15 @@ export class StatsIndex {
   };
 
   /**
-   * Room in a user's columns for `rows` more rows, made at once (an import about to add them; see
-   * ImportService): without it, the columns grow by an eighth again and again as the rows arrive,
-   * and each old copy stays allocated until a full collection. Only for a user with rows.
+   * Room in a user's columns for `rows` more rows at once (an import about to add them): else they
+   * grow by an eighth again and again, each old copy allocated until a full collection.
    */
   reserveRows(userId: string, rows: number): void {
     const u = this.columnsOf(userId);
     u?.reserve(u.n + rows);
   }
 
-  /**
-   * Drops the room a reservation left beyond one step of growth from the rows there are (about
-   * what growing row by row leaves: an eighth, once large).
-   */
+  /** Drops the room a reservation left beyond one step of growth (what growing row by row leaves). */
   dropSpareRows(userId: string): void {
     const u = this.columnsOf(userId);
     if (u && u.at.length > capacityFor(u.n + 1, u.n)) u.trim();
@@ -302,6 +317,11 @@ export class StatsIndex {
   /** A user's all-time plays and latest play per track or album with any play (reads/row-reads.ts). */
   playCounts(userId: string, kind: 'tracks' | 'albums') {
     return rows.playCountsOf(this.parts, this.columnsOf(userId), kind);
+  }
+
+  /** A user's latest play of any track, looked up in the kept all-time sums (reads/row-reads.ts). */
+  latestPlays(userId: string): (trackId: string) => number | undefined {
+    return rows.latestPlaysOf(this.parts, this.columnsOf(userId));
   }
 
   /** A user's all-time counts kept for the household page's reads; undefined for a user without logs. */

@@ -23,7 +23,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
-import type { PlayCount, LastPlayed, StatsFilter } from './reads/results.js';
+import type { LastPlayed, PlayCount, RankedItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
 
@@ -105,17 +105,11 @@ export class StatsService {
     }
   }
 
-  /**
-   * Call before a ranged or device read (the HTTP reads): makes what the read needs and would make
-   * at once (a device's all-time sums, a heavy listener's row marks) a slice at a time, giving other
-   * requests their turns (StatsIndex.prepare).
-   */
-  async ready(caller: Principal, request: ReadRequest): Promise<void> {
-    await this.index.prepare(this.rangedFilter(caller, request));
+  listeningTime(caller: Principal, request: ReadRequest): Promise<ListeningTime> {
+    return this.read(this.rangedFilter(caller, request), (filter) => this.listeningOf(filter, request));
   }
 
-  listeningTime(caller: Principal, request: ReadRequest): ListeningTime {
-    const filter = this.rangedFilter(caller, request);
+  private listeningOf(filter: StatsFilter, request: ReadRequest): ListeningTime {
     const { totalMs, plays } = this.index.listeningTime(filter);
     const span = playSpanOf(this.index, filter);
     return {
@@ -164,8 +158,11 @@ export class StatsService {
     return latest ? isoUtc(latest.at) : null;
   }
 
-  top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): TopOf[K][] {
-    const filter = this.rangedFilter(caller, request);
+  top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): Promise<TopOf[K][]> {
+    return this.read(this.rangedFilter(caller, request), (filter) => this.topOf(filter, kind, request));
+  }
+
+  private topOf<K extends TopKind>(filter: StatsFilter, kind: K, request: ReadRequest): TopOf[K][] {
     const offset = request.page * request.count;
     const read: { [P in TopKind]: () => TopLists[P] } = {
       tracks: () => this.index.topTracks(filter, offset, request.count),
@@ -180,8 +177,25 @@ export class StatsService {
    * The first `count` of every top list of a range from one scan of its rows, not named yet: for a
    * caller that merges several users' lists and names only what it keeps (`named`).
    */
-  tops(caller: Principal, request: ReadRequest): TopLists {
-    return this.index.tops(this.rangedFilter(caller, request), request.count);
+  tops(caller: Principal, request: ReadRequest): Promise<TopLists> {
+    return this.read(this.rangedFilter(caller, request), (filter) => this.index.tops(filter, request.count));
+  }
+
+  /**
+   * The most played tracks, albums or artists of a range as ids and numbers, not named: for callers
+   * that order by plays (Subsonic's album lists and similar artists, the Listen view's orders).
+   */
+  ranked(
+    caller: Principal,
+    kind: 'tracks' | 'albums' | 'artists',
+    request: ReadRequest,
+  ): Promise<RankedItem[]> {
+    return this.read(this.rangedFilter(caller, request), (filter) => {
+      const offset = request.page * request.count;
+      if (kind === 'tracks') return this.index.topTracks(filter, offset, request.count);
+      if (kind === 'albums') return this.index.topAlbums(filter, offset, request.count);
+      return this.index.topArtists(filter, offset, request.count);
+    });
   }
 
   /** Ranked items of a top list as the top-* reads answer them, the first at rank `firstRank`. */
@@ -234,9 +248,12 @@ export class StatsService {
     return name[kind](items);
   }
 
-  recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): RecentOf[K][] {
+  recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): Promise<RecentOf[K][]> {
     // Recent lists take no date filters (docs/API.md, Statistics).
-    const filter = this.allTimeFilter(caller, request);
+    return this.read(this.allTimeFilter(caller, request), (filter) => this.recentOf(filter, kind, request));
+  }
+
+  private recentOf<K extends RecentKind>(filter: StatsFilter, kind: K, request: ReadRequest): RecentOf[K][] {
     const offset = request.page * request.count;
     const named = (items: LastPlayed[], ref: (id: string) => Named): RecentItem[] =>
       items.map((item) => ({
@@ -308,6 +325,16 @@ export class StatsService {
       throw unauthorized('stats_private', `${user.username} keeps their listening statistics private`);
     }
     return id;
+  }
+
+  /**
+   * Runs a read once what it needs and would make at once (a device's all-time sums, a heavy
+   * listener's row marks) is made, a slice at a time, giving other requests their turns
+   * (StatsIndex.prepare). Every read of a range or a device goes through here, whoever asks.
+   */
+  private async read<T>(filter: StatsFilter, answer: (filter: StatsFilter) => T): Promise<T> {
+    await this.index.prepare(filter);
+    return answer(filter);
   }
 
   /** A read over the request's range (gtDateTime to ltDateTime) of a user the caller may read. */

@@ -9,6 +9,9 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  BookmarksStore,
+  RadioStationsStore,
+  HiddenMixesStore,
   PlayStore,
   RatingsStore,
   UsersStore,
@@ -20,6 +23,7 @@ import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { PlayQueuesRepo } from '../../../server/store/play-queues-repo.js';
+import { HiddenMixesRepo } from '../../../server/store/hidden-mixes-repo.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
@@ -30,6 +34,11 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
+import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
+import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
+import { RadioStationsRepo } from '../../../server/store/radio-stations-repo.js';
+import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
@@ -389,5 +398,93 @@ describe.each<[string, Open<PlayQueuesStore>]>([
     await queues.removeUser('u1');
     expect(queues.find('u1')).toBeUndefined();
     expect(queues.find('u2')).toEqual(queue);
+  });
+});
+
+describe.each<[string, Open<BookmarksStore>]>([
+  ['BookmarksRepo', () => BookmarksRepo.open(temp.path('bookmarks.json'))],
+  ['FakeBookmarksStore', () => Promise.resolve(new FakeBookmarksStore())],
+])('%s as BookmarksStore', (_, open) => {
+  const at = (trackId: string, positionMs: number) => ({
+    trackId,
+    positionMs,
+    comment: null,
+    createdAt: 1,
+    changedAt: 1,
+  });
+
+  it('keeps one bookmark per user and track, refusing a new one past the limit', async () => {
+    const bookmarks = await open();
+    expect(await bookmarks.put('u1', at('t1', 10), 2)).toBe('saved');
+    expect(await bookmarks.put('u1', at('t2', 20), 2)).toBe('saved');
+    expect(await bookmarks.put('u1', at('t3', 30), 2)).toBe('too_many');
+    expect(await bookmarks.put('u1', at('t1', 15), 2)).toBe('saved');
+    expect(bookmarks.list('u1')).toEqual([at('t1', 15), at('t2', 20)]);
+    expect(bookmarks.list('u2')).toEqual([]);
+  });
+
+  it("removes one bookmark, or all of a user's, and only theirs", async () => {
+    const bookmarks = await open();
+    await bookmarks.put('u1', at('t1', 10), 5);
+    await bookmarks.put('u2', at('t1', 20), 5);
+    expect(await bookmarks.remove('u1', 't9')).toBe(false);
+    expect(await bookmarks.remove('u1', 't1')).toBe(true);
+    expect(bookmarks.list('u1')).toEqual([]);
+    await bookmarks.put('u1', at('t2', 10), 5);
+    await bookmarks.removeUser('u1');
+    expect(bookmarks.list('u1')).toEqual([]);
+    expect(bookmarks.list('u2')).toEqual([at('t1', 20)]);
+  });
+});
+
+describe.each<[string, Open<RadioStationsStore>]>([
+  ['RadioStationsRepo', () => RadioStationsRepo.open(temp.path('radio-stations.json'))],
+  ['FakeRadioStationsStore', () => Promise.resolve(new FakeRadioStationsStore())],
+])('%s as RadioStationsStore', (_, open) => {
+  const station = (id: string) => ({
+    id,
+    name: `Station ${id}`,
+    streamUrl: `https://radio.example.org/${id}`,
+    homePageUrl: null,
+    createdAt: 1,
+  });
+
+  it('adds stations in order up to the limit, changes and removes them by id', async () => {
+    const stations = await open();
+    expect(await stations.add(station('a'), 2)).toBe('added');
+    expect(await stations.add(station('b'), 2)).toBe('added');
+    expect(await stations.add(station('c'), 2)).toBe('too_many');
+    const patch = { name: 'Jazz', streamUrl: 'https://radio.example.org/jazz', homePageUrl: null };
+    expect(await stations.update('b', patch)).toEqual({ ...station('b'), ...patch });
+    expect(await stations.update('zz', patch)).toBeUndefined();
+    expect(await stations.remove('a')).toBe(true);
+    expect(await stations.remove('a')).toBe(false);
+    expect(stations.list()).toEqual([{ ...station('b'), ...patch }]);
+  });
+});
+
+describe.each<[string, Open<HiddenMixesStore>]>([
+  ['HiddenMixesRepo', () => HiddenMixesRepo.open(temp.path('mixes.json'))],
+  ['FakeHiddenMixesStore', () => Promise.resolve(new FakeHiddenMixesStore())],
+])('%s as HiddenMixesStore', (_, open) => {
+  it('keeps what each user hid, and says whether a change changed anything', async () => {
+    const mixes = await open();
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', true)).toBe(false);
+    expect(await mixes.setHidden('u1', 'mix-on-repeat', true)).toBe(true);
+    expect(mixes.hidden('u1')).toEqual(['mix-new', 'mix-on-repeat']);
+    expect(mixes.hidden('u2')).toEqual([]);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(true);
+    expect(await mixes.setHidden('u1', 'mix-new', false)).toBe(false);
+    expect(mixes.hidden('u1')).toEqual(['mix-on-repeat']);
+  });
+
+  it('drops what a user hid, and only theirs', async () => {
+    const mixes = await open();
+    await mixes.setHidden('u1', 'mix-new', true);
+    await mixes.setHidden('u2', 'mix-new', true);
+    await mixes.removeUser('u1');
+    expect(mixes.hidden('u1')).toEqual([]);
+    expect(mixes.hidden('u2')).toEqual(['mix-new']);
   });
 });

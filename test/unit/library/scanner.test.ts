@@ -86,10 +86,12 @@ describe('scanLibrary on the fixture library', () => {
     expect(album).toEqual({
       id: albumId('Fixture Album', 'Aurora Lane'),
       name: 'Fixture Album',
+      artist: 'Aurora Lane',
       artistIds: [artistId('Aurora Lane')],
       year: 2021,
     });
     for (const track of tracks) {
+      expect(track.artist).toBe('Aurora Lane feat. The Static');
       expect(track.artistIds).toEqual([artistId('aurora lane'), artistId('The Static')]);
       expect(track.albumId).toBe(album?.id);
     }
@@ -143,6 +145,20 @@ describe('incremental rescans', () => {
     expect(tags.readTrackFile).toHaveBeenCalledTimes(1);
     expect(second.index).toEqual(first.index);
     expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0, filesSeen: 8 });
+  });
+
+  it('reads again an unchanged file whose record an older Melon made, without the credited artist', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const mp3 = trackNamed(first.index, 'Tone MP3');
+    // As an older Melon left it: no credit, and the credit split into artists by its own rules.
+    const older = { ...mp3 };
+    delete older.artist;
+    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? older : t)) };
+    vi.mocked(tags.readTrackFile).mockClear();
+    const second = await scanLibrary([work], previous);
+    expect(tags.readTrackFile).toHaveBeenCalledTimes(2);
+    expect(trackNamed(second.index, 'Tone MP3')).toEqual(mp3);
+    expect(second.progress).toMatchObject({ added: 0, updated: 1, removed: 0 });
   });
 
   it('counts added, changed and removed files', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '../../../server/domain/library.js';
 import { scanLibrary } from '../../../server/library/scanner.js';
 import { openTrackFile } from '../../../server/library/track-file.js';
-import { rereadTrack, splitArtists, splitGenres } from '../../../server/library/track-entry.js';
+import { rereadTrack, splitGenres } from '../../../server/library/track-entry.js';
 import { copyFixtureLibrary, trackNamed } from '../../support/fixture-library.js';
 
 const EMPTY: LibraryIndex = { tracks: [], albums: [], artists: [] };
@@ -20,20 +20,6 @@ afterAll(async () => {
 });
 
 describe('name splitting', () => {
-  it('splits artists on ; / feat. ft. & and merges spellings case-insensitively', () => {
-    expect(splitArtists(['A; B / C ft. D & E feat. F', ' a ', 'Feat. G'])).toEqual([
-      'A',
-      'B',
-      'C',
-      'D',
-      'E',
-      'F',
-      'Feat. G',
-    ]);
-    expect(splitArtists(['Simon & Garfunkel', 'simon'])).toEqual(['Simon', 'Garfunkel']);
-    expect(splitArtists([' ', ';'])).toEqual([]);
-  });
-
   it('splits genres on ; / , and drops duplicates', () => {
     expect(splitGenres(['Rock, Pop/Indie;rock', ' ', 'POP'])).toEqual(['Rock', 'Pop', 'Indie']);
   });

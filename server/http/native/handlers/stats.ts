@@ -15,7 +15,7 @@ import {
   type TopKind,
   type TopOf,
 } from '../../../contract/stats.js';
-import type { ReadRequest, StatsService } from '../../../services/stats/stats-service.js';
+import type { StatsService } from '../../../services/stats/stats-service.js';
 import { id, isoDate, paging, text } from '../../params.js';
 import { callerOf, endpoint, type ErrorCodes } from '../../endpoint.js';
 
@@ -45,12 +45,6 @@ const ranged = {
 const readErrors: ErrorCodes = { 401: ['stats_private'], 404: ['user_not_found'] };
 
 export function statsHandlers(stats: StatsService) {
-  /** The caller, once what a read of `params` needs is made ahead (StatsService.ready). */
-  const readyFor = async (request: Parameters<typeof callerOf>[0], params: ReadRequest) => {
-    const caller = callerOf(request);
-    await stats.ready(caller, params);
-    return caller;
-  };
   const log = (type: 'play' | 'skip') =>
     endpoint({
       summary: type === 'play' ? 'Log a play' : 'Log a skip',
@@ -68,7 +62,7 @@ export function statsHandlers(stats: StatsService) {
       params: ranged,
       response: z.array(item),
       errors: readErrors,
-      handle: async ({ params, request }) => stats.top(await readyFor(request, params), kind, params),
+      handle: ({ params, request }) => stats.top(callerOf(request), kind, params),
     });
   const recent = (kind: 'albums' | 'artists') =>
     endpoint({
@@ -76,7 +70,7 @@ export function statsHandlers(stats: StatsService) {
       params: subject,
       response: z.array(recentItemSchema),
       errors: readErrors,
-      handle: async ({ params, request }) => stats.recent(await readyFor(request, params), kind, params),
+      handle: ({ params, request }) => stats.recent(callerOf(request), kind, params),
     });
   return {
     logPlay: log('play'),
@@ -86,7 +80,7 @@ export function statsHandlers(stats: StatsService) {
       params: ranged,
       response: listeningTimeSchema,
       errors: readErrors,
-      handle: async ({ params, request }) => stats.listeningTime(await readyFor(request, params), params),
+      handle: ({ params, request }) => stats.listeningTime(callerOf(request), params),
     }),
     topTracks: top('tracks', topTrackSchema),
     topAlbums: top('albums', topAlbumSchema),

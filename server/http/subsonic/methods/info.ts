@@ -19,11 +19,11 @@ const AUTH_PARAMS = ['u', 'p', 't', 's', 'apiKey', 'v', 'c'] as const;
 export function infoMethods(services: Services) {
   const { library } = services;
 
-  const artistInfo = (request: MethodRequest, id3: boolean) => {
+  const artistInfo = async (request: MethodRequest, id3: boolean) => {
     const caller = callerOf(request);
     const artist = library.artist(request.params.required('id'));
     const count = request.params.int('count', 20, 0, 500);
-    const similar = similarArtists(services, caller, artist.id)
+    const similar = (await similarArtists(services, caller, artist.id))
       .slice(0, count)
       .map((id) => library.artist(id));
     return {
@@ -42,7 +42,7 @@ export function infoMethods(services: Services) {
     return { albumInfo: imageUrls(request, `al-${record.id}`) };
   };
 
-  const similarSongs = (request: MethodRequest, id3: boolean) => {
+  const similarSongs = async (request: MethodRequest, id3: boolean) => {
     const caller = callerOf(request);
     const id = request.params.required('id');
     const count = request.params.int('count', 50, 0, 500);
@@ -55,7 +55,7 @@ export function infoMethods(services: Services) {
     else seedArtists = [library.artist(id).id];
     const artists = new Set(seedArtists);
     for (const seed of seedArtists)
-      for (const other of similarArtists(services, caller, seed)) artists.add(other);
+      for (const other of await similarArtists(services, caller, seed)) artists.add(other);
     const plays = householdTrackPlays(services, caller);
     const song = library
       .trackRecords()
@@ -72,8 +72,8 @@ export function infoMethods(services: Services) {
   };
 
   return {
-    getArtistInfo: (request: MethodRequest) => ({ artistInfo: artistInfo(request, false) }),
-    getArtistInfo2: (request: MethodRequest) => ({ artistInfo2: artistInfo(request, true) }),
+    getArtistInfo: async (request: MethodRequest) => ({ artistInfo: await artistInfo(request, false) }),
+    getArtistInfo2: async (request: MethodRequest) => ({ artistInfo2: await artistInfo(request, true) }),
     getAlbumInfo: albumInfo,
     getAlbumInfo2: albumInfo,
     getSimilarSongs: (request: MethodRequest) => similarSongs(request, false),
@@ -112,14 +112,15 @@ function imageUrls(request: MethodRequest, coverArt: string): Payload {
  * read adds every other artist's plays, weighted by the share of their listening that went to this
  * artist. So "people who play A a lot also play B" ranks B high; ties by name.
  */
-export function similarArtists(services: Services, caller: Principal, artistId: string): string[] {
+export async function similarArtists(
+  services: Services,
+  caller: Principal,
+  artistId: string,
+): Promise<string[]> {
   const scores = new Map<string, number>();
   for (const user of services.users.list()) {
     if (!services.stats.mayRead(caller, user.id)) continue;
-    const top = services.stats.top(caller, 'artists', { userId: user.id, page: 0, count: ALL }) as Array<{
-      id: string;
-      plays: number;
-    }>;
+    const top = await services.stats.ranked(caller, 'artists', { userId: user.id, page: 0, count: ALL });
     const total = top.reduce((sum, item) => sum + item.plays, 0);
     const own = top.find((item) => item.id === artistId)?.plays ?? 0;
     if (own === 0 || total === 0) continue;

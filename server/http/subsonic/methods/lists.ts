@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../../clock.js';
 import type { AlbumRecord, TrackRecord } from '../../../domain/library.js';
+import { sameGenre } from '../../../services/album-order.js';
 import type { Services } from '../../../services/create-services.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import type { Payload } from '../render.js';
@@ -21,9 +22,6 @@ export const ALBUM_LIST_TYPES = [
 ] as const;
 type AlbumListType = (typeof ALBUM_LIST_TYPES)[number];
 
-const sameGenre = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
-const byName = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
-
 /** `count` items picked at random (Fisher–Yates over a copy). */
 function pickRandom<T>(items: readonly T[], count: number): T[] {
   const copy = [...items];
@@ -41,7 +39,7 @@ export function listMethods(services: Services, clock: Clock) {
     ids.filter((id) => library.has('album', id)).map((id) => library.album(id));
 
   /** The albums of one getAlbumList(2) page, for the calling user. */
-  function albumList(request: MethodRequest): AlbumRecord[] {
+  async function albumList(request: MethodRequest): Promise<AlbumRecord[]> {
     checkMusicFolder(request);
     const caller = callerOf(request);
     const { params } = request;
@@ -58,45 +56,31 @@ export function listMethods(services: Services, clock: Clock) {
     switch (type) {
       case 'random':
         return pickRandom(all, size);
-      case 'newest': {
-        const created = (album: AlbumRecord) =>
-          library
-            .albumTracks(album.id)
-            .reduce((earliest, track) => Math.min(earliest, track.mtimeMs), Infinity);
-        return page([...all].sort((a, b) => created(b) - created(a) || byName(a.name, b.name)));
-      }
+      case 'newest':
+        return page(library.newestAlbums());
       case 'frequent': {
-        const top = stats.top(caller, 'albums', { page: 0, count: offset + size }) as Array<{ id: string }>;
+        const top = await stats.ranked(caller, 'albums', { page: 0, count: offset + size });
         return page(albumsById(top.map((item) => item.id)));
       }
       case 'recent': {
-        const recent = stats.recent(caller, 'albums', { page: 0, count: offset + size });
+        const recent = await stats.recent(caller, 'albums', { page: 0, count: offset + size });
         return page(albumsById(recent.map((item) => item.id)));
       }
       case 'highest':
         return page(albumsById(ratings.highest(caller, 'album').map((item) => item.id)));
       case 'alphabeticalByName':
         return page(all);
-      case 'alphabeticalByArtist': {
-        const artistName = (album: AlbumRecord) => library.albumArtists(album.id)[0]?.name ?? '';
-        return page([...all].sort((a, b) => byName(artistName(a), artistName(b)) || byName(a.name, b.name)));
-      }
+      case 'alphabeticalByArtist':
+        return page(library.albumsByArtist());
       case 'starred':
         return page(albumsById(favourites.list(caller, 'album').map((item) => item.id)));
       case 'byYear': {
         const from = params.requiredInt('fromYear', 0, 9999);
         const to = params.requiredInt('toYear', 0, 9999);
-        const [low, high] = from <= to ? [from, to] : [to, from];
-        const inRange = all.filter((album) => album.year !== null && album.year >= low && album.year <= high);
-        const sign = from <= to ? 1 : -1;
-        return page(inRange.sort((a, b) => sign * (a.year! - b.year!) || byName(a.name, b.name)));
+        return page(library.albumsOfYears(from, to));
       }
-      case 'byGenre': {
-        const genre = params.required('genre');
-        return page(
-          all.filter((album) => library.albumStats(album.id).genres.some((g) => sameGenre(g, genre))),
-        );
-      }
+      case 'byGenre':
+        return page(library.albumsOfGenre(params.required('genre')));
     }
   }
 
@@ -119,12 +103,12 @@ export function listMethods(services: Services, clock: Clock) {
   }
 
   return {
-    getAlbumList: (request: MethodRequest) => ({
-      albumList: { album: albumList(request).map((album) => request.present.albumDirectory(album)) },
+    getAlbumList: async (request: MethodRequest) => ({
+      albumList: { album: (await albumList(request)).map((album) => request.present.albumDirectory(album)) },
     }),
 
-    getAlbumList2: (request: MethodRequest) => ({
-      albumList2: { album: albumList(request).map((album) => request.present.album(album)) },
+    getAlbumList2: async (request: MethodRequest) => ({
+      albumList2: { album: (await albumList(request)).map((album) => request.present.album(album)) },
     }),
 
     getRandomSongs: (request: MethodRequest) => {

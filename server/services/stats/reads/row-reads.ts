@@ -113,3 +113,22 @@ export function playCountsOf(
   }
   return counts;
 }
+
+/**
+ * A lookup of a user's latest play (epoch ms) of a track, undefined for a track they never played
+ * (skips do not count), in the all-time sums kept current on every add: no object per track, so a
+ * caller that checks a few hundred tracks does not pay for the thousands the user played.
+ */
+export function latestPlaysOf(
+  { tallies, tables }: ReadParts,
+  u: UserColumns | undefined,
+): (trackId: string) => number | undefined {
+  if (!u) return () => undefined;
+  const all = tallies.all(u);
+  return (trackId) => {
+    const idx = tables.tracks.get(trackId);
+    // Read at each call: the arrays are replaced as they grow.
+    const { plays, last } = all.tracks;
+    return idx !== undefined && (plays[idx] ?? 0) > 0 ? last[idx] : undefined;
+  };
+}

@@ -100,6 +100,11 @@ export class LatestLogs {
     if (this.names) noteLatest(this.names, this.tables, s, userIdx, at);
   }
 
+  /** Drops the names made so far (artists counted anew); they are made again at the next read. */
+  forgetNames(): void {
+    this.names = undefined;
+  }
+
   entryOfTrack(
     columns: readonly UserColumns[],
     trackId: string,

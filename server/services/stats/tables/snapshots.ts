@@ -28,8 +28,15 @@ export class SnapshotTable {
   readonly duration: number[] = [];
   readonly trackName: number[] = [];
   readonly albumName: number[] = [];
-  readonly artists = new Lists();
-  readonly artistNames = new Lists();
+  /**
+   * The artists a snapshot's plays count for, with their names: those it logged, or those its track
+   * has in the library now (see `recount`). `fields` gives what was logged.
+   */
+  artists: Lists;
+  artistNames: Lists;
+  private readonly loggedArtists = new Lists();
+  private readonly loggedArtistNames = new Lists();
+  private current: CurrentArtists | undefined;
   /** Genre tags as logged (raw), and the groups and spellings a play counts once each. */
   readonly rawGenres = new Lists();
   readonly genreKeys = new Lists();
@@ -46,7 +53,50 @@ export class SnapshotTable {
   /** Per snapshot number of the play log, ours (-1 unknown), once it finds them by text. */
   private byLogNumber = new Int32Array(0);
 
-  constructor(private readonly interners: SnapshotInterners) {}
+  constructor(private readonly interners: SnapshotInterners) {
+    this.artists = this.loggedArtists;
+    this.artistNames = this.loggedArtistNames;
+  }
+
+  /**
+   * Counts every snapshot's plays for the artists its track has in the library now (`current`), or
+   * those it logged when the library no longer has the track: a track whose credit is split
+   * differently after a rescan ("Simon & Garfunkel", once two artists, now one; an ARTISTS tag
+   * added) moves all its plays to its new artists, and none is lost. True when any snapshot now
+   * counts for other artists than before; the caller then drops the sums made from them.
+   */
+  recount(current: CurrentArtists | undefined): boolean {
+    this.current = current;
+    const artists = new Lists();
+    const names = new Lists();
+    let moved = false;
+    for (let s = 0; s < this.count; s += 1) {
+      const [ids, named] = this.countedOf(s);
+      artists.push(ids);
+      names.push(named);
+      moved ||= !sameList(ids, this.loggedArtists, s);
+    }
+    const changed = !sameLists(artists, this.artists) || !sameLists(names, this.artistNames);
+    this.artists = moved ? artists : this.loggedArtists;
+    this.artistNames = moved ? names : this.loggedArtistNames;
+    return changed;
+  }
+
+  /** The artists and names snapshot `s` counts for (see `recount`). */
+  private countedOf(s: number): [number[], number[]] {
+    const { tracks, artists, names } = this.interners;
+    const now = this.current?.(tracks.values[this.track[s]!]!);
+    if (!now || now.ids.length === 0) return [this.loggedArtists.of(s), this.loggedArtistNames.of(s)];
+    const ids: number[] = [];
+    const named: number[] = [];
+    now.ids.forEach((id, i) => {
+      const idx = artists.intern(id);
+      if (ids.includes(idx)) return;
+      ids.push(idx);
+      named.push(names.intern(now.names[i] ?? ''));
+    });
+    return [ids, named];
+  }
 
   /** How many items of a kind (genres: groups; spellings: genre spellings) the snapshots name so far. */
   itemCount(kind: Kind | 'spellings'): number {
@@ -128,12 +178,12 @@ export class SnapshotTable {
     return {
       trackId: tracks.values[this.track[s]!]!,
       albumId: album < 0 ? null : albums.values[album]!,
-      artistIds: this.artists.of(s).map((a) => artists.values[a]!),
+      artistIds: this.loggedArtists.of(s).map((a) => artists.values[a]!),
       genres: this.rawGenres.of(s).map((g) => genres.raw.values[g]!),
       durationMs: this.duration[s]!,
       trackName: trackName < 0 ? null : names.values[trackName]!,
       albumName: albumName < 0 ? null : names.values[albumName]!,
-      artistNames: this.artistNames.of(s).map((n) => names.values[n]!),
+      artistNames: this.loggedArtistNames.of(s).map((n) => names.values[n]!),
     };
   }
 
@@ -153,8 +203,13 @@ export class SnapshotTable {
       artistIdxs.push(idx);
       artistNames.push(names.intern(e.artistNames[i] ?? ''));
     }
-    this.artists.push(artistIdxs);
-    this.artistNames.push(artistNames);
+    this.loggedArtists.push(artistIdxs);
+    this.loggedArtistNames.push(artistNames);
+    if (this.artists !== this.loggedArtists) {
+      const [ids, named] = this.countedOf(s);
+      this.artists.push(ids);
+      this.artistNames.push(named);
+    }
     const raw: number[] = [];
     const keys: number[] = [];
     const spellings: number[] = [];
@@ -173,6 +228,24 @@ export class SnapshotTable {
     this.spellings.push(spellings);
     return s;
   }
+}
+
+/** A track's artists in the library now (ids and names), undefined when it has gone. */
+export type CurrentArtists = (trackId: string) => { ids: string[]; names: string[] } | undefined;
+
+function sameList(list: readonly number[], lists: Lists, s: number): boolean {
+  const from = lists.start[s]!;
+  if (lists.start[s + 1]! - from !== list.length) return false;
+  return list.every((v, i) => lists.values[from + i] === v);
+}
+
+function sameLists(a: Lists, b: Lists): boolean {
+  return (
+    a.start.length === b.start.length &&
+    a.values.length === b.values.length &&
+    a.start.every((v, i) => b.start[i] === v) &&
+    a.values.every((v, i) => b.values[i] === v)
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE_MS } from '../../../../server/clock.js';
 import type { UserRecord } from '../../../../server/domain/user.js';
 import { StatsService } from '../../../../server/services/stats/stats-service.js';
@@ -139,11 +139,11 @@ describe('StatsService devices', () => {
     await t.sut.log(caller, 'play', { id: 't1', device: 'Phone' });
     await t.sut.log(caller, 'play', { id: 't2', device: 'phone' });
     await t.sut.log(caller, 'play', { id: 't2', device: 'Car' });
-    expect(t.sut.listeningTime(caller, read(undefined, { device: 'PHONE' }))).toMatchObject({
+    expect(await t.sut.listeningTime(caller, read(undefined, { device: 'PHONE' }))).toMatchObject({
       plays: 2,
       totalMs: 3000,
     });
-    expect(t.sut.listeningTime(caller, read(undefined, { device: 'car' }))).toMatchObject({ plays: 1 });
+    expect(await t.sut.listeningTime(caller, read(undefined, { device: 'car' }))).toMatchObject({ plays: 1 });
   });
 });
 
@@ -159,13 +159,13 @@ describe('StatsService top lists', () => {
       await t.sut.log(caller, 'play', { id, dateTime: t.clock.now() - 10 * MINUTE_MS + minute * MINUTE_MS });
     }
     const range = read(undefined, { ltDateTime: t.clock.now() - 2 * MINUTE_MS, count: 5 });
-    const tops = t.sut.tops(caller, range);
+    const tops = await t.sut.tops(caller, range);
     expect(tops.tracks.map((x) => [x.id, x.plays])).toEqual([
       ['t2', 2],
       ['t1', 1],
     ]);
     for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) {
-      expect(t.sut.named(kind, tops[kind])).toEqual(t.sut.top(caller, kind, range));
+      expect(t.sut.named(kind, tops[kind])).toEqual(await t.sut.top(caller, kind, range));
     }
     expect(await problemOf(() => t.sut.tops(principalOf(alice), read(carol.id)))).toBe('401 stats_private');
   });
@@ -204,5 +204,22 @@ describe('StatsService retries', () => {
     await t.sut.log(principalOf(carol), 'play', { id: 't1', dateTime: at });
     await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at + 1 });
     expect(t.fakes.plays.entries).toHaveLength(6);
+  });
+});
+
+describe('StatsService reads of a range or a device', () => {
+  it('make ahead what they need before reading, whoever asks (no caller has to prepare them)', async () => {
+    const caller = principalOf(alice);
+    await t.sut.log(caller, 'play', { id: 't1', device: 'Phone' });
+    const prepare = vi.spyOn(t.statsIndex, 'prepare');
+    const month = read(undefined, { gtDateTime: t.clock.now() - 30 * 24 * 60 * MINUTE_MS, device: 'phone' });
+    await t.sut.listeningTime(caller, month);
+    await t.sut.top(caller, 'tracks', month);
+    await t.sut.tops(caller, month);
+    await t.sut.ranked(caller, 'albums', month);
+    await t.sut.recent(caller, 'albums', read(undefined, { device: 'phone' }));
+    expect(prepare).toHaveBeenCalledTimes(5);
+    for (const [filter] of prepare.mock.calls)
+      expect(filter).toMatchObject({ userId: alice.id, device: 'phone' });
   });
 });

@@ -1,0 +1,55 @@
+import type { NamedRef } from '../contract/common.js';
+import type { AlbumRecord, TrackRecord } from '../domain/library.js';
+
+/**
+ * The orders albums are listed in, the same for every API: the Listen view's sorts and Subsonic's
+ * album lists (newest, by artist, by year, by genre). Ties go by name, so a list pages stably.
+ */
+
+/** The library as the orders read it. */
+export interface AlbumShelf {
+  albumTracks(albumId: string): readonly TrackRecord[];
+  albumArtists(albumId: string): NamedRef[];
+  albumStats(albumId: string): { genres: readonly string[] };
+}
+
+/** Names as people sort them: ignoring case and accents, numbers by value ("2" before "10"). */
+export const byName = (a: string, b: string) =>
+  a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+
+/** Whether two genre names are the same genre (ignoring case). */
+export const sameGenre = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
+
+/** By the first album artist's name, then the album's. */
+export function byArtist(shelf: AlbumShelf, albums: AlbumRecord[]): AlbumRecord[] {
+  const artist = (album: AlbumRecord) => shelf.albumArtists(album.id)[0]?.name ?? '';
+  return albums.sort((a, b) => byName(artist(a), artist(b)) || byName(a.name, b.name));
+}
+
+/**
+ * Newest first, by when the album's first track came into the library: a file's modification time
+ * is when it came into the folder for most households.
+ */
+export function newestFirst(shelf: AlbumShelf, albums: AlbumRecord[]): AlbumRecord[] {
+  const added = new Map(
+    albums.map((album) => [
+      album.id,
+      shelf.albumTracks(album.id).reduce((first, track) => Math.min(first, track.mtimeMs), Infinity),
+    ]),
+  );
+  return albums.sort((a, b) => added.get(b.id)! - added.get(a.id)! || byName(a.name, b.name));
+}
+
+/** The albums of years `from` to `to` (either way round), in that direction. */
+export function ofYears(albums: readonly AlbumRecord[], from: number, to: number): AlbumRecord[] {
+  const [low, high] = from <= to ? [from, to] : [to, from];
+  const sign = from <= to ? 1 : -1;
+  return albums
+    .filter((album) => album.year !== null && album.year >= low && album.year <= high)
+    .sort((a, b) => sign * (a.year! - b.year!) || byName(a.name, b.name));
+}
+
+/** The albums with a track of the genre (ignoring case), in the order given. */
+export function ofGenre(shelf: AlbumShelf, albums: readonly AlbumRecord[], genre: string): AlbumRecord[] {
+  return albums.filter((album) => shelf.albumStats(album.id).genres.some((g) => sameGenre(g, genre)));
+}
