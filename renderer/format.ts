@@ -133,3 +133,89 @@ export function formatAgo(iso: string | null | undefined, now = Date.now()): str
   }
   return formatDateTime(iso);
 }
+
+/** The period a range is compared with, and how the headline names it. */
+export interface PreviousPeriod {
+  query: Required<RangeQuery>;
+  label: string;
+}
+
+/**
+ * The period of the same length just before a range, for the headline's "+18 % vs last month":
+ * this week, month or year so far against the same stretch of the one before (1–26 October until
+ * 21:00 against 1–26 November until 21:00), clamped to the shorter month's end; a custom range of N
+ * days against the N days before it. All time, or a custom range without a start, has none.
+ */
+export function previousPeriod(
+  kind: RangeKind,
+  now: Date,
+  custom: { from?: string; to?: string } = {},
+): PreviousPeriod | null {
+  const y = now.getFullYear();
+  const m = now.getMonth();
+  const d = now.getDate();
+  const clock = [now.getHours(), now.getMinutes(), now.getSeconds(), now.getMilliseconds()] as const;
+  /** The same day and time in the month `months` back, or that month's last moment. */
+  const monthsBack = (months: number) => {
+    const lastDay = new Date(y, m - months + 1, 0).getDate();
+    return d > lastDay
+      ? new Date(y, m - months, lastDay, 23, 59, 59, 999)
+      : new Date(y, m - months, d, ...clock);
+  };
+  switch (kind) {
+    case 'week': {
+      const monday = d - ((now.getDay() + 6) % 7);
+      return {
+        query: {
+          gtDateTime: localDate(new Date(y, m, monday - 7)),
+          ltDateTime: new Date(y, m, d - 7, ...clock).toISOString(),
+        },
+        label: 'last week',
+      };
+    }
+    case 'month':
+      return {
+        query: { gtDateTime: localDate(new Date(y, m - 1, 1)), ltDateTime: monthsBack(1).toISOString() },
+        label: 'last month',
+      };
+    case 'year':
+      return {
+        query: { gtDateTime: localDate(new Date(y - 1, 0, 1)), ltDateTime: monthsBack(12).toISOString() },
+        label: 'last year',
+      };
+    case 'all':
+      return null;
+    case 'custom': {
+      const from = custom.from && /^\d{4}-\d{2}-\d{2}$/.test(custom.from) ? custom.from : null;
+      if (!from) return null;
+      const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
+      const to = custom.to && /^\d{4}-\d{2}-\d{2}$/.test(custom.to) ? custom.to : localDate(now);
+      const [ty, tm, td] = to.split('-').map(Number) as [number, number, number];
+      // Calendar days, counted in UTC so a daylight-saving change does not make one 23 hours long.
+      const days = Math.round((Date.UTC(ty, tm - 1, td) - Date.UTC(fy, fm - 1, fd)) / DAY_MS) + 1;
+      if (days < 1) return null;
+      return {
+        query: {
+          gtDateTime: localDate(new Date(fy, fm - 1, fd - days)),
+          ltDateTime: `${localDate(new Date(fy, fm - 1, fd - 1))}T23:59:59.999`,
+        },
+        label: days === 1 ? 'the day before' : `the previous ${formatNumber(days)} days`,
+      };
+    }
+  }
+}
+
+const PERCENT = new Intl.NumberFormat(PAGE_LOCALE, {
+  style: 'percent',
+  maximumFractionDigits: 0,
+  signDisplay: 'exceptZero',
+});
+
+/**
+ * "+18 % vs last month": the change from `before` to `now`; null when there is nothing to compare
+ * (nothing either time). From nothing to something is not "+∞ %" but "vs none last month".
+ */
+export function formatChange(now: number, before: number, label: string): string | null {
+  if (before === 0) return now === 0 ? null : `vs none ${label}`;
+  return `${PERCENT.format((now - before) / before)} vs ${label}`;
+}

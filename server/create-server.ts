@@ -165,6 +165,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   });
   // Imports a stop interrupted run again (their progress says where they were).
   await services.imports.resume();
+  // Listens still in an outbox go out again.
+  services.forwarding.start();
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
 
@@ -184,6 +186,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       services.library.stopScanning();
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
+      await services.forwarding.close();
       await services.artwork.close().catch(() => undefined);
       await services.resizer.close().catch(() => undefined);
       await store.close();

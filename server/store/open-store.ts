@@ -5,6 +5,7 @@ import { BookmarksRepo } from './bookmarks-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
+import { ForwardingRepo } from './forwarding-repo.js';
 import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
@@ -52,6 +53,10 @@ export interface Store {
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
   readonly unmatchedListens: UnmatchedListens;
+  /** Each member's forwarding of plays and its outbox (forwarding.json). */
+  readonly forwarding: ForwardingRepo;
+  /** The AES-256 key forwarding tokens are sealed with: its own file, like the app-password key. */
+  readonly forwardingKey: Buffer;
   /** Imports of listening history: their records and uploads (imports/). */
   readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
@@ -202,6 +207,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
+  const forwardingKey = await loadOrCreateSecret(join(dataDir, 'forwarding.key'));
+  const forwarding = await ForwardingRepo.open(join(dataDir, 'forwarding.json'));
   let addedSinceSave = 0;
   let onAdded: () => void = () => undefined;
   const opened = await openPlayLog(dataDir, options, () => onAdded());
@@ -271,6 +278,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       bookmarks.flush(),
       radioStations.flush(),
       hiddenMixes.flush(),
+      forwarding.flush(),
       plays.flush(),
     ]);
   };
@@ -300,6 +308,8 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     hiddenMixes,
     plays,
     unmatchedListens,
+    forwarding,
+    forwardingKey,
     importJobs,
     jwtSecret,
     appPasswordKey,

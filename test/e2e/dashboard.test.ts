@@ -165,10 +165,12 @@ describe('A household member browses the others', () => {
     );
   });
 
-  it('opens the wall display (Pass) on everyone', async () => {
+  it('opens the wall display (Pass) on its wall, and everyone one link away', async () => {
     const { page } = browser;
     await signOut(page);
     await signIn(page, house.t.url, 'wall', house.wall.password);
+    await page.getByTestId('wall-today-plays').waitFor();
+    await page.getByRole('link', { name: 'All statistics' }).click();
     await eventually(() => page.getByTestId('stats-user').inputValue(), 'everyone');
     await page.getByTestId('stats-plays').waitFor();
     // History holds the household's year in review for a wall display, without imports.

@@ -1,9 +1,9 @@
 import type { RadioStationsStore } from '../../server/domain/ports.js';
 import type { RadioStationRecord } from '../../server/domain/radio-station.js';
 
-/** Radio stations in memory, in the order they were added, as RadioStationsRepo keeps them. */
+/** The household's radio stations in memory, in the order they were added, with RadioStationsRepo's limit. */
 export class FakeRadioStationsStore implements RadioStationsStore {
-  stations: RadioStationRecord[] = [];
+  private stations: RadioStationRecord[] = [];
 
   list(): readonly RadioStationRecord[] {
     return this.stations;

@@ -17,6 +17,7 @@ import { FakeBookmarksStore } from './bookmarks-store.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
 import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
+import { FakeForwardingStore } from './forwarding-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
@@ -68,9 +69,15 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
+    forwarding: new FakeForwardingStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
-  const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
+  const stores: ServiceStores = {
+    ...fakes,
+    jwtSecret: randomBytes(32),
+    appPasswordKey: randomBytes(32),
+    forwardingKey: randomBytes(32),
+  };
 
   const config = loadConfig(
     {},

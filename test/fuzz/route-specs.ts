@@ -48,6 +48,8 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/users/api-keys/create': { params: { name: 'name' } },
   'GET /api/users/api-keys': { params: {} },
   'POST /api/users/api-keys/delete': { params: { id: 'text' } },
+  'GET /api/users/forwarding': { params: {} },
+  'POST /api/users/forwarding': { params: { url: 'serviceUrl', token: 'text' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
@@ -69,6 +71,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/members': { params: {} },
   'GET /api/stats/devices': { params: { userId: 'id:user' } },
   'GET /api/stats/heatmap': { params: ranged },
+  'GET /api/stats/household-facts': { params: { gtDateTime: 'date', ltDateTime: 'date' } },
   'POST /api/stats/import': { params: { source: 'source', userId: 'id:user' }, weight: 0.5 },
   'GET /api/stats/import': { params: {}, weight: 0.5 },
   'GET /api/stats/import/:id': { params: { id: 'text' } },

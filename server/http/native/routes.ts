@@ -2,6 +2,7 @@ import { healthSchema, serverAddressSchema, serverInfoSchema } from '../../contr
 import type { Services } from '../../services/create-services.js';
 import { AdminPage } from '../admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
+import { forwardingHandlers } from './handlers/forwarding.js';
 import { artworkHandlers } from './handlers/artwork.js';
 import { authHandlers } from './handlers/auth.js';
 import { userHandlers } from './handlers/users.js';
@@ -71,6 +72,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users, services.stats);
   const apiKeys = apiKeyHandlers(services.apiKeys);
+  const forwarding = forwardingHandlers(services.forwarding);
   const stats = statsHandlers(services.stats);
   const history = historyHandlers(services.imports, services.exports, services.yearInReview);
   const ratings = ratingHandlers(services.ratings);
@@ -166,11 +168,15 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('users', '/api/users/api-keys/create', READERS, apiKeys.create),
     get('users', '/api/users/api-keys', READERS, apiKeys.list),
     post('users', '/api/users/api-keys/delete', READERS, apiKeys.delete),
+    // A Pass account has no plays to forward.
+    get('users', '/api/users/forwarding', MEMBERS, forwarding.get),
+    post('users', '/api/users/forwarding', MEMBERS, forwarding.set),
 
     // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
     post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
     get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
+    get('stats', '/api/stats/household-facts', READERS, stats.householdFacts),
     get('stats', '/api/stats/top-tracks', READERS, stats.topTracks),
     get('stats', '/api/stats/top-albums', READERS, stats.topAlbums),
     get('stats', '/api/stats/top-artists', READERS, stats.topArtists),

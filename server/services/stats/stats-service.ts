@@ -3,6 +3,7 @@ import type {
   ActivityStep,
   DevicePlays,
   Heatmap,
+  HouseholdFacts,
   ListeningTime,
   LogResult,
   Member,
@@ -23,6 +24,7 @@ import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
+import * as facts from './reads/period-facts.js';
 import type { LastPlayed, PlayCount, RankedItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
@@ -65,7 +67,7 @@ export class StatsService {
     private readonly users: UsersStore,
     private readonly clock: Clock,
     /** Keeps the listening history's de-duplication keys current (./listen-log.ts). */
-    private readonly listens?: { note(entry: PlayLogEntry): void },
+    private readonly listens?: { note(entry: PlayLogEntry): void | Promise<void> },
     /** The names devices are logged under; shared with the listening history's writer. */
     private readonly deviceLimit: DeviceLimit = new DeviceLimit(index),
   ) {}
@@ -93,8 +95,9 @@ export class StatsService {
       explicitAt: explicit,
     });
     // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
-    const write = this.playLog.append(entry).then(() => {
-      this.listens?.note(entry);
+    // Durable, then noted (the history's keys, the forwarding's outbox) before the answer.
+    const write = this.playLog.append(entry).then(async () => {
+      await this.listens?.note(entry);
       return entry;
     });
     if (explicit) this.inFlight.set(key, write);
@@ -120,7 +123,18 @@ export class StatsService {
       to: request.ltDateTime === undefined ? null : isoUtc(request.ltDateTime),
       firstPlayedAt: span.first === null ? null : isoUtc(span.first),
       lastPlayedAt: span.last === null ? null : isoUtc(span.last),
+      daysListened: facts.daysListenedOf(this.index, filter),
+      newArtists: facts.namedCount(facts.newArtistIdsOf(this.index, filter), this.artistName),
     };
+  }
+
+  /** Everyone's headline figures over the people the caller may read (a Pass is not a person). */
+  householdFacts(caller: Principal, request: ReadRequest): HouseholdFacts {
+    accountOf(caller);
+    const people = [...this.users.list()].flatMap((user) =>
+      user.role !== 'Pass' && canReadStats(caller, user) ? [user.id] : [],
+    );
+    return facts.householdFactsOf(this.index, people, checkedRange(request), this.artistName);
   }
 
   /**
@@ -340,11 +354,7 @@ export class StatsService {
   /** A read over the request's range (gtDateTime to ltDateTime) of a user the caller may read. */
   private rangedFilter(caller: Principal, request: ReadRequest): StatsFilter {
     const userId = this.readableUser(caller, request.userId);
-    const { gtDateTime: from, ltDateTime: to } = request;
-    if (from !== undefined && to !== undefined && from > to) {
-      throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
-    }
-    return { userId, from, to, device: request.device };
+    return { userId, ...checkedRange(request), device: request.device };
   }
 
   /** An all-time read (the reads that take no dates) of a user the caller may read. */
@@ -380,9 +390,20 @@ export class StatsService {
     return { id, name: this.library.albumName(id) ?? this.index.snapshotName('album', id) };
   }
 
+  private readonly artistName = (id: string) => this.artistRef(id).name;
+
   private artistRef(id: string): Named {
     return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
   }
+}
+
+/** A request's range; refused when it ends before it starts. */
+function checkedRange(request: Pick<ReadRequest, 'gtDateTime' | 'ltDateTime'>) {
+  const { gtDateTime: from, ltDateTime: to } = request;
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalidParameter('gtDateTime', "Parameter 'gtDateTime' is later than 'ltDateTime'");
+  }
+  return { from, to };
 }
 
 function logged(entry: PlayLogEntry): LogResult {

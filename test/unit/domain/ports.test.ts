@@ -9,6 +9,7 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  ForwardingStore,
   BookmarksStore,
   RadioStationsStore,
   HiddenMixesStore,
@@ -34,6 +35,8 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeForwardingStore } from '../../fakes/forwarding-store.js';
+import { ForwardingRepo } from '../../../server/store/forwarding-repo.js';
 import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
 import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
 import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
@@ -486,5 +489,53 @@ describe.each<[string, Open<HiddenMixesStore>]>([
     await mixes.removeUser('u1');
     expect(mixes.hidden('u1')).toEqual([]);
     expect(mixes.hidden('u2')).toEqual(['mix-new']);
+  });
+});
+
+describe.each<[string, Open<ForwardingStore>]>([
+  ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
+  ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
+])('%s as ForwardingStore', (_, open) => {
+  const listen = (title: string) => ({
+    listenedAt: 1_700_000_000,
+    artist: 'A',
+    title,
+    album: null,
+    durationMs: null,
+    recordingMbid: null,
+    releaseMbid: null,
+    trackNumber: null,
+    client: null,
+  });
+  const titles = (store: ForwardingStore) => store.find('u1')!.queue.map((item) => item.title);
+
+  it('queues only while on, keeps the newest when full, and empties when turned off', async () => {
+    const store = await open();
+    expect(await store.enqueue('u1', [listen('a')], 2, 0)).toBe(0);
+    expect(store.find('u1')).toBeUndefined();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    expect(await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 2, 5)).toBe(1);
+    expect(titles(store)).toEqual(['b', 'c']);
+    expect(store.find('u1')!.lastError?.code).toBe('outbox_full');
+    expect(store.pending()).toEqual(['u1']);
+    await store.configure('u1', 'http://127.0.0.1:9', null);
+    expect(titles(store)).toEqual([]);
+    expect(store.pending()).toEqual([]);
+  });
+
+  it('takes, drops and fails only under the epoch the send began in', async () => {
+    const store = await open();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 10, 0);
+    const { epoch } = store.find('u1')!;
+    await store.sent('u1', epoch, 1, 7);
+    await store.dropped('u1', epoch, 1, { code: 'listen_refused', message: 'no', at: 8 });
+    expect(titles(store)).toEqual(['c']);
+    expect(store.find('u1')).toMatchObject({ lastSentAt: 7, lastError: { code: 'listen_refused' } });
+    await store.configure('u1', 'http://127.0.0.1:9', 'other');
+    await store.failed('u1', epoch, { code: 'token_refused', message: 'no', at: 9 });
+    expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
+    await store.removeUser('u1');
+    expect(store.find('u1')).toBeUndefined();
   });
 });
