@@ -21,6 +21,7 @@ import { listenView } from './views/listen.js';
 import { Player } from './player/player.js';
 import { playerBar } from './player/player-bar.js';
 import { libraryView } from './views/library.js';
+import { sectionMenu } from './ui/section-menu.js';
 import { signInView } from './views/signin.js';
 import { statsView } from './views/stats.js';
 import { updatesView } from './views/updates.js';
@@ -58,6 +59,7 @@ const desktop = (window as Window & { melonDesktop?: MelonDesktop }).melonDeskto
 const messages = new Messages(document.getElementById('messages')!);
 const nav = document.getElementById('tabs')!;
 const account = document.getElementById('account')!;
+const menu = sectionMenu(document.getElementById('menu-toggle') as HTMLButtonElement, nav);
 const main = document.getElementById('view')!;
 const playerRoot = document.getElementById('player')!;
 // The skip link moves focus past the section links to the view's heading; following its href would
@@ -113,6 +115,7 @@ function render(): void {
   cleanup();
   cleanup = () => undefined;
   document.body.dataset.signedIn = String(session !== null);
+  menu.close();
   if (!session) {
     replace(nav);
     replace(account);

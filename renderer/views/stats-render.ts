@@ -45,6 +45,15 @@ function panel(title: string, ...children: Child[]): HTMLElement {
   return h('section', { class: 'card' }, h('h2', { text: title }), ...children);
 }
 
+function stripPanel(title: string, ...children: Child[]): HTMLElement {
+  return h(
+    'section',
+    { class: 'card strip', testid: 'top-genres-card' },
+    h('h2', { text: title }),
+    ...children,
+  );
+}
+
 function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElement {
   return h('p', { class: 'muted', testid, text });
 }
@@ -117,7 +126,8 @@ export function renderPerson(stats: PersonStats, who: string, covers: LazyCovers
         : emptyLine(`${testid}-empty`),
     ),
   );
-  const genres = panel(
+  // Genres run across the page as a strip under the three lists, so no card sits alone with one row.
+  const genres = stripPanel(
     'Top genres',
     stats.genres.length
       ? rankedBars(
@@ -143,7 +153,7 @@ export function renderPerson(stats: PersonStats, who: string, covers: LazyCovers
         figure(topArtistName(stats.artists), 'top artist', 'stats-top-artist'),
       ),
       panel('Activity', stats.time.plays ? chart.element : emptyLine('chart-activity-empty')),
-      h('div', { class: 'grid-2' }, ...lists, genres),
+      h('div', { class: 'top-lists', testid: 'top-lists' }, ...lists, genres),
       panel(
         'When',
         stats.time.plays ? heatmap(stats.heatmap, 'stats-heatmap') : emptyLine('stats-heatmap-empty'),

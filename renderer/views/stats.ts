@@ -47,7 +47,19 @@ export const statsView: View = (ctx, root) => {
   const device = h('select', { testid: 'stats-device' });
   const from = h('input', { testid: 'stats-from', attrs: { type: 'date', value: state.from } });
   const to = h('input', { testid: 'stats-to', attrs: { type: 'date', value: state.to } });
-  const custom = h('div', { class: 'custom-range' }, field('From', from), field('To', to));
+  // A backwards range is said next to its two fields, which point at the message.
+  const rangeError = h('p', {
+    class: 'error-text range-error',
+    testid: 'stats-range-error',
+    text: 'The “From” date is after the “To” date.',
+    attrs: { id: 'stats-range-error', role: 'alert', hidden: true },
+  });
+  const custom = h(
+    'div',
+    { class: 'custom-range' },
+    h('div', { class: 'custom-fields' }, field('From', from), field('To', to)),
+    rangeError,
+  );
   const deviceField = field('Device', device);
   const ranges = segmented(
     RANGE_KINDS.map((kind) => ({ kind, label: RANGE_LABELS[kind] })),
@@ -138,18 +150,28 @@ export const statsView: View = (ctx, root) => {
       : member?.self
         ? 'Your listening.'
         : `${member?.username ?? 'Someone'}’s listening.`;
-    if (state.range === 'custom' && state.from && state.to && state.from > state.to) {
+    const backwards = state.range === 'custom' && !!state.from && !!state.to && state.from > state.to;
+    rangeError.hidden = !backwards;
+    for (const input of [from, to]) {
+      if (backwards) {
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', rangeError.id);
+      } else {
+        input.removeAttribute('aria-invalid');
+        input.removeAttribute('aria-describedby');
+      }
+    }
+    if (backwards) {
       destroyCharts();
-      replace(
-        content,
-        h('p', {
-          class: 'error-text',
-          testid: 'stats-range-error',
-          attrs: { role: 'alert' },
-          text: 'The “From” date is after the “To” date.',
-        }),
-      );
+      replace(content);
       content.removeAttribute('aria-busy');
+      // The Device menu keeps its choices, so the filter card keeps its shape.
+      if (!everyone && device.options.length === 0) {
+        const devices = await ctx.api.json<DevicePlays[]>('/api/stats/devices', {
+          query: { userId: state.user },
+        });
+        if (mine === generation) drawDevices(devices);
+      }
       return null;
     }
     try {

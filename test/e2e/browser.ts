@@ -68,6 +68,9 @@ export async function signOut(page: Page): Promise<void> {
 
 /** Switches to a section by its tab, as a user would, and waits for its view. */
 export async function openSection(page: Page, id: string): Promise<Locator> {
+  // On a phone the links sit behind the Menu button.
+  const menu = page.getByTestId('menu-toggle');
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
   await page.getByTestId(`tab-${id}`).click();
   const view = page.getByTestId(`view-${id}`);
   await view.waitFor();
