@@ -21,10 +21,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/**
+ * Every date and time the page shows as a date goes through this: the reader's own locale, day and
+ * minute, never seconds ("26 Nov 2026, 18:34" in Britain, "Nov 26, 2026, 6:34 PM" in the US).
+ */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return 'never';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
 }
 
 /** `YYYY-MM-DD` in local time: the server reads a date alone as its local midnight. */
@@ -132,4 +138,90 @@ export function formatAgo(iso: string | null | undefined, now = Date.now()): str
     return `${days} day${days === 1 ? '' : 's'} ago`;
   }
   return formatDateTime(iso);
+}
+
+/** The period a range is compared with, and how the headline names it. */
+export interface PreviousPeriod {
+  query: Required<RangeQuery>;
+  label: string;
+}
+
+/**
+ * The period of the same length just before a range, for the headline's "+18 % vs last month":
+ * this week, month or year so far against the same stretch of the one before (1–26 October until
+ * 21:00 against 1–26 November until 21:00), clamped to the shorter month's end; a custom range of N
+ * days against the N days before it. All time, or a custom range without a start, has none.
+ */
+export function previousPeriod(
+  kind: RangeKind,
+  now: Date,
+  custom: { from?: string; to?: string } = {},
+): PreviousPeriod | null {
+  const y = now.getFullYear();
+  const m = now.getMonth();
+  const d = now.getDate();
+  const clock = [now.getHours(), now.getMinutes(), now.getSeconds(), now.getMilliseconds()] as const;
+  /** The same day and time in the month `months` back, or that month's last moment. */
+  const monthsBack = (months: number) => {
+    const lastDay = new Date(y, m - months + 1, 0).getDate();
+    return d > lastDay
+      ? new Date(y, m - months, lastDay, 23, 59, 59, 999)
+      : new Date(y, m - months, d, ...clock);
+  };
+  switch (kind) {
+    case 'week': {
+      const monday = d - ((now.getDay() + 6) % 7);
+      return {
+        query: {
+          gtDateTime: localDate(new Date(y, m, monday - 7)),
+          ltDateTime: new Date(y, m, d - 7, ...clock).toISOString(),
+        },
+        label: 'last week',
+      };
+    }
+    case 'month':
+      return {
+        query: { gtDateTime: localDate(new Date(y, m - 1, 1)), ltDateTime: monthsBack(1).toISOString() },
+        label: 'last month',
+      };
+    case 'year':
+      return {
+        query: { gtDateTime: localDate(new Date(y - 1, 0, 1)), ltDateTime: monthsBack(12).toISOString() },
+        label: 'last year',
+      };
+    case 'all':
+      return null;
+    case 'custom': {
+      const from = custom.from && /^\d{4}-\d{2}-\d{2}$/.test(custom.from) ? custom.from : null;
+      if (!from) return null;
+      const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
+      const to = custom.to && /^\d{4}-\d{2}-\d{2}$/.test(custom.to) ? custom.to : localDate(now);
+      const [ty, tm, td] = to.split('-').map(Number) as [number, number, number];
+      // Calendar days, counted in UTC so a daylight-saving change does not make one 23 hours long.
+      const days = Math.round((Date.UTC(ty, tm - 1, td) - Date.UTC(fy, fm - 1, fd)) / DAY_MS) + 1;
+      if (days < 1) return null;
+      return {
+        query: {
+          gtDateTime: localDate(new Date(fy, fm - 1, fd - days)),
+          ltDateTime: `${localDate(new Date(fy, fm - 1, fd - 1))}T23:59:59.999`,
+        },
+        label: days === 1 ? 'the day before' : `the previous ${formatNumber(days)} days`,
+      };
+    }
+  }
+}
+
+const PERCENT = new Intl.NumberFormat(PAGE_LOCALE, {
+  style: 'percent',
+  maximumFractionDigits: 0,
+  signDisplay: 'exceptZero',
+});
+
+/**
+ * "+18 % vs last month": the change from `before` to `now`; null when there is nothing to compare
+ * (nothing either time). From nothing to something is not "+∞ %" but "vs none last month".
+ */
+export function formatChange(now: number, before: number, label: string): string | null {
+  if (before === 0) return now === 0 ? null : `vs none ${label}`;
+  return `${PERCENT.format((now - before) / before)} vs ${label}`;
 }

@@ -1,10 +1,11 @@
 import type { Api } from './api.js';
 import type { ActivityPoint } from './charts.js';
-import { rangeQuery, stepFor, type RangeKind, type Step } from './format.js';
+import { previousPeriod, rangeQuery, stepFor, type RangeKind, type Step } from './format.js';
 
 import type {
   DevicePlays,
   Heatmap,
+  HouseholdFacts,
   ListeningTime,
   Member,
   RecentPlay,
@@ -37,8 +38,16 @@ export interface Selection {
   device?: string;
 }
 
+/** The same figures for the period just before, of the same length, and how to name it. */
+export interface Previous {
+  label: string;
+  totalMs: number;
+  plays: number;
+}
+
 export interface PersonStats {
   time: ListeningTime;
+  previous: Previous | null;
   step: Step;
   activity: ActivityPoint[];
   tracks: TopTrack[];
@@ -76,7 +85,14 @@ export async function loadPerson(
   const dates = rangeQuery(selection.range, now, selection);
   const query = { userId, device: selection.device, ...dates };
   const top = { ...query, count: 10 };
-  const time = await api.json<ListeningTime>('/api/stats/listening-time', { query });
+  const before = previousPeriod(selection.range, now, selection);
+  const [time, previousTime] = await Promise.all([
+    api.json<ListeningTime>('/api/stats/listening-time', { query }),
+    before
+      ? api.json<ListeningTime>('/api/stats/listening-time', { query: { ...query, ...before.query } })
+      : Promise.resolve(null),
+  ]);
+  const previous = before && previousTime && { label: before.label, ...pick(previousTime) };
   const { from, step } = span(dates, time.firstPlayedAt);
   const [activity, tracks, albums, artists, genres, heat, recent] = await Promise.all([
     from === null
@@ -91,8 +107,10 @@ export async function loadPerson(
       query: { userId, device: selection.device, count: 50 },
     }),
   ]);
-  return { time, step, activity, tracks, albums, artists, genres, heatmap: heat.cells, recent };
+  return { time, previous, step, activity, tracks, albums, artists, genres, heatmap: heat.cells, recent };
 }
+
+const pick = ({ totalMs, plays }: ListeningTime) => ({ totalMs, plays });
 
 export interface PersonShare {
   member: Member;
@@ -112,6 +130,9 @@ export interface HouseholdStats {
   hidden: Member[];
   totalMs: number;
   plays: number;
+  previous: Previous | null;
+  /** Days anyone listened and artists new to the household (the server's, not a sum). */
+  facts: HouseholdFacts;
   step: Step;
   activity: ActivityPoint[];
   heatmap: number[][];
@@ -131,11 +152,24 @@ export async function loadHousehold(
 ): Promise<HouseholdStats> {
   const dates = rangeQuery(selection.range, now, selection);
   const visible = members.filter((member) => member.visible);
-  const times = await Promise.all(
-    visible.map((member) =>
-      api.json<ListeningTime>('/api/stats/listening-time', { query: { userId: member.id, ...dates } }),
+  const before = previousPeriod(selection.range, now, selection);
+  const [times, previousTimes, facts] = await Promise.all([
+    Promise.all(
+      visible.map((member) =>
+        api.json<ListeningTime>('/api/stats/listening-time', { query: { userId: member.id, ...dates } }),
+      ),
     ),
-  );
+    before
+      ? Promise.all(
+          visible.map((member) =>
+            api.json<ListeningTime>('/api/stats/listening-time', {
+              query: { userId: member.id, ...before.query },
+            }),
+          ),
+        )
+      : Promise.resolve(null),
+    api.json<HouseholdFacts>('/api/stats/household-facts', { query: { ...dates } }),
+  ]);
   const firsts = times
     .map((time) => time.firstPlayedAt)
     .filter((first): first is string => first !== null)
@@ -200,6 +234,15 @@ export async function loadHousehold(
     hidden: members.filter((member) => !member.visible),
     totalMs: times.reduce((sum, time) => sum + time.totalMs, 0),
     plays: times.reduce((sum, time) => sum + time.plays, 0),
+    previous:
+      before && previousTimes
+        ? {
+            label: before.label,
+            totalMs: previousTimes.reduce((sum, time) => sum + time.totalMs, 0),
+            plays: previousTimes.reduce((sum, time) => sum + time.plays, 0),
+          }
+        : null,
+    facts,
     step,
     activity,
     heatmap,

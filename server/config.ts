@@ -54,6 +54,8 @@ const schema = z.object({
   tokenTtlSeconds: z.number().int().positive(),
   releasesUrl: z.url({ protocol: /^https?$/ }),
   releasesRepo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+  /** Where members' plays are forwarded unless they name another service. */
+  listenBrainzUrl: z.url({ protocol: /^https?$/ }),
   updateChannel: z.enum(['stable', 'prerelease']),
   updateCheck: z.enum(['daily', 'off']),
   installCommand: z.string().min(1).nullable(),
@@ -65,6 +67,8 @@ const schema = z.object({
   rescanMinutes: z.preprocess(wholeNumber, z.number().int().min(1).max(1440)),
   /** A transcode whose output nobody read this long is ended (tests shorten it). */
   transcodeIdleMs: z.number().int().min(1),
+  /** The first wait after a failed forwarding send; it doubles with each failure (tests shorten it). */
+  forwardRetryMs: z.number().int().min(1),
 });
 
 /** Everything the server reads from its environment, validated once at start (README, Configuration). */
@@ -102,6 +106,7 @@ const SETTINGS: Record<keyof Config, Setting> = {
   },
   releasesUrl: { source: 'MELON_RELEASES_URL', rule: 'must be an http:// or https:// URL' },
   releasesRepo: { source: 'MELON_RELEASES_REPO', rule: 'must look like owner/repo' },
+  listenBrainzUrl: { source: 'MELON_LISTENBRAINZ_URL', rule: 'must be an http:// or https:// URL' },
   updateChannel: { source: 'MELON_UPDATE_CHANNEL', rule: 'must be stable or prerelease' },
   updateCheck: { source: 'MELON_UPDATE_CHECK', rule: 'must be daily or off' },
   installCommand: { source: 'MELON_INSTALL_COMMAND', rule: 'must be a command' },
@@ -117,6 +122,10 @@ const SETTINGS: Record<keyof Config, Setting> = {
     rule: 'must be a whole number of minutes, 1–1440',
   },
   transcodeIdleMs: { source: 'the idle limit of transcodes', rule: 'must be a positive number of ms' },
+  forwardRetryMs: {
+    source: 'the first retry wait of forwarding',
+    rule: 'must be a positive number of ms',
+  },
   allowedHosts: {
     source: 'MELON_ALLOWED_HOSTS',
     rule: 'must be host names separated by commas, e.g. nas.lan,music.home.arpa',
@@ -160,6 +169,10 @@ export function loadConfig(
     tokenTtlSeconds: ttl === undefined ? 7 * 86400 : (parseDuration(ttl) ?? undefined),
     releasesUrl: (nonEmpty(env.MELON_RELEASES_URL) ?? 'https://api.github.com').replace(/\/+$/, ''),
     releasesRepo: nonEmpty(env.MELON_RELEASES_REPO) ?? DEFAULT_RELEASES_REPO,
+    listenBrainzUrl: (nonEmpty(env.MELON_LISTENBRAINZ_URL) ?? 'https://api.listenbrainz.org').replace(
+      /\/+$/,
+      '',
+    ),
     updateChannel: nonEmpty(env.MELON_UPDATE_CHANNEL) ?? 'stable',
     updateCheck: nonEmpty(env.MELON_UPDATE_CHECK) ?? 'daily',
     installCommand: nonEmpty(env.MELON_INSTALL_COMMAND) ?? null,
@@ -173,6 +186,7 @@ export function loadConfig(
       .filter((name) => name !== ''),
     rescanMinutes: nonEmpty(env.MELON_RESCAN_MINUTES) ?? 5,
     transcodeIdleMs: 30_000,
+    forwardRetryMs: 30_000,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

@@ -1,10 +1,14 @@
 import type { View } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
+import { forwardingCard } from './forwarding-card.js';
 import { signIn } from './signin.js';
 import type { Member } from '../stats-data.js';
 import type { UserRow } from './users.js';
 
-/** Account (everyone): share one's statistics with the household, change one's password. */
+/**
+ * Account (everyone): share one's statistics with the household, change one's password, forward
+ * one's plays to ListenBrainz.
+ */
 export const accountView: View = (ctx, root) => {
   const publicStats = h('input', { testid: 'public-stats', attrs: { type: 'checkbox' } });
   const state = h('span', { class: 'muted', testid: 'public-stats-state' });
@@ -39,7 +43,7 @@ export const accountView: View = (ctx, root) => {
   const submit = submitButton('Change password', 'password-change', 'button');
   const form = h(
     'form',
-    { class: 'inline-form' },
+    { class: 'stack-form' },
     field('Current password', current),
     field('New password', next, 'At least 8 characters.'),
     submit,
@@ -63,6 +67,8 @@ export const accountView: View = (ctx, root) => {
     );
   });
 
+  // A Pass account logs no plays, so it has none to forward.
+  const forwarding = ctx.session.role === 'Pass' ? null : forwardingCard(ctx);
   replace(
     root,
     viewHeading('Account'),
@@ -73,17 +79,18 @@ export const accountView: View = (ctx, root) => {
         'label',
         { class: 'check' },
         publicStats,
-        h('span', { text: 'Let the household see my listening statistics (on unless you turn it off)' }),
+        h('span', { text: 'Let the household see my listening statistics' }),
         state,
       ),
     ),
     card('Change password', form),
+    forwarding?.element ?? null,
   );
 
   function show(value: boolean | null): void {
     publicStats.indeterminate = value === null;
     publicStats.checked = value === true;
-    state.textContent = value === null ? '' : value ? '(public)' : '(private)';
+    state.textContent = value === null ? '' : value ? 'Now: public' : 'Now: private';
   }
 
   show(null);
@@ -91,5 +98,5 @@ export const accountView: View = (ctx, root) => {
     .json<Member[]>('/api/stats/members')
     .then((members) => show(members.find((member) => member.self)?.publicStats ?? null))
     .catch((error: unknown) => ctx.messages.error(error));
-  return () => undefined;
+  return () => forwarding?.stop();
 };

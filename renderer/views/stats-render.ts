@@ -1,10 +1,11 @@
 import { activityChart, heatmap, rankedBars, type Chart } from '../charts.js';
 import { h, type Child } from '../dom.js';
-import { formatDuration, formatNumber } from '../format.js';
+import { formatChange, formatDuration, formatNumber } from '../format.js';
 import { hrefOf } from '../route.js';
 import { recentPlays } from './recent-plays.js';
 import { plays } from '../plural.js';
-import type { HouseholdStats, PersonStats, Ref, TopItem } from '../stats-data.js';
+import type { HouseholdStats, PersonStats, Previous, Ref, TopItem } from '../stats-data.js';
+import { topList, type LazyCovers } from './top-list.js';
 
 /** The statistics' content: one person's, or everyone's. Charts are returned so the view can destroy them. */
 export interface Rendered {
@@ -15,13 +16,29 @@ export interface Rendered {
 const names = (refs: Ref[] | undefined, unknown = 'unknown artist') =>
   (refs ?? []).map((ref) => ref.name ?? unknown).join(', ');
 
-function figure(value: string, label: string, testid: string): HTMLElement {
+function figure(value: string, label: string, testid: string, change?: string | null): HTMLElement {
   return h(
     'div',
     { class: 'figure' },
     h('span', { class: 'figure-value', testid, text: value }),
     h('span', { class: 'muted', text: label }),
+    change ? h('span', { class: 'figure-change', testid: `${testid}-change`, text: change }) : null,
   );
+}
+
+/** Listening time and plays, each with its change from the period before ("+18% vs last month"). */
+function timeFigures(now: { totalMs: number; plays: number }, previous: Previous | null, everyone = false) {
+  const change = (key: 'totalMs' | 'plays') =>
+    previous && formatChange(now[key], previous[key], previous.label);
+  return [
+    figure(
+      formatDuration(now.totalMs),
+      everyone ? 'listening time, everyone' : 'listening time',
+      'stats-listening-time',
+      change('totalMs'),
+    ),
+    figure(formatNumber(now.plays), now.plays === 1 ? 'play' : 'plays', 'stats-plays', change('plays')),
+  ];
 }
 
 function panel(title: string, ...children: Child[]): HTMLElement {
@@ -32,10 +49,31 @@ function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElemen
   return h('p', { class: 'muted', testid, text });
 }
 
+/** Days listened and new artists (artists first heard in the range). */
+function dayAndArtistFigures({ daysListened, newArtists }: { daysListened: number; newArtists: number }) {
+  return [
+    figure(formatNumber(daysListened), daysListened === 1 ? 'day listened' : 'days listened', 'stats-days'),
+    figure(formatNumber(newArtists), newArtists === 1 ? 'new artist' : 'new artists', 'stats-new-artists'),
+  ];
+}
+
+/** Whether a name names an artist: files without an artist tag are filed under "Unknown Artist". */
+export const isNamedArtist = (name: string | null | undefined): name is string =>
+  !!name && name.trim() !== '' && !/^unknown artist$/i.test(name.trim());
+
 /** The headline's top artist: files without an artist tag are not anyone's favourite artist. */
 function topArtistName(artists: readonly TopItem[]): string {
-  const named = artists.find((artist) => artist.name && !/^unknown artist$/i.test(artist.name.trim()));
-  return named?.name ?? '—';
+  return artists.find((artist) => isNamedArtist(artist.name))?.name ?? '—';
+}
+
+/** The picture of a top-list row: a track's album cover, the album's, the artist's. */
+function coverOf(
+  list: 'top-tracks' | 'top-albums' | 'top-artists',
+  item: TopItem,
+): { kind: 'album' | 'artist'; id: string } | undefined {
+  if (list === 'top-artists') return item.id ? { kind: 'artist', id: item.id } : undefined;
+  if (list === 'top-albums') return item.id ? { kind: 'album', id: item.id } : undefined;
+  return item.album?.id ? { kind: 'album', id: item.album.id } : undefined;
 }
 
 /** Where a top-list row opens in Listen: a track's album, the album, the artist. */
@@ -45,72 +83,67 @@ function listenHref(list: 'top-tracks' | 'top-albums' | 'top-artists', item: Top
   return item.album?.id ? hrefOf('listen', { album: item.album.id }) : undefined;
 }
 
-export function renderPerson(stats: PersonStats, who: string): Rendered {
+export function renderPerson(stats: PersonStats, who: string, covers: LazyCovers): Rendered {
   const chart = activityChart(stats.activity, stats.step, `Plays per ${stats.step}`, 'chart-activity');
-  const ranked = <T extends { plays: number; listeningMs: number }>(
-    items: T[],
-    label: (item: T) => string,
-    detail: (item: T) => string | undefined,
-    testid: string,
-    title: string,
-    href: (item: T) => string | undefined = () => undefined,
-  ) =>
+  const figures = (item: { plays: number; listeningMs: number }) => ({
+    value: item.plays,
+    figure: plays(item.plays),
+    figureDetail: formatDuration(item.listeningMs),
+  });
+  const lists = (
+    [
+      [stats.tracks, 'unknown track', 'top-tracks', 'Top tracks'],
+      [stats.albums, 'unknown album', 'top-albums', 'Top albums'],
+      [stats.artists, 'unknown artist', 'top-artists', 'Top artists'],
+    ] as const
+  ).map(([items, unnamed, testid, title]) =>
     panel(
       title,
       items.length
-        ? rankedBars(
+        ? topList(
             items.map((item) => ({
-              label: label(item),
-              value: item.plays,
-              text: `${plays(item.plays)} · ${formatDuration(item.listeningMs)}`,
-              detail: detail(item),
-              href: href(item),
+              title: item.name ?? unnamed,
+              detail: item.artists
+                ? [names(item.artists), item.album?.name].filter(Boolean).join(' · ')
+                : undefined,
+              cover: coverOf(testid, item),
+              href: listenHref(testid, item),
+              ...figures(item),
             })),
+            covers,
             testid,
             `${title} of ${who}`,
           )
         : emptyLine(`${testid}-empty`),
-    );
+    ),
+  );
+  const genres = panel(
+    'Top genres',
+    stats.genres.length
+      ? rankedBars(
+          stats.genres.map((genre) => ({
+            label: genre.genre,
+            value: genre.plays,
+            text: `${plays(genre.plays)} · ${formatDuration(genre.listeningMs)}`,
+            href: hrefOf('listen', { genre: genre.genre }),
+          })),
+          'top-genres',
+          `Top genres of ${who}`,
+        )
+      : emptyLine('top-genres-empty'),
+  );
   return {
     charts: [chart],
     nodes: [
       h(
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
-        figure(formatDuration(stats.time.totalMs), 'listening time', 'stats-listening-time'),
-        figure(formatNumber(stats.time.plays), stats.time.plays === 1 ? 'play' : 'plays', 'stats-plays'),
+        ...timeFigures(stats.time, stats.previous),
+        ...dayAndArtistFigures(stats.time),
         figure(topArtistName(stats.artists), 'top artist', 'stats-top-artist'),
       ),
       panel('Activity', stats.time.plays ? chart.element : emptyLine('chart-activity-empty')),
-      h(
-        'div',
-        { class: 'grid-2' },
-        ...(
-          [
-            [stats.tracks, 'unknown track', 'top-tracks', 'Top tracks'],
-            [stats.albums, 'unknown album', 'top-albums', 'Top albums'],
-            [stats.artists, 'unknown artist', 'top-artists', 'Top artists'],
-          ] as const
-        ).map(([items, unnamed, testid, title]) =>
-          ranked<TopItem>(
-            items,
-            (item) => item.name ?? unnamed,
-            (item) =>
-              item.artists ? [names(item.artists), item.album?.name].filter(Boolean).join(' · ') : undefined,
-            testid,
-            title,
-            (item) => listenHref(testid, item),
-          ),
-        ),
-        ranked(
-          stats.genres,
-          (genre) => genre.genre,
-          () => undefined,
-          'top-genres',
-          'Top genres',
-          (genre) => hrefOf('listen', { genre: genre.genre }),
-        ),
-      ),
+      h('div', { class: 'grid-2' }, ...lists, genres),
       panel(
         'When',
         stats.time.plays ? heatmap(stats.heatmap, 'stats-heatmap') : emptyLine('stats-heatmap-empty'),
@@ -139,8 +172,8 @@ export function renderHousehold(stats: HouseholdStats): Rendered {
       h(
         'section',
         { class: 'card summary', attrs: { 'aria-label': 'Summary' } },
-        figure(formatDuration(stats.totalMs), 'listening time, everyone', 'stats-listening-time'),
-        figure(formatNumber(stats.plays), stats.plays === 1 ? 'play' : 'plays', 'stats-plays'),
+        ...timeFigures(stats, stats.previous, true),
+        ...dayAndArtistFigures(stats.facts),
         figure(top && top.time.plays > 0 ? top.member.username : '—', 'listened most', 'stats-top-person'),
       ),
       panel(

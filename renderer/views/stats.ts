@@ -4,8 +4,11 @@ import { field, h, replace, segmented, viewHeading } from '../dom.js';
 import { RANGE_KINDS, type RangeKind } from '../format.js';
 import { setParams } from '../route.js';
 import { loadHousehold, loadPerson, type DevicePlays, type Member, type Selection } from '../stats-data.js';
+import { ObjectUrls } from '../ui/pictures.js';
 import { errorBox, section } from '../ui/section.js';
 import { renderHousehold, renderPerson, type Rendered } from './stats-render.js';
+import { LazyCovers } from './top-list.js';
+import { wallView } from './wall.js';
 
 const RANGE_LABELS: Record<RangeKind, string> = {
   week: 'This week',
@@ -18,11 +21,13 @@ export const EVERYONE = 'everyone';
 
 /**
  * Statistics: one person's or everyone's, for a range and (for one person) a device. Every member
- * may browse everyone whose statistics are visible; a wall display (Pass) opens on everyone. The
- * selection lives in the address, so Back and reload restore it.
+ * may browse everyone whose statistics are visible. A wall display (Pass) opens on its wall view
+ * (wall.ts), and from there on everyone. The selection lives in the address, so Back and reload
+ * restore it.
  */
 export const statsView: View = (ctx, root) => {
   const params = ctx.params;
+  if (ctx.session.role === 'Pass' && !params.has('user')) return wallView(ctx, root);
   const range = (RANGE_KINDS as string[]).includes(params.get('range') ?? '')
     ? (params.get('range') as RangeKind)
     : 'month';
@@ -35,6 +40,8 @@ export const statsView: View = (ctx, root) => {
   };
   let members: Member[] = [];
   let charts: Chart[] = [];
+  let urls = new ObjectUrls();
+  let covers = new LazyCovers(ctx.api, urls);
 
   const person = h('select', { testid: 'stats-user' });
   const device = h('select', { testid: 'stats-device' });
@@ -157,7 +164,7 @@ export const statsView: View = (ctx, root) => {
         ]);
         if (mine !== generation) return null;
         drawDevices(devices);
-        draw(renderPerson(stats, member?.username ?? 'this person'));
+        draw(renderPerson(stats, member?.username ?? 'this person', freshCovers()));
       }
     } catch (error) {
       if (mine !== generation) return null;
@@ -182,6 +189,15 @@ export const statsView: View = (ctx, root) => {
   function destroyCharts(): void {
     for (const chart of charts) chart.destroy();
     charts = [];
+  }
+
+  /** Covers for a new drawing; the previous drawing's pictures are let go. */
+  function freshCovers(): LazyCovers {
+    covers.disconnect();
+    urls.revokeAll();
+    urls = new ObjectUrls();
+    covers = new LazyCovers(ctx.api, urls);
+    return covers;
   }
 
   function drawPeople(): void {
@@ -229,5 +245,7 @@ export const statsView: View = (ctx, root) => {
     generation++;
     body.cancel();
     destroyCharts();
+    covers.disconnect();
+    urls.revokeAll();
   };
 };

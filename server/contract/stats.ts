@@ -21,6 +21,13 @@ export const listeningTimeSchema = z.object({
   to: utc().nullable(),
   firstPlayedAt: utc().nullable().meta({ description: 'The first play counted (null: none)' }),
   lastPlayedAt: utc().nullable().meta({ description: 'The last play counted (null: none)' }),
+  daysListened: count().meta({
+    description: 'Days (in the server’s local time) with at least one play counted',
+  }),
+  newArtists: count().meta({
+    description:
+      'Artists the user first heard in the range (on any device); "Unknown Artist" and unnamed artists are not counted',
+  }),
 });
 export type ListeningTime = z.output<typeof listeningTimeSchema>;
 
@@ -124,3 +131,18 @@ export const heatmapSchema = z.object({
     .meta({ description: 'Plays per weekday (0 = Monday) and hour, in the server’s local time' }),
 });
 export type Heatmap = z.output<typeof heatmapSchema>;
+
+/** `/api/stats/household-facts`: everyone's headline figures that cannot be added up per person. */
+export const householdFactsSchema = z.object({
+  people: count().meta({
+    description: 'The accounts counted: those the caller may read, Pass accounts left out',
+  }),
+  daysListened: count().meta({
+    description: 'Days (server local time) on which any of them played something',
+  }),
+  newArtists: count().meta({
+    description:
+      'Artists none of them had heard before the range and one of them first heard in it; "Unknown Artist" not counted',
+  }),
+});
+export type HouseholdFacts = z.output<typeof householdFactsSchema>;

@@ -18,6 +18,7 @@ import type { PlayLogEntry } from './play.js';
 import type { ApiKeyRecord } from './api-key.js';
 import type { ImportJob } from './import-job.js';
 import type { Listen } from './listen.js';
+import type { ForwardingError, ForwardingRecord, OutgoingListen } from './forwarding.js';
 import type { RatingSummary } from '../contract/library.js';
 
 /**
@@ -94,6 +95,23 @@ export interface PlayQueuesStore extends AccountData {
   find(userId: string): PlayQueueRecord | undefined;
   /** Replaces the user's queue; an empty one removes it. */
   save(userId: string, queue: PlayQueueRecord): Promise<void>;
+}
+
+/**
+ * Each member's forwarding of plays and its outbox (forwarding.json). `epoch` changes whenever the
+ * member sets forwarding again: the outcome of a send begun under another epoch changes nothing.
+ */
+export interface ForwardingStore extends AccountData {
+  find(userId: string): (Readonly<ForwardingRecord> & { epoch: number }) | undefined;
+  /** Members with a token and listens waiting. */
+  pending(): string[];
+  /** A null token turns forwarding off and empties the outbox. */
+  configure(userId: string, url: string, sealedToken: string | null): Promise<void>;
+  /** Appends while forwarding is on; beyond `limit` the oldest go. Resolves to how many went. */
+  enqueue(userId: string, listens: readonly OutgoingListen[], limit: number, now: number): Promise<number>;
+  sent(userId: string, epoch: number, taken: number, now: number): Promise<void>;
+  dropped(userId: string, epoch: number, refused: number, error: ForwardingError): Promise<void>;
+  failed(userId: string, epoch: number, error: ForwardingError): Promise<void>;
 }
 
 /** Each user's bookmarks, one per track (bookmarks.json). */
@@ -216,10 +234,27 @@ export interface ServiceStores {
   readonly bookmarks: BookmarksStore;
   readonly radioStations: RadioStationsStore;
   readonly hiddenMixes: HiddenMixesStore;
+  readonly settings: SettingsStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;
   readonly importJobs: ImportJobsStore;
   readonly jwtSecret: Buffer;
   /** The key app passwords are sealed with: never the JWT secret. */
   readonly appPasswordKey: Buffer;
+  readonly forwarding: ForwardingStore;
+  /** The key forwarding tokens are sealed with: a key of their own. */
+  readonly forwardingKey: Buffer;
+}
+
+/** The household's switches an Admin sets on the settings page (settings.json). */
+export interface HouseholdSettings {
+  /** The Admin's switch for the daily update check; MELON_UPDATE_CHECK=off overrides it. */
+  updateCheck: 'daily' | 'off';
+  /** An Admin closed the welcome card of a fresh Melon. */
+  welcomeDismissed: boolean;
+}
+
+export interface SettingsStore {
+  get(): Readonly<HouseholdSettings>;
+  set(patch: Partial<HouseholdSettings>): Promise<Readonly<HouseholdSettings>>;
 }

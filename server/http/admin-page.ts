@@ -31,6 +31,7 @@ export const STYLESHEETS = [
   'library.css',
   'history.css',
   'listen.css',
+  'stats.css',
 ] as const;
 
 /**

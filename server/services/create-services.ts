@@ -16,6 +16,8 @@ import { HistoryService } from './history/history-service.js';
 import { ImportService } from './history/import-service.js';
 import { YearInReviewService } from './history/year-in-review.js';
 import { FavouritesService } from './favourites-service.js';
+import { FORWARDING_DEFAULTS, ForwardingService } from './forwarding/forwarding-service.js';
+import { outgoingOfEntry, outgoingOfTrack } from './forwarding/outgoing.js';
 import { BrowseService } from './playback/browse-service.js';
 import { ImageResizer, RESIZED_CACHE_LIMITS } from './image-resizer.js';
 import { ImageCache } from './image-cache.js';
@@ -37,10 +39,13 @@ import { StatsService } from './stats/stats-service.js';
 import { TokenSigner } from './tokens.js';
 import { HeadlessInstaller } from './updates/headless-installer.js';
 import { UpdateService, type Installer } from './updates/update-service.js';
+import { WelcomeService } from './welcome-service.js';
 import { UserService } from './user-service.js';
 
 /** Every service, wired to the store once. Routes get this; services never see Koa. */
 export interface Services {
+  /** The welcome card of a fresh Melon. */
+  welcome: WelcomeService;
   version: string;
   auth: AuthService;
   /** API keys for music apps; `auth` accepts them as bearer values. */
@@ -64,6 +69,8 @@ export interface Services {
   exports: ExportService;
   yearInReview: YearInReviewService;
   favourites: FavouritesService;
+  /** Each member's plays sent on to ListenBrainz or a compatible service. */
+  forwarding: ForwardingService;
   playQueues: PlayQueueService;
   bookmarks: BookmarkService;
   radioStations: RadioStationService;
@@ -122,7 +129,23 @@ export function createServices(
     trackFiles,
     new ImageCache(join(config.dataDir, 'cache', 'images')),
   );
-  const nowPlaying = new NowPlayingService(clock);
+  // Plays and "playing now" from every API reach the forwarding here, once durable; imports do not.
+  const forwarding = new ForwardingService(
+    store.forwarding,
+    new AppPasswordSealer(store.forwardingKey),
+    clock,
+    logger,
+    {
+      ...FORWARDING_DEFAULTS,
+      retryBaseMs: config.forwardRetryMs,
+      version: config.version,
+      defaultUrl: config.listenBrainzUrl,
+    },
+  );
+  const nowPlaying = new NowPlayingService(clock, (userId, trackId, client) => {
+    if (library.hasTrack(trackId))
+      forwarding.playingNow(userId, outgoingOfTrack(library, library.track(trackId), client, clock.now()));
+  });
   const devices = new DeviceLimit(options.statsIndex);
   const listenLog = new ListenLog(
     store.plays,
@@ -137,7 +160,14 @@ export function createServices(
     library,
     store.users,
     clock,
-    listenLog,
+    {
+      note: async (entry) => {
+        listenLog.note(entry);
+        if (entry.type !== 'play') return;
+        const track = library.hasTrack(entry.trackId) ? library.track(entry.trackId) : undefined;
+        await forwarding.played(entry.userId, [outgoingOfEntry(entry, track)]);
+      },
+    },
     devices,
   );
   const history = new HistoryService(
@@ -146,19 +176,19 @@ export function createServices(
     () => store.library.index(),
     nowPlaying,
     logger,
+    forwarding,
   );
-  // Plays count for the artists their tracks have now: a rescan that splits a credit anew moves them.
-  const countArtists = () =>
-    options.statsIndex.countArtistsAs((trackId) => {
+  // Plays count for the artists and album their tracks have now: a rescan that splits a credit anew
+  // moves them.
+  const countPlays = () =>
+    options.statsIndex.countAsInLibrary((trackId) => {
       const track = store.library.track(trackId);
       if (!track) return undefined;
-      return {
-        ids: track.artistIds,
-        names: track.artistIds.map((id) => store.library.artist(id)?.name ?? ''),
-      };
+      const names = track.artistIds.map((id) => store.library.artist(id)?.name ?? '');
+      return { ids: track.artistIds, names, albumId: track.albumId };
     });
-  countArtists();
-  library.onScanned(countArtists);
+  countPlays();
+  library.onScanned(countPlays);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
@@ -185,10 +215,11 @@ export function createServices(
     serverInfo: options.serverInfo,
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
+    welcome: new WelcomeService(store.users, apiKeys, library, store.settings),
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(
       store.users,
-      [store.ratings, store.favourites, store.playQueues, store.bookmarks, store.hiddenMixes],
+      [store.ratings, store.favourites, store.playQueues, store.bookmarks, store.hiddenMixes, forwarding],
       clock,
     ),
     library,
@@ -221,6 +252,7 @@ export function createServices(
       clock,
     ),
     favourites,
+    forwarding,
     playQueues,
     bookmarks: new BookmarkService(store.bookmarks, library, clock),
     radioStations: new RadioStationService(store.radioStations, clock),
@@ -248,6 +280,7 @@ export function createServices(
       logger,
       installer,
       schedule: config.updateCheck,
+      settings: store.settings,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
         await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);

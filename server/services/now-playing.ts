@@ -24,7 +24,11 @@ const UNKNOWN_LENGTH_MS = 10 * MINUTE_MS;
 export class NowPlayingService {
   private readonly entries = new Map<string, NowPlayingEntry & { untilMs: number }>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Told of every announcement (the forwarding of plays sends it on as `playing_now`). */
+    private readonly onAnnounce?: (userId: string, trackId: string, client: string | null) => void,
+  ) {}
 
   /**
    * `durationMs` (the track's length, when known) decides when the entry lapses, a grace after it;
@@ -41,6 +45,7 @@ export class NowPlayingService {
     const known = durationMs !== null && durationMs > 0;
     const until = now + (known ? durationMs : UNKNOWN_LENGTH_MS) + (known && exact ? 0 : GRACE_MS);
     this.entries.set(userId, { userId, trackId, client, startedAt: now, untilMs: until });
+    this.onAnnounce?.(userId, trackId, client);
   }
 
   /** Ends a listener's entry (e.g. when the track was submitted as played). */

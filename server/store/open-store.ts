@@ -5,6 +5,7 @@ import { BookmarksRepo } from './bookmarks-repo.js';
 import { CollectionsRepo } from './collections-repo.js';
 import { FavouritesRepo } from './favourites-repo.js';
 import { FolderLock } from './folder-lock.js';
+import { ForwardingRepo } from './forwarding-repo.js';
 import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
@@ -25,6 +26,7 @@ import { HiddenMixesRepo } from './hidden-mixes-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
+import { SettingsRepo } from './settings-repo.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
@@ -42,6 +44,8 @@ export interface Store {
   readonly favourites: FavouritesRepo;
   /** Each user's saved play queue. */
   readonly playQueues: PlayQueuesRepo;
+  /** The switches an Admin sets on the settings page. */
+  readonly settings: SettingsRepo;
   /** Each user's bookmarks in tracks. */
   readonly bookmarks: BookmarksRepo;
   /** The household's internet radio stations. */
@@ -52,6 +56,10 @@ export interface Store {
   readonly plays: PlayLog;
   /** Listens that matched no library track (history/unmatched.jsonl). */
   readonly unmatchedListens: UnmatchedListens;
+  /** Each member's forwarding of plays and its outbox (forwarding.json). */
+  readonly forwarding: ForwardingRepo;
+  /** The AES-256 key forwarding tokens are sealed with: its own file, like the app-password key. */
+  readonly forwardingKey: Buffer;
   /** Imports of listening history: their records and uploads (imports/). */
   readonly importJobs: ImportJobsRepo<ImportJob>;
   readonly jwtSecret: Buffer;
@@ -197,11 +205,14 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const artwork = await ArtworkRepo.open(dataDir);
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
+  const settings = await SettingsRepo.open(join(dataDir, 'settings.json'));
   const bookmarks = await BookmarksRepo.open(join(dataDir, 'bookmarks.json'));
   const radioStations = await RadioStationsRepo.open(join(dataDir, 'radio-stations.json'));
   const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
   const jwtSecret = await loadOrCreateSecret(join(dataDir, 'secret.key'));
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
+  const forwardingKey = await loadOrCreateSecret(join(dataDir, 'forwarding.key'));
+  const forwarding = await ForwardingRepo.open(join(dataDir, 'forwarding.json'));
   let addedSinceSave = 0;
   let onAdded: () => void = () => undefined;
   const opened = await openPlayLog(dataDir, options, () => onAdded());
@@ -268,9 +279,11 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       artwork.flush(),
       favourites.flush(),
       playQueues.flush(),
+      settings.flush(),
       bookmarks.flush(),
       radioStations.flush(),
       hiddenMixes.flush(),
+      forwarding.flush(),
       plays.flush(),
     ]);
   };
@@ -295,11 +308,14 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     artwork,
     favourites,
     playQueues,
+    settings,
     bookmarks,
     radioStations,
     hiddenMixes,
     plays,
     unmatchedListens,
+    forwarding,
+    forwardingKey,
     importJobs,
     jwtSecret,
     appPasswordKey,

@@ -61,7 +61,10 @@ describe('artists as credited', () => {
     expect(names.sort()).toEqual(
       ['AC/DC', 'Beyoncé', 'Earth, Wind & Fire', 'JAY-Z', 'Simon & Garfunkel', 'Tyler, The Creator'].sort(),
     );
-    expect((await trackNamed('Crazy in Love')).artists.map((a) => a.name)).toEqual(['Beyoncé', 'JAY-Z']);
+    const crazy = await trackNamed('Crazy in Love');
+    expect(crazy.artist).toBe('Beyoncé feat. JAY-Z');
+    expect(crazy.artists.map((a) => a.name)).toEqual(['Beyoncé', 'JAY-Z']);
+    expect((await trackNamed('September')).artist).toBe('Earth, Wind & Fire');
   });
 
   it('gives Subsonic players the credit as the song artist and the separate artists in `artists`', async () => {
@@ -101,11 +104,17 @@ describe('artists as credited', () => {
       expect((await postForm(t, '/api/stats/log-play', { id: boxer.id }, listener.token)).status).toBe(200);
     const counts = async (token: string) => {
       const top = await get<Array<{ name: string; plays: number }>>(`/api/stats/top-artists?count=50`, token);
+      const albums = await get<Array<{ id: string; plays: number }>>(`/api/stats/top-albums?count=50`, token);
       const time = await get<{ plays: number }>('/api/stats/listening-time', token);
-      return { top: top.map(({ name, plays }) => ({ name, plays })), plays: time.plays };
+      return {
+        top: top.map(({ name, plays }) => ({ name, plays })),
+        albums: albums.map(({ id, plays }) => ({ id, plays })),
+        plays: time.plays,
+      };
     };
     expect(await counts(listener.token)).toEqual({
       top: [{ name: 'Simon & Garfunkel', plays: 3 }],
+      albums: [{ id: boxer.album!.id, plays: 3 }],
       plays: 3,
     });
 
@@ -114,12 +123,16 @@ describe('artists as credited', () => {
     const later = new Date(Date.now() + 60_000);
     await utimes(fileOf('boxer'), later, later);
     await scan();
-    expect((await trackNamed('The Boxer')).id).toBe(boxer.id);
+    const retagged = await trackNamed('The Boxer');
+    expect(retagged.id).toBe(boxer.id);
+    // The album is keyed by its (first) artist, now "Paul Simon": its plays move with the track.
+    expect(retagged.album!.id).not.toBe(boxer.album!.id);
     const members = {
       top: [
         { name: 'Art Garfunkel', plays: 3 },
         { name: 'Paul Simon', plays: 3 },
       ],
+      albums: [{ id: retagged.album!.id, plays: 3 }],
       plays: 3,
     };
     const sorted = (c: Awaited<ReturnType<typeof counts>>) => ({
@@ -133,6 +146,7 @@ describe('artists as credited', () => {
     t = await t.restart();
     expect(sorted(await counts(listener.token))).toEqual({
       top: members.top.map((artist) => ({ ...artist, plays: 4 })),
+      albums: [{ id: retagged.album!.id, plays: 4 }],
       plays: 4,
     });
   });

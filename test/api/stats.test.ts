@@ -101,6 +101,8 @@ describe('log-play and log-skip', () => {
       to: null,
       firstPlayedAt: '2026-06-15T10:00:00.000Z',
       lastPlayedAt: '2026-06-15T10:00:00.000Z',
+      daysListened: 1,
+      newArtists: 1,
     });
   });
 
@@ -346,6 +348,8 @@ describe('reading statistics', () => {
       to: '2026-06-02T10:00:00.000Z',
       firstPlayedAt: '2026-06-01T10:00:00.000Z',
       lastPlayedAt: '2026-06-02T10:00:00.000Z',
+      daysListened: 2,
+      newArtists: 1,
     });
     const inside = { gtDateTime: '2026-06-01T10:00:01Z', ltDateTime: '2026-06-02T09:59:59Z' };
     expect(await read(user, 'listening-time', inside)).toMatchObject({ plays: 1, totalMs: 100_000 });

@@ -17,6 +17,7 @@ import { FakeBookmarksStore } from './bookmarks-store.js';
 import { FakeCollectionsStore } from './collections-store.js';
 import { FakeFavouritesStore } from './favourites-store.js';
 import { FakeHiddenMixesStore } from './hidden-mixes-store.js';
+import { FakeForwardingStore } from './forwarding-store.js';
 import { FakeImportJobs } from './import-jobs.js';
 import { FakeLibraryStore } from './library-store.js';
 import { FakePlayQueuesStore } from './play-queues-store.js';
@@ -25,6 +26,7 @@ import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
 import { FakeUsersStore } from './users-store.js';
+import { FakeSettingsStore } from './settings-store.js';
 
 /** A class of one of the services createServices builds. */
 type ServiceClass = abstract new (...args: never[]) => Services[keyof Services];
@@ -68,9 +70,19 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
+<<<<<<< HEAD
+    settings: new FakeSettingsStore(),
+=======
+    forwarding: new FakeForwardingStore(),
+>>>>>>> main
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
-  const stores: ServiceStores = { ...fakes, jwtSecret: randomBytes(32), appPasswordKey: randomBytes(32) };
+  const stores: ServiceStores = {
+    ...fakes,
+    jwtSecret: randomBytes(32),
+    appPasswordKey: randomBytes(32),
+    forwardingKey: randomBytes(32),
+  };
 
   const config = loadConfig(
     {},

@@ -49,6 +49,7 @@ export type Kind =
   | 'trackIds'
   | 'audioFormat'
   | 'bitRate'
+  | 'serviceUrl'
   | `id:${PoolName}`;
 
 export type Principal = 'admin' | 'user' | 'pass' | 'server' | 'none' | 'garbage';
@@ -414,6 +415,19 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       return fc.constantFrom('mp3', 'opus', 'aac', 'MP3', 'wav', 'flac', '');
     case 'bitRate':
       return intText([0, 31, 32, 64, 128, 320, 10_000, 10_001]);
+    case 'serviceUrl':
+      // Only loopback addresses nothing listens on, or addresses the server must refuse: a fuzzed
+      // member's plays may never leave the machine.
+      return fc.constantFrom(
+        'http://127.0.0.1:9',
+        'http://127.0.0.1:9/apis/listenbrainz/',
+        'ftp://127.0.0.1:9',
+        'http://user:secret@127.0.0.1:9',
+        'http://127.0.0.1:9/?token=x',
+        'not a url',
+        `http://127.0.0.1:9/${'x'.repeat(600)}`,
+        '',
+      );
     case 'trackIds':
       return fc.oneof(
         fc.array(ref('track'), { maxLength: 5 }) as fc.Arbitrary<Value>,

@@ -19,6 +19,8 @@ const list = { q: 'q', page: 'page', count: 'count' } as const;
 export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/health': { params: {} },
   'GET /api/server-info': { params: {} },
+  'GET /api/welcome': { params: {} },
+  'POST /api/welcome/dismiss': { params: {} },
   'GET /api/server-address': { params: {} },
   'GET /admin': { params: {} },
   'GET /admin/style.css': { params: {} },
@@ -26,7 +28,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
 
   'GET /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
   'POST /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
-  'GET /auth/invite': { params: {} },
+  'GET /auth/invite': { params: { role: 'role' } },
   'GET /auth/invites': { params: { all: 'bool' } },
   'POST /auth/invites/revoke': { params: { code: 'code' } },
   'GET /auth/code-authenticate': { params: { code: 'code' } },
@@ -48,6 +50,8 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/users/api-keys/create': { params: { name: 'name' } },
   'GET /api/users/api-keys': { params: {} },
   'POST /api/users/api-keys/delete': { params: { id: 'text' } },
+  'GET /api/users/forwarding': { params: {} },
+  'POST /api/users/forwarding': { params: { url: 'serviceUrl', token: 'text' } },
 
   'POST /api/stats/log-play': {
     params: { id: 'id:track', device: 'device', dateTime: 'logDate' },
@@ -69,6 +73,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/stats/members': { params: {} },
   'GET /api/stats/devices': { params: { userId: 'id:user' } },
   'GET /api/stats/heatmap': { params: ranged },
+  'GET /api/stats/household-facts': { params: { gtDateTime: 'date', ltDateTime: 'date' } },
   'POST /api/stats/import': { params: { source: 'source', userId: 'id:user' }, weight: 0.5 },
   'GET /api/stats/import': { params: {}, weight: 0.5 },
   'GET /api/stats/import/:id': { params: { id: 'text' } },
@@ -144,6 +149,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/settings/check-for-updates': { params: {} },
   'POST /api/settings/update-melon': { params: {} },
   'GET /api/settings/update-status': { params: {} },
+  'POST /api/settings/update-check': { params: { schedule: 'text' } },
 
   // The OpenAPI document.
   'GET /api/openapi.json': { params: {} },

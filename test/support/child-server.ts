@@ -60,7 +60,12 @@ export interface ChildServer {
  */
 export function startChildServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer> {
   const server = spawnServer(
-    { TZ: process.env.TZ ?? 'UTC', MELON_RELEASES_URL: 'http://127.0.0.1:9', ...env },
+    {
+      TZ: process.env.TZ ?? 'UTC',
+      MELON_RELEASES_URL: 'http://127.0.0.1:9',
+      MELON_LISTENBRAINZ_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
     { trimOutput: true },
   );
   const { child, exited, output } = server;

@@ -93,6 +93,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       MELON_ADMIN_USER: ADMIN_USER,
       MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
       MELON_RELEASES_URL: 'http://127.0.0.1:9',
+      // No member's plays may leave the machine in a test, whatever a test sets.
+      MELON_LISTENBRAINZ_URL: 'http://127.0.0.1:9',
       ...options.env,
     },
     { dataDir, port: 0, host: '127.0.0.1', libraryDirs: [], ...options.config },

@@ -1,7 +1,9 @@
 import { healthSchema, serverAddressSchema, serverInfoSchema } from '../../contract/server.js';
+import { welcomeSchema } from '../../contract/welcome.js';
 import type { Services } from '../../services/create-services.js';
 import { AdminPage } from '../admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
+import { forwardingHandlers } from './handlers/forwarding.js';
 import { artworkHandlers } from './handlers/artwork.js';
 import { authHandlers } from './handlers/auth.js';
 import { userHandlers } from './handlers/users.js';
@@ -16,6 +18,7 @@ import { statsHandlers } from './handlers/stats.js';
 import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
 import { openApiEndpoint } from './openapi.js';
 import {
+  callerOf,
   endpoint,
   rawEndpoint,
   type Access,
@@ -71,6 +74,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const auth = authHandlers(services.auth, services.invites);
   const users = userHandlers(services.users, services.stats);
   const apiKeys = apiKeyHandlers(services.apiKeys);
+  const forwarding = forwardingHandlers(services.forwarding);
   const stats = statsHandlers(services.stats);
   const history = historyHandlers(services.imports, services.exports, services.yearInReview);
   const ratings = ratingHandlers(services.ratings);
@@ -92,6 +96,28 @@ export function routeTable(services: Services): DocumentedRoute[] {
         summary: 'Whether the server is up, and its version',
         response: healthSchema,
         handle: () => ({ status: 'ok' as const, version: services.version }),
+      }),
+    ),
+    get(
+      'server',
+      '/api/welcome',
+      ADMIN,
+      endpoint({
+        summary: 'The welcome card: what the library holds and the first steps, each ticked once done',
+        description:
+          'For Admins: members cannot act on it. Steps are read from the server, never from clicks.',
+        response: welcomeSchema,
+        handle: ({ request }) => services.welcome.show(callerOf(request)),
+      }),
+    ),
+    post(
+      'server',
+      '/api/welcome/dismiss',
+      ADMIN,
+      endpoint({
+        summary: 'Close the welcome card for the household',
+        response: welcomeSchema,
+        handle: ({ request }) => services.welcome.dismiss(callerOf(request)),
       }),
     ),
     get(
@@ -166,11 +192,15 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('users', '/api/users/api-keys/create', READERS, apiKeys.create),
     get('users', '/api/users/api-keys', READERS, apiKeys.list),
     post('users', '/api/users/api-keys/delete', READERS, apiKeys.delete),
+    // A Pass account has no plays to forward.
+    get('users', '/api/users/forwarding', MEMBERS, forwarding.get),
+    post('users', '/api/users/forwarding', MEMBERS, forwarding.set),
 
     // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
     post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
     get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
+    get('stats', '/api/stats/household-facts', READERS, stats.householdFacts),
     get('stats', '/api/stats/top-tracks', READERS, stats.topTracks),
     get('stats', '/api/stats/top-albums', READERS, stats.topAlbums),
     get('stats', '/api/stats/top-artists', READERS, stats.topArtists),
@@ -257,6 +287,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),
     post('updates', '/api/settings/update-melon', ADMIN, updates.updateMelon),
     get('updates', '/api/settings/update-status', ADMIN, updates.updateStatus),
+    post('updates', '/api/settings/update-check', ADMIN, updates.setSchedule),
   ];
   return routes;
 }

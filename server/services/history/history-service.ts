@@ -1,7 +1,11 @@
 import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
+import type { OutgoingListen } from '../../domain/forwarding.js';
 import type { Listen } from '../../domain/listen.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import type { Logger } from '../../logger.js';
 import type { UnmatchedListensStore } from '../../domain/ports.js';
+import type { ListenSink } from '../forwarding/forwarding-service.js';
+import { outgoingOfEntry, outgoingOfListen } from '../forwarding/outgoing.js';
 import type { NowPlayingService } from '../now-playing.js';
 import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
@@ -42,6 +46,8 @@ export class HistoryService {
     private readonly library: () => Readonly<LibraryIndex>,
     private readonly nowPlaying: NowPlayingService,
     private readonly logger: Logger,
+    /** Where the plays a scrobbler submits are forwarded (imports and re-matches are not). */
+    private readonly forwarding?: ListenSink,
   ) {}
 
   /** Matches and records listens; resolves once the plays and unmatched listens are durable. */
@@ -54,19 +60,41 @@ export class HistoryService {
       if (track) matched.push(new Matched(listen, track));
       else unmatched.push(listen);
     }
-    const { duplicates } = await this.listenLog.record(matched);
+    const { duplicates, entries } = await this.listenLog.record(matched);
+    const scrobbled = listens[0]?.source === 'listenbrainz-api';
     // A scrobbled play ends the "playing now" that announced it.
-    if (listens[0]?.source === 'listenbrainz-api') {
+    if (scrobbled) {
       for (const listen of matched) this.nowPlaying.clear(listen.userId, listen.track.id);
     }
     const keys = await this.unmatchedKeySet();
     const fresh = unmatched.filter((listen) => keys.add(listen.userId, unmatchedKey(listen), listen.at));
     await this.unmatched.append(fresh);
+    if (scrobbled && this.forwarding) await this.forward(this.forwarding, matched, entries, fresh);
     return {
       matched: matched.length - duplicates,
       unmatched: fresh.length,
       duplicates: duplicates + unmatched.length - fresh.length,
     };
+  }
+
+  /** A scrobbler's new plays, in the library or not, go on to the member's forwarding. */
+  private async forward(
+    sink: ListenSink,
+    matched: readonly MatchedListen[],
+    entries: readonly PlayLogEntry[],
+    unmatched: readonly Listen[],
+  ): Promise<void> {
+    const tracks = new Map(matched.map((listen) => [listen.track.id, listen.track]));
+    const byUser = new Map<string, OutgoingListen[]>();
+    const add = (userId: string, listen: OutgoingListen) => {
+      const list = byUser.get(userId);
+      if (list) list.push(listen);
+      else byUser.set(userId, [listen]);
+    };
+    for (const entry of entries)
+      if (entry.type === 'play') add(entry.userId, outgoingOfEntry(entry, tracks.get(entry.trackId)));
+    for (const listen of unmatched) if (listen.type === 'play') add(listen.userId, outgoingOfListen(listen));
+    for (const [userId, listens] of byUser) await sink.played(userId, listens);
   }
 
   /**
@@ -108,7 +136,10 @@ export class HistoryService {
   /** A scrobbler's "playing now": shown as now playing when it matches a track, never a play. */
   playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
     const track = this.currentMatcher().match(listen);
-    if (!track) return false;
+    if (!track) {
+      this.forwarding?.playingNow(listen.userId, outgoingOfListen(listen));
+      return false;
+    }
     // A duration the scrobbler gave ends it then, as ListenBrainz expires playing_now.
     if (durationMs !== null)
       this.nowPlaying.announce(listen.userId, track.id, listen.device, durationMs, true);

@@ -79,7 +79,9 @@ export class ListenLog {
    * durable. Keys are taken before the write, so a concurrent submission of the same listen is
    * dropped too; if the write fails, the set is rebuilt from the index at the next use.
    */
-  async record(listens: readonly MatchedListen[]): Promise<{ added: number; duplicates: number }> {
+  async record(
+    listens: readonly MatchedListen[],
+  ): Promise<{ added: number; duplicates: number; entries: readonly PlayLogEntry[] }> {
     const keys = this.keySet();
     const entries: PlayLogEntry[] = [];
     for (const listen of listens) {
@@ -95,7 +97,7 @@ export class ListenLog {
       this.keys = null;
       throw error;
     }
-    return { added: entries.length, duplicates: listens.length - entries.length };
+    return { added: entries.length, duplicates: listens.length - entries.length, entries };
   }
 
   private keySet(): ListenKeys {

@@ -11,7 +11,7 @@ import {
 } from './persistence/index-persistence.js';
 import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
-import type { CurrentArtists } from './tables/snapshots.js';
+import type { TrackNow } from './tables/snapshots.js';
 import { LatestLogs } from './tables/latest-logs.js';
 import type { LogRows } from './columns/log-rows.js';
 import type {
@@ -159,13 +159,13 @@ export class StatsIndex {
   }
 
   /**
-   * Counts plays for the artists their tracks have in the library now (`current`; SnapshotTable.recount),
-   * and again after each change of the library. When a play moves to other artists, the sums made
-   * from the old ones are dropped, to be made again at their next read from the sums per snapshot
+   * Counts plays for the artists and album their tracks have in the library now (`current`;
+   * SnapshotTable.recount), and again after each change of the library. When a play moves, the sums
+   * made from what it counted for before are dropped, to be made again at their next read from the sums per snapshot
    * (which do not change): all-time sums and rankings, per-device sums, first plays per artist and
    * the names of artists gone from the library.
    */
-  countArtistsAs(current: CurrentArtists | undefined): void {
+  countAsInLibrary(current: TrackNow | undefined): void {
     if (!this.tables.snapshots.recount(current)) return;
     for (const l of this.listeners) l?.forgetArtistSums();
     this.latest.forgetNames();

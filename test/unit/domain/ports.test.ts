@@ -9,11 +9,13 @@ import type {
   InvitesStore,
   LibraryStore,
   PlayQueuesStore,
+  ForwardingStore,
   BookmarksStore,
   RadioStationsStore,
   HiddenMixesStore,
   PlayStore,
   RatingsStore,
+  SettingsStore,
   UsersStore,
 } from '../../../server/domain/ports.js';
 import { ArtworkRepo } from '../../../server/store/artwork-repo.js';
@@ -34,6 +36,8 @@ import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
 import { FakeLibraryStore } from '../../fakes/library-store.js';
 import { FakePlayQueuesStore } from '../../fakes/play-queues-store.js';
+import { FakeForwardingStore } from '../../fakes/forwarding-store.js';
+import { ForwardingRepo } from '../../../server/store/forwarding-repo.js';
 import { FakeBookmarksStore } from '../../fakes/bookmarks-store.js';
 import { FakeRadioStationsStore } from '../../fakes/radio-stations-store.js';
 import { BookmarksRepo } from '../../../server/store/bookmarks-repo.js';
@@ -42,7 +46,12 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+<<<<<<< HEAD
+import { FakeSettingsStore } from '../../fakes/settings-store.js';
+import { SettingsRepo } from '../../../server/store/settings-repo.js';
+=======
 import { tempDirPerTest } from '../../support/temp-dir.js';
+>>>>>>> main
 
 /**
  * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
@@ -486,5 +495,69 @@ describe.each<[string, Open<HiddenMixesStore>]>([
     await mixes.removeUser('u1');
     expect(mixes.hidden('u1')).toEqual([]);
     expect(mixes.hidden('u2')).toEqual(['mix-new']);
+  });
+});
+
+<<<<<<< HEAD
+describe.each<[string, Open<SettingsStore>]>([
+  ['SettingsRepo', () => SettingsRepo.open(join(dir, 'settings.json'))],
+  ['FakeSettingsStore', () => Promise.resolve(new FakeSettingsStore())],
+])('SettingsStore contract: %s', (_name, open) => {
+  it('starts with the daily check on and the welcome card open, and keeps what is set', async () => {
+    const settings = await open();
+    expect(settings.get()).toEqual({ updateCheck: 'daily', welcomeDismissed: false });
+    expect(await settings.set({ updateCheck: 'off' })).toEqual({
+      updateCheck: 'off',
+      welcomeDismissed: false,
+    });
+    await settings.set({ welcomeDismissed: true });
+    expect(settings.get()).toEqual({ updateCheck: 'off', welcomeDismissed: true });
+=======
+describe.each<[string, Open<ForwardingStore>]>([
+  ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
+  ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
+])('%s as ForwardingStore', (_, open) => {
+  const listen = (title: string) => ({
+    listenedAt: 1_700_000_000,
+    artist: 'A',
+    title,
+    album: null,
+    durationMs: null,
+    recordingMbid: null,
+    releaseMbid: null,
+    trackNumber: null,
+    client: null,
+  });
+  const titles = (store: ForwardingStore) => store.find('u1')!.queue.map((item) => item.title);
+
+  it('queues only while on, keeps the newest when full, and empties when turned off', async () => {
+    const store = await open();
+    expect(await store.enqueue('u1', [listen('a')], 2, 0)).toBe(0);
+    expect(store.find('u1')).toBeUndefined();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    expect(await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 2, 5)).toBe(1);
+    expect(titles(store)).toEqual(['b', 'c']);
+    expect(store.find('u1')!.lastError?.code).toBe('outbox_full');
+    expect(store.pending()).toEqual(['u1']);
+    await store.configure('u1', 'http://127.0.0.1:9', null);
+    expect(titles(store)).toEqual([]);
+    expect(store.pending()).toEqual([]);
+  });
+
+  it('takes, drops and fails only under the epoch the send began in', async () => {
+    const store = await open();
+    await store.configure('u1', 'http://127.0.0.1:9', 'sealed');
+    await store.enqueue('u1', [listen('a'), listen('b'), listen('c')], 10, 0);
+    const { epoch } = store.find('u1')!;
+    await store.sent('u1', epoch, 1, 7);
+    await store.dropped('u1', epoch, 1, { code: 'listen_refused', message: 'no', at: 8 });
+    expect(titles(store)).toEqual(['c']);
+    expect(store.find('u1')).toMatchObject({ lastSentAt: 7, lastError: { code: 'listen_refused' } });
+    await store.configure('u1', 'http://127.0.0.1:9', 'other');
+    await store.failed('u1', epoch, { code: 'token_refused', message: 'no', at: 9 });
+    expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
+    await store.removeUser('u1');
+    expect(store.find('u1')).toBeUndefined();
+>>>>>>> main
   });
 });

@@ -3,6 +3,7 @@ import {
   activityStepSchema,
   devicePlaysSchema,
   heatmapSchema,
+  householdFactsSchema,
   listeningTimeSchema,
   logResultSchema,
   memberSchema,
@@ -81,6 +82,15 @@ export function statsHandlers(stats: StatsService) {
       response: listeningTimeSchema,
       errors: readErrors,
       handle: ({ params, request }) => stats.listeningTime(callerOf(request), params),
+    }),
+    householdFacts: endpoint({
+      summary: 'Days anyone listened and artists new to the household in a range',
+      description: 'Over the accounts the caller may read; Pass accounts are not people.',
+      params: { gtDateTime: ranged.gtDateTime, ltDateTime: ranged.ltDateTime },
+      response: householdFactsSchema,
+      errors: { 400: ['invalid_parameter'] },
+      handle: ({ params, request }) =>
+        stats.householdFacts(callerOf(request), { ...params, page: 0, count: 0 }),
     }),
     topTracks: top('tracks', topTrackSchema),
     topAlbums: top('albums', topAlbumSchema),

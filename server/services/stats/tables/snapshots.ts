@@ -23,7 +23,9 @@ export interface SnapshotInterners {
 export class SnapshotTable {
   /** Per snapshot, by number. Artists are de-duplicated, each with the name it had. */
   readonly track: number[] = [];
-  readonly album: number[] = [];
+  /** The album a snapshot's plays count for: the one logged, or its track's now (see `recount`). */
+  album: number[];
+  private readonly loggedAlbum: number[] = [];
   /** Finite durations only: a non-finite one counts as 0. */
   readonly duration: number[] = [];
   readonly trackName: number[] = [];
@@ -36,7 +38,7 @@ export class SnapshotTable {
   artistNames: Lists;
   private readonly loggedArtists = new Lists();
   private readonly loggedArtistNames = new Lists();
-  private current: CurrentArtists | undefined;
+  private current: TrackNow | undefined;
   /** Genre tags as logged (raw), and the groups and spellings a play counts once each. */
   readonly rawGenres = new Lists();
   readonly genreKeys = new Lists();
@@ -54,32 +56,52 @@ export class SnapshotTable {
   private byLogNumber = new Int32Array(0);
 
   constructor(private readonly interners: SnapshotInterners) {
+    this.album = this.loggedAlbum;
     this.artists = this.loggedArtists;
     this.artistNames = this.loggedArtistNames;
   }
 
   /**
-   * Counts every snapshot's plays for the artists its track has in the library now (`current`), or
-   * those it logged when the library no longer has the track: a track whose credit is split
-   * differently after a rescan ("Simon & Garfunkel", once two artists, now one; an ARTISTS tag
-   * added) moves all its plays to its new artists, and none is lost. True when any snapshot now
+   * Counts every snapshot's plays for the artists and album its track has in the library now
+   * (`current`), or those it logged when the library no longer has the track: a track whose credit
+   * is split differently after a rescan ("Simon & Garfunkel", once two artists, now one; an ARTISTS
+   * tag added) moves all its plays to its new artists (and album, keyed by the album artist), and
+   * none is lost. True when any snapshot now
    * counts for other artists than before; the caller then drops the sums made from them.
    */
-  recount(current: CurrentArtists | undefined): boolean {
+  recount(current: TrackNow | undefined): boolean {
     this.current = current;
     const artists = new Lists();
     const names = new Lists();
+    const album: number[] = [];
     let moved = false;
+    let albumMoved = false;
     for (let s = 0; s < this.count; s += 1) {
       const [ids, named] = this.countedOf(s);
       artists.push(ids);
       names.push(named);
       moved ||= !sameList(ids, this.loggedArtists, s);
+      album.push(this.countedAlbumOf(s));
+      albumMoved ||= album[s] !== this.loggedAlbum[s];
     }
-    const changed = !sameLists(artists, this.artists) || !sameLists(names, this.artistNames);
+    const changed =
+      !sameLists(artists, this.artists) ||
+      !sameLists(names, this.artistNames) ||
+      album.some((a, s) => this.album[s] !== a);
     this.artists = moved ? artists : this.loggedArtists;
     this.artistNames = moved ? names : this.loggedArtistNames;
+    this.album = albumMoved ? album : this.loggedAlbum;
     return changed;
+  }
+
+  /**
+   * The album snapshot `s` counts for: its track's now, since an album's id follows its album
+   * artist's credit, which a rescan may read anew; the logged one when the track has gone or has none.
+   */
+  private countedAlbumOf(s: number): number {
+    const now = this.current?.(this.interners.tracks.values[this.track[s]!]!);
+    if (!now?.albumId) return this.loggedAlbum[s]!;
+    return this.interners.albums.intern(now.albumId);
   }
 
   /** The artists and names snapshot `s` counts for (see `recount`). */
@@ -172,7 +194,7 @@ export class SnapshotTable {
   /** The snapshot as logged, for rebuilding an entry. */
   fields(s: number): PlaySnapshot & Pick<PlayLogEntry, 'artistNames'> {
     const { tracks, albums, artists, names, genres } = this.interners;
-    const album = this.album[s]!;
+    const album = this.loggedAlbum[s]!;
     const trackName = this.trackName[s]!;
     const albumName = this.albumName[s]!;
     return {
@@ -191,7 +213,8 @@ export class SnapshotTable {
     const { tracks, albums, artists, names, genres } = this.interners;
     const s = this.count;
     this.track.push(tracks.intern(e.trackId));
-    this.album.push(e.albumId === null ? -1 : albums.intern(e.albumId));
+    this.loggedAlbum.push(e.albumId === null ? -1 : albums.intern(e.albumId));
+    if (this.album !== this.loggedAlbum) this.album.push(this.countedAlbumOf(s));
     this.duration.push(Number.isFinite(e.durationMs) ? e.durationMs : 0);
     this.trackName.push(e.trackName === null ? -1 : names.intern(e.trackName));
     this.albumName.push(e.albumName === null ? -1 : names.intern(e.albumName));
@@ -230,8 +253,10 @@ export class SnapshotTable {
   }
 }
 
-/** A track's artists in the library now (ids and names), undefined when it has gone. */
-export type CurrentArtists = (trackId: string) => { ids: string[]; names: string[] } | undefined;
+/** A track's artists (ids and names) and album in the library now, undefined when it has gone. */
+export type TrackNow = (
+  trackId: string,
+) => { ids: string[]; names: string[]; albumId: string | null } | undefined;
 
 function sameList(list: readonly number[], lists: Lists, s: number): boolean {
   const from = lists.start[s]!;

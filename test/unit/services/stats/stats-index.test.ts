@@ -294,6 +294,26 @@ describe('StatsIndex recent lists', () => {
 });
 
 describe('StatsIndex lookups', () => {
+  it("looks up a user's latest play of a track, kept current as plays arrive; skips do not count", () => {
+    const index = statsIndexOf([
+      playLog({ userId: 'u1', trackId: 't1', at: 100 }),
+      playLog({ userId: 'u1', trackId: 't1', at: 300 }),
+      playLog({ userId: 'u1', trackId: 't2', at: 200, type: 'skip' }),
+      playLog({ userId: 'u2', trackId: 't3', at: 400 }),
+    ]);
+    const latest = index.latestPlays('u1');
+    expect([latest('t1'), latest('t2'), latest('t3'), latest('nope')]).toEqual([
+      300,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    index.add(playLog({ userId: 'u1', trackId: 't2', at: 250 }));
+    index.add(playLog({ userId: 'u1', trackId: 't1', at: 50 }));
+    expect([latest('t1'), latest('t2')]).toEqual([300, 250]);
+    expect(index.latestPlays('nobody')('t1')).toBeUndefined();
+  });
+
   it('finds a retry only for an explicit time with the same user, track and type', () => {
     const explicit = entry({ explicitAt: true, at: T0 + 7 });
     const index = indexOf([entry({ at: T0 + 5 }), explicit]);

@@ -207,6 +207,62 @@ describe('StatsService retries', () => {
   });
 });
 
+describe('StatsService headline facts', () => {
+  it('gives the days listened and the new artists of a range, never counting "Unknown Artist" as one', async () => {
+    const withUnknown = makeLibrary({
+      artists: [{ id: 'ar1' }, { id: 'ar2' }, { id: 'unknown', name: 'Unknown Artist' }],
+      albums: [{ id: 'al1', artistIds: ['ar1'] }],
+      tracks: [
+        { id: 't1', artistIds: ['ar1'], durationMs: 1000 },
+        { id: 't2', artistIds: ['ar2'], durationMs: 1000 },
+        { id: 't3', artistIds: ['unknown'], durationMs: 1000 },
+      ],
+    });
+    const s = newTestService(StatsService, { library: withUnknown });
+    await s.fakes.users.add(alice);
+    const caller = principalOf(alice);
+    const now = s.clock.now();
+    const day = 24 * 60 * MINUTE_MS;
+    await s.sut.log(caller, 'play', { id: 't1', dateTime: now - 10 * day });
+    await s.sut.log(caller, 'play', { id: 't1', dateTime: now - 2 * day });
+    await s.sut.log(caller, 'play', { id: 't2', dateTime: now - 2 * day + MINUTE_MS });
+    await s.sut.log(caller, 'play', { id: 't3', dateTime: now - MINUTE_MS });
+    const lastWeek = await s.sut.listeningTime(
+      caller,
+      read(undefined, { gtDateTime: now - 7 * day, ltDateTime: now }),
+    );
+    expect(lastWeek).toMatchObject({ plays: 3, newArtists: 1 });
+    expect(lastWeek.daysListened).toBeGreaterThanOrEqual(2);
+    expect(await s.sut.listeningTime(caller, read())).toMatchObject({ plays: 4, newArtists: 2 });
+  });
+
+  it("counts the household's days and new artists over the people the caller may read, never a Pass", async () => {
+    const pass = makeUserRecord({ role: 'Pass' });
+    await t.fakes.users.add(pass);
+    const now = t.clock.now();
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: now - 1000 });
+    await t.sut.log(principalOf(carol), 'play', { id: 't2', dateTime: now - 2000 });
+    expect(t.sut.householdFacts(principalOf(admin), read())).toMatchObject({ people: 4, newArtists: 1 });
+    // Alice may read only herself and the sharer: Carol's private plays count for neither figure.
+    expect(t.sut.householdFacts(principalOf(alice), read())).toEqual({
+      people: 2,
+      daysListened: 1,
+      newArtists: 1,
+    });
+    expect(t.sut.householdFacts(principalOf(pass), read())).toMatchObject({ people: 1 });
+    expect(t.sut.householdFacts(principalOf(sharer), read())).toEqual({
+      people: 1,
+      daysListened: 0,
+      newArtists: 0,
+    });
+    expect(
+      await problemOf(() =>
+        t.sut.householdFacts(principalOf(alice), read(undefined, { gtDateTime: now, ltDateTime: now - 1 })),
+      ),
+    ).toBe('400 invalid_parameter');
+  });
+});
+
 describe('StatsService reads of a range or a device', () => {
   it('make ahead what they need before reading, whoever asks (no caller has to prepare them)', async () => {
     const caller = principalOf(alice);

@@ -1,0 +1,102 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fakeScanner } from '../factories/library.js';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { historyLibrary } from '../history/library.js';
+import { FakeListenBrainz } from '../support/fake-listenbrainz.js';
+import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { axeViolations } from './axe.js';
+import {
+  eventually,
+  launchBrowser,
+  openSection,
+  screenshot,
+  signIn,
+  signOut,
+  type Browser,
+} from './browser.js';
+
+/**
+ * The Account view's forwarding card: a member turns forwarding on with a ListenBrainz token, sees
+ * what waits and when the last send went, reads "token refused" when the service refuses it, and
+ * turns it off. The service is a fake ListenBrainz on 127.0.0.1.
+ */
+let t: TestServer;
+let browser: Browser;
+let fake: FakeListenBrainz;
+let member: TestUser;
+
+beforeAll(async () => {
+  fake = await FakeListenBrainz.start();
+  [t, browser] = await Promise.all([
+    startTestServer({
+      scanner: fakeScanner(historyLibrary()),
+      env: { MELON_LISTENBRAINZ_URL: fake.url },
+      config: { forwardRetryMs: 100 },
+    }),
+    launchBrowser(),
+  ]);
+  member = await makeUser(t, { username: 'robin' });
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), t?.stop(), fake?.stop()]);
+});
+
+afterEach(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+describe('Account: forward plays to ListenBrainz', () => {
+  it('turns on with a token, shows the last send and a refused token, and turns off', async () => {
+    const { page } = browser;
+    await signIn(page, t.url, member.username, member.password);
+    let view = await openSection(page, 'account');
+    const status = () => view.getByTestId('forwarding-status').textContent();
+    await eventually(status, 'Off: your plays stay here.');
+    expect(await view.getByTestId('forwarding-url').inputValue()).toBe(fake.url);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await view.getByTestId('forwarding-token').fill('my-listenbrainz-token');
+    await view.getByTestId('forwarding-save').click();
+    await eventually(status, `On: your plays go to ${fake.url}.`);
+    expect(await view.getByTestId('forwarding-token').inputValue()).toBe('');
+
+    expect((await postJson(t, '/api/stats/log-play', { id: 'never' }, member.token)).status).toBe(200);
+    await fake.received(1);
+    expect(fake.submissions[0]!.authorization).toBe('Token my-listenbrainz-token');
+    await page.reload();
+    view = await openSection(page, 'account');
+    await eventually(
+      () => view.getByTestId('forwarding-queue').textContent(),
+      'Waiting to be sent: 0 · Last sent: just now',
+    );
+
+    fake.answers.push({ status: 401, body: { code: 401, error: 'Invalid authorization token.' } });
+    expect((await postJson(t, '/api/stats/log-play', { id: 'crazy' }, member.token)).status).toBe(200);
+    await fake.received(2);
+    await page.reload();
+    view = await openSection(page, 'account');
+    await eventually(
+      async () => ((await view.getByTestId('forwarding-error').textContent()) ?? '').split(' (')[0],
+      'Token refused: sending has stopped until you give a valid token.',
+    );
+    expect(await view.getByTestId('forwarding-queue').textContent()).toMatch(/^Waiting to be sent: 1 · /);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'account-forwarding-token-refused');
+
+    await view.getByTestId('forwarding-off').click();
+    await eventually(status, 'Off: your plays stay here.');
+    expect(await view.getByTestId('forwarding-error').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('is not offered to a Pass account, which has no plays', async () => {
+    const { page } = browser;
+    const wall = await makeUser(t, { role: 'Pass', username: 'hall-display' });
+    await signOut(page);
+    await signIn(page, t.url, wall.username, wall.password);
+    const view = await openSection(page, 'account');
+    await view.getByTestId('password-current').waitFor();
+    expect(await view.getByTestId('forwarding-status').count()).toBe(0);
+  });
+});
