@@ -70,11 +70,8 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
-<<<<<<< HEAD
     settings: new FakeSettingsStore(),
-=======
     forwarding: new FakeForwardingStore(),
->>>>>>> main
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);
   const stores: ServiceStores = {

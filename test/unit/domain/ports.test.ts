@@ -46,12 +46,9 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
-<<<<<<< HEAD
 import { FakeSettingsStore } from '../../fakes/settings-store.js';
 import { SettingsRepo } from '../../../server/store/settings-repo.js';
-=======
 import { tempDirPerTest } from '../../support/temp-dir.js';
->>>>>>> main
 
 /**
  * The contracts of server/domain/ports.ts, run against each repository and its fake alike: what the
@@ -498,9 +495,8 @@ describe.each<[string, Open<HiddenMixesStore>]>([
   });
 });
 
-<<<<<<< HEAD
 describe.each<[string, Open<SettingsStore>]>([
-  ['SettingsRepo', () => SettingsRepo.open(join(dir, 'settings.json'))],
+  ['SettingsRepo', () => SettingsRepo.open(temp.path('settings.json'))],
   ['FakeSettingsStore', () => Promise.resolve(new FakeSettingsStore())],
 ])('SettingsStore contract: %s', (_name, open) => {
   it('starts with the daily check on and the welcome card open, and keeps what is set', async () => {
@@ -512,7 +508,9 @@ describe.each<[string, Open<SettingsStore>]>([
     });
     await settings.set({ welcomeDismissed: true });
     expect(settings.get()).toEqual({ updateCheck: 'off', welcomeDismissed: true });
-=======
+  });
+});
+
 describe.each<[string, Open<ForwardingStore>]>([
   ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
   ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
@@ -558,6 +556,5 @@ describe.each<[string, Open<ForwardingStore>]>([
     expect(store.find('u1')).toMatchObject({ tokenRefused: false, lastError: null });
     await store.removeUser('u1');
     expect(store.find('u1')).toBeUndefined();
->>>>>>> main
   });
 });
