@@ -96,9 +96,14 @@ export function slotsOf(album: Album): Slot[] {
     }));
 }
 
-/** A picture's caption: `#0 · front cover · 64×64`. */
+/** A picture's caption: `Picture 1 · front cover · 64×64` (counted from 1, as people count). */
 export function caption(art: ArtInfo): string {
-  return [`#${art.pos}`, art.type, art.width && art.height ? `${art.width}×${art.height}` : null]
+  return [pictureLabel(art.pos), art.type, art.width && art.height ? `${art.width}×${art.height}` : null]
     .filter(Boolean)
     .join(' · ');
+}
+
+/** `Picture 1` for the picture at position 0: the API counts from 0, people from 1. */
+export function pictureLabel(pos: number): string {
+  return `Picture ${pos + 1}`;
 }

@@ -1,6 +1,6 @@
 import type { Collection } from '../server/contract/collections.js';
 import type { Artist, Track } from '../server/contract/library.js';
-import type { ArtInfo } from './album-model.js';
+import { pictureLabel, type ArtInfo } from './album-model.js';
 import { count } from './plural.js';
 
 /**
@@ -81,7 +81,11 @@ export function groupsFor(kind: Kind, item: Item | null): Group[] {
         testid: 'art-group-track',
         pictures: item.artwork.map((art) => ({
           src: `/api/art/track/${enc(item.id)}/${art.pos}`,
-          caption: [`#${art.pos}`, art.type, art.width && art.height ? `${art.width}×${art.height}` : null]
+          caption: [
+            pictureLabel(art.pos),
+            art.type,
+            art.width && art.height ? `${art.width}×${art.height}` : null,
+          ]
             .filter(Boolean)
             .join(' · '),
           deletePath: '/api/art/delete/track-art',
@@ -94,7 +98,7 @@ export function groupsFor(kind: Kind, item: Item | null): Group[] {
     const list = (count: number, path: string, kindName: 'artist-pfp' | 'artist-banner'): Picture[] =>
       Array.from({ length: count }, (_, pos) => ({
         src: `/api/art/${path}/${enc(item.id)}/${pos}`,
-        caption: `#${pos}`,
+        caption: pictureLabel(pos),
         deletePath: `/api/art/delete/${kindName}`,
         deleteFields: { id: item.id, pos: String(pos) },
       }));

@@ -21,10 +21,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/**
+ * Every date and time the page shows as a date goes through this: the reader's own locale, day and
+ * minute, never seconds ("26 Nov 2026, 18:34" in Britain, "Nov 26, 2026, 6:34 PM" in the US).
+ */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return 'never';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
 }
 
 /** `YYYY-MM-DD` in local time: the server reads a date alone as its local midnight. */

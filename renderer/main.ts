@@ -14,6 +14,7 @@ import { loadSession, saveSession } from './session.js';
 import { accountView } from './views/account.js';
 import { appsView } from './views/apps.js';
 import { artworkView } from './views/artwork.js';
+import { showWelcome } from './views/welcome.js';
 import { historyView } from './views/history.js';
 import { invitesView } from './views/invites.js';
 import { listenView } from './views/listen.js';
@@ -59,6 +60,12 @@ const nav = document.getElementById('tabs')!;
 const account = document.getElementById('account')!;
 const main = document.getElementById('view')!;
 const playerRoot = document.getElementById('player')!;
+// The skip link moves focus past the section links to the view's heading; following its href would
+// change the hash, which is the page's route.
+document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  main.querySelector<HTMLElement>('h1')?.focus();
+});
 let player: Player | null = null;
 let playerCleanup: () => void = () => undefined;
 let session = loadSession();
@@ -161,6 +168,8 @@ function render(): void {
   document.title = `${tab.label} — Melon`;
   shownView = tab.id;
   cleanup = tab.view(ctx, root);
+  // The landing section greets an Admin of a fresh Melon with its first steps.
+  if (tab.id === tabs[0]!.id) showWelcome(ctx, root);
   // Focus follows navigation to the new view's heading, so keyboard and screen-reader users land there.
   if (navigated) root.querySelector<HTMLElement>('h1')?.focus();
 }

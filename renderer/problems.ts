@@ -65,6 +65,8 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
     'Melon could not reach its release page. Check the internet connection and try again later.',
   update_failed: 'The update could not be downloaded or did not check out, so nothing was installed.',
   update_in_progress: 'An update is already being installed.',
+  update_check_locked:
+    'MELON_UPDATE_CHECK=off is set where Melon runs. Remove it there to let Melon check daily.',
   no_release: 'No release of Melon has been published yet.',
   network: 'Could not reach the Melon server. Is it running?',
   http_error: 'The server gave an unexpected answer.',

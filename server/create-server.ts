@@ -18,7 +18,7 @@ import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
-import { warmUp } from './http/warm-up.js';
+import { warmUp, warmUpSecret } from './http/warm-up.js';
 import { openStore, type Store } from './store/open-store.js';
 
 export interface ServerDeps {
@@ -155,8 +155,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     resizer: services.resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
+  const warmUpKey = warmUpSecret();
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
+    warmUpSecret: warmUpKey,
     // A scrobbler's ListenBrainz token is a Melon API key (docs/API.md, ListenBrainz).
     headerTokenAdapters: [
       listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
@@ -224,7 +226,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           port = (server.address() as AddressInfo).port;
           services.library.start({ scan: deps.scanOnStart ?? true });
           const url = `http://${urlHost(config.host)}:${port}`;
-          void warmUp(url).then(() => resolve(url));
+          void warmUp(url, warmUpKey).then(() => resolve(url));
         });
       }),
     close,

@@ -68,6 +68,7 @@ export const PROBLEM_STATUS = {
   update_check_failed: 400,
   update_failed: 400,
   update_in_progress: 409,
+  update_check_locked: 409,
   no_release: 404,
 } as const satisfies Record<string, number>;
 

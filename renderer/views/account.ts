@@ -43,7 +43,7 @@ export const accountView: View = (ctx, root) => {
   const submit = submitButton('Change password', 'password-change', 'button');
   const form = h(
     'form',
-    { class: 'inline-form' },
+    { class: 'stack-form' },
     field('Current password', current),
     field('New password', next, 'At least 8 characters.'),
     submit,
@@ -79,7 +79,7 @@ export const accountView: View = (ctx, root) => {
         'label',
         { class: 'check' },
         publicStats,
-        h('span', { text: 'Let the household see my listening statistics (on unless you turn it off)' }),
+        h('span', { text: 'Let the household see my listening statistics' }),
         state,
       ),
     ),
@@ -90,7 +90,7 @@ export const accountView: View = (ctx, root) => {
   function show(value: boolean | null): void {
     publicStats.indeterminate = value === null;
     publicStats.checked = value === true;
-    state.textContent = value === null ? '' : value ? '(public)' : '(private)';
+    state.textContent = value === null ? '' : value ? 'Now: public' : 'Now: private';
   }
 
   show(null);

@@ -2,8 +2,19 @@ import QRCode from 'qrcode';
 import type { ApiKey, NewApiKey } from '../../server/contract/users.js';
 import { confirmDialog } from '../confirm.js';
 import { copyText, type View, type ViewContext } from '../context.js';
-import { actionButton, card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
-import { appsLink, formatAgo, formatDateTime } from '../format.js';
+import {
+  actionButton,
+  card,
+  field,
+  h,
+  onSubmit,
+  replace,
+  submitButton,
+  srOnly,
+  viewHeading,
+} from '../dom.js';
+import { appsLink } from '../format.js';
+import { keyUsage } from '../wording.js';
 import { section } from '../ui/section.js';
 import { APP_STEPS } from './app-steps.js';
 
@@ -49,7 +60,8 @@ export const appsView: View = (ctx, root) => {
             'li',
             { class: 'app-key', testid: 'app-key' },
             h('span', { class: 'app-key-name', text: key.name }),
-            h('span', { class: 'muted', testid: 'app-key-used', text: usedText(key) }),
+            srOnly(', '),
+            h('span', { class: 'muted', testid: 'app-key-used', text: keyUsage(key) }),
             key.tokenSignIn
               ? null
               : h('span', {
@@ -171,12 +183,6 @@ export const appsView: View = (ctx, root) => {
   void keys.reload();
   return () => keys.cancel();
 };
-
-function usedText(key: ApiKey): string {
-  const made = `made ${formatDateTime(key.createdAt)}`;
-  if (key.lastUsedAt === null) return `${made}, not used yet`;
-  return `${made}, last used ${formatAgo(key.lastUsedAt)}${key.lastUsedBy ? ` by ${key.lastUsedBy}` : ''}`;
-}
 
 /** A labelled read-only field with a Copy button. */
 function copyField(

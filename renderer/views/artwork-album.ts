@@ -1,4 +1,11 @@
-import { caption, groupAlbums, slotsOf, type Album, type LibraryTrack } from '../album-model.js';
+import {
+  caption,
+  groupAlbums,
+  pictureLabel,
+  slotsOf,
+  type Album,
+  type LibraryTrack,
+} from '../album-model.js';
 import { confirmDialog } from '../confirm.js';
 import type { ViewContext } from '../context.js';
 import { actionButton, h, onInputSettled, replace } from '../dom.js';
@@ -150,7 +157,7 @@ export function albumBrowser(
             h('h3', { text: 'From every track of the album' }),
             ...slots.map((slot) =>
               actionButton(
-                `Delete ${slot.type} #${slot.pos} from ${count(slot.trackIds.length, 'track', 'tracks')}`,
+                `Delete the ${slot.type} (${pictureLabel(slot.pos).toLowerCase()}) from ${count(slot.trackIds.length, 'track', 'tracks')}`,
                 'art-album-delete',
                 () => deleteEverywhere(album, slot.pos, slot.trackIds, report),
                 'button small danger',
@@ -226,7 +233,7 @@ export function albumBrowser(
     report: HTMLElement,
   ): Promise<void> {
     const ok = await confirmDialog(
-      `Delete picture #${pos} from ${count(trackIds.length, 'track', 'tracks')}?`,
+      `Delete ${pictureLabel(pos).toLowerCase()} from ${count(trackIds.length, 'track', 'tracks')}?`,
       `It is removed from each audio file of “${album.name}”. This cannot be undone.`,
       'Delete from every track',
     );

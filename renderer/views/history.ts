@@ -1,6 +1,7 @@
 import type { ImportProgress, ImportStarted, MissingListens } from '../../server/contract/history.js';
 import type { View, ViewContext } from '../context.js';
 import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '../dom.js';
+import { formatDateTime } from '../format.js';
 import { count } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
 import { section } from '../ui/section.js';
@@ -136,7 +137,7 @@ function importCard(
 
 /** One past import: when, what it was read as, and its outcome. */
 function pastImport(p: ImportProgress): HTMLElement {
-  const when = new Date(p.createdAt).toLocaleString();
+  const when = formatDateTime(p.createdAt);
   const outcome =
     p.status === 'failed'
       ? `failed: ${p.error ?? ''}`

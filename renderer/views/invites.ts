@@ -3,7 +3,7 @@ import type { Invite } from '../../server/contract/auth.js';
 import { formatCountdown } from '../../shared/countdown.js';
 import { confirmDialog } from '../confirm.js';
 import { copyText, type View } from '../context.js';
-import { actionButton, card, h, replace, viewHeading } from '../dom.js';
+import { actionButton, card, field, h, replace, viewHeading } from '../dom.js';
 import { inviteLink } from '../format.js';
 import { count } from '../plural.js';
 import { errorBox, placeholder } from '../ui/section.js';
@@ -31,12 +31,18 @@ export const invitesView: View = (ctx, root) => {
   const list = h('div', { testid: 'invite-list-box' }, placeholder('invite codes', 'invite-list'));
   const recent = h('ul', { class: 'invite-list', testid: 'invite-recent' });
   const limit = h('p', { class: 'muted', testid: 'invite-limit' });
+  const role = h(
+    'select',
+    { testid: 'invite-role' },
+    h('option', { text: 'User — a member: plays, rates, sees the household', attrs: { value: 'User' } }),
+    h('option', { text: 'Pass — a speaker or wall display: read-only', attrs: { value: 'Pass' } }),
+  );
   const create = actionButton(
     'Create invite code',
     'invite-create',
     async () => {
       try {
-        const invite = await ctx.api.json<Invite>('/auth/invite');
+        const invite = await ctx.api.json<Invite>('/auth/invite', { query: { role: role.value } });
         current = invite;
         invites = [invite, ...(invites ?? []).filter((other) => other.id !== invite.id)];
         await drawCurrent();
@@ -60,6 +66,7 @@ export const invitesView: View = (ctx, root) => {
           'Type it into the Melon app, or scan the QR code.',
       }),
       limit,
+      field('The new account joins as', role, 'An invite never makes an Admin.'),
       create,
       currentBox,
     ),
@@ -190,7 +197,7 @@ export const invitesView: View = (ctx, root) => {
             h('li', {
               class: 'invite-row',
               testid: 'invite-joined-row',
-              text: `✓ ${invite.code} joined as ${invite.joinedAs ?? 'a user since deleted'}`,
+              text: `✓ ${invite.code} joined as ${invite.joinedAs ?? 'a user since deleted'}${invite.role === 'Pass' ? ' (Pass)' : ''}`,
             }),
           )
         : [h('li', { class: 'muted', text: 'No device has joined today.' })]),

@@ -1,8 +1,8 @@
 import type { MusicFolder, ScanStatus } from '../../server/contract/library.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
-import { count } from '../plural.js';
 import { section } from '../ui/section.js';
+import { scanSummary } from '../wording.js';
 
 /** While a scan runs, the page asks for its progress this often. */
 const POLL_MS = 2000;
@@ -55,9 +55,7 @@ export const libraryView: View = (ctx, root) => {
         class: 'muted',
         testid: 'library-scan-state',
         attrs: { 'aria-live': 'polite' },
-        text: status.running
-          ? `Looking through the music folders: ${status.filesSeen} of ${count(status.filesTotal, 'file', 'files')}…`
-          : `Every file was read except ${count(status.problemCount, 'file', 'files')}.`,
+        text: scanSummary(status),
       }),
       status.problemCount === 0
         ? h('p', { testid: 'library-problems-none', text: 'Melon could read every file.' })

@@ -63,12 +63,49 @@ export const updatesView: View = (ctx, root) => {
   const outcome = h('div', { testid: 'update-outcome', attrs: { role: 'status' } });
   progress.hidden = true;
 
+  let lastInfo: UpdateCheck | null = null;
   const check = actionButton('Check now', 'update-check', () => runCheck(true), 'button');
   const where = h('p', { class: 'muted', testid: 'update-where' });
   const running = h('p', { testid: 'update-running' });
   check.hidden = !isAdmin;
+  const daily = h('input', {
+    testid: 'update-daily',
+    attrs: { type: 'checkbox', role: 'switch' },
+    on: { change: () => void setDaily(daily.checked) },
+  });
+  const dailyNote = h('small', { class: 'muted', testid: 'update-daily-note' });
+  const dailySwitch = h(
+    'label',
+    { class: 'check' },
+    daily,
+    h('span', { text: 'Look for new versions once a day' }),
+    dailyNote,
+  );
+  dailySwitch.hidden = !isAdmin;
 
-  replace(root, viewHeading('Updates'), card('Melon', running, where, result, progress, outcome, check));
+  replace(
+    root,
+    viewHeading('Updates'),
+    card('Melon', running, where, result, progress, outcome, check, dailySwitch),
+  );
+
+  async function setDaily(on: boolean): Promise<void> {
+    daily.disabled = true;
+    try {
+      const answer = await ctx.api.json<{ Schedule: UpdateCheck['Schedule']; ScheduleLocked: boolean }>(
+        '/api/settings/update-check',
+        { method: 'POST', json: { schedule: on ? 'daily' : 'off' } },
+      );
+      if (gone) return;
+      if (lastInfo) describe({ ...lastInfo, ...answer });
+      ctx.messages.info(
+        on ? 'Melon will look for new versions once a day.' : 'Melon will look only when you ask.',
+      );
+    } catch (error) {
+      ctx.messages.error(error);
+      if (lastInfo) describe(lastInfo);
+    }
+  }
 
   async function showRunning(): Promise<void> {
     try {
@@ -81,6 +118,12 @@ export const updatesView: View = (ctx, root) => {
   }
 
   function describe(info: UpdateCheck): void {
+    lastInfo = info;
+    daily.checked = info.Schedule === 'daily';
+    daily.disabled = info.ScheduleLocked;
+    dailyNote.textContent = info.ScheduleLocked
+      ? 'Turned off where Melon runs (MELON_UPDATE_CHECK=off).'
+      : 'Off: Melon asks only when you press Check now.';
     const schedule =
       info.Schedule === 'daily'
         ? `Melon looks for new versions at ${info.Source} at most once a day.`

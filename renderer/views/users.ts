@@ -2,7 +2,7 @@ import type { ListedUser, NewApiKey, User } from '../../server/contract/users.js
 import { confirmDialog, noticeDialog } from '../confirm.js';
 import { copyText, type View, type ViewContext } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
-import { formatDateTime } from '../format.js';
+import { formatAgo } from '../format.js';
 import { plays } from '../plural.js';
 import type { DevicePlays } from '../stats-data.js';
 import { errorBox, section, type Section } from '../ui/section.js';
@@ -225,6 +225,11 @@ function row(
     },
     'button small danger',
   );
+  // The server refuses to delete the last Admin too; the page says so before anyone tries.
+  if (user.role === 'Admin' && admins === 1) {
+    remove.disabled = true;
+    remove.title = 'The only Admin cannot be deleted: make another Admin first.';
+  }
   return h(
     'tr',
     { testid: 'user-row', attrs: { 'data-username': user.username } },
@@ -236,8 +241,8 @@ function row(
         ? h('small', { class: 'muted block', text: 'the only Admin' })
         : null,
     ),
-    cell('Last sign-in', formatDateTime(user.lastLogin)),
-    cell('Last play', formatDateTime(user.lastActivity ?? null)),
+    cell('Last sign-in', formatAgo(user.lastLogin)),
+    cell('Last play', formatAgo(user.lastActivity ?? null)),
     cell('Statistics', user.publicStats ? 'shared' : 'private'),
     cell('Devices', devices),
     cell('Actions', h('span', { class: 'row-actions' }, reset, appPassword, remove)),

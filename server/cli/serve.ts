@@ -1,7 +1,17 @@
+import { delimiter } from 'node:path';
 import { errnoCode } from '../fs/errno.js';
 import { loadConfig } from '../config.js';
 import { createServer, lanAddresses } from '../create-server.js';
 import { createLogger } from '../logger.js';
+
+/** What to do about a music folder that is not there, in the words of the banner. */
+export function libraryFix(): string {
+  const example = process.platform === 'win32' ? 'D:\\Music' : '/srv/music';
+  return (
+    `  To fix it, set MELON_LIBRARY to your music folder and start Melon again, e.g. ` +
+    `MELON_LIBRARY=${example} npm start (several folders: separated by "${delimiter}")`
+  );
+}
 
 /**
  * `melon` (or `npm start`): runs the headless server until SIGTERM or SIGINT. Configured by the
@@ -51,8 +61,9 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${port}`);
   }
   console.log(`  settings page: ${url}/admin    data folder: ${config.dataDir}`);
-  for (const { path, reason } of server.services.library.folderProblems())
-    console.log(`  music folder unavailable: ${path} (${reason})`);
+  const unavailable = server.services.library.folderProblems();
+  for (const { path, reason } of unavailable) console.log(`  music folder unavailable: ${path} (${reason})`);
+  if (unavailable.length > 0) console.log(libraryFix());
   if (server.firstAdmin?.generatedPassword) {
     console.log(
       `First start: made the Admin account '${server.firstAdmin.username}' with the password ` +

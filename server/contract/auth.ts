@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { utc } from './common.js';
-import { ROLES } from './users.js';
+import { INVITE_ROLES, ROLES } from './users.js';
 
 /** The body of a successful login or code exchange (docs/API.md, Tokens). */
 export const tokenSchema = z
@@ -40,6 +40,7 @@ export const inviteSchema = z
     expiresAt: utc(),
     state: z.enum(INVITE_STATES),
     joinedAs: z.string().nullable().meta({ description: 'The username the device made, once joined' }),
+    role: z.enum(INVITE_ROLES).meta({ description: 'The role of the account the code makes' }),
   })
   .meta({ id: 'Invite' });
 export type Invite = z.output<typeof inviteSchema>;

@@ -27,7 +27,10 @@ export const trackSchema = z
     id: z.string(),
     name: z.string(),
     album: namedRef.nullable(),
-    artists: z.array(namedRef),
+    artist: z.string().meta({
+      description: 'The artist as credited: the ARTIST tag whole ("Simon & Garfunkel", "A feat. B")',
+    }),
+    artists: z.array(namedRef).meta({ description: 'The separate artists the credit names' }),
     genres: z.array(z.string()),
     durationMs: count(),
     trackNumber: z.int().nullable(),

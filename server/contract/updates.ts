@@ -15,6 +15,9 @@ export const updateCheckSchema = z
     Schedule: z
       .enum(['daily', 'off'])
       .meta({ description: 'daily: the server asks at most once a day; off: only when an Admin asks' }),
+    ScheduleLocked: z.boolean().meta({
+      description: 'MELON_UPDATE_CHECK=off is set: the Admin switch cannot turn the daily check on',
+    }),
     LastCheckFailed: z.boolean().meta({ description: 'The last request failed; Melon tries again later' }),
   })
   .meta({ id: 'UpdateCheck' });
@@ -44,3 +47,11 @@ export const installAnswerSchema = z.union([
   z.object({ status: z.literal('installing'), version: z.string() }),
 ]);
 export type InstallAnswer = z.output<typeof installAnswerSchema>;
+
+/** `POST /api/settings/update-check`: the Admin's switch for the daily check. */
+export const updateScheduleSchema = z
+  .object({
+    Schedule: z.enum(['daily', 'off']),
+    ScheduleLocked: z.boolean(),
+  })
+  .meta({ id: 'UpdateSchedule' });

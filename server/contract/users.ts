@@ -9,6 +9,10 @@ export type Role = (typeof ROLES)[number];
 export const ACCOUNT_ROLES = ['Admin', 'User', 'Pass'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
+/** What an invite can make: never an Admin, so a code read aloud cannot hand over the household. */
+export const INVITE_ROLES = ['User', 'Pass'] as const;
+export type InviteRole = (typeof INVITE_ROLES)[number];
+
 export const userSchema = z
   .object({
     id: z.string(),

@@ -234,6 +234,7 @@ export interface ServiceStores {
   readonly bookmarks: BookmarksStore;
   readonly radioStations: RadioStationsStore;
   readonly hiddenMixes: HiddenMixesStore;
+  readonly settings: SettingsStore;
   readonly plays: PlayStore;
   readonly unmatchedListens: UnmatchedListensStore;
   readonly importJobs: ImportJobsStore;
@@ -243,4 +244,17 @@ export interface ServiceStores {
   readonly forwarding: ForwardingStore;
   /** The key forwarding tokens are sealed with: a key of their own. */
   readonly forwardingKey: Buffer;
+}
+
+/** The household's switches an Admin sets on the settings page (settings.json). */
+export interface HouseholdSettings {
+  /** The Admin's switch for the daily update check; MELON_UPDATE_CHECK=off overrides it. */
+  updateCheck: 'daily' | 'off';
+  /** An Admin closed the welcome card of a fresh Melon. */
+  welcomeDismissed: boolean;
+}
+
+export interface SettingsStore {
+  get(): Readonly<HouseholdSettings>;
+  set(patch: Partial<HouseholdSettings>): Promise<Readonly<HouseholdSettings>>;
 }

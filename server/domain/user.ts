@@ -1,8 +1,15 @@
-import type { AccountRole, Role } from '../contract/users.js';
+import type { AccountRole, InviteRole, Role } from '../contract/users.js';
 import { unauthorized } from '../errors.js';
 
 // The roles are part of the API (tokens and users name them), so the contract declares them.
-export { ACCOUNT_ROLES, ROLES, type AccountRole, type Role } from '../contract/users.js';
+export {
+  ACCOUNT_ROLES,
+  INVITE_ROLES,
+  ROLES,
+  type AccountRole,
+  type InviteRole,
+  type Role,
+} from '../contract/users.js';
 
 export interface PasswordHash {
   algorithm: 'scrypt';
@@ -27,6 +34,8 @@ export interface UserRecord {
    * later change of the default reaches them and never someone who chose (docs/API.md, Users).
    */
   publicStatsChosen: boolean;
+  /** The password is the one Melon generated and printed (first start, reset-password) until changed. */
+  passwordGenerated?: boolean;
   /** Tokens carry the version they were issued at; bumping it revokes them all. */
   tokenVersion: number;
   /** epoch ms */
@@ -50,6 +59,8 @@ export interface InviteRecord {
   revokedAt: number | null;
   /** The user the code's Server token made (absent in records from before it was kept). */
   joinedUserId?: string | null;
+  /** The role the code's account gets (absent in records from before it could be chosen: User). */
+  role?: InviteRole;
 }
 
 /** The caller, as proven by a verified token. */

@@ -38,6 +38,8 @@ export function buildApp(
      * browser extension calls from another origin and no visitor's session can be used that way.
      */
     headerTokenAdapters?: readonly Koa.Middleware[];
+    /** The secret of the server's own warm-up request, which the request log leaves out. */
+    warmUpSecret?: string;
   } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
@@ -64,7 +66,7 @@ export function buildApp(
       async (ctx: Ctx) => handle(ctx, route),
     );
   }
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, options.warmUpSecret));
   app.use(problemMiddleware(logger));
   // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());

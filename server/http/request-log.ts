@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from '../logger.js';
 import type { AppState } from './problem.js';
+import { WARM_UP_HEADER } from './warm-up.js';
 
 /**
  * Names of parameters whose values are secrets, as normalised by secretKey(): passwords, invite
@@ -53,9 +54,14 @@ export function redactedUrl(path: string, querystring: string): string {
 /**
  * One line per request: method, path (secrets redacted), status, duration, request id; `/rest/`
  * lines add the Subsonic error code (null on success: failures are HTTP 200) and the client's name.
+ * The server's own warm-up request (it carries `warmUpSecret`) is no client's and is not logged.
  */
-export function requestLog(logger: Logger): Koa.Middleware<AppState> {
+export function requestLog(logger: Logger, warmUpSecret?: string): Koa.Middleware<AppState> {
   return async (ctx, next) => {
+    if (warmUpSecret && ctx.get(WARM_UP_HEADER) === warmUpSecret) {
+      await next();
+      return;
+    }
     const started = performance.now();
     try {
       await next();

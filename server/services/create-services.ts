@@ -39,10 +39,13 @@ import { StatsService } from './stats/stats-service.js';
 import { TokenSigner } from './tokens.js';
 import { HeadlessInstaller } from './updates/headless-installer.js';
 import { UpdateService, type Installer } from './updates/update-service.js';
+import { WelcomeService } from './welcome-service.js';
 import { UserService } from './user-service.js';
 
 /** Every service, wired to the store once. Routes get this; services never see Koa. */
 export interface Services {
+  /** The welcome card of a fresh Melon. */
+  welcome: WelcomeService;
   version: string;
   auth: AuthService;
   /** API keys for music apps; `auth` accepts them as bearer values. */
@@ -212,6 +215,7 @@ export function createServices(
     serverInfo: options.serverInfo,
     auth: new AuthService(store.users, signer, clock, config.tokenTtlSeconds, apiKeys),
     apiKeys,
+    welcome: new WelcomeService(store.users, apiKeys, library, store.settings),
     invites: new InviteService(store.users, signer, clock, logger),
     users: new UserService(
       store.users,
@@ -276,6 +280,7 @@ export function createServices(
       logger,
       installer,
       schedule: config.updateCheck,
+      settings: store.settings,
       // Never replace the app while a scan or an artwork edit is writing.
       waitForIdle: async () => {
         await Promise.all([library.waitForIdle(), trackFiles.waitForEdits()]);

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { MINUTE_MS, isoUtc, type Clock } from '../clock.js';
 import type { Invite, InviteState, Token } from '../contract/auth.js';
 import { newId } from '../domain/ids.js';
-import type { InviteRecord, Principal } from '../domain/user.js';
+import type { InviteRecord, InviteRole, Principal } from '../domain/user.js';
 import { AppError, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tokenResponse } from './auth-service.js';
@@ -41,7 +41,7 @@ export class InviteService {
     this.failuresEverywhere = new FailureWindow(clock, GLOBAL_WINDOW_MS, GLOBAL_MAX_FAILURES);
   }
 
-  async create(admin: Principal): Promise<Invite> {
+  async create(admin: Principal, role: InviteRole = 'User'): Promise<Invite> {
     // A clash with another active code is rare (5 of ~1M); try a few fresh codes.
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = this.clock.now();
@@ -54,6 +54,7 @@ export class InviteService {
         usedAt: null,
         redeemedAt: null,
         revokedAt: null,
+        role,
       };
       const outcome = await this.users.addInvite(invite, MAX_ACTIVE_INVITES);
       if (outcome === 'added') return this.view(invite, now);
@@ -119,6 +120,7 @@ export class InviteService {
       expiresAt: isoUtc(invite.expiresAt),
       state: stateOf(invite, now),
       joinedAs: joined?.username ?? null,
+      role: invite.role ?? 'User',
     };
   }
 

@@ -21,11 +21,14 @@ const rating = (from: LibraryViews, kind: RatingKind, id: string, caller: Princi
 
 /** A track as the native API shows it, with the caller's rating. */
 export function trackView(from: LibraryViews, track: TrackRecord, caller: Principal): Track {
+  const artists = from.catalog.artistRefs(track.artistIds);
   const view: Track = {
     id: track.id,
     name: track.name,
     album: from.catalog.albumRef(track.albumId),
-    artists: from.catalog.artistRefs(track.artistIds),
+    // Records an older Melon made have no credit until their next scan: their artists, listed.
+    artist: track.artist ?? artists.map((a) => a.name).join(', '),
+    artists,
     genres: track.genres,
     durationMs: track.durationMs,
     trackNumber: track.trackNumber,

@@ -6,7 +6,7 @@ import { accountOf, type AccountRole, type Principal, type UserRecord } from '..
 import { badRequest, conflict, notFound, unauthorized } from '../errors.js';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from './login-throttle.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import type { AccountData, UsersStore } from '../domain/ports.js';
+import type { AccountData, InvitesStore, UsersStore } from '../domain/ports.js';
 import { FailureWindow, reserveAttempt } from './rate-limiter.js';
 
 export function userView(user: UserRecord): User {
@@ -37,7 +37,7 @@ export class UserService {
   private readonly passwordFailures: FailureWindow;
 
   constructor(
-    private readonly users: UsersStore,
+    private readonly users: UsersStore & Pick<InvitesStore, 'findInvite'>,
     /** What else is kept per account (ratings, favourites, a play queue): it goes with the account. */
     private readonly accountData: readonly AccountData[],
     private readonly clock: Clock,
@@ -49,16 +49,19 @@ export class UserService {
   async ensureFirstAdmin(username: string, configuredPassword: string | null): Promise<FirstAdmin | null> {
     if (this.users.count() > 0) return null;
     const password = configuredPassword ?? generatePassword();
-    await this.insert({ username, password, role: 'Admin' }, null);
+    await this.insert({ username, password, role: 'Admin' }, null, configuredPassword === null);
     return { username, generatedPassword: configuredPassword === null ? password : null };
   }
 
   /**
-   * Admins make any role; a Server token (a redeemed invite) makes exactly one User, whatever role it
-   * asks for.
+   * Admins make any role; a Server token (a redeemed invite) makes exactly one account of the role the
+   * Admin chose for the invite, whatever role it asks for.
    */
   async create(caller: Principal, request: NewUser): Promise<User> {
-    if (caller.role === 'Server') return this.insert({ ...request, role: 'User' }, caller.inviteId);
+    if (caller.role === 'Server') {
+      const invite = caller.inviteId ? this.users.findInvite(caller.inviteId) : undefined;
+      return this.insert({ ...request, role: invite?.role ?? 'User' }, caller.inviteId);
+    }
     return this.insert(request, null);
   }
 
@@ -113,6 +116,8 @@ export class UserService {
     const updated = await this.users.update(targetId, {
       passwordHash,
       tokenVersion: target.tokenVersion + 1,
+      // An Admin's reset of another account hands over a password someone else chose.
+      passwordGenerated: false,
     });
     if (!updated) throw notFound('user_not_found', `User '${targetId}' not found`);
     return userView(updated);
@@ -129,6 +134,7 @@ export class UserService {
     const updated = await this.users.update(target.id, {
       passwordHash: await hashPassword(password),
       tokenVersion: target.tokenVersion + 1,
+      passwordGenerated: true,
     });
     if (!updated) throw notFound('user_not_found', `No user named '${username}'`);
     return { user: userView(updated), password };
@@ -152,7 +158,7 @@ export class UserService {
     for (const data of this.accountData) await data.removeUser(userId);
   }
 
-  private async insert(request: NewUser, redeemInviteId: string | null): Promise<User> {
+  private async insert(request: NewUser, redeemInviteId: string | null, generated = false): Promise<User> {
     const problem = usernameProblem(request.username);
     if (problem !== null) throw badRequest('invalid_username', problem);
     const user: UserRecord = {
@@ -166,6 +172,7 @@ export class UserService {
       tokenVersion: 0,
       createdAt: this.clock.now(),
       lastLogin: null,
+      ...(generated ? { passwordGenerated: true } : {}),
     };
     const outcome = await this.users.add(user, redeemInviteId);
     if (outcome === 'username_taken')

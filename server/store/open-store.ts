@@ -26,6 +26,7 @@ import { HiddenMixesRepo } from './hidden-mixes-repo.js';
 import { RatingsRepo } from './ratings-repo.js';
 import { loadOrCreateSecret } from './secret.js';
 import { UnmatchedListens } from './unmatched-listens.js';
+import { SettingsRepo } from './settings-repo.js';
 import { UsersRepo } from './users-repo.js';
 
 /**
@@ -43,6 +44,8 @@ export interface Store {
   readonly favourites: FavouritesRepo;
   /** Each user's saved play queue. */
   readonly playQueues: PlayQueuesRepo;
+  /** The switches an Admin sets on the settings page. */
+  readonly settings: SettingsRepo;
   /** Each user's bookmarks in tracks. */
   readonly bookmarks: BookmarksRepo;
   /** The household's internet radio stations. */
@@ -202,6 +205,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const artwork = await ArtworkRepo.open(dataDir);
   const favourites = await FavouritesRepo.open(join(dataDir, 'favourites.json'));
   const playQueues = await PlayQueuesRepo.open(join(dataDir, 'play-queues.json'));
+  const settings = await SettingsRepo.open(join(dataDir, 'settings.json'));
   const bookmarks = await BookmarksRepo.open(join(dataDir, 'bookmarks.json'));
   const radioStations = await RadioStationsRepo.open(join(dataDir, 'radio-stations.json'));
   const hiddenMixes = await HiddenMixesRepo.open(join(dataDir, 'mixes.json'));
@@ -275,6 +279,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       artwork.flush(),
       favourites.flush(),
       playQueues.flush(),
+      settings.flush(),
       bookmarks.flush(),
       radioStations.flush(),
       hiddenMixes.flush(),
@@ -303,6 +308,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     artwork,
     favourites,
     playQueues,
+    settings,
     bookmarks,
     radioStations,
     hiddenMixes,

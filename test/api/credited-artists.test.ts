@@ -61,7 +61,10 @@ describe('artists as credited', () => {
     expect(names.sort()).toEqual(
       ['AC/DC', 'Beyoncé', 'Earth, Wind & Fire', 'JAY-Z', 'Simon & Garfunkel', 'Tyler, The Creator'].sort(),
     );
-    expect((await trackNamed('Crazy in Love')).artists.map((a) => a.name)).toEqual(['Beyoncé', 'JAY-Z']);
+    const crazy = await trackNamed('Crazy in Love');
+    expect(crazy.artist).toBe('Beyoncé feat. JAY-Z');
+    expect(crazy.artists.map((a) => a.name)).toEqual(['Beyoncé', 'JAY-Z']);
+    expect((await trackNamed('September')).artist).toBe('Earth, Wind & Fire');
   });
 
   it('gives Subsonic players the credit as the song artist and the separate artists in `artists`', async () => {

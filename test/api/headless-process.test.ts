@@ -31,7 +31,7 @@ describe('npm start (headless server)', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('names a music folder that is missing in its start banner and its log', async () => {
+  it('names a music folder that is missing in its start banner, with the fix, and its log', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
     // Beside the data folder, not inside it: Melon refuses either inside the other.
     const missing = `${dataDir}-unplugged-disk/Music`;
@@ -44,8 +44,26 @@ describe('npm start (headless server)', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const output = server.output();
     expect(output).toContain(`music folder unavailable: ${missing}`);
+    expect(output).toMatch(/set MELON_LIBRARY to your music folder .*MELON_LIBRARY=\/srv\/music npm start/);
     // The log line (JSON) names it too, as a warning.
     expect(output.split('\n').some((line) => line.includes('WARN') && line.includes(missing))).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('logs no request before its banner: its own warm-up is not a client', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
+    const server = spawnServer({ MELON_DATA_DIR: dataDir, MELON_ADMIN_PASSWORD: 'configured-pw' });
+    const url = await server.url;
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const output = server.output();
+    const banner = output.indexOf('is listening on');
+    expect(banner).toBeGreaterThan(-1);
+    const healthLines = output.split('\n').filter((line) => line.includes('/api/health'));
+    // The client's request after the banner is logged; the server's own before it is not.
+    expect(healthLines).toHaveLength(1);
+    expect(output.indexOf('/api/health')).toBeGreaterThan(banner);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });

@@ -272,6 +272,34 @@ describe('the Server token', () => {
     expect((await problem(second)).code).toBe('invalid_token');
   });
 
+  it('makes a Pass account when the Admin invited a wall display, even if the device asks for more', async () => {
+    const made = await t.call('/auth/invite?role=Pass', { token: t.adminToken });
+    const invite = (await made.json()) as { code: string; role: string };
+    expect(invite.role).toBe('Pass');
+    const listed = (await (await t.call('/auth/invites', { token: t.adminToken })).json()) as {
+      role: string;
+    }[];
+    expect(listed.map((row) => row.role)).toEqual(['Pass']);
+    const exchanged = await t.call(`/auth/code-authenticate?code=${invite.code}`);
+    const { token } = (await exchanged.json()) as { token: string };
+    const created = await postJson(
+      t,
+      '/api/users/create',
+      { username: 'hall-display', password: 'hall-display', role: 'Admin' },
+      token,
+    );
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ username: 'hall-display', role: 'Pass' });
+  });
+
+  it('cannot come from an invite that asks for an Admin: 400, and no code is made', async () => {
+    const refused = await t.call('/auth/invite?role=Admin', { token: t.adminToken });
+    expect(refused.status).toBe(400);
+    expect((await problem(refused)).code).toBe('invalid_parameter');
+    const listed = (await (await t.call('/auth/invites', { token: t.adminToken })).json()) as unknown[];
+    expect(listed).toEqual([]);
+  });
+
   it('expires after 10 minutes', async () => {
     const token = await serverToken(t);
     t.clock.advance(10 * 60_000 + 1000);

@@ -238,6 +238,9 @@ describe('People', () => {
       'Melon needs at least one Admin. Make someone else an Admin first.',
     );
     expect(await row('admin').getByTestId('user-role').inputValue()).toBe('Admin');
+    // Nor can the only Admin be deleted: its Delete is off, and the server refuses it too.
+    expect(await row('admin').getByTestId('user-delete').isDisabled()).toBe(true);
+    expect(await row('kim').getByTestId('user-delete').isDisabled()).toBe(false);
 
     // Create (validated inline first), then delete.
     await page.getByTestId('user-new-username').fill('guest');
@@ -257,10 +260,11 @@ describe('People', () => {
 });
 
 describe('Invites that close the loop', () => {
-  it('says which account a code made, and revokes a waiting code', async () => {
+  it('says which account a code made, of the role the Admin picked, and revokes a waiting code', async () => {
     const { page } = browser;
     const view = await openSection(page, 'invites');
     await view.getByTestId('invite-none').waitFor();
+    await view.getByLabel('The new account joins as').selectOption('Pass');
     await view.getByTestId('invite-create').click();
     const code = (await view.getByTestId('invite-code').textContent())!;
     const { token } = (await (await house.t.call(`/auth/code-authenticate?code=${code}`)).json()) as {
@@ -272,12 +276,16 @@ describe('Invites that close the loop', () => {
         await postJson(
           house.t,
           '/api/users/create',
-          { username: 'tablet', password: 'tablet-password' },
+          { username: 'tablet', password: 'tablet-password', role: 'Admin' },
           token,
         )
       ).status,
     ).toBe(201);
     await eventually(() => view.getByTestId('invite-joined').textContent(), `✓ ${code} joined as tablet`);
+    await eventually(
+      () => view.getByTestId('invite-joined-row').textContent(),
+      `✓ ${code} joined as tablet (Pass)`,
+    );
     await eventually(() => view.getByTestId('invite-row').count(), 0);
     await screenshot(page, 'invites-joined');
 
@@ -370,7 +378,7 @@ describe('Accessibility (axe-core, every impact)', () => {
         'account',
         async () => {
           await openSection(page, 'account');
-          await eventually(() => page.getByTestId('public-stats-state').textContent(), '(public)');
+          await eventually(() => page.getByTestId('public-stats-state').textContent(), 'Now: public');
         },
       ],
     ];

@@ -94,7 +94,7 @@ describe('Artwork', () => {
     await album().click();
     await eventually(
       () => texts(trackThumbs('Tone MP3').getByTestId('art-thumb-caption')),
-      ['#0 · front cover · 64×64', '#1 · back cover · 48×32'],
+      ['Picture 1 · front cover · 64×64', 'Picture 2 · back cover · 48×32'],
     );
     // The images themselves load (through the API, with the token) and have the pictures' sizes.
     await eventually(
@@ -131,7 +131,7 @@ describe('Artwork', () => {
     // The front cover's thumbnail is gone; the back cover moved up to position 0.
     await eventually(
       () => texts(trackThumbs('Tone MP3').getByTestId('art-thumb-caption')),
-      ['#0 · back cover · 48×32'],
+      ['Picture 1 · back cover · 48×32'],
     );
     await page.getByTestId('info-message').filter({ hasText: 'Picture deleted.' }).waitFor();
     const response = await t.call(`/api/tracks/${track('Tone MP3').id}`, { token: t.adminToken });
@@ -148,7 +148,7 @@ describe('Artwork', () => {
     expect(others.length).toBeGreaterThan(1);
     const button = page
       .getByTestId('art-album-delete')
-      .filter({ hasText: `Delete back cover #1 from ${others.length} tracks` });
+      .filter({ hasText: `Delete the back cover (picture 2) from ${others.length} tracks` });
     await button.click();
     await page.getByTestId('confirm-ok').click();
     await eventually(() => page.getByTestId('art-report-ok').count(), others.length);
@@ -194,7 +194,10 @@ describe('Artwork', () => {
     );
     expect(refused.status).toBe(415);
     await pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'cover.png'));
-    await eventually(() => texts(view.getByTestId('art-group-pfp').getByTestId('art-thumb-caption')), ['#0']);
+    await eventually(
+      () => texts(view.getByTestId('art-group-pfp').getByTestId('art-thumb-caption')),
+      ['Picture 1'],
+    );
     await screenshot(page, 'artwork-artist');
 
     await view.getByTestId('art-kind-default').click();

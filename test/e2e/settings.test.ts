@@ -111,15 +111,15 @@ describe('Users', () => {
   it('lets the admin make their own statistics private, and public again', async () => {
     const { page } = browser;
     const view = await openSection(page, 'account');
-    await eventually(() => view.getByTestId('public-stats-state').textContent(), '(public)');
+    await eventually(() => view.getByTestId('public-stats-state').textContent(), 'Now: public');
     await view.getByTestId('public-stats').uncheck();
-    await eventually(() => view.getByTestId('public-stats-state').textContent(), '(private)');
+    await eventually(() => view.getByTestId('public-stats-state').textContent(), 'Now: private');
     await openSection(page, 'users');
     await eventually(() => texts(userRow(ADMIN_USER).locator('td').nth(4)), ['private']);
     const again = await openSection(page, 'account');
-    await eventually(() => again.getByTestId('public-stats-state').textContent(), '(private)');
+    await eventually(() => again.getByTestId('public-stats-state').textContent(), 'Now: private');
     await again.getByTestId('public-stats').check();
-    await eventually(() => again.getByTestId('public-stats-state').textContent(), '(public)');
+    await eventually(() => again.getByTestId('public-stats-state').textContent(), 'Now: public');
   });
 });
 

@@ -147,6 +147,33 @@ describe('Updates', () => {
     expect(await page.getByTestId('update-badge').count()).toBe(0);
   });
 
+  it('lets the Admin turn the daily check off: a day later opening Updates asks nothing, until it is on', async () => {
+    const { page } = browser;
+    await openSection(page, 'updates');
+    const daily = page.getByRole('switch', { name: 'Look for new versions once a day' });
+    await eventually(() => daily.isChecked(), true);
+    await daily.click();
+    await eventually(
+      () => page.getByTestId('update-where').textContent(),
+      expect.stringMatching(/only when an admin asks/),
+    );
+    await screenshot(page, 'updates-daily-off');
+    const before = fake.apiCount();
+    t.clock.advance(RELEASE_CACHE_MS + 1000);
+    await openSection(page, 'library');
+    await openSection(page, 'updates');
+    await eventually(() => daily.isChecked(), false);
+    expect(fake.apiCount()).toBe(before);
+    await daily.click();
+    await eventually(
+      () => page.getByTestId('update-where').textContent(),
+      expect.stringMatching(/at most once a day/),
+    );
+    await openSection(page, 'library');
+    await openSection(page, 'updates');
+    await eventually(() => fake.apiCount(), before + 1);
+  });
+
   it('shows the current and latest version, the release notes from markdown, and a badge on Updates', async () => {
     const { page } = browser;
     fake.releases = [{ tag: `v${NEXT}`, body: NOTES }];

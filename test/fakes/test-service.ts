@@ -26,6 +26,7 @@ import { FakeRadioStationsStore } from './radio-stations-store.js';
 import { FakeRatingsStore } from './ratings-store.js';
 import { FakeUnmatchedListens } from './unmatched-listens.js';
 import { FakeUsersStore } from './users-store.js';
+import { FakeSettingsStore } from './settings-store.js';
 
 /** A class of one of the services createServices builds. */
 type ServiceClass = abstract new (...args: never[]) => Services[keyof Services];
@@ -69,6 +70,7 @@ export function newTestService<S extends ServiceClass>(Service: S, options: Test
     bookmarks: new FakeBookmarksStore(),
     radioStations: new FakeRadioStationsStore(),
     hiddenMixes: new FakeHiddenMixesStore(),
+    settings: new FakeSettingsStore(),
     forwarding: new FakeForwardingStore(),
   };
   for (const track of initial.tracks) fakes.audioFiles.add(track);

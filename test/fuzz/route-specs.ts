@@ -19,6 +19,8 @@ const list = { q: 'q', page: 'page', count: 'count' } as const;
 export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/health': { params: {} },
   'GET /api/server-info': { params: {} },
+  'GET /api/welcome': { params: {} },
+  'POST /api/welcome/dismiss': { params: {} },
   'GET /api/server-address': { params: {} },
   'GET /admin': { params: {} },
   'GET /admin/style.css': { params: {} },
@@ -26,7 +28,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
 
   'GET /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
   'POST /auth/login': { params: { username: 'username', password: 'password' }, weight: 0.25 },
-  'GET /auth/invite': { params: {} },
+  'GET /auth/invite': { params: { role: 'role' } },
   'GET /auth/invites': { params: { all: 'bool' } },
   'POST /auth/invites/revoke': { params: { code: 'code' } },
   'GET /auth/code-authenticate': { params: { code: 'code' } },
@@ -147,6 +149,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/settings/check-for-updates': { params: {} },
   'POST /api/settings/update-melon': { params: {} },
   'GET /api/settings/update-status': { params: {} },
+  'POST /api/settings/update-check': { params: { schedule: 'text' } },
 
   // The OpenAPI document.
   'GET /api/openapi.json': { params: {} },

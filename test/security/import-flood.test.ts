@@ -42,25 +42,17 @@ function listens(count: number, start: number): string {
 
 const START = Date.parse('2023-01-01T00:00:00Z') / 1000;
 
+/** Uploads `count` ListenBrainz listens, the first at `start`, as the holder of `token`. */
+const uploadListens = (token: string, count: number, start: number, name: string) =>
+  upload(t, token, { source: 'listenbrainz' }, listens(count, start), name);
+
 it('a member gets one running and one waiting import; the next is 409 and its upload is not kept', async () => {
   // Large enough to still be running while the next uploads arrive.
-  const first = await upload(t, member.token, { source: 'listenbrainz' }, listens(100_000, START), 'a.jsonl');
+  const first = await uploadListens(member.token, 100_000, START, 'a.jsonl');
   expect(first.status).toBe(202);
-  const second = await upload(
-    t,
-    member.token,
-    { source: 'listenbrainz' },
-    listens(10, START - 100),
-    'b.jsonl',
-  );
+  const second = await uploadListens(member.token, 10, START - 100, 'b.jsonl');
   expect(second.status).toBe(202);
-  const third = await upload(
-    t,
-    member.token,
-    { source: 'listenbrainz' },
-    listens(10, START - 200),
-    'c.jsonl',
-  );
+  const third = await uploadListens(member.token, 10, START - 200, 'c.jsonl');
   expect(third.status).toBe(409);
   expect(await problem(third)).toMatchObject({ code: 'import_queue_full' });
   // Kept in the data folder: the two accepted uploads only (the first may already be done).
@@ -68,17 +60,11 @@ it('a member gets one running and one waiting import; the next is 409 and its up
   expect(kept.length).toBeGreaterThanOrEqual(1);
   expect(kept.length).toBeLessThanOrEqual(2);
   // Someone else's import is not held to this member's limit.
-  const other = await upload(t, neighbour.token, { source: 'listenbrainz' }, listens(10, START), 'd.jsonl');
+  const other = await uploadListens(neighbour.token, 10, START, 'd.jsonl');
   expect(other.status).toBe(202);
   await t.server.services.imports.idle();
   // Once the queue has moved on, the member may import again.
-  const later = await upload(
-    t,
-    member.token,
-    { source: 'listenbrainz' },
-    listens(10, START - 200),
-    'c.jsonl',
-  );
+  const later = await uploadListens(member.token, 10, START - 200, 'c.jsonl');
   expect(later.status).toBe(202);
   await t.server.services.imports.idle();
 }, 300_000);

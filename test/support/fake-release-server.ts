@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /**
  * A stand-in for the GitHub Releases API and its download host, on 127.0.0.1 and a free port.
@@ -269,4 +270,24 @@ export class FakeReleaseServer {
 
 function escapeXml(text: string): string {
   return text.replace(/[<>&"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[ch]!);
+}
+
+/** One fake release server for the calling test file: reset before each test, closed after the file. */
+export function fakeReleasesPerFile(): { readonly server: FakeReleaseServer } {
+  let server: FakeReleaseServer | undefined;
+  beforeAll(async () => {
+    server = await FakeReleaseServer.start();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.reset();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the fake release server is not started yet');
+      return server;
+    },
+  };
 }

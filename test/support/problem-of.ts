@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { AppError } from '../../server/errors.js';
 
 /**
@@ -12,4 +13,15 @@ export async function problemOf(attempt: () => unknown): Promise<string> {
     if (error instanceof AppError) return `${error.status} ${error.code}`;
     throw error;
   }
+}
+
+/** The AppError a promise rejects with; fails the test when it resolves or rejects with anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected a rejection');
 }

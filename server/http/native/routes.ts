@@ -1,4 +1,5 @@
 import { healthSchema, serverAddressSchema, serverInfoSchema } from '../../contract/server.js';
+import { welcomeSchema } from '../../contract/welcome.js';
 import type { Services } from '../../services/create-services.js';
 import { AdminPage } from '../admin-page.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
@@ -17,6 +18,7 @@ import { statsHandlers } from './handlers/stats.js';
 import { historyHandlers, IMPORT_UPLOAD_LIMIT_BYTES } from './handlers/history.js';
 import { openApiEndpoint } from './openapi.js';
 import {
+  callerOf,
   endpoint,
   rawEndpoint,
   type Access,
@@ -94,6 +96,28 @@ export function routeTable(services: Services): DocumentedRoute[] {
         summary: 'Whether the server is up, and its version',
         response: healthSchema,
         handle: () => ({ status: 'ok' as const, version: services.version }),
+      }),
+    ),
+    get(
+      'server',
+      '/api/welcome',
+      ADMIN,
+      endpoint({
+        summary: 'The welcome card: what the library holds and the first steps, each ticked once done',
+        description:
+          'For Admins: members cannot act on it. Steps are read from the server, never from clicks.',
+        response: welcomeSchema,
+        handle: ({ request }) => services.welcome.show(callerOf(request)),
+      }),
+    ),
+    post(
+      'server',
+      '/api/welcome/dismiss',
+      ADMIN,
+      endpoint({
+        summary: 'Close the welcome card for the household',
+        response: welcomeSchema,
+        handle: ({ request }) => services.welcome.dismiss(callerOf(request)),
       }),
     ),
     get(
@@ -263,6 +287,7 @@ export function routeTable(services: Services): DocumentedRoute[] {
     get('updates', '/api/settings/check-for-updates', MEMBERS, updates.checkForUpdates),
     post('updates', '/api/settings/update-melon', ADMIN, updates.updateMelon),
     get('updates', '/api/settings/update-status', ADMIN, updates.updateStatus),
+    post('updates', '/api/settings/update-check', ADMIN, updates.setSchedule),
   ];
   return routes;
 }

@@ -5,13 +5,14 @@ import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryNames } from '../stats/log-entry.js';
 
 /**
- * A logged play as it goes out: the names it was logged with (its first artist, as the export
- * writes it), and the track's MusicBrainz ids when the library still has the track.
+ * A logged play as it goes out, as the export writes it: the track's credit as tagged ("Simon &
+ * Garfunkel") while the library has the track, else the first artist it was logged with; the
+ * names it was logged with, and the track's MusicBrainz ids when the library still has the track.
  */
 export function outgoingOfEntry(entry: PlayLogEntry, track: TrackRecord | undefined): OutgoingListen {
   return {
     listenedAt: Math.floor(entry.at / 1000),
-    artist: entry.artistNames[0] || entry.artistNames.find(Boolean) || '',
+    artist: track?.artist || entry.artistNames[0] || entry.artistNames.find(Boolean) || '',
     title: entry.trackName ?? track?.name ?? '',
     album: entry.albumName,
     durationMs: entry.durationMs > 0 ? entry.durationMs : null,
@@ -32,7 +33,7 @@ export function outgoingOfTrack(
   const artistId = track.artistIds[0];
   return {
     listenedAt: Math.floor(at / 1000),
-    artist: (artistId === undefined ? null : library.artistName(artistId)) ?? '',
+    artist: track.artist ?? (artistId === undefined ? null : library.artistName(artistId)) ?? '',
     title: track.name,
     album: track.albumId ? library.albumName(track.albumId) : null,
     durationMs: track.durationMs > 0 ? track.durationMs : null,

@@ -10,7 +10,6 @@ import type {
   RecentItem,
   RecentKind,
   RecentOf,
-  RecentPlay,
   StatsRef,
   TopKind,
   TopOf,
@@ -22,6 +21,7 @@ import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
+import { StatsNames } from './stats-names.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
 import * as facts from './reads/period-facts.js';
@@ -44,8 +44,6 @@ export interface ReadRequest {
   page: number;
   count: number;
 }
-
-type Named = StatsRef;
 
 /** How far in the future a client's clock may run before its dateTime is refused. */
 const FUTURE_TOLERANCE_MS = 5 * MINUTE_MS;
@@ -70,7 +68,12 @@ export class StatsService {
     private readonly listens?: { note(entry: PlayLogEntry): void | Promise<void> },
     /** The names devices are logged under; shared with the listening history's writer. */
     private readonly deviceLimit: DeviceLimit = new DeviceLimit(index),
-  ) {}
+  ) {
+    this.names = new StatsNames(library, index);
+  }
+
+  /** Names of what the reads list: the library's, else what the plays recorded. */
+  private readonly names: StatsNames;
 
   async log(caller: Principal, type: 'play' | 'skip', request: LogRequest): Promise<LogResult> {
     const userId = accountOf(caller);
@@ -124,7 +127,7 @@ export class StatsService {
       firstPlayedAt: span.first === null ? null : isoUtc(span.first),
       lastPlayedAt: span.last === null ? null : isoUtc(span.last),
       daysListened: facts.daysListenedOf(this.index, filter),
-      newArtists: facts.namedCount(facts.newArtistIdsOf(this.index, filter), this.artistName),
+      newArtists: facts.namedCount(facts.newArtistIdsOf(this.index, filter), this.names.artistName),
     };
   }
 
@@ -134,7 +137,7 @@ export class StatsService {
     const people = [...this.users.list()].flatMap((user) =>
       user.role !== 'Pass' && canReadStats(caller, user) ? [user.id] : [],
     );
-    return facts.householdFactsOf(this.index, people, checkedRange(request), this.artistName);
+    return facts.householdFactsOf(this.index, people, checkedRange(request), this.names.artistName);
   }
 
   /**
@@ -214,52 +217,7 @@ export class StatsService {
 
   /** Ranked items of a top list as the top-* reads answer them, the first at rank `firstRank`. */
   named<K extends TopKind>(kind: K, items: TopLists[K], firstRank = 1): TopOf[K][] {
-    const rank = (i: number) => firstRank + i;
-    const name: { [P in TopKind]: (items: TopLists[P]) => TopOf[P][] } = {
-      tracks: (items) =>
-        items.map((item, i) => {
-          const track = this.trackRef(item.id);
-          return {
-            rank: rank(i),
-            id: item.id,
-            name: track.name,
-            album: track.album,
-            artists: track.artists,
-            plays: item.plays,
-            skips: item.skips,
-            listeningMs: item.listeningMs,
-            lastPlayedAt: isoUtc(item.lastPlayedAt),
-          };
-        }),
-      albums: (items) =>
-        items.map((item, i) => ({
-          rank: rank(i),
-          id: item.id,
-          name: this.albumRef(item.id).name,
-          artists: this.library.albumArtists(item.id),
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
-        })),
-      artists: (items) =>
-        items.map((item, i) => ({
-          rank: rank(i),
-          id: item.id,
-          name: this.artistRef(item.id).name,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
-        })),
-      genres: (items) =>
-        items.map((item, i) => ({
-          rank: rank(i),
-          genre: item.genre,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
-        })),
-    };
-    return name[kind](items);
+    return this.names.ranked(kind, items, firstRank);
   }
 
   recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): Promise<RecentOf[K][]> {
@@ -269,7 +227,7 @@ export class StatsService {
 
   private recentOf<K extends RecentKind>(filter: StatsFilter, kind: K, request: ReadRequest): RecentOf[K][] {
     const offset = request.page * request.count;
-    const named = (items: LastPlayed[], ref: (id: string) => Named): RecentItem[] =>
+    const named = (items: LastPlayed[], ref: (id: string) => StatsRef): RecentItem[] =>
       items.map((item) => ({
         id: item.id,
         name: ref(item.id).name,
@@ -282,11 +240,12 @@ export class StatsService {
           id: entry.id,
           playedAt: isoUtc(entry.at),
           device: entry.device,
-          track: this.trackRef(entry.trackId, entry),
+          track: this.names.track(entry.trackId, entry),
         })),
-      albums: () => named(this.index.recentAlbums(filter, offset, request.count), (id) => this.albumRef(id)),
+      albums: () =>
+        named(this.index.recentAlbums(filter, offset, request.count), (id) => this.names.album(id)),
       artists: () =>
-        named(this.index.recentArtists(filter, offset, request.count), (id) => this.artistRef(id)),
+        named(this.index.recentArtists(filter, offset, request.count), (id) => this.names.artist(id)),
     };
     return read[kind]();
   }
@@ -365,35 +324,6 @@ export class StatsService {
       to: undefined,
       device: request.device,
     };
-  }
-
-  private trackRef(trackId: string, snapshot?: PlayLogEntry): RecentPlay['track'] {
-    const current = this.library.hasTrack(trackId) ? this.library.track(trackId) : undefined;
-    if (current) {
-      return {
-        id: trackId,
-        name: current.name,
-        album: current.albumId ? this.albumRef(current.albumId) : null,
-        artists: current.artistIds.map((id) => this.artistRef(id)),
-      };
-    }
-    const entry = snapshot ?? this.index.latestEntryOfTrack(trackId);
-    return {
-      id: trackId,
-      name: entry?.trackName ?? null,
-      album: entry?.albumId ? { id: entry.albumId, name: entry.albumName } : null,
-      artists: (entry?.artistIds ?? []).map((id, i) => ({ id, name: entry?.artistNames[i] || null })),
-    };
-  }
-
-  private albumRef(id: string): Named {
-    return { id, name: this.library.albumName(id) ?? this.index.snapshotName('album', id) };
-  }
-
-  private readonly artistName = (id: string) => this.artistRef(id).name;
-
-  private artistRef(id: string): Named {
-    return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
   }
 }
 

@@ -7,6 +7,7 @@ import type {
 } from '../../contract/updates.js';
 import { AppError, badRequest, conflict, notFound, messageOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import type { SettingsStore } from '../../domain/ports.js';
 import { ReleaseSource, type Release, type ReleaseSourceOptions } from './release-source.js';
 
 export type { Release, ReleaseAsset } from './release-source.js';
@@ -50,8 +51,13 @@ export interface UpdateServiceOptions {
   installer: Installer;
   /** Resolves once no scan or artwork edit is writing; the installer never starts before that. */
   waitForIdle: () => Promise<void>;
-  /** `off`: the source is asked only when an Admin asks explicitly ("check now", install). */
+  /**
+   * MELON_UPDATE_CHECK. `off`: the source is asked only when an Admin asks explicitly ("check now",
+   * install), whatever the page's switch says.
+   */
   schedule?: UpdateSchedule;
+  /** The Admin's switch on the Updates page, kept in the data folder; daily when absent. */
+  settings?: SettingsStore;
 }
 
 export type UpdateSchedule = 'daily' | 'off';
@@ -93,7 +99,7 @@ export class UpdateService {
   }
 
   async check(request: CheckRequest = { mayAsk: true }): Promise<UpdateCheck> {
-    const automatic = (this.options.schedule ?? 'daily') === 'daily';
+    const automatic = this.schedule() === 'daily';
     if (!request.mayAsk || (!automatic && !request.refresh)) {
       // Answer from what is known; a failure or nothing yet reads as "no newer version known".
       const last = this.source.last();
@@ -103,14 +109,44 @@ export class UpdateService {
   }
 
   /** Where the server looks, when it last did, and whether it looks by itself. */
-  checkInfo(): { source: string; checkedAt: number | null; schedule: UpdateSchedule; failed: boolean } {
+  checkInfo(): {
+    source: string;
+    checkedAt: number | null;
+    schedule: UpdateSchedule;
+    locked: boolean;
+    failed: boolean;
+  } {
     const last = this.source.last();
     return {
       source: this.source.describe(),
       checkedAt: last?.at ?? null,
-      schedule: this.options.schedule ?? 'daily',
+      schedule: this.schedule(),
+      locked: this.locked(),
       failed: last !== null && !last.ok,
     };
+  }
+
+  /**
+   * The Admin's switch. MELON_UPDATE_CHECK=off is the operator's word and wins: a household whose
+   * server must never call out cannot have that undone from the page.
+   */
+  async setSchedule(schedule: UpdateSchedule): Promise<void> {
+    if (this.locked() && schedule === 'daily')
+      throw new AppError(
+        'update_check_locked',
+        'MELON_UPDATE_CHECK=off is set where Melon runs; remove it there to check daily',
+      );
+    if (!this.options.settings) throw new Error('no settings store');
+    await this.options.settings.set({ updateCheck: schedule });
+  }
+
+  private locked(): boolean {
+    return this.options.schedule === 'off';
+  }
+
+  private schedule(): UpdateSchedule {
+    if (this.locked()) return 'off';
+    return this.options.settings?.get().updateCheck ?? 'daily';
   }
 
   private answer(release: Release | null): UpdateCheck {

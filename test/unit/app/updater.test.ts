@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import http, { type ClientRequest, type RequestOptions } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   configureRequestOptions,
   configureRequestUrl,
@@ -11,18 +9,19 @@ import {
 } from 'builder-util-runtime';
 import pkg from 'electron-updater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ElectronUpdaterInstaller } from '../../../app/updater.js';
 import { AppError } from '../../../server/errors.js';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { InstallProgress, Release } from '../../../server/services/updates/update-service.js';
 import {
   defaultBinary,
-  FakeReleaseServer,
+  fakeReleasesPerFile,
   installerNames,
   OWNER,
   REPO,
 } from '../../support/fake-release-server.js';
+import { tempDirPerTest } from '../../support/temp-dir.js';
 
 // The Electron binary is not available here; nothing in this test may load the real module.
 vi.mock('electron', () => ({}));
@@ -58,31 +57,18 @@ class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
   }
 }
 
-let fake: FakeReleaseServer;
-let dir: string;
-beforeAll(async () => {
-  fake = await FakeReleaseServer.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  dir = await mkdtemp(join(tmpdir(), 'melon-eu-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const releases = fakeReleasesPerFile();
+const temp = tempDirPerTest('melon-eu-');
 
 async function makeUpdater(currentVersion = '1.2.0') {
-  const configPath = join(dir, 'app-update.yml');
+  const configPath = temp.path('app-update.yml');
   await writeFile(
     configPath,
     [
       'provider: github',
       `owner: ${OWNER}`,
       `repo: ${REPO}`,
-      `host: ${fake.host}`,
+      `host: ${releases.server.host}`,
       'protocol: http',
       'updaterCacheDirName: melon-updater',
       '',
@@ -94,8 +80,8 @@ async function makeUpdater(currentVersion = '1.2.0') {
     name: 'Melon',
     isPackaged: true,
     appUpdateConfigPath: configPath,
-    userDataPath: join(dir, 'user'),
-    baseCachePath: join(dir, 'cache'),
+    userDataPath: temp.path('user'),
+    baseCachePath: temp.path('cache'),
     whenReady: () => Promise.resolve(),
     relaunch: () => quits.push('relaunch'),
     quit: () => quits.push('quit'),
@@ -121,7 +107,7 @@ const release = (version: string, prerelease = false): Release => ({
 
 describe('ElectronUpdaterInstaller (electron-updater against the fake GitHub)', () => {
   it('finds the new version, downloads it and verifies its sha512', async () => {
-    fake.releases = [{ tag: 'v1.3.0', body: 'new' }, { tag: 'v1.2.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0', body: 'new' }, { tag: 'v1.2.0' }];
     const { updater } = await makeUpdater();
     const logger = createMemoryLogger();
     const beforeExit = vi.fn(() => Promise.resolve());
@@ -130,10 +116,12 @@ describe('ElectronUpdaterInstaller (electron-updater against the fake GitHub)', 
     const progress: InstallProgress[] = [];
     const prepared = await installer.prepare(release('1.3.0'), (p) => progress.push(p));
     expect(prepared.version).toBe('1.3.0');
-    expect(fake.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/latest-linux.yml`)).toBe(1);
-    expect(fake.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/${installerNames('1.3.0').deb}`)).toBe(1);
-    expect(fake.count(`/api/v3/repos/${OWNER}/${REPO}/releases/latest`)).toBe(1);
-    const downloaded = join(dir, 'cache', 'melon-updater', 'pending', installerNames('1.3.0').deb);
+    expect(releases.server.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/latest-linux.yml`)).toBe(1);
+    expect(
+      releases.server.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/${installerNames('1.3.0').deb}`),
+    ).toBe(1);
+    expect(releases.server.count(`/api/v3/repos/${OWNER}/${REPO}/releases/latest`)).toBe(1);
+    const downloaded = temp.path('cache', 'melon-updater', 'pending', installerNames('1.3.0').deb);
     const bytes = await readFile(downloaded);
     expect(createHash('sha512').update(bytes).digest('base64')).toBe(
       createHash('sha512').update(defaultBinary('1.3.0')).digest('base64'),
@@ -142,8 +130,8 @@ describe('ElectronUpdaterInstaller (electron-updater against the fake GitHub)', 
   });
 
   it('reports download progress from the download-progress event', async () => {
-    fake.releases = [{ tag: 'v1.3.0', binary: defaultBinary('1.3.0', 512 * 1024) }];
-    fake.slowDownload = { chunkSize: 64 * 1024, delayMs: 150 };
+    releases.server.releases = [{ tag: 'v1.3.0', binary: defaultBinary('1.3.0', 512 * 1024) }];
+    releases.server.slowDownload = { chunkSize: 64 * 1024, delayMs: 150 };
     const { updater } = await makeUpdater();
     const installer = new ElectronUpdaterInstaller({ updater, logger: createMemoryLogger() });
     const progress: InstallProgress[] = [];
@@ -154,7 +142,7 @@ describe('ElectronUpdaterInstaller (electron-updater against the fake GitHub)', 
   });
 
   it('refuses a download whose sha512 does not match: 400 update_failed', async () => {
-    fake.releases = [{ tag: 'v1.3.0', wrongSha: true }];
+    releases.server.releases = [{ tag: 'v1.3.0', wrongSha: true }];
     const { updater, quits } = await makeUpdater();
     const logger = createMemoryLogger();
     const installer = new ElectronUpdaterInstaller({ updater, logger });
@@ -166,7 +154,7 @@ describe('ElectronUpdaterInstaller (electron-updater against the fake GitHub)', 
   });
 
   it('is update_failed when electron-updater sees no newer version', async () => {
-    fake.releases = [{ tag: 'v1.2.0' }];
+    releases.server.releases = [{ tag: 'v1.2.0' }];
     const { updater } = await makeUpdater();
     const installer = new ElectronUpdaterInstaller({ updater, logger: createMemoryLogger() });
     const error = await installer.prepare(release('1.2.0'), () => undefined).catch((e: unknown) => e);

@@ -15,6 +15,7 @@ import type {
   HiddenMixesStore,
   PlayStore,
   RatingsStore,
+  SettingsStore,
   UsersStore,
 } from '../../../server/domain/ports.js';
 import { ArtworkRepo } from '../../../server/store/artwork-repo.js';
@@ -45,6 +46,8 @@ import { FakeHiddenMixesStore } from '../../fakes/hidden-mixes-store.js';
 import { FakePlayStore } from '../../fakes/play-store.js';
 import { FakeRatingsStore } from '../../fakes/ratings-store.js';
 import { FakeUsersStore } from '../../fakes/users-store.js';
+import { FakeSettingsStore } from '../../fakes/settings-store.js';
+import { SettingsRepo } from '../../../server/store/settings-repo.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
 
 /**
@@ -489,6 +492,22 @@ describe.each<[string, Open<HiddenMixesStore>]>([
     await mixes.removeUser('u1');
     expect(mixes.hidden('u1')).toEqual([]);
     expect(mixes.hidden('u2')).toEqual(['mix-new']);
+  });
+});
+
+describe.each<[string, Open<SettingsStore>]>([
+  ['SettingsRepo', () => SettingsRepo.open(temp.path('settings.json'))],
+  ['FakeSettingsStore', () => Promise.resolve(new FakeSettingsStore())],
+])('SettingsStore contract: %s', (_name, open) => {
+  it('starts with the daily check on and the welcome card open, and keeps what is set', async () => {
+    const settings = await open();
+    expect(settings.get()).toEqual({ updateCheck: 'daily', welcomeDismissed: false });
+    expect(await settings.set({ updateCheck: 'off' })).toEqual({
+      updateCheck: 'off',
+      welcomeDismissed: false,
+    });
+    await settings.set({ welcomeDismissed: true });
+    expect(settings.get()).toEqual({ updateCheck: 'off', welcomeDismissed: true });
   });
 });
 

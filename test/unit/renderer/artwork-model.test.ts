@@ -62,13 +62,13 @@ describe('artwork groupsFor', () => {
         pictures: [
           {
             src: '/api/art/track/tr%2F1/0',
-            caption: '#0 · front · 600×600',
+            caption: 'Picture 1 · front · 600×600',
             deletePath: '/api/art/delete/track-art',
             deleteFields: { id: 'tr/1', pos: '0' },
           },
           {
             src: '/api/art/track/tr%2F1/1',
-            caption: '#1',
+            caption: 'Picture 2',
             deletePath: '/api/art/delete/track-art',
             deleteFields: { id: 'tr/1', pos: '1' },
           },
@@ -84,8 +84,8 @@ describe('artwork groupsFor', () => {
       upload: { path: '/api/art/upload/artist-pfp', id: 'ar1', label: 'Upload a profile picture' },
     });
     expect(pfp!.pictures.map((picture) => [picture.src, picture.caption, picture.deleteFields])).toEqual([
-      ['/api/art/artist-pfp/ar1/0', '#0', { id: 'ar1', pos: '0' }],
-      ['/api/art/artist-pfp/ar1/1', '#1', { id: 'ar1', pos: '1' }],
+      ['/api/art/artist-pfp/ar1/0', 'Picture 1', { id: 'ar1', pos: '0' }],
+      ['/api/art/artist-pfp/ar1/1', 'Picture 2', { id: 'ar1', pos: '1' }],
     ]);
     expect(pfp!.pictures[0]!.deletePath).toBe('/api/art/delete/artist-pfp');
     expect(banner).toMatchObject({
@@ -150,7 +150,9 @@ describe('album-wide picture slots', () => {
       { pos: 0, type: 'front cover', trackIds: ['m4a', 'mp3', 'ogg'] },
       { pos: 1, type: 'back cover', trackIds: ['m4a', 'mp3', 'ogg'] },
     ]);
-    expect(caption({ pos: 1, type: 'back cover', width: 48, height: 32 })).toBe('#1 · back cover · 48×32');
+    expect(caption({ pos: 1, type: 'back cover', width: 48, height: 32 })).toBe(
+      'Picture 2 · back cover · 48×32',
+    );
   });
 
   it('puts tracks without an album last', () => {

@@ -3,6 +3,7 @@ import {
   appsLink,
   formatAgo,
   formatChange,
+  formatDateTime,
   inviteLink,
   originOf,
   previousPeriod,
@@ -31,6 +32,15 @@ describe('formatAgo', () => {
     expect(ago(86_400_000)).toBe('1 day ago');
     expect(ago(5 * 86_400_000)).toBe('5 days ago');
     expect(ago(60 * 86_400_000)).not.toMatch(/ago/);
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes a date in the reader’s locale to the minute, never with seconds', () => {
+    const text = formatDateTime('2026-11-26T18:34:33Z');
+    expect(text).toMatch(/2026/);
+    expect(text).not.toMatch(/\d:\d\d:\d\d/);
+    expect(formatDateTime(null)).toBe('never');
   });
 });
 

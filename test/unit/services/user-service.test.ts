@@ -8,6 +8,7 @@ import { AppError } from '../../../server/errors.js';
 import { UserService } from '../../../server/services/user-service.js';
 import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
+import { principalOf } from '../../factories/accounts.js';
 
 let dir: string;
 let repo: UsersRepo;
@@ -65,5 +66,23 @@ describe('UserService.delete', () => {
     const user = await addUser('User');
     const outcomes = await Promise.all([outcome(users.delete(user.id)), outcome(users.delete(user.id))]);
     expect(outcomes).toEqual(['deleted', '404 user_not_found']);
+  });
+});
+
+describe('the generated first password', () => {
+  it('is remembered as generated until its owner changes it, so the welcome card can tick the step', async () => {
+    const first = await users.ensureFirstAdmin('admin', null);
+    const admin = repo.findByUsername('admin')!;
+    expect(admin.passwordGenerated).toBe(true);
+    await users.changePassword(principalOf(admin), {
+      currentPassword: first!.generatedPassword!,
+      newPassword: 'a household password',
+    });
+    expect(repo.findByUsername('admin')!.passwordGenerated).toBe(false);
+  });
+
+  it('is not marked generated when the password was configured', async () => {
+    await users.ensureFirstAdmin('admin', 'configured password');
+    expect(repo.findByUsername('admin')!.passwordGenerated).toBeUndefined();
   });
 });

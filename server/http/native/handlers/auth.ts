@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoUtc } from '../../../clock.js';
+import { INVITE_ROLES } from '../../../contract/users.js';
 import { inviteSchema, streamTokenSchema, tokenCheckSchema, tokenSchema } from '../../../contract/auth.js';
 import type { AuthService } from '../../../services/auth-service.js';
 import type { InviteService } from '../../../services/invite-service.js';
@@ -21,9 +22,18 @@ export function authHandlers(auth: AuthService, invites: InviteService) {
     }),
     invite: endpoint({
       summary: 'Make an invite code (valid 10 minutes, single use)',
+      description:
+        'The code makes one account of the chosen role: User (a member) or Pass (a speaker or wall display). ' +
+        'An invite never makes an Admin.',
+      params: {
+        role: z
+          .enum(INVITE_ROLES, { error: 'must be User or Pass' })
+          .optional()
+          .meta({ description: 'The role of the account the code makes; User when not given' }),
+      },
       response: inviteSchema,
       errors: { 408: ['too_many_invites'] },
-      handle: ({ request }) => invites.create(callerOf(request)),
+      handle: ({ params, request }) => invites.create(callerOf(request), params.role),
     }),
     listInvites: endpoint({
       summary: 'The active invite codes, or every code of the last day',

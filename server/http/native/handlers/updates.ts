@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { installAnswerSchema, updateCheckSchema, updateStatusSchema } from '../../../contract/updates.js';
+import {
+  installAnswerSchema,
+  updateCheckSchema,
+  updateScheduleSchema,
+  updateStatusSchema,
+} from '../../../contract/updates.js';
 import type { UpdateService } from '../../../services/updates/update-service.js';
 import { endpoint, rawEndpoint } from '../../endpoint.js';
 
@@ -21,8 +26,24 @@ export function updateHandlers(updates: UpdateService) {
           Source: info.source,
           CheckedAt: info.checkedAt === null ? null : new Date(info.checkedAt).toISOString(),
           Schedule: info.schedule,
+          ScheduleLocked: info.locked,
           LastCheckFailed: info.failed,
         };
+      },
+    }),
+    setSchedule: endpoint({
+      summary: 'Turn the daily update check on or off',
+      description:
+        'Kept in the data folder (settings.json). `off`: the server asks the release source only when an Admin ' +
+        'presses "check now" or installs. MELON_UPDATE_CHECK=off where Melon runs wins: turning the check on ' +
+        'is then refused.',
+      params: { schedule: z.enum(['daily', 'off'], { error: 'must be daily or off' }) },
+      response: updateScheduleSchema,
+      errors: { 409: ['update_check_locked'] },
+      handle: async ({ params }) => {
+        await updates.setSchedule(params.schedule);
+        const info = updates.checkInfo();
+        return { Schedule: info.schedule, ScheduleLocked: info.locked };
       },
     }),
     updateStatus: endpoint({

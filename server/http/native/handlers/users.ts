@@ -26,7 +26,7 @@ export function userHandlers(users: UserService, stats: StatsService) {
     create: endpoint({
       summary: 'Create a user',
       description:
-        'A Server token (from an invite code) makes exactly one User, whatever role it asks for; a refused attempt does not spend it.',
+        'A Server token (from an invite code) makes exactly one account, of the role its invite was made for (User unless the Admin chose Pass), whatever role it asks for; a refused attempt does not spend it.',
       params: {
         username,
         password,

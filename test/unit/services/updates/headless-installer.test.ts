@@ -1,9 +1,6 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../server/clock.js';
-import { AppError } from '../../../../server/errors.js';
 import { createMemoryLogger } from '../../../../server/logger.js';
 import { HeadlessInstaller, parseCommand } from '../../../../server/services/updates/headless-installer.js';
 import { parseManifest, pickFile, safeFileName } from '../../../../server/services/updates/manifest.js';
@@ -11,35 +8,24 @@ import type { UpdateStatus } from '../../../../server/contract/updates.js';
 import { UpdateService } from '../../../../server/services/updates/update-service.js';
 import {
   defaultBinary,
-  FakeReleaseServer,
+  fakeReleasesPerFile,
   installerNames,
   OWNER,
   REPO,
   sha512Base64,
 } from '../../../support/fake-release-server.js';
+import { rejection } from '../../../support/problem-of.js';
+import { tempDirPerTest } from '../../../support/temp-dir.js';
 
-let fake: FakeReleaseServer;
-let dir: string;
-beforeAll(async () => {
-  fake = await FakeReleaseServer.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  dir = await mkdtemp(join(tmpdir(), 'melon-update-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const releases = fakeReleasesPerFile();
+const temp = tempDirPerTest('melon-update-');
 
 function setup(options: { platform?: NodeJS.Platform; arch?: string; installCommand?: string } = {}) {
   const logger = createMemoryLogger();
   const events: string[] = [];
   const exits: number[] = [];
   const installer = new HeadlessInstaller({
-    downloadDir: join(dir, 'updates'),
+    downloadDir: temp.path('updates'),
     installCommand: options.installCommand,
     beforeExit: () => {
       events.push('beforeExit');
@@ -57,7 +43,12 @@ function setup(options: { platform?: NodeJS.Platform; arch?: string; installComm
   });
   const updates = new UpdateService({
     currentVersion: '1.2.0',
-    source: { releasesUrl: fake.url, repo: `${OWNER}/${REPO}`, channel: 'stable', timeoutMs: 1_000 },
+    source: {
+      releasesUrl: releases.server.url,
+      repo: `${OWNER}/${REPO}`,
+      channel: 'stable',
+      timeoutMs: 1_000,
+    },
     clock: new ManualClock(),
     logger,
     installer,
@@ -69,17 +60,7 @@ function setup(options: { platform?: NodeJS.Platform; arch?: string; installComm
   return { installer, updates, events, exits, logger };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a rejection');
-}
-
-const downloads = async () => readdir(join(dir, 'updates')).catch(() => [] as string[]);
+const downloads = async () => readdir(temp.path('updates')).catch(() => [] as string[]);
 
 describe('headless installer', () => {
   it.each([
@@ -88,11 +69,11 @@ describe('headless installer', () => {
     ['win32', 'x64', installerNames('1.3.0').exe],
     ['darwin', 'arm64', installerNames('1.3.0').dmg],
   ] as const)('downloads and verifies the %s/%s installer', async (platform, arch, name) => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const { updates } = setup({ platform, arch });
     const result = await updates.install();
     expect(result).toMatchObject({ status: 'installing', version: '1.3.0' });
-    const file = await readFile(join(dir, 'updates', name));
+    const file = await readFile(temp.path('updates', name));
     expect(file.equals(defaultBinary('1.3.0'))).toBe(true);
     expect(await downloads()).toEqual([name]);
     const manifest =
@@ -103,13 +84,13 @@ describe('headless installer', () => {
           : arch === 'arm64'
             ? 'latest-linux-arm64.yml'
             : 'latest-linux.yml';
-    expect(fake.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/${manifest}`)).toBe(1);
+    expect(releases.server.count(`/${OWNER}/${REPO}/releases/download/v1.3.0/${manifest}`)).toBe(1);
   });
 
   it('runs the install command with the downloaded file after flushing, then exits 0', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    const out = join(dir, 'argv.json');
-    const script = join(dir, 'record.mjs');
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    const out = temp.path('argv.json');
+    const script = temp.path('record.mjs');
     await import('node:fs/promises').then((fs) =>
       fs.writeFile(
         script,
@@ -124,7 +105,7 @@ describe('headless installer', () => {
     await result.launch();
     expect(events).toEqual(['idle', 'beforeExit', 'exit 0']);
     expect(exits).toEqual([0]);
-    const file = join(dir, 'updates', installerNames('1.3.0').appImage);
+    const file = temp.path('updates', installerNames('1.3.0').appImage);
     for (let i = 0; i < 50; i++) {
       if (await stat(out).catch(() => null)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -133,8 +114,8 @@ describe('headless installer', () => {
   });
 
   it('exits 1 and says so when the installer cannot be started', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    const { updates, exits, logger } = setup({ installCommand: join(dir, 'does-not-exist') });
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    const { updates, exits, logger } = setup({ installCommand: temp.path('does-not-exist') });
     const result = await updates.install();
     if (result.status !== 'installing') throw new Error('expected installing');
     await result.launch();
@@ -143,7 +124,7 @@ describe('headless installer', () => {
   });
 
   it('refuses a checksum mismatch: 400 update_failed, the download removed, nothing run', async () => {
-    fake.releases = [{ tag: 'v1.3.0', wrongSha: true }];
+    releases.server.releases = [{ tag: 'v1.3.0', wrongSha: true }];
     const { updates, events } = setup();
     const error = await rejection(updates.install());
     expect(error.status).toBe(400);
@@ -155,7 +136,7 @@ describe('headless installer', () => {
   });
 
   it('refuses a size mismatch', async () => {
-    fake.releases = [{ tag: 'v1.3.0', wrongSize: true }];
+    releases.server.releases = [{ tag: 'v1.3.0', wrongSize: true }];
     const { updates, events } = setup();
     const error = await rejection(updates.install());
     expect(error.code).toBe('update_failed');
@@ -164,14 +145,14 @@ describe('headless installer', () => {
   });
 
   it('is update_failed when the download fails or the manifest is missing', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    fake.downloadStatus = 500;
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    releases.server.downloadStatus = 500;
     const { updates } = setup();
     expect((await rejection(updates.install())).code).toBe('update_failed');
     expect(await downloads()).toEqual([]);
 
-    fake.reset();
-    fake.releases = [{ tag: 'v1.3.0', noManifests: true }];
+    releases.server.reset();
+    releases.server.releases = [{ tag: 'v1.3.0', noManifests: true }];
     const other = setup();
     const error = await rejection(other.updates.install());
     expect(error.code).toBe('update_failed');
@@ -179,8 +160,8 @@ describe('headless installer', () => {
   });
 
   it('reports download progress through status()', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    fake.slowDownload = { chunkSize: 8 * 1024, delayMs: 120 };
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    releases.server.slowDownload = { chunkSize: 8 * 1024, delayMs: 120 };
     const { updates } = setup();
     const seen: UpdateStatus[] = [];
     const poll = setInterval(() => seen.push(updates.status()), 40);

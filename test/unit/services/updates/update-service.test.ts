@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE_MS } from '../../../../server/clock.js';
-import { AppError } from '../../../../server/errors.js';
 import { createMemoryLogger } from '../../../../server/logger.js';
 import {
   UpdateService,
@@ -9,18 +8,12 @@ import {
   type PreparedUpdate,
   type Release,
 } from '../../../../server/services/updates/update-service.js';
-import { FakeReleaseServer, OWNER, REPO } from '../../../support/fake-release-server.js';
+import { fakeReleasesPerFile, OWNER, REPO } from '../../../support/fake-release-server.js';
+import { rejection } from '../../../support/problem-of.js';
 
 const HOUR_MS = 60 * MINUTE_MS;
 
-let fake: FakeReleaseServer;
-beforeAll(async () => {
-  fake = await FakeReleaseServer.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const releases = fakeReleasesPerFile();
 
 /** An installer that records what it was asked to do and never touches the disk. */
 class RecordingInstaller implements Installer {
@@ -60,7 +53,7 @@ function service(
   const updates = new UpdateService({
     currentVersion: options.currentVersion ?? '1.2.0',
     source: {
-      releasesUrl: fake.url,
+      releasesUrl: releases.server.url,
       repo: `${OWNER}/${REPO}`,
       token: options.token,
       channel: options.channel ?? 'stable',
@@ -76,19 +69,9 @@ function service(
   return { updates, logger, installer };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('check-for-updates', () => {
   it('reports a newer release with its notes', async () => {
-    fake.releases = [{ tag: 'v1.3.0', body: "## What's new\n- faster scans" }];
+    releases.server.releases = [{ tag: 'v1.3.0', body: "## What's new\n- faster scans" }];
     const { updates } = service();
     expect(await updates.check()).toEqual({
       UpdateAvailable: true,
@@ -99,14 +82,14 @@ describe('check-for-updates', () => {
   });
 
   it('reports no update, and no notes, for the same version', async () => {
-    fake.releases = [{ tag: 'v1.2.0', body: 'notes' }];
+    releases.server.releases = [{ tag: 'v1.2.0', body: 'notes' }];
     const result = await service().updates.check();
     expect(result).toEqual({ UpdateAvailable: false, CurrentVersion: '1.2.0', LatestVersion: '1.2.0' });
     expect(result).not.toHaveProperty('ReleaseNotes');
   });
 
   it('reports no update when the release is older than the running version', async () => {
-    fake.releases = [{ tag: '1.1.9', body: 'old' }];
+    releases.server.releases = [{ tag: '1.1.9', body: 'old' }];
     expect(await service().updates.check()).toEqual({
       UpdateAvailable: false,
       CurrentVersion: '1.2.0',
@@ -115,7 +98,7 @@ describe('check-for-updates', () => {
   });
 
   it('ignores pre-releases on the stable channel', async () => {
-    fake.releases = [
+    releases.server.releases = [
       { tag: 'v1.4.0-beta.1', prerelease: true, body: 'beta' },
       { tag: 'v1.3.0', body: 'stable' },
     ];
@@ -126,7 +109,7 @@ describe('check-for-updates', () => {
 
   it('ignores a pre-release even when the source calls it latest', async () => {
     // A look-alike source that does not filter: the tag alone marks it as a pre-release.
-    fake.releases = [
+    releases.server.releases = [
       { tag: 'v1.4.0-rc.1', body: 'rc' },
       { tag: 'v1.3.0', body: 'stable' },
     ];
@@ -134,7 +117,7 @@ describe('check-for-updates', () => {
   });
 
   it('offers the highest pre-release on the prerelease channel', async () => {
-    fake.releases = [
+    releases.server.releases = [
       { tag: 'v1.3.0', body: 'stable' },
       { tag: 'v1.4.0-beta.2', prerelease: true, body: 'beta 2' },
       { tag: 'v1.4.0-beta.1', prerelease: true, body: 'beta 1' },
@@ -147,7 +130,7 @@ describe('check-for-updates', () => {
       LatestVersion: '1.4.0-beta.2',
       ReleaseNotes: 'beta 2',
     });
-    expect(fake.count(`/repos/${OWNER}/${REPO}/releases?`)).toBe(1);
+    expect(releases.server.count(`/repos/${OWNER}/${REPO}/releases?`)).toBe(1);
   });
 
   it.each([
@@ -156,8 +139,8 @@ describe('check-for-updates', () => {
     ['the source answers garbage', 'garbage'],
     ['the source answers the wrong shape', 'badShape'],
   ] as const)('is 400 update_check_failed when %s', async (_label, mode) => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    fake.mode = mode;
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    releases.server.mode = mode;
     const error = await rejection(service({ timeoutMs: 200 }).updates.check());
     expect(error.status).toBe(400);
     expect(error.code).toBe('update_check_failed');
@@ -184,29 +167,29 @@ describe('check-for-updates', () => {
   });
 
   it('asks the release source at most once a day however often the household looks', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const clock = new ManualClock();
     const { updates } = service({ clock });
     for (let i = 0; i < 20; i++) {
       await updates.check();
       clock.advance(HOUR_MS);
-      if (i === 0) fake.releases = [{ tag: 'v1.4.0' }, { tag: 'v1.3.0' }];
+      if (i === 0) releases.server.releases = [{ tag: 'v1.4.0' }, { tag: 'v1.3.0' }];
     }
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
     clock.advance(4 * HOUR_MS);
     expect((await updates.check()).LatestVersion).toBe('1.4.0');
-    expect(fake.apiCount()).toBe(2);
+    expect(releases.server.apiCount()).toBe(2);
   });
 
   it('shares one request between concurrent checks', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const { updates } = service();
     await Promise.all([updates.check(), updates.check(), updates.check()]);
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
   });
 
   it('keeps a failure for an hour instead of asking and warning on every visit', async () => {
-    fake.mode = 'error500';
+    releases.server.mode = 'error500';
     const clock = new ManualClock();
     const { updates, logger } = service({ clock });
     for (let i = 0; i < 12; i++) {
@@ -214,33 +197,33 @@ describe('check-for-updates', () => {
       expect(error.code).toBe('update_check_failed');
       clock.advance(5 * MINUTE_MS - 1);
     }
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
     expect(logger.lines.filter((line) => line.includes('update check failed'))).toHaveLength(1);
     expect(updates.checkInfo().failed).toBe(true);
-    fake.mode = 'ok';
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.mode = 'ok';
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     clock.advance(12);
     expect((await updates.check()).UpdateAvailable).toBe(true);
-    expect(fake.apiCount()).toBe(2);
+    expect(releases.server.apiCount()).toBe(2);
     expect(updates.checkInfo().failed).toBe(false);
   });
 
   it("lets an Admin's check now ask again, but at most every 10 minutes", async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const clock = new ManualClock();
     const { updates } = service({ clock });
     await updates.check({ mayAsk: true, refresh: true });
-    fake.releases = [{ tag: 'v1.4.0' }];
+    releases.server.releases = [{ tag: 'v1.4.0' }];
     clock.advance(10 * MINUTE_MS - 1);
     for (let i = 0; i < 5; i++) await updates.check({ mayAsk: true, refresh: true });
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
     clock.advance(1);
     expect((await updates.check({ mayAsk: true, refresh: true })).LatestVersion).toBe('1.4.0');
-    expect(fake.apiCount()).toBe(2);
+    expect(releases.server.apiCount()).toBe(2);
   });
 
   it('never asks for a member who cannot install, and answers what is known', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const clock = new ManualClock();
     const { updates } = service({ clock });
     expect(await updates.check({ mayAsk: false, refresh: true })).toEqual({
@@ -248,33 +231,33 @@ describe('check-for-updates', () => {
       CurrentVersion: '1.2.0',
       LatestVersion: '1.2.0',
     });
-    expect(fake.apiCount()).toBe(0);
+    expect(releases.server.apiCount()).toBe(0);
     await updates.check({ mayAsk: true });
     clock.advance(3 * 24 * HOUR_MS);
     expect((await updates.check({ mayAsk: false })).LatestVersion).toBe('1.3.0');
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
   });
 
   it('with the schedule off, asks only when an Admin asks explicitly', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const clock = new ManualClock();
     const { updates } = service({ clock, schedule: 'off' });
     await updates.check();
     clock.advance(3 * 24 * HOUR_MS);
     expect((await updates.check()).UpdateAvailable).toBe(false);
-    expect(fake.apiCount()).toBe(0);
+    expect(releases.server.apiCount()).toBe(0);
     expect(updates.checkInfo()).toMatchObject({ schedule: 'off', checkedAt: null });
     expect((await updates.check({ mayAsk: true, refresh: true })).UpdateAvailable).toBe(true);
-    expect(fake.apiCount()).toBe(1);
+    expect(releases.server.apiCount()).toBe(1);
     expect(updates.checkInfo().checkedAt).toBe(clock.now());
   });
 
   it('sends a User-Agent and the token, and never logs the token', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
-    fake.mode = 'error500';
+    releases.server.releases = [{ tag: 'v1.3.0' }];
+    releases.server.mode = 'error500';
     const { updates, logger } = service({ token: 'ghp_secret123' });
     await rejection(updates.check());
-    const request = fake.requests[0]!;
+    const request = releases.server.requests[0]!;
     expect(request.headers['user-agent']).toMatch(/^Melon\/1\.2\.0/);
     expect(request.headers.authorization).toBe('Bearer ghp_secret123');
     expect(logger.lines.join('\n')).not.toContain('ghp_secret123');
@@ -290,14 +273,14 @@ describe('update-melon (service)', () => {
   });
 
   it('is up_to_date when the running version is the latest', async () => {
-    fake.releases = [{ tag: 'v1.2.0' }];
+    releases.server.releases = [{ tag: 'v1.2.0' }];
     const { updates, installer } = service();
     expect(await updates.install()).toEqual({ status: 'up_to_date' });
     expect((installer as RecordingInstaller).prepared).toHaveLength(0);
   });
 
   it('prepares the release, then launches only after waitForIdle', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const order: string[] = [];
     let releaseIdle!: () => void;
     const idle = new Promise<void>((resolve) => (releaseIdle = resolve));
@@ -324,7 +307,7 @@ describe('update-melon (service)', () => {
   });
 
   it('answers 409 update_in_progress to a second request while one runs', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const installer = new RecordingInstaller();
     let open!: () => void;
     installer.gate = new Promise<void>((resolve) => (open = resolve));
@@ -348,7 +331,7 @@ describe('update-melon (service)', () => {
   });
 
   it('turns an installer crash into 400 update_failed and allows a retry', async () => {
-    fake.releases = [{ tag: 'v1.3.0' }];
+    releases.server.releases = [{ tag: 'v1.3.0' }];
     const installer = new RecordingInstaller();
     installer.fail = new Error('disk exploded');
     const { updates } = service({ installer });
@@ -361,7 +344,7 @@ describe('update-melon (service)', () => {
   });
 
   it('is 400 update_check_failed when the source fails during an update', async () => {
-    fake.mode = 'garbage';
+    releases.server.mode = 'garbage';
     const error = await rejection(service().updates.install());
     expect(error.status).toBe(400);
     expect(error.code).toBe('update_check_failed');
