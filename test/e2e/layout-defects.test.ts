@@ -105,7 +105,9 @@ describe('On a phone', () => {
     const found = await noViolations(page, 'menu', async () => {
       await page.goto(`${t.url}/admin#library`);
       await page.getByTestId('view-library').waitFor();
-      if (await menu.isVisible()) await menu.click();
+      // Open, so axe also looks at the list (it stays open from the last round at another width).
+      if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false')
+        await menu.click();
     });
     expect(found).toEqual([]);
   });
