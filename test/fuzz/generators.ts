@@ -49,6 +49,7 @@ export type Kind =
   | 'trackIds'
   | 'audioFormat'
   | 'bitRate'
+  | 'timeOffset'
   | 'serviceUrl'
   | `id:${PoolName}`;
 
@@ -415,6 +416,8 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       return fc.constantFrom('mp3', 'opus', 'aac', 'MP3', 'wav', 'flac', '');
     case 'bitRate':
       return intText([0, 31, 32, 64, 128, 320, 10_000, 10_001]);
+    case 'timeOffset':
+      return fc.constantFrom('0', '0.5', '1', '2.125', '1e3', '-1', '3600', '86401', 'x', '');
     case 'serviceUrl':
       // Only loopback addresses nothing listens on, or addresses the server must refuse: a fuzzed
       // member's plays may never leave the machine.

@@ -98,7 +98,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/artists/:id/albums': { params: { id: 'id:artist' } },
   'GET /api/artists/:id/top-tracks': { params: { id: 'id:artist', count: 'count' } },
   'GET /api/genres': { params: {} },
-  'GET /api/tracks/:id/stream': { params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate' } },
+  'GET /api/tracks/:id/stream': {
+    params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate', timeOffset: 'timeOffset' },
+  },
   'GET /api/tracks/:id/download': { params: { id: 'id:track' } },
   'GET /api/search': { params: { q: 'q', count: 'count' } },
   'GET /api/play-queue': { params: {} },
