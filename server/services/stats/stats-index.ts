@@ -1,6 +1,6 @@
 import type { DateStep } from '../../domain/dates.js';
 import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
-import { capacityFor, ROWS_PER_TURN } from './columns/columns.js';
+import { ROWS_PER_TURN } from './columns/columns.js';
 import {
   addBlock,
   blocksHold,
@@ -9,12 +9,11 @@ import {
   tableCounts,
   type PlaceRow,
 } from './persistence/index-persistence.js';
-import { firstHeard } from './columns/first-heard.js';
 import type { KeptCounts } from './columns/kept-counts.js';
 import { IndexTables } from './tables/index-tables.js';
 import type { TrackNow } from './tables/snapshots.js';
 import { LatestLogs } from './tables/latest-logs.js';
-import { logRows, type LogRows } from './columns/log-rows.js';
+import type { LogRows } from './columns/log-rows.js';
 import type {
   ActivitySums,
   LastPlayed,
@@ -23,19 +22,12 @@ import type {
   RankedItem,
   RankedTrack,
 } from './reads/results.js';
-import { entryAt, type IdOfLine } from './columns/row-entry.js';
+import type { IdOfLine } from './columns/row-entry.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import { MARK_EVERY } from './columns/row-marks.js';
-import { scanInSlices, type Slicing } from './columns/slices.js';
 import type { Kind } from './sums/tally.js';
 import * as rows from './reads/row-reads.js';
-import {
-  acceptedDevices,
-  selectionOf,
-  type ReadParts,
-  type RowSpan,
-  type Selection,
-} from './reads/selection.js';
+import { selectionOf, spanOf, type RowSpan, type Selection } from './reads/selection.js';
 import {
   recentPage,
   topPage,
@@ -44,7 +36,14 @@ import {
   type TopLists,
   type TopReader,
 } from './reads/top-lists.js';
-import { EXPLICIT, FAR_INSERT_BUDGET, IN_PLACE_LIMIT, SKIP, UserColumns } from './columns/user-columns.js';
+import {
+  EXPLICIT,
+  FAR_INSERT_BUDGET,
+  IN_PLACE_LIMIT,
+  SKIP,
+  type UserColumns,
+} from './columns/user-columns.js';
+import { Listener, type ListenerParts } from './listener.js';
 import { UserTallies } from './sums/user-tallies.js';
 import { nextTurn } from '../next-turn.js';
 
@@ -58,21 +57,18 @@ import { nextTurn } from '../next-turn.js';
  */
 export class StatsIndex {
   private readonly tables = new IndexTables();
-  /** Per user index, that user's logs. */
-  private readonly columns: UserColumns[] = [];
-  /** Sums and rankings per user and device (user-tallies.ts). */
-  private readonly tallies: UserTallies;
-  /** The parts a read uses (reads/selection.ts). */
-  private readonly parts: ReadParts;
+  /** Per user index, that user's logs and all kept of them (listener.ts). */
+  private readonly listeners: Listener[] = [];
+  /**
+   * What reads (reads/selection.ts) and every listener share: the tables, the sums helper
+   * (user-tallies.ts), how rows are placed and how long work is split (slices.ts).
+   */
+  private readonly parts: ListenerParts;
   /** How each kind's ranked items read (top-lists.ts). */
   private readonly readers = topReaders(this.tables);
   /** Names and newest logs for items gone from the library (latest-logs.ts). */
   private readonly latest = new LatestLogs(this.tables);
   private total = 0;
-  private readonly inPlaceLimit: number;
-  private readonly farInsertBudget: number;
-  /** Work done in slices (long scans, a growth of columns): rows per slice, and the wait between. */
-  private readonly slicing: Slicing;
   /** What was added since the last save, in the saved form (saved-index.ts). */
   private unsaved = new SavedRecords();
   /** Reads a log id from the play log (see `readIdsFrom`). */
@@ -93,13 +89,12 @@ export class StatsIndex {
       markEvery?: number;
     } = {},
   ) {
-    this.tallies = new UserTallies(this.tables, options.markEvery ?? MARK_EVERY);
-    this.parts = { tables: this.tables, tallies: this.tallies };
-    this.inPlaceLimit = options.inPlaceLimit ?? IN_PLACE_LIMIT;
-    this.farInsertBudget = options.farInsertBudget ?? FAR_INSERT_BUDGET;
-    this.slicing = {
-      rowsPerTurn: options.rowsPerTurn ?? ROWS_PER_TURN,
-      nextTurn: options.nextTurn ?? nextTurn,
+    this.parts = {
+      tables: this.tables,
+      tallies: new UserTallies(this.tables, options.markEvery ?? MARK_EVERY),
+      inPlaceLimit: options.inPlaceLimit ?? IN_PLACE_LIMIT,
+      farInsertBudget: options.farInsertBudget ?? FAR_INSERT_BUDGET,
+      slicing: { rowsPerTurn: options.rowsPerTurn ?? ROWS_PER_TURN, nextTurn: options.nextTurn ?? nextTurn },
     };
   }
 
@@ -127,7 +122,7 @@ export class StatsIndex {
 
   /** The whole index as one saved block, its snapshots as texts (it loads without a log). */
   save(): Uint8Array {
-    return savedWhole(this.tables, this.columns);
+    return savedWhole(this.tables, this.allRows());
   }
 
   /**
@@ -146,7 +141,8 @@ export class StatsIndex {
       // Checked whole first: a load that fails must leave the index empty, for the rebuild.
       const defined = blocksHold(saved.blocks, logSnapshots);
       if (!defined) return false;
-      saved.blocks.forEach((block, i) => addBlock(this.tables, this.columns, this.place, block, defined[i]!));
+      const rowsOf = (userIdx: number) => this.listener(userIdx).rows;
+      saved.blocks.forEach((block, i) => addBlock(this.tables, rowsOf, this.place, block, defined[i]!));
     }
     this.unsaved = new SavedRecords(tableCounts(this.tables));
     this.settle();
@@ -154,20 +150,12 @@ export class StatsIndex {
   }
 
   /**
-   * After a bulk load (the log read at start): drops spare room; makes the all-time sums per kind,
-   * which every all-time read needs, and each user's first play per artist (first-heard.ts: one pass
-   * over their rows; made at a year in review's first request, it would hold the event loop). Sums
-   * per device and rankings are made at their first read: made here for every user, they would
-   * hold memory nobody may read and lengthen every start.
+   * After a bulk load (the log read at start): settles every listener (Listener.settle). Sums per
+   * device and rankings are made at their first read: made here for every user, they would hold
+   * memory nobody may read and lengthen every start.
    */
   settle(): void {
-    for (const u of this.columns) {
-      if (!u) continue;
-      u.trim();
-      u.ensureSorted();
-      this.tallies.all(u);
-      firstHeard(u, this.tables.snapshots.artists);
-    }
+    for (const l of this.listeners) l?.settle();
   }
 
   /**
@@ -179,13 +167,7 @@ export class StatsIndex {
    */
   countAsInLibrary(current: TrackNow | undefined): void {
     if (!this.tables.snapshots.recount(current)) return;
-    for (const u of this.columns) {
-      if (!u) continue;
-      u.all = undefined;
-      u.rankings.clear();
-      u.byDevice.clear();
-      u.firstHeard = undefined;
-    }
+    for (const l of this.listeners) l?.forgetArtistSums();
     this.latest.forgetNames();
   }
 
@@ -200,43 +182,44 @@ export class StatsIndex {
     const device = entry.device === null ? 0 : devices.intern(entry.device) + 1;
     const flags = (entry.type === 'skip' ? SKIP : 0) | (entry.explicitAt ? EXPLICIT : 0);
     const row = this.place(userIdx, entry.at, s, device, flags);
-    const u = this.columns[userIdx]!;
+    const u = this.listeners[userIdx]!.rows;
     u.setId(row, entry.id, line);
     this.unsaved.addRow(u, row);
   }
 
   /**
-   * Adds a log row to the user's columns, which count it in every sum kept of them (UserTallies.added),
-   * and to the latest logs; returns the row it filled.
+   * Adds a log row to its listener (Listener.add, which counts it in all kept of them) and to the
+   * latest logs; returns the row it filled.
    * A bound field rather than a method, so saved blocks (index-persistence.ts) call it directly.
    */
   private readonly place: PlaceRow = (userIdx, at, s, device, flags) => {
-    const u = (this.columns[userIdx] ??= new UserColumns(userIdx));
-    const row = u.addRow(at, s, device, flags, this.inPlaceLimit, this.farInsertBudget);
-    this.tallies.added(u, row, s, device, flags, at);
+    const row = this.listener(userIdx).add(at, s, device, flags);
     this.latest.note(s, userIdx, at);
     this.total += 1;
-    if (u.wantsRoom) {
-      // Should it fail (no memory for the copies), the columns stay as they are: the add that next
-      // needs room grows them at once, and its caller sees the failure.
-      u.growAhead(this.slicing).catch(() => undefined);
-    }
     return row;
   };
+
+  /** A user's listener, made at their first log. */
+  private listener(userIdx: number): Listener {
+    return (this.listeners[userIdx] ??= new Listener(userIdx, this.parts));
+  }
+
+  /** Every listener's columns, by user index (holes where a user has none). */
+  private allRows(): UserColumns[] {
+    return this.listeners.map((l) => l.rows);
+  }
 
   /**
    * Room in a user's columns for `rows` more rows at once (an import about to add them): else they
    * grow by an eighth again and again, each old copy allocated until a full collection.
    */
   reserveRows(userId: string, rows: number): void {
-    const u = this.columnsOf(userId);
-    u?.reserve(u.n + rows);
+    this.listenerOf(userId)?.reserve(rows);
   }
 
   /** Drops the room a reservation left beyond one step of growth (what growing row by row leaves). */
   dropSpareRows(userId: string): void {
-    const u = this.columnsOf(userId);
-    if (u && u.at.length > capacityFor(u.n + 1, u.n)) u.trim();
+    this.listenerOf(userId)?.dropSpare();
   }
 
   findRetry(userId: string, trackId: string, type: 'play' | 'skip', at: number): PlayLogEntry | undefined {
@@ -244,19 +227,10 @@ export class StatsIndex {
     return u && rows.findRetry(this.parts, u, trackId, type, at, this.idOfLine);
   }
 
-  /**
-   * Makes ahead what a read of `f` would otherwise make at once and that takes long, a slice of rows
-   * per turn: a device's all-time sums (UserTallies.prepareDevice), or for a range a heavy
-   * listener's row marks (UserTallies.prepareMarks).
-   */
+  /** Makes ahead, a slice of rows per turn, what a read of `f` would make at once (Listener.prepare). */
   async prepare(f: StatsFilter): Promise<void> {
     const sel = this.select(f);
-    if (!sel) return;
-    if (sel.whole) {
-      if (sel.device !== undefined) await this.tallies.prepareDevice(sel.u, sel.device, this.slicing);
-    } else if (sel.device === undefined) {
-      await this.tallies.prepareMarks(sel.u, this.slicing);
-    }
+    if (sel) await this.listenerOf(f.userId)?.prepare(sel);
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {
@@ -339,19 +313,8 @@ export class StatsIndex {
    * (slices.ts): `start()` readies the sums `visit` adds to, again whenever the scan starts over.
    */
   async scanSpans(f: StatsFilter, start: () => void, visit: (span: RowSpan) => void): Promise<void> {
-    const u = this.columnsOf(f.userId);
-    if (!u) return start();
-    let span: RowSpan | undefined;
-    await scanInSlices(
-      u,
-      () => {
-        span = this.rowSpan(f);
-        return span ? [span.lo, span.hi] : [0, 0];
-      },
-      start,
-      (lo, hi) => visit({ ...span!, lo, hi }),
-      this.slicing,
-    );
+    const l = this.listenerOf(f.userId);
+    return l ? l.scanSpans(() => this.rowSpan(f), start, visit) : start();
   }
 
   /**
@@ -361,13 +324,11 @@ export class StatsIndex {
    */
   rowSpan(f: StatsFilter): RowSpan | undefined {
     const sel = this.select(f);
-    if (!sel) return undefined;
-    const { u, lo, hi } = sel;
-    return { at: u.at, flags: u.flags, device: u.device, lo, hi, accept: acceptedDevices(this.parts, sel) };
+    return sel && spanOf(this.parts, sel);
   }
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
-    return this.latest.entryOfTrack(this.columns, trackId, this.idOfLine);
+    return this.latest.entryOfTrack(this.allRows(), trackId, this.idOfLine);
   }
 
   snapshotName(kind: 'album' | 'artist', id: string): string | null {
@@ -376,14 +337,7 @@ export class StatsIndex {
 
   /** A user's sorted rows and the snapshots they point at, for the history's row queries (log-rows.ts). */
   rowsOf(userId: string): LogRows | undefined {
-    const u = this.userColumns(userId);
-    const { snapshots, tracks, artists } = this.tables;
-    return (
-      u &&
-      logRows(u, snapshots, tracks.values, artists.values, (row) =>
-        entryAt(this.tables, u, row, this.idOfLine),
-      )
-    );
+    return this.listenerOf(userId)?.logRows(this.idOfLine);
   }
 
   /** What `f` selects, resolved once for a read (reads/selection.ts). */
@@ -400,8 +354,12 @@ export class StatsIndex {
 
   /** A user's columns as they are (an unsorted tail left unmerged). */
   private columnsOf(userId: string): UserColumns | undefined {
+    return this.listenerOf(userId)?.rows;
+  }
+
+  private listenerOf(userId: string): Listener | undefined {
     const idx = this.tables.users.get(userId);
-    return idx === undefined ? undefined : this.columns[idx];
+    return idx === undefined ? undefined : this.listeners[idx];
   }
 
   /** A top list of a filter (top-lists.ts): its ranks [offset, offset + limit). */

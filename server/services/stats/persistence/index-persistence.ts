@@ -10,7 +10,7 @@ export interface DefinedSnapshots {
   fields: PlaySnapshot[];
 }
 
-/** Adds a log row to the index (StatsIndex.place); returns the row it filled in the user's columns. */
+/** Adds a log row to the index (StatsIndex.place); returns the row it filled in the listener's columns. */
 export type PlaceRow = (userIdx: number, at: number, s: number, device: number, flags: number) => number;
 
 /** The table sizes, where the next saved block's new entries start. */
@@ -52,11 +52,12 @@ export function savedWhole(tables: IndexTables, columns: readonly UserColumns[])
 
 /**
  * Adds a saved block's tables and rows; `snapshots` are the ones it defines (checked by blocksHold).
- * `place` adds a row to `columns` and to every sum it counts in.
+ * `place` adds a row to its listener and to every sum it counts in; `rowsOf` gives a listener's
+ * columns, made for a new one.
  */
 export function addBlock(
   tables: IndexTables,
-  columns: UserColumns[],
+  rowsOf: (userIdx: number) => UserColumns,
   place: PlaceRow,
   block: SavedBlock,
   snapshots: DefinedSnapshots,
@@ -84,7 +85,7 @@ export function addBlock(
   }
   for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
     if (rows[userIdx] === 0) continue;
-    const u = (columns[userIdx] ??= new UserColumns(userIdx));
+    const u = rowsOf(userIdx);
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
   }
   for (let r = 0; r < block.count; r += 1) {
@@ -97,7 +98,7 @@ export function addBlock(
     if (userIdx >= userCount || s >= snapshotCount || device > deviceCount)
       throw new Error('saved index: a row refers to nothing');
     const row = place(userIdx, at, s, device, flags);
-    const u = columns[userIdx]!;
+    const u = rowsOf(userIdx);
     const ref = view.getUint32(o + 24, true);
     if (flags & OTHER_ID) {
       const id = otherIds[ref];

@@ -46,6 +46,12 @@ export function acceptedDevices(parts: ReadParts, sel: Selection): Uint8Array | 
   return sel.device === undefined ? undefined : parts.tallies.acceptDevice(sel.device);
 }
 
+/** The rows a selection reads, with the devices it accepts (StatsIndex.rowSpan). */
+export function spanOf(parts: ReadParts, sel: Selection): RowSpan {
+  const { u, lo, hi } = sel;
+  return { at: u.at, flags: u.flags, device: u.device, lo, hi, accept: acceptedDevices(parts, sel) };
+}
+
 /** Rows [lo, hi) of one user's columns (user-columns.ts), as StatsIndex.rowSpan gives them. */
 export interface RowSpan {
   readonly at: Float64Array;

@@ -1,0 +1,125 @@
+import type { IndexTables } from './tables/index-tables.js';
+import { capacityFor } from './columns/columns.js';
+import { firstHeard } from './columns/first-heard.js';
+import { logRows, type LogRows } from './columns/log-rows.js';
+import { entryAt, type IdOfLine } from './columns/row-entry.js';
+import { scanInSlices, type Slicing } from './columns/slices.js';
+import { UserColumns } from './columns/user-columns.js';
+import type { UserTallies } from './sums/user-tallies.js';
+import type { RowSpan, Selection } from './reads/selection.js';
+
+/** What every listener shares: the index's tables, its sums helper, and how rows are placed. */
+export interface ListenerParts {
+  tables: IndexTables;
+  tallies: UserTallies;
+  inPlaceLimit: number;
+  farInsertBudget: number;
+  slicing: Slicing;
+}
+
+/**
+ * One listener's statistics: their rows (user-columns.ts) and everything kept of them, the sums per
+ * snapshot, all-time and device tallies with their rankings, row marks, kept counts and first plays
+ * per artist. Only this class changes them, so a new log is counted everywhere by one `add`, and
+ * nothing else has to know in which order the parts are updated.
+ */
+export class Listener {
+  readonly rows: UserColumns;
+
+  constructor(
+    userIdx: number,
+    private readonly parts: ListenerParts,
+  ) {
+    this.rows = new UserColumns(userIdx);
+  }
+
+  /** Adds a log row and counts it in every sum kept of this listener; returns the row it filled. */
+  add(at: number, s: number, device: number, flags: number): number {
+    const { rows: u, parts } = this;
+    const row = u.addRow(at, s, device, flags, parts.inPlaceLimit, parts.farInsertBudget);
+    parts.tallies.added(u, row, s, device, flags, at);
+    if (u.wantsRoom) {
+      // Should it fail (no memory for the copies), the columns stay as they are: the add that next
+      // needs room grows them at once, and its caller sees the failure.
+      u.growAhead(parts.slicing).catch(() => undefined);
+    }
+    return row;
+  }
+
+  /**
+   * After a bulk load: drops spare room, sorts, and makes what every all-time read needs (the
+   * all-time sums per kind) and the first play per artist (one pass over the rows; made at a year
+   * in review's first request, it would hold the event loop).
+   */
+  settle(): void {
+    const u = this.rows;
+    u.trim();
+    u.ensureSorted();
+    this.parts.tallies.all(u);
+    firstHeard(u, this.parts.tables.snapshots.artists);
+  }
+
+  /**
+   * Drops what was summed by artist (plays moved to other artists): all-time sums and rankings,
+   * device sums and first plays, made again at their next read from the sums per snapshot.
+   */
+  forgetArtistSums(): void {
+    const u = this.rows;
+    u.all = undefined;
+    u.rankings.clear();
+    u.byDevice.clear();
+    u.firstHeard = undefined;
+  }
+
+  /**
+   * Makes ahead, a slice of rows per turn, what a read of `sel` would otherwise make at once and that
+   * takes long: a device's all-time sums (UserTallies.prepareDevice), or for a range the row marks
+   * (UserTallies.prepareMarks).
+   */
+  async prepare(sel: Selection): Promise<void> {
+    const { tallies, slicing } = this.parts;
+    if (sel.whole) {
+      if (sel.device !== undefined) await tallies.prepareDevice(this.rows, sel.device, slicing);
+    } else if (sel.device === undefined) {
+      await tallies.prepareMarks(this.rows, slicing);
+    }
+  }
+
+  /**
+   * Visits the rows `span()` gives (again at each start over) as spans of at most a slice of rows,
+   * a turn of the event loop between (slices.ts): `start()` readies the sums `visit` adds to.
+   */
+  async scanSpans(span: () => RowSpan | undefined, start: () => void, visit: (span: RowSpan) => void) {
+    let current: RowSpan | undefined;
+    await scanInSlices(
+      this.rows,
+      () => {
+        current = span();
+        return current ? [current.lo, current.hi] : [0, 0];
+      },
+      start,
+      (lo, hi) => visit({ ...current!, lo, hi }),
+      this.parts.slicing,
+    );
+  }
+
+  /** The rows, sorted, and the snapshots they point at, for the history's row queries (log-rows.ts). */
+  logRows(idOfLine: IdOfLine): LogRows {
+    const u = this.rows;
+    u.ensureSorted();
+    const { tables } = this.parts;
+    const { snapshots, tracks, artists } = tables;
+    return logRows(u, snapshots, tracks.values, artists.values, (row) => entryAt(tables, u, row, idOfLine));
+  }
+
+  /** Room for `more` rows at once (an import about to add them), rather than growth step by step. */
+  reserve(more: number): void {
+    this.rows.reserve(this.rows.n + more);
+  }
+
+  /** Drops the room a reservation left beyond one step of growth (what growing row by row leaves). */
+  dropSpare(): void {
+    const u = this.rows;
+    if (u.at.length > capacityFor(u.n + 1, u.n)) u.trim();
+  }
+}

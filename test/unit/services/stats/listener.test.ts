@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { Listener } from '../../../../server/services/stats/listener.js';
+import { SKIP } from '../../../../server/services/stats/columns/user-columns.js';
+import { IndexTables } from '../../../../server/services/stats/tables/index-tables.js';
+import { UserTallies } from '../../../../server/services/stats/sums/user-tallies.js';
+
+function listenerWithOneTrack() {
+  const tables = new IndexTables();
+  const tallies = new UserTallies(tables, 4);
+  const s = tables.snapshots.intern({
+    trackId: 't1',
+    albumId: 'a1',
+    artistIds: ['ar1'],
+    genres: ['Jazz'],
+    durationMs: 200_000,
+    trackName: 'One',
+    albumName: 'Album',
+    artistNames: ['Artist'],
+  });
+  const slicing = { rowsPerTurn: 1000, nextTurn: () => Promise.resolve() };
+  const listener = new Listener(0, { tables, tallies, inPlaceLimit: 4096, farInsertBudget: 16, slicing });
+  return { listener, s, artist: tables.artists.get('ar1')! };
+}
+
+describe('a listener owns their statistics', () => {
+  it('counts a new play in every sum kept of them with one add', () => {
+    const { listener, s, artist } = listenerWithOneTrack();
+    listener.add(1_000, s, 0, 0);
+    listener.settle();
+    listener.add(2_000, s, 0, 0);
+    listener.add(500, s, 0, SKIP);
+    const u = listener.rows;
+    expect(u.n).toBe(3);
+    expect(u.plays).toBe(2);
+    expect(u.listeningMs).toBe(400_000);
+    expect(u.all?.plays).toBe(2);
+    expect(u.all?.ms).toBe(400_000);
+    expect(u.firstHeard?.[artist]).toBe(1_000);
+  });
+
+  it('drops what was summed by artist, to make it again at the next read', () => {
+    const { listener, s } = listenerWithOneTrack();
+    listener.add(1_000, s, 0, 0);
+    listener.settle();
+    listener.forgetArtistSums();
+    expect(listener.rows.all).toBeUndefined();
+    expect(listener.rows.firstHeard).toBeUndefined();
+    expect(listener.rows.plays).toBe(1);
+  });
+});
