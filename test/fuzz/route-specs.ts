@@ -115,16 +115,19 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/now-playing': { params: { id: 'id:track', device: 'device' } },
   'GET /api/playlists': { params: list },
   'GET /api/playlists/:id': { params: { id: 'id:playlist' } },
+  'GET /api/playlists/:id/tracks': { params: { id: 'id:playlist' } },
   'POST /api/playlists/create': {
     params: { name: 'name', description: 'description', trackIds: 'trackIds' },
   },
   'GET /api/collections': { params: list },
   'GET /api/collections/:id': { params: { id: 'id:collection' } },
+  'GET /api/collections/:id/tracks': { params: { id: 'id:collection' } },
   'POST /api/collections/create': {
     params: { name: 'name', description: 'description', trackIds: 'trackIds' },
   },
   'GET /api/mixes': { params: { includeHidden: 'bool' } },
   'GET /api/mixes/:id': { params: { id: 'id:mix' } },
+  'GET /api/mixes/:id/tracks': { params: { id: 'id:mix' } },
   'POST /api/mixes/hide': { params: { id: 'id:mix' } },
   'POST /api/mixes/unhide': { params: { id: 'id:mix' } },
 
