@@ -89,5 +89,16 @@ describe('Listen to a transcoded track', () => {
     expect(await player.getByTestId('player-duration').textContent()).toBe(length);
     const seekValue = Number(await player.getByTestId('player-seek').inputValue());
     expect(seekValue).toBeGreaterThanOrEqual(40_000);
+
+    // The arrows seek from the track's position, not the new stream's clock: three presses of the
+    // left arrow (10 s back each) from past 40 s restart the transcode between 10 and 20 s.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowLeft');
+    await expect
+      .poll(async () => Number((await audioSource()).searchParams.get('timeOffset')))
+      .toBeLessThan(20);
+    expect(Number((await audioSource()).searchParams.get('timeOffset'))).toBeGreaterThanOrEqual(10);
+    await player.getByRole('button', { name: 'Pause' }).waitFor();
+    await expect.poll(audioTime, { timeout: 15_000 }).toBeGreaterThan(0.3);
   }, 90_000);
 });
