@@ -51,6 +51,7 @@ export type Kind =
   | 'bitRate'
   | 'timeOffset'
   | 'serviceUrl'
+  | 'favouriteKind'
   | `id:${PoolName}`;
 
 export type Principal = 'admin' | 'user' | 'pass' | 'server' | 'none' | 'garbage';
@@ -414,6 +415,12 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       return fc.oneof(str({ unit: 'grapheme', maxLength: 60 }), fc.constant('d'.repeat(4097)));
     case 'audioFormat':
       return fc.constantFrom('mp3', 'opus', 'aac', 'MP3', 'wav', 'flac', '');
+    case 'favouriteKind':
+      // Weighted to `track`, the kind the `id:track` pool's ids belong to, so starring succeeds too.
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constant('track') },
+        { weight: 1, arbitrary: fc.constantFrom('album', 'artist', 'Track', 'playlist', '') },
+      );
     case 'bitRate':
       return intText([0, 31, 32, 64, 128, 320, 10_000, 10_001]);
     case 'timeOffset':
