@@ -25,6 +25,10 @@ export class Player {
   private readonly saver: QueueSaver;
   /** Whether the current track is the transcode because the browser could not play the original. */
   private transcoded = false;
+  /** Whether the element plays a transcode now (it cannot seek in one: see `seek`). */
+  private live = false;
+  /** Where in the track the element's clock starts: a transcode asked from a later position. */
+  private offsetMs = 0;
   private coverUrl: string | null = null;
   /** A Pass account listens but logs nothing and saves no queue. */
   private readonly logs: boolean;
@@ -130,7 +134,7 @@ export class Player {
 
   /** As players do: back to the start when past the first seconds, else the track before. */
   previous(): void {
-    if (this.audio.currentTime > 3) {
+    if (this.positionMs() > 3000) {
       this.seek(0);
       return;
     }
@@ -143,10 +147,20 @@ export class Player {
     if (this.queue.jump(index)) this.load(0, true);
   }
 
+  /**
+   * An original is sought within the element (byte ranges). A transcode cannot be: it is asked for
+   * again from the new position, playing on if it played, and the clock shows the offset added.
+   */
   seek(ms: number): void {
-    if (!this.current) return;
-    const seconds = Math.max(0, Math.min(ms / 1000, this.durationMs() / 1000));
-    this.audio.currentTime = seconds;
+    const track = this.current;
+    if (!track) return;
+    const target = Math.max(0, Math.min(ms, this.durationMs()));
+    if (this.live) {
+      this.counter?.interrupted();
+      const playing = this.playing || this.playWhenLoaded;
+      this.audio.pause();
+      void this.setSource(track, this.transcoded ? null : this.audio, target, playing);
+    } else this.audio.currentTime = target / 1000;
     this.changed();
   }
 
@@ -189,13 +203,13 @@ export class Player {
 
   /** Position and length of the current track, in ms. */
   positionMs(): number {
-    return Math.round(this.audio.currentTime * 1000);
+    return this.offsetMs + Math.round(this.audio.currentTime * 1000);
   }
 
   durationMs(): number {
     const known = this.current?.durationMs ?? 0;
     if (known > 0) return known;
-    return Number.isFinite(this.audio.duration) ? Math.round(this.audio.duration * 1000) : 0;
+    return Number.isFinite(this.audio.duration) ? this.offsetMs + Math.round(this.audio.duration * 1000) : 0;
   }
 
   destroy(): void {
@@ -212,6 +226,8 @@ export class Player {
     if (!track) return;
     this.counter = new PlayCounter(track.durationMs);
     this.transcoded = false;
+    this.live = false;
+    this.offsetMs = 0;
     this.renewed = false;
     this.playWhenLoaded = false;
     void this.setSource(track, this.audio, positionMs, autoplay);
@@ -240,8 +256,12 @@ export class Player {
       return;
     }
     if (load !== this.loads || this.current !== track) return;
-    this.audio.src = streamUrl(track, token, probe);
-    if (positionMs > 0) this.audio.currentTime = positionMs / 1000;
+    const address = streamUrl(track, token, probe, positionMs);
+    this.live = address.transcoded;
+    // A transcode starts where it was asked to; an original is sought in.
+    this.offsetMs = address.transcoded ? positionMs : 0;
+    this.audio.src = address.url;
+    if (positionMs > 0 && !address.transcoded) this.audio.currentTime = positionMs / 1000;
     if (autoplay || this.playWhenLoaded) {
       this.playWhenLoaded = false;
       await this.resume();
@@ -272,6 +292,8 @@ export class Player {
     this.audio.removeAttribute('src');
     this.audio.load();
     this.counter = null;
+    this.live = false;
+    this.offsetMs = 0;
     this.changed();
   }
 

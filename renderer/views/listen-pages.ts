@@ -3,7 +3,7 @@
  * tracks, albums), a playlist or mix, and a genre's albums. Each has Play, Shuffle, Play next and
  * Add to queue.
  */
-import type { Album, Artist, Track } from '../../server/contract/library.js';
+import type { Album, Artist, Track, TrackList } from '../../server/contract/library.js';
 import type { ViewContext } from '../context.js';
 import { h, replace, type Child } from '../dom.js';
 import { hrefOf } from '../route.js';
@@ -48,19 +48,6 @@ function hideButton(ctx: ViewContext, mix: Collection, say: (text: string) => vo
     })();
   });
   return button;
-}
-
-/** Tracks fetched a few at a time, so a long playlist does not open hundreds of requests at once. */
-async function tracksByIds(ctx: ViewContext, ids: readonly string[]): Promise<Track[]> {
-  const tracks: Track[] = [];
-  for (let i = 0; i < ids.length; i += 8) {
-    const chunk = ids.slice(i, i + 8);
-    const got = await Promise.all(
-      chunk.map((id) => ctx.api.json<Track>(`/api/tracks/${encodeURIComponent(id)}`).catch(() => null)),
-    );
-    tracks.push(...got.filter((track): track is Track => track !== null));
-  }
-  return tracks;
 }
 
 const back = () =>
@@ -154,11 +141,14 @@ export function detailPage(ctx: ViewContext, root: HTMLElement, urls: ObjectUrls
     page = section<{ list: Collection; tracks: Track[] }>({
       testid: 'listen-playlist',
       label: mix ? 'the mix' : 'the playlist',
+      // The list and all its tracks: two requests however long it is.
       load: async () => {
-        const info = await ctx.api.json<Collection>(
-          `/api/${mix ? 'mixes' : 'playlists'}/${encodeURIComponent(list)}`,
-        );
-        return { list: info, tracks: await tracksByIds(ctx, info.trackIds) };
+        const base = `/api/${mix ? 'mixes' : 'playlists'}/${encodeURIComponent(list)}`;
+        const [info, tracks] = await Promise.all([
+          ctx.api.json<Collection>(base),
+          ctx.api.json<TrackList>(`${base}/tracks`),
+        ]);
+        return { list: info, tracks: tracks.items };
       },
       render: ({ list: info, tracks }) => {
         document.title = `${info.name} — Melon`;

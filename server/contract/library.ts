@@ -72,6 +72,12 @@ export const artistSchema = z
 export type Artist = z.output<typeof artistSchema>;
 
 export const trackPageSchema = pageOf(trackSchema, 'TrackPage');
+/** A list's tracks in its order, in one answer however long the list is. */
+export const trackListSchema = z.object({ items: z.array(trackSchema) }).meta({
+  id: 'TrackList',
+  description: 'In the list’s order; a track no longer in the library is left out',
+});
+export type TrackList = z.output<typeof trackListSchema>;
 export const albumPageSchema = pageOf(albumSchema, 'AlbumPage');
 export const artistPageSchema = pageOf(artistSchema, 'ArtistPage');
 

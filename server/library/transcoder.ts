@@ -57,6 +57,11 @@ export interface EncoderOptions {
   input: FileHandle;
   format: TranscodeFormat;
   kbps: number;
+  /**
+   * Seconds into the input where the encode starts. Given before the input, so ffmpeg seeks in the
+   * file (by its index, or by bit rate) instead of decoding and dropping everything before it.
+   */
+  offsetSeconds?: number;
   /** Called once the ffmpeg process has exited (the transcode slot is free again). */
   onExit: () => void;
   /** Gives up when ffmpeg makes no output this long (an unreadable file). */
@@ -102,6 +107,7 @@ export function startEncoder(options: EncoderOptions): Promise<Readable> {
     '-nostdin',
     '-loglevel',
     'error',
+    ...(options.offsetSeconds ? ['-ss', options.offsetSeconds.toFixed(3)] : []),
     '-i',
     input.arg,
     '-map',

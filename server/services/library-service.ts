@@ -366,6 +366,11 @@ export class LibraryService {
     );
   }
 
+  /** The tracks of a list (a playlist, a mix) in its order; ids no longer in the library are left out. */
+  tracksOf(caller: Principal, ids: readonly string[]): Track[] {
+    return ids.filter((id) => this.hasTrack(id)).map((id) => trackView(this.views, this.track(id), caller));
+  }
+
   getTrack(caller: Principal, id: string): Track {
     return trackView(this.views, this.track(id), caller);
   }

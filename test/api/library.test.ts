@@ -306,6 +306,25 @@ describe('playlists and collections', () => {
     }
   });
 
+  it("sends a playlist's or collection's tracks in its order, in one answer", async () => {
+    const [mp3, flac] = [await trackNamed('Tone MP3'), await trackNamed('Tone FLAC')];
+    const pass = await makeUser(t, { role: 'Pass' });
+    for (const kind of ['playlist', 'collection'] as const) {
+      const created = await postJson(
+        t,
+        `/api/${kind}s/create`,
+        { name: `Order ${kind}`, trackIds: [flac.id, mp3.id, flac.id] },
+        user.token,
+      );
+      const { id } = (await created.json()) as { id: string };
+      const { items } = await get<{ items: Track[] }>(`/api/${kind}s/${id}/tracks`, pass.token);
+      expect(items.map((track) => track.id)).toEqual([flac.id, mp3.id, flac.id]);
+      expect(items[1]).toEqual(await get(`/api/tracks/${mp3.id}`, pass.token));
+      const unknown = await t.call(`/api/${kind}s/nope/tracks`, { token: user.token });
+      expect((await problem(unknown)).code).toBe(`${kind}_not_found`);
+    }
+  });
+
   it('refuses a missing name, an unknown track and Pass accounts', async () => {
     expect(await problem(await postJson(t, '/api/playlists/create', {}, user.token))).toMatchObject({
       parameter: 'name',

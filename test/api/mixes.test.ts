@@ -63,6 +63,22 @@ describe('mixes in the native API', () => {
     }
   });
 
+  it("sends a mix's tracks in its order in one answer", async () => {
+    const t = await startTestServer({ scanner: fakeScanner(index) });
+    try {
+      const sam = await makeUser(t);
+      const response = await t.call('/api/mixes/mix-new/tracks', { token: sam.token });
+      expect(response.status).toBe(200);
+      const { items } = (await response.json()) as { items: Array<{ id: string }> };
+      // Sam played nothing: every track is new to him, newest file first.
+      expect(items.map((track) => track.id)).toEqual(['t3', 't2', 't1']);
+      const unknown = await t.call('/api/mixes/mix-nothing/tracks', { token: sam.token });
+      expect((await problem(unknown)).code).toBe('mix_not_found');
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('answers 404 mix_not_found for an id that is no mix, and 400 without an id', async () => {
     const t = await startTestServer({ scanner: fakeScanner(index) });
     try {

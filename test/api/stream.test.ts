@@ -317,6 +317,35 @@ describe('transcoding', () => {
     }
   });
 
+  it('starts a transcode timeOffset seconds in, so a player can seek in it', async () => {
+    const response = await stream(long, {}, '?format=mp3&timeOffset=90.5');
+    expect(response.status).toBe(200);
+    const file = join(dirname(music), 'out-offset.mp3');
+    await writeFile(file, await bytes(response));
+    // What is left after the offset, within an MP3 frame or two.
+    expect((await ffprobe(file)).duration).toBeCloseTo(LONG_SECONDS - 90.5, 0);
+  }, 60_000);
+
+  it('keeps ranges for an original asked with timeOffset', async () => {
+    const response = await stream(mp3, { headers: { Range: 'bytes=0-99' } }, '?timeOffset=1');
+    expect(response.status).toBe(206);
+    expect(await bytes(response)).toEqual((await readFile(mp3.path)).subarray(0, 100));
+  });
+
+  it('refuses a timeOffset that is not a number of seconds within the track', async () => {
+    for (const query of [
+      '?timeOffset=-1',
+      '?timeOffset=abc',
+      '?timeOffset=1e3',
+      `?timeOffset=${LONG_SECONDS + 1}`,
+    ]) {
+      const response = await stream(long, {}, `${query}&format=mp3`);
+      expect(response.status, query).toBe(400);
+      const body = await problem(response);
+      expect(body.code, query).toBe('invalid_parameter');
+    }
+  });
+
   it('answers HEAD of a transcode without starting ffmpeg', async () => {
     const head = await stream(long, { method: 'HEAD' }, '?format=opus');
     expect(head.status).toBe(200);

@@ -49,6 +49,7 @@ export type Kind =
   | 'trackIds'
   | 'audioFormat'
   | 'bitRate'
+  | 'timeOffset'
   | 'serviceUrl'
   | 'favouriteKind'
   | `id:${PoolName}`;
@@ -422,6 +423,8 @@ function validFor(kind: Kind): fc.Arbitrary<Value> {
       );
     case 'bitRate':
       return intText([0, 31, 32, 64, 128, 320, 10_000, 10_001]);
+    case 'timeOffset':
+      return fc.constantFrom('0', '0.5', '1', '2.125', '1e3', '-1', '3600', '86401', 'x', '');
     case 'serviceUrl':
       // Only loopback addresses nothing listens on, or addresses the server must refuse: a fuzzed
       // member's plays may never leave the machine.

@@ -98,7 +98,9 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'GET /api/artists/:id/albums': { params: { id: 'id:artist' } },
   'GET /api/artists/:id/top-tracks': { params: { id: 'id:artist', count: 'count' } },
   'GET /api/genres': { params: {} },
-  'GET /api/tracks/:id/stream': { params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate' } },
+  'GET /api/tracks/:id/stream': {
+    params: { id: 'id:track', format: 'audioFormat', maxBitRate: 'bitRate', timeOffset: 'timeOffset' },
+  },
   'GET /api/tracks/:id/download': { params: { id: 'id:track' } },
   'GET /api/search': { params: { q: 'q', count: 'count' } },
   'GET /api/play-queue': { params: {} },
@@ -113,16 +115,19 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   'POST /api/now-playing': { params: { id: 'id:track', device: 'device' } },
   'GET /api/playlists': { params: list },
   'GET /api/playlists/:id': { params: { id: 'id:playlist' } },
+  'GET /api/playlists/:id/tracks': { params: { id: 'id:playlist' } },
   'POST /api/playlists/create': {
     params: { name: 'name', description: 'description', trackIds: 'trackIds' },
   },
   'GET /api/collections': { params: list },
   'GET /api/collections/:id': { params: { id: 'id:collection' } },
+  'GET /api/collections/:id/tracks': { params: { id: 'id:collection' } },
   'POST /api/collections/create': {
     params: { name: 'name', description: 'description', trackIds: 'trackIds' },
   },
   'GET /api/mixes': { params: { includeHidden: 'bool' } },
   'GET /api/mixes/:id': { params: { id: 'id:mix' } },
+  'GET /api/mixes/:id/tracks': { params: { id: 'id:mix' } },
   'POST /api/mixes/hide': { params: { id: 'id:mix' } },
   'POST /api/mixes/unhide': { params: { id: 'id:mix' } },
 

@@ -124,6 +124,29 @@ describe('Subsonic stream and download', () => {
     60_000,
   );
 
+  it('starts a transcode at timeOffset seconds, and refuses an offset past the end', async () => {
+    const response = await client.stream({ id: ids['Long Tone']!, format: 'mp3', timeOffset: 100 });
+    expect(response.status).toBe(200);
+    const file = join(tmpdir(), `melon-subsonic-offset-${process.pid}.mp3`);
+    await writeFile(file, await bytes(response));
+    try {
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration',
+        '-of',
+        'csv=p=0',
+        file,
+      ]);
+      expect(Number(stdout)).toBeCloseTo(LONG_SECONDS - 100, 0);
+    } finally {
+      await rm(file, { force: true });
+    }
+    await failsWith(t, me, 'stream', { id: ids['Long Tone']!, format: 'mp3', timeOffset: '121' }, 0);
+    await failsWith(t, me, 'stream', { id: ids['Long Tone']!, format: 'mp3', timeOffset: 'soon' }, 0);
+  }, 60_000);
+
   it('leaves no ffmpeg running when the client goes away mid-transcode', async () => {
     expect(await ffmpegChildren()).toEqual([]);
     const url = restUrl(t, 'stream', {

@@ -81,9 +81,9 @@ export function routeTable(services: Services): DocumentedRoute[] {
   const library = libraryHandlers(services.library);
   const playback = playbackHandlers(services.stream, services.search);
   const listening = listeningHandlers(services.browse, services.playQueues, services.favourites);
-  const playlists = collectionHandlers(services.collections, 'playlist');
-  const collections = collectionHandlers(services.collections, 'collection');
-  const mixes = mixHandlers(services.mixes);
+  const playlists = collectionHandlers(services.collections, services.library, 'playlist');
+  const collections = collectionHandlers(services.collections, services.library, 'collection');
+  const mixes = mixHandlers(services.mixes, services.library);
   const art = artworkHandlers(services.artwork);
   const updates = updateHandlers(services.updates);
   const admin = new AdminPage();
@@ -253,12 +253,15 @@ export function routeTable(services: Services): DocumentedRoute[] {
     post('playback', '/api/now-playing', MEMBERS, listening.announce),
     get('playlists', '/api/playlists', READERS, playlists.list),
     get('playlists', '/api/playlists/:id', READERS, playlists.get),
+    get('playlists', '/api/playlists/:id/tracks', READERS, playlists.tracks),
     post('playlists', '/api/playlists/create', MEMBERS, playlists.create),
     get('playlists', '/api/collections', READERS, collections.list),
     get('playlists', '/api/collections/:id', READERS, collections.get),
+    get('playlists', '/api/collections/:id/tracks', READERS, collections.tracks),
     post('playlists', '/api/collections/create', MEMBERS, collections.create),
     get('playlists', '/api/mixes', READERS, mixes.list),
     get('playlists', '/api/mixes/:id', READERS, mixes.get),
+    get('playlists', '/api/mixes/:id/tracks', READERS, mixes.tracks),
     post('playlists', '/api/mixes/hide', READERS, mixes.hide),
     post('playlists', '/api/mixes/unhide', READERS, mixes.unhide),
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { TrackRecord } from '../../domain/library.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalidParameter } from '../../errors.js';
 import { audioContentType } from '../../library/audio-file.js';
 import type { OpenedTrackFile } from '../../library/track-file.js';
 import {
@@ -28,6 +28,11 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
 export interface StreamOptions {
   format?: TranscodeFormat | undefined;
   maxBitRate?: number | undefined;
+  /**
+   * Where a transcode starts, in seconds from the track's start (a player seeks a transcode by asking
+   * for it again from there). An original ignores it: it is sought with byte ranges.
+   */
+  timeOffset?: number | undefined;
 }
 
 /** A track's own file, as it is on disk now. */
@@ -53,6 +58,8 @@ export interface TranscodedAudio {
   /** What the encoder is asked for, so that the stream with its framing stays within `kbps`. */
   encoderKbps: number;
   contentType: string;
+  /** Seconds into the track where the encode starts (0: the start). */
+  offsetSeconds: number;
 }
 
 export interface StreamServiceOptions {
@@ -132,6 +139,7 @@ export class StreamService {
    */
   async plan(trackId: string, options: StreamOptions = {}): Promise<OriginalAudio | TranscodedAudio> {
     const original = await this.original(trackId);
+    const offsetSeconds = checkedOffset(original.track, options.timeOffset);
     const limit = options.maxBitRate && options.maxBitRate > 0 ? options.maxBitRate : null;
     if (!options.format && limit === null) return original;
     const own = original.track.format.toLowerCase();
@@ -146,6 +154,7 @@ export class StreamService {
       kbps,
       encoderKbps: encoderKbps(format, kbps),
       contentType: ENCODINGS[format].contentType,
+      offsetSeconds,
     };
   }
 
@@ -184,6 +193,7 @@ export class StreamService {
         input: file.handle,
         format: audio.format,
         kbps: audio.encoderKbps,
+        offsetSeconds: audio.offsetSeconds,
         onExit: release,
         idleTimeoutMs: this.options.transcodeIdleMs,
       });
@@ -209,6 +219,19 @@ const MP3_KBPS = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
 export function encoderKbps(format: TranscodeFormat, kbps: number): number {
   if (format === 'mp3') return MP3_KBPS.filter((rate) => rate <= kbps).at(-1) ?? MIN_KBPS;
   return Math.floor(kbps * 0.94);
+}
+
+/**
+ * The start offset within the track: 0 when none is asked; past the track's end (when its length is
+ * known) it is refused, whether or not the answer is a transcode, so a bad request never depends on
+ * the format the server picks.
+ */
+function checkedOffset(track: TrackRecord, seconds: number | undefined): number {
+  if (seconds === undefined) return 0;
+  const length = track.durationMs / 1000;
+  if (track.durationMs > 0 && seconds > length)
+    throw invalidParameter('timeOffset', `timeOffset is past the end of the track (${length} s)`);
+  return seconds;
 }
 
 function isTranscodeFormat(value: string): value is TranscodeFormat {

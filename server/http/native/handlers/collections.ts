@@ -1,10 +1,16 @@
 import { collectionPageSchema, collectionSchema } from '../../../contract/collections.js';
+import { trackListSchema } from '../../../contract/library.js';
+import type { LibraryService } from '../../../services/library-service.js';
 import type { CollectionService } from '../../../services/collection-service.js';
 import type { CollectionKind } from '../../../domain/collection.js';
 import { idPath, listQuery, stringList, text } from '../../params.js';
 import { callerOf, endpoint } from '../../endpoint.js';
 
-export function collectionHandlers(collections: CollectionService, kind: CollectionKind) {
+export function collectionHandlers(
+  collections: CollectionService,
+  library: LibraryService,
+  kind: CollectionKind,
+) {
   const plural = kind === 'playlist' ? 'Playlists' : 'Collections';
   return {
     list: endpoint({
@@ -19,6 +25,16 @@ export function collectionHandlers(collections: CollectionService, kind: Collect
       response: collectionSchema,
       errors: { 404: [`${kind}_not_found`] },
       handle: ({ path }) => collections.get(kind, path.id),
+    }),
+    tracks: endpoint({
+      summary: `A ${kind}'s tracks, in its order`,
+      description: 'One request for the whole list, however long, instead of one per track.',
+      path: idPath,
+      response: trackListSchema,
+      errors: { 404: [`${kind}_not_found`] },
+      handle: ({ path, request }) => ({
+        items: library.tracksOf(callerOf(request), collections.get(kind, path.id).trackIds),
+      }),
     }),
     create: endpoint({
       summary: `Create a ${kind}`,

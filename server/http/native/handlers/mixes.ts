@@ -1,10 +1,12 @@
 import { MIX_IDS, mixHiddenSchema, mixListSchema, mixSchema } from '../../../contract/mixes.js';
+import { trackListSchema } from '../../../contract/library.js';
+import type { LibraryService } from '../../../services/library-service.js';
 import type { MixService } from '../../../services/mixes/mix-service.js';
 import { boolean, id, idPath } from '../../params.js';
 import { callerOf, endpoint } from '../../endpoint.js';
 
 /** Melon's mixes (docs/API.md, Mixes): read-only playlists; each account may hide some. */
-export function mixHandlers(mixes: MixService) {
+export function mixHandlers(mixes: MixService, library: LibraryService) {
   const hide = (hidden: boolean) =>
     endpoint({
       summary: hidden ? 'Hide one of the caller’s mixes' : 'Show one of the caller’s hidden mixes again',
@@ -35,6 +37,16 @@ export function mixHandlers(mixes: MixService) {
       response: mixSchema,
       errors: { 404: ['mix_not_found'] },
       handle: ({ path, request }) => mixes.get(callerOf(request), path.id),
+    }),
+    tracks: endpoint({
+      summary: 'One of the caller’s mixes’ tracks, in its order, in one answer',
+      path: idPath,
+      response: trackListSchema,
+      errors: { 404: ['mix_not_found'] },
+      handle: async ({ path, request }) => {
+        const caller = callerOf(request);
+        return { items: library.tracksOf(caller, (await mixes.get(caller, path.id)).trackIds) };
+      },
     }),
     hide: hide(true),
     unhide: hide(false),

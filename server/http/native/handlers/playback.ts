@@ -45,6 +45,22 @@ const maxBitRate = integer(0, 10_000)
     description: `The highest bit rate the client wants, in kbps (${MIN_KBPS} or more; 0 = no limit)`,
   });
 
+/** Seconds, as `90` or `90.5` (milliseconds at most); a day bounds it before the track's length does. */
+const timeOffset = z
+  .preprocess(
+    (value) =>
+      typeof value === 'string' && /^\d{1,6}(\.\d{1,3})?$/.test(value.trim()) ? Number(value) : value,
+    z
+      .number({ error: 'must be a number of seconds such as 90 or 90.5' })
+      .min(0, 'must be at least 0')
+      .max(86_400, 'must be at most 86400'),
+  )
+  .optional()
+  .meta({
+    description:
+      'Start a transcode this many seconds into the track (at most its length); an original ignores it (use Range)',
+  });
+
 export function playbackHandlers(stream: StreamService, search: SearchService) {
   return {
     stream: rawEndpoint({
@@ -54,6 +70,7 @@ export function playbackHandlers(stream: StreamService, search: SearchService) {
         'transcoded by ffmpeg when the server has it and the original does not already fit (same format, average ' +
         `bit rate within maxBitRate). Formats: mp3 (audio/mpeg), opus (audio/ogg), aac (ADTS, audio/aac); without ` +
         `maxBitRate they are made at mp3 192, opus 128, aac 192 kbps (at most ${MAX_KBPS.mp3}/${MAX_KBPS.opus}/${MAX_KBPS.aac}). ` +
+        '`timeOffset` starts a transcode that many seconds in (a player seeks a transcode by asking again). ' +
         'A browser’s <audio> element cannot send a header: this route also takes a stream token (from ' +
         '`POST /api/users/stream-token`, never a login token) as `access_token` in the query.',
       path: idPath,
@@ -63,6 +80,7 @@ export function playbackHandlers(stream: StreamService, search: SearchService) {
           .optional()
           .meta({ description: 'Transcode to this format' }),
         maxBitRate,
+        timeOffset,
       },
       responses: {
         200: audio('The audio: the original file, or a transcode (chunked, no Content-Length)'),

@@ -9,6 +9,7 @@ import {
   type StreamOptions,
   type TranscodeFormat,
 } from '../../../services/playback/stream-service.js';
+import { invalidParameter } from '../../../errors.js';
 import { notFoundError } from '../errors.js';
 import type { SubsonicParams } from '../params.js';
 import { callerOf, type BinaryReply, type MethodRequest } from '../types.js';
@@ -31,12 +32,22 @@ const FORMATS: Record<string, TranscodeFormat> = {
  */
 export function streamOptions(params: SubsonicParams): StreamOptions {
   const format = params.string('format')?.trim().toLowerCase() ?? '';
-  if (format === 'raw') return {};
   const maxBitRate = params.int('maxBitRate', 0, 0, 100_000);
+  const offset = params.string('timeOffset')?.trim() ?? '';
+  const timeOffset = offset === '' ? undefined : seconds(offset);
+  if (format === 'raw') return { timeOffset };
   return {
+    timeOffset,
     format: FORMATS[format],
     maxBitRate: maxBitRate === 0 ? undefined : Math.max(MIN_KBPS, maxBitRate),
   };
+}
+
+/** `timeOffset` in seconds: Subsonic's whole seconds, or with a fraction (up to milliseconds). */
+function seconds(value: string): number {
+  if (!/^\d{1,6}(\.\d{1,3})?$/.test(value))
+    throw invalidParameter('timeOffset', 'timeOffset must be a number of seconds');
+  return Number(value);
 }
 
 /** A native reply (http/audio-reply.ts) as the Subsonic router sends it. */
