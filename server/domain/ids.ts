@@ -11,3 +11,13 @@ export function isValidId(value: unknown): value is string {
 export function newId(): string {
   return randomBytes(16).toString('base64url');
 }
+
+/** Melon's mixes are listed beside the household's playlists under ids with this prefix. */
+export const MIX_ID_PREFIX = 'mix-';
+
+/** A new playlist or collection id, never one that reads as a mix's (which Subsonic would refuse). */
+export function newCollectionId(make: () => string = newId): string {
+  let id = make();
+  while (id.startsWith(MIX_ID_PREFIX)) id = make();
+  return id;
+}

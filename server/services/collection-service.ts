@@ -1,6 +1,6 @@
 import type { Page } from '../contract/common.js';
 import type { Collection } from '../contract/collections.js';
-import { newId, isValidId } from '../domain/ids.js';
+import { newCollectionId, isValidId } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/user.js';
 import { forbidden, invalidParameter, notFound } from '../errors.js';
@@ -29,7 +29,7 @@ export class CollectionService {
     const unknown = trackIds.find((trackId) => !this.library.hasTrack(trackId));
     if (unknown !== undefined) throw invalidParameter('trackIds', `Track '${unknown}' not found`);
     const record: CollectionRecord = {
-      id: newId(),
+      id: newCollectionId(),
       name: request.name,
       description: request.description ?? null,
       trackIds,

@@ -1,3 +1,4 @@
+import { MIX_ID_PREFIX } from '../../../domain/ids.js';
 import { isoUtc } from '../../../clock.js';
 import type { Services } from '../../../services/create-services.js';
 import type { Collection } from '../../../contract/collections.js';
@@ -8,11 +9,10 @@ import { callerOf, type MethodRequest } from '../types.js';
 const PAGE_ALL = { page: 0, count: 1_000_000 };
 
 /** Mixes are playlists whose id starts with this; only Melon makes and changes them. */
-const MIX_PREFIX = 'mix-';
 /** The owner Subsonic apps show for a mix. */
 const MIX_OWNER = 'Melon';
 
-const isMix = (id: string | undefined) => id !== undefined && id.startsWith(MIX_PREFIX);
+const isMix = (id: string | undefined) => id !== undefined && id.startsWith(MIX_ID_PREFIX);
 
 function refuseMix(id: string | undefined): void {
   if (isMix(id))
