@@ -13,8 +13,7 @@ export function indexSource(index: StatsIndex, library: LibraryService): MixSour
   return {
     topTracks: (userId, from, to, limit) => index.topTracks({ userId, from, to }, 0, limit),
     latestPlays: (userId) => index.latestPlays(userId),
-    // Any range short of all time readies the marks; they then serve every range of the user.
-    prepare: (userId) => index.prepare({ userId, from: 0 }),
+    prepare: (userId) => index.prepareListener(userId),
     version: () => {
       const catalog = library.snapshot();
       if (catalog !== lastCatalog) {

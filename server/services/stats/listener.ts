@@ -72,17 +72,25 @@ export class Listener {
   }
 
   /**
-   * Makes ahead, a slice of rows per turn, what a read of `sel` would otherwise make at once and that
-   * takes long: a device's all-time sums (UserTallies.prepareDevice), or for a range the row marks
-   * (UserTallies.prepareMarks).
+   * Makes ahead, a slice per turn, what a read of `sel` would otherwise make at once and that takes
+   * long: a device's all-time sums (UserTallies.prepareDevice), the all-time rankings
+   * (UserTallies.prepareRankings), or for a range the row marks (UserTallies.prepareMarks).
    */
   async prepare(sel: Selection): Promise<void> {
     const { tallies, slicing } = this.parts;
     if (sel.whole) {
       if (sel.device !== undefined) await tallies.prepareDevice(this.rows, sel.device, slicing);
+      else await tallies.prepareRankings(this.rows, slicing);
     } else if (sel.device === undefined) {
       await tallies.prepareMarks(this.rows, slicing);
     }
+  }
+
+  /** Makes ahead what any read of this listener without a device may make at once: rankings and row marks. */
+  async prepareAll(): Promise<void> {
+    const { tallies, slicing } = this.parts;
+    await tallies.prepareRankings(this.rows, slicing);
+    await tallies.prepareMarks(this.rows, slicing);
   }
 
   /**

@@ -151,8 +151,8 @@ export class StatsIndex {
 
   /**
    * After a bulk load (the log read at start): settles every listener (Listener.settle). Sums per
-   * device and rankings are made at their first read: made here for every user, they would hold
-   * memory nobody may read and lengthen every start.
+   * device and rankings are made ahead of their first read (StatsIndex.prepare): made here for every
+   * user, they would hold memory nobody may read and lengthen every start.
    */
   settle(): void {
     for (const l of this.listeners) l?.settle();
@@ -231,6 +231,14 @@ export class StatsIndex {
   async prepare(f: StatsFilter): Promise<void> {
     const sel = this.select(f);
     if (sel) await this.listenerOf(f.userId)?.prepare(sel);
+  }
+
+  /** Makes ahead what any read of a user without a device may make at once (Listener.prepareAll). */
+  async prepareListener(userId: string): Promise<void> {
+    const l = this.listenerOf(userId);
+    if (!l) return;
+    l.rows.ensureSorted();
+    await l.prepareAll();
   }
 
   listeningTime(f: StatsFilter): { totalMs: number; plays: number } {

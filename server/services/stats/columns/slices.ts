@@ -7,7 +7,7 @@ export interface Slicing {
 }
 
 /** Tries made a slice at a time before a scan is made at once. */
-const SLICED_TRIES = 3;
+export const SLICED_TRIES = 3;
 
 /**
  * Scans rows of `u` a slice at a time, waiting a turn of the event loop between slices, so a scan

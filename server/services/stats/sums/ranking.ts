@@ -1,6 +1,11 @@
 import { capacityFor, grown } from '../columns/columns.js';
+import { SLICED_TRIES } from '../columns/slices.js';
+import { sortInSteps } from './sort-in-steps.js';
 import type { Tally } from './tally.js';
 import type { Comparator } from './top-n.js';
+
+/** Comparisons a step of a ranking made ahead may spend before other work gets a turn. */
+const COMPARISONS_PER_TURN = 20_000;
 
 /**
  * A tally's played items kept in rank order (a summary table with a rank index, in memory): made by
@@ -24,6 +29,27 @@ export class Ranking {
     if (!this.built) this.build();
     if (limit <= 0 || offset >= this.n) return [];
     return Array.from(this.ranks.subarray(offset, Math.min(this.n, offset + limit)));
+  }
+
+  /**
+   * Makes the ranking ahead of its first read, a step of its sort per turn of the event loop: a
+   * heavy listener's made at once by that read would hold the loop while other requests wait.
+   * `version` changes whenever the tally does (a log counted between steps): the sort then starts
+   * over, and after three tries it is made at once.
+   */
+  async prepare(version: () => number, nextTurn: () => Promise<void>): Promise<void> {
+    for (let tries = 1; !this.built; tries += 1) {
+      if (tries > SLICED_TRIES) return this.build();
+      const seen = version();
+      const items = Int32Array.from(this.tally.played());
+      const steps = sortInSteps(items, this.order(), COMPARISONS_PER_TURN);
+      let current = true;
+      while (current && !steps.next().done) {
+        await nextTurn();
+        current = version() === seen && !this.built;
+      }
+      if (current) this.keep(items);
+    }
   }
 
   /** Call before the tally counts a log of `idx`; hand the result to `after`. */
@@ -50,8 +76,12 @@ export class Ranking {
   private build(): void {
     const items = this.tally.played();
     items.sort(this.order());
-    this.ranks = Int32Array.from(items);
-    this.n = items.length;
+    this.keep(Int32Array.from(items));
+  }
+
+  private keep(ranks: Int32Array<ArrayBuffer>): void {
+    this.ranks = ranks;
+    this.n = ranks.length;
     this.built = true;
   }
 

@@ -14,6 +14,14 @@ export const DEVICE_SUMS_KEPT = 4;
 
 /** The lists kept ranked for all-time reads (ranking.ts). */
 export type RankedList = Kind | 'recentAlbums' | 'recentArtists';
+const RANKED_LISTS: readonly RankedList[] = [
+  'tracks',
+  'albums',
+  'artists',
+  'genres',
+  'recentAlbums',
+  'recentArtists',
+];
 
 /**
  * A user's sums and rankings: all-time sums per kind and per device, kept current by `count` on every
@@ -92,6 +100,14 @@ export class UserTallies {
       if (!u.marks.extendOne(u, this.tables.snapshots.count)) return;
       await nextTurn();
     }
+  }
+
+  /**
+   * Makes a user's all-time rankings ahead of an all-time read, each sorted a step per turn of the
+   * event loop (Ranking.prepare): made at the read, a heavy listener's would hold the loop.
+   */
+  async prepareRankings(u: UserColumns, { nextTurn }: Slicing): Promise<void> {
+    for (const list of RANKED_LISTS) await this.ranking(u, list).prepare(() => u.n, nextTurn);
   }
 
   private folded(sums: Tally): Tallies {

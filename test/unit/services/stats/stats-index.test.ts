@@ -257,6 +257,27 @@ describe('StatsIndex recent lists', () => {
     expect(index.topTracks(range, 0, 10)).toEqual(indexOf(logs).topTracks(range, 0, 10));
   });
 
+  it("makes a listener's all-time rankings ahead of an all-time read, a step of each sort per turn", async () => {
+    const logs = Array.from({ length: 16_000 }, (_, i) =>
+      entry({ trackId: `t${(i * 7919) % 8000}`, albumId: `al${i % 700}`, at: T0 + (i % 977) * MIN }),
+    );
+    let turns = 0;
+    const index = statsIndexOf(logs, {
+      nextTurn: () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+    });
+    index.settle();
+    await index.prepare(all);
+    expect(turns).toBeGreaterThan(1);
+    const made = turns;
+    expect(index.topTracks(all, 0, 8000)).toEqual(indexOf(logs).topTracks(all, 0, 8000));
+    expect(index.recentAlbums(all, 0, 700)).toEqual(indexOf(logs).recentAlbums(all, 0, 700));
+    await index.prepareListener('u1');
+    expect(turns).toBe(made);
+  });
+
   it("makes a device's sums at once when logs keep arriving between slices", async () => {
     const logs = Array.from({ length: 40 }, (_, i) => entry({ device: 'Phone', at: T0 + i * MIN }));
     let turns = 0;

@@ -33,6 +33,28 @@ describe('select', () => {
     );
   });
 
+  it('gives the ranks a full sort gives when it sorts only the items at or above the k-th plays', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3000 }),
+        fc.nat(400),
+        fc.integer({ min: 1, max: 800 }),
+        (keys, offset, limit) => {
+          const tally = tallyOf(keys);
+          keys.forEach((_, i) => tally.bump(i, true, 1000, (i * 37) % 11));
+          const ids = keys.map((_, i) => `t${(i * 7919) % keys.length}`);
+          const compare = byPlays(tally, ids);
+          const expected = tally
+            .played()
+            .sort(compare)
+            .slice(offset, offset + limit);
+          expect(select(tally, compare, offset, limit)).toEqual(expected);
+        },
+      ),
+      { numRuns: propertyRuns(100) },
+    );
+  });
+
   it('gives nothing for no room or an offset past the end', () => {
     const compare = (a: number, b: number) => a - b;
     expect(select(tallyOf([3, 1, 2]), compare, 0, 0)).toEqual([]);

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { Ranking } from '../../../../../server/services/stats/sums/ranking.js';
+import { Tally } from '../../../../../server/services/stats/sums/tally.js';
+import { byPlays } from '../../../../../server/services/stats/sums/top-n.js';
+
+/** A tally of `count` items with a few plays each (many ties), and their ids. */
+function tallyOf(count: number): { tally: Tally; ids: string[] } {
+  const tally = new Tally();
+  const ids = Array.from({ length: count }, (_, i) => `t${(i * 7919) % count}`);
+  for (let i = 0; i < count; i += 1) {
+    for (let p = 0; p <= i % 5; p += 1) tally.bump(i, true, 1000, 1_000 + ((i * 31) % 97));
+  }
+  return { tally, ids };
+}
+
+/** The order a ranking must have: every played item sorted at once. */
+function reference(tally: Tally, ids: string[]): number[] {
+  return tally.played().sort(byPlays(tally, ids));
+}
+
+describe('a ranking made ahead of its first read', () => {
+  it('is sorted a step per turn and lists what a ranking made at its read lists', async () => {
+    const { tally, ids } = tallyOf(5000);
+    const ranking = new Ranking(tally, () => byPlays(tally, ids));
+    let turns = 0;
+    await ranking.prepare(
+      () => 0,
+      () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+    );
+    expect(turns).toBeGreaterThan(1);
+    expect(ranking.page(0, 5000)).toEqual(reference(tally, ids));
+  });
+
+  it('starts over when a log is counted between steps, and is made at once after three tries', async () => {
+    const { tally, ids } = tallyOf(5000);
+    const ranking = new Ranking(tally, () => byPlays(tally, ids));
+    let version = 0;
+    let turns = 0;
+    await ranking.prepare(
+      () => version,
+      () => {
+        turns += 1;
+        // A play of item 3 arrives: it moves up, so a sort half made is out of date.
+        const at = ranking.before(3);
+        tally.bump(3, true, 1000, 5_000 + turns);
+        ranking.after(3, at);
+        version += 1;
+        return Promise.resolve();
+      },
+    );
+    expect(turns).toBe(3);
+    expect(ranking.page(0, 5000)).toEqual(reference(tally, ids));
+  });
+
+  it('is kept current by the logs counted after it was made', async () => {
+    const { tally, ids } = tallyOf(3000);
+    const ranking = new Ranking(tally, () => byPlays(tally, ids));
+    await ranking.prepare(
+      () => 0,
+      () => Promise.resolve(),
+    );
+    for (const idx of [2999, 10, 10, 10, 10, 10, 10]) {
+      const at = ranking.before(idx);
+      tally.bump(idx, true, 1000, 9_000);
+      ranking.after(idx, at);
+    }
+    expect(ranking.page(0, 3000)).toEqual(reference(tally, ids));
+    expect(ranking.page(0, 1)).toEqual([10]);
+  });
+});
