@@ -29,6 +29,7 @@ export const PLAIN_WORDS: Record<ProblemCode | PageCode, string> = {
   invalid_invite: 'That invite code is wrong, used or expired.',
   range_not_satisfiable: 'That part of the file does not exist.',
   busy: 'The server is busy converting other music. Try again in a few seconds.',
+  starting: 'Melon is starting. Try again in a few seconds.',
   too_many_attempts: 'Too many attempts. Wait a few minutes, then try again.',
   too_many_invites: 'Five codes are already waiting. Revoke one, or wait until one is used or expires.',
   invite_not_found: 'That code can no longer be revoked: it was used, revoked or has expired.',

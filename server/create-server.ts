@@ -13,11 +13,14 @@ import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
+import { LoadingIndex } from './services/stats/loading-index.js';
 import { StatsIndex } from './services/stats/stats-index.js';
+import { nextTurn } from './services/next-turn.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
+import { startingGate, type StartState } from './http/starting.js';
 import { warmUp, warmUpSecret } from './http/warm-up.js';
 import { openStore, type Store } from './store/open-store.js';
 
@@ -37,6 +40,13 @@ export interface ServerDeps {
   library?: LibraryOptions;
   /** Replaces some of the HTTP server's limits (tests use short timeouts). */
   httpLimits?: Partial<HttpLimits>;
+  /**
+   * The wait between steps of the play index's load at start (default: a turn of the event loop);
+   * tests hold the load with it.
+   */
+  loadTurn?: () => Promise<void>;
+  /** How long a request that needs the plays waits for their load at start (http/starting.ts). */
+  startWaitMs?: number;
 }
 
 /**
@@ -85,6 +95,11 @@ export interface MelonServer {
   readonly firstAdmin: FirstAdmin | null;
   /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
   listen(): Promise<string>;
+  /**
+   * Resolves once the plays have loaded (they load in the background: the server answers sign-ins
+   * meanwhile and holds the rest, http/starting.ts) and, if listening, the library is being watched.
+   */
+  readonly started: Promise<void>;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then flushes the store. */
   close(graceMs?: number): Promise<void>;
 }
@@ -121,9 +136,12 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger();
-  // The stats index is built from the play log while the store opens, then kept current on append.
+  // The stats index is built from the play log while the store opens, then kept current on append;
+  // a saved index loads in the background while the server answers (LoadingIndex).
   const statsIndex = new StatsIndex();
-  const store = await openStore(config.dataDir, { logger, playIndex: statsIndex });
+  const loading = new LoadingIndex(statsIndex, deps.loadTurn ?? nextTurn);
+  const store = await openStore(config.dataDir, { logger, playIndex: loading });
+  const playsLoaded = loadInBackground(loading, logger);
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
     statsIndex,
@@ -136,6 +154,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     },
     exit: deps.exit,
     beforeExit: () => close(),
+    playsLoaded,
     serverInfo: () => ({
       version: config.version,
       addresses: port === null ? [] : serverAddresses(config.host, port),
@@ -155,6 +174,33 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     resizer: services.resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
   });
+  let http: Server | null = null;
+  let closing: Promise<void> | null = null;
+  // What reads or writes plays outside a request starts once they are all loaded: imports a stop
+  // interrupted run again (their progress says where they were), then the library is watched and
+  // scanned. Until then requests that need the plays wait or are refused (http/starting.ts).
+  let listening = false;
+  let ready = false;
+  let libraryStarted = false;
+  const startLibrary = () => {
+    if (libraryStarted || !listening || !ready || closing) return;
+    libraryStarted = true;
+    services.library.start({ scan: deps.scanOnStart ?? true });
+  };
+  const started = playsLoaded.then(async () => {
+    if (closing) return;
+    await services.imports.resume().catch((error: unknown) => {
+      logger.error('could not resume the interrupted imports', { error: String(error) });
+    });
+    ready = true;
+    startLibrary();
+  });
+  const startState: StartState = {
+    get ready() {
+      return ready;
+    },
+    done: started,
+  };
   const warmUpKey = warmUpSecret();
   const app = buildApp(routes, services.auth, logger, {
     allowedHosts: config.allowedHosts,
@@ -164,13 +210,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
     ],
     adapters: [subsonic],
+    starting: startingGate(startState, config.version, deps.startWaitMs),
   });
-  // Imports a stop interrupted run again (their progress says where they were).
-  await services.imports.resume();
   // Listens still in an outbox go out again.
   services.forwarding.start();
-  let http: Server | null = null;
-  let closing: Promise<void> | null = null;
 
   const close = (graceMs = 4_000): Promise<void> => {
     closing ??= (async () => {
@@ -203,6 +246,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     routes,
     desktop: desktopFacade(services),
     firstAdmin,
+    started,
     listen: () =>
       new Promise<string>((resolve, reject) => {
         const handle = app.callback();
@@ -224,13 +268,28 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           server.off('error', reject);
           http = server;
           port = (server.address() as AddressInfo).port;
-          services.library.start({ scan: deps.scanOnStart ?? true });
+          listening = true;
+          startLibrary();
           const url = `http://${urlHost(config.host)}:${port}`;
           void warmUp(url, warmUpKey).then(() => resolve(url));
         });
       }),
     close,
   };
+}
+
+/**
+ * Runs the rest of the play index's load in the background; resolves once every play is in. A load
+ * that fails never resolves: the server stays starting (sign-ins answered, plays refused with 503)
+ * and its log says why.
+ */
+function loadInBackground(loading: LoadingIndex, logger: Logger): Promise<void> {
+  return loading.finish().catch((error: unknown) => {
+    logger.error('could not load the saved play index; remove plays.index to rebuild it from the log', {
+      error: String(error),
+    });
+    return new Promise<void>(() => undefined);
+  });
 }
 
 function urlHost(host: string): string {

@@ -49,6 +49,8 @@ export const PROBLEM_STATUS = {
   // streaming
   range_not_satisfiable: 416,
   busy: 503,
+  // start
+  starting: 503,
   // stats
   stats_private: 401,
   too_many_steps: 400,

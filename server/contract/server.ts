@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { musicFolderSchema } from './library.js';
 
-export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() });
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'starting']).meta({
+    description:
+      '`starting` while the plays still load: sign-ins are answered, other requests wait or get 503 `starting`',
+  }),
+  version: z.string(),
+});
 export type Health = z.output<typeof healthSchema>;
 
 export const serverInfoSchema = z.object({

@@ -40,6 +40,8 @@ export function buildApp(
     headerTokenAdapters?: readonly Koa.Middleware[];
     /** The secret of the server's own warm-up request, which the request log leaves out. */
     warmUpSecret?: string;
+    /** While the play index loads: what is answered, waits or is refused (starting.ts). */
+    starting?: Koa.Middleware<AppState>;
   } = {},
 ): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
@@ -71,6 +73,7 @@ export function buildApp(
   // Before the host guard, so its refusals carry the headers too.
   app.use(securityHeaders());
   app.use(hostGuard(options.allowedHosts));
+  if (options.starting) app.use(options.starting);
   for (const adapter of options.headerTokenAdapters ?? []) app.use(adapter);
   app.use(crossOriginGuard());
   for (const adapter of options.adapters ?? []) app.use(adapter);

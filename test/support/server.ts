@@ -50,6 +50,12 @@ export interface TestServerOptions {
   checkResponses?: boolean;
   /** Replaces some of the HTTP server's limits (timeouts, connection cap). */
   httpLimits?: ServerDeps['httpLimits'];
+  /** The wait between steps of the plays' load at start: a test holds the load with it. */
+  loadTurn?: ServerDeps['loadTurn'];
+  /** How long a request that needs the plays waits for their load at start. */
+  startWaitMs?: number;
+  /** Hands the server over while its plays still load (default: once they are in and scanned). */
+  whileStarting?: boolean;
 }
 
 /**
@@ -107,10 +113,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     library: options.library ?? { watch: false },
     exit: () => undefined,
     httpLimits: options.httpLimits,
+    loadTurn: options.loadTurn,
+    startWaitMs: options.startWaitMs,
   });
   const url = await server.listen();
-  // The start-up scan runs in the background; tests begin once it has finished.
-  await server.services.library.waitForIdle();
+  // The plays load and the start-up scan run in the background; tests begin once both have finished.
+  if (!options.whileStarting) {
+    await server.started;
+    await server.services.library.waitForIdle();
+  }
   const doc = options.checkResponses === false ? null : documentOf(server);
   const call = async (path: string, init: RequestInit & { token?: string } = {}) => {
     const { token, ...rest } = init;

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { answeredWhileStarting } from '../starting.js';
 import { problemSchema } from '../../contract/common.js';
 import {
   endpoint,
@@ -114,6 +115,8 @@ function problemCodes(route: RouteDef, doc: EndpointDoc): Map<number, Set<string
   if (route.access !== 'public') add(401, 'missing_token', 'invalid_token', 'forbidden_role');
   // The cross-origin guard (http/cross-origin.ts) stands before every route.
   add(403, 'cross_origin_refused');
+  // So does the start's (http/starting.ts), for all but what it answers at once.
+  if (!answeredWhileStarting(route.path)) add(503, 'starting');
   for (const [status, list] of Object.entries(doc.errors)) add(Number(status), ...list);
   add(500, 'internal_error');
   return codes;
@@ -124,6 +127,7 @@ const SHARED_PROBLEMS: { name: string; status: number; codes: readonly string[] 
   { name: 'Unauthorized', status: 401, codes: ['forbidden_role', 'invalid_token', 'missing_token'] },
   { name: 'CrossOriginRefused', status: 403, codes: ['cross_origin_refused'] },
   { name: 'PayloadTooLarge', status: 413, codes: ['payload_too_large'] },
+  { name: 'Starting', status: 503, codes: ['starting'] },
   { name: 'InternalError', status: 500, codes: ['internal_error'] },
 ];
 

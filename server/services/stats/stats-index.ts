@@ -47,6 +47,9 @@ import { Listener, type ListenerParts } from './listener.js';
 import { UserTallies } from './sums/user-tallies.js';
 import { nextTurn } from '../next-turn.js';
 
+/** Saved rows added between pauses of a load in steps: each costs far more than a scanned row. */
+const ROWS_PER_LOAD_STEP = 20_000;
+
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
  * log at start and kept current by `add`. Strings are interned to small integers; what a track was
@@ -132,6 +135,23 @@ export class StatsIndex {
    * snapshots as the log does.
    */
   load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly PlaySnapshot[] = []): boolean {
+    const steps = this.loadInSteps(bytes, logSnapshots);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `load` in steps: a generator that checks the saved blocks whole in its first step, then pauses
+   * after every slice of rows and after settling each listener, so the load can run in the
+   * background while the server answers (LoadingIndex). Nothing may read or add to the index until
+   * it ends.
+   */
+  *loadInSteps(
+    bytes: Uint8Array | Uint8Array[],
+    logSnapshots: readonly PlaySnapshot[] = [],
+  ): Generator<void, boolean> {
     if (this.total > 0 || this.tables.snapshots.count > 0) return false;
     const saved = decodeSavedIndex(Array.isArray(bytes) ? bytes : [bytes]);
     if (!saved) return false;
@@ -142,10 +162,12 @@ export class StatsIndex {
       const defined = blocksHold(saved.blocks, logSnapshots);
       if (!defined) return false;
       const rowsOf = (userIdx: number) => this.listener(userIdx).rows;
-      saved.blocks.forEach((block, i) => addBlock(this.tables, rowsOf, this.place, block, defined[i]!));
+      const rowsPerStep = Math.min(this.parts.slicing.rowsPerTurn, ROWS_PER_LOAD_STEP);
+      for (const [i, block] of saved.blocks.entries())
+        yield* addBlock(this.tables, rowsOf, this.place, block, defined[i]!, rowsPerStep);
     }
     this.unsaved = new SavedRecords(tableCounts(this.tables));
-    this.settle();
+    yield* this.settleInSteps();
     return true;
   }
 
@@ -156,6 +178,15 @@ export class StatsIndex {
    */
   settle(): void {
     for (const l of this.listeners) l?.settle();
+  }
+
+  /** `settle`, pausing after each listener. */
+  *settleInSteps(): Generator<void, void> {
+    for (const l of this.listeners) {
+      if (!l) continue;
+      l.settle();
+      yield;
+    }
   }
 
   /**

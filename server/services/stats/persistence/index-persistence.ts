@@ -53,15 +53,16 @@ export function savedWhole(tables: IndexTables, columns: readonly UserColumns[])
 /**
  * Adds a saved block's tables and rows; `snapshots` are the ones it defines (checked by blocksHold).
  * `place` adds a row to its listener and to every sum it counts in; `rowsOf` gives a listener's
- * columns, made for a new one.
+ * columns, made for a new one. A generator that pauses after every `rowsPerStep` rows.
  */
-export function addBlock(
+export function* addBlock(
   tables: IndexTables,
   rowsOf: (userIdx: number) => UserColumns,
   place: PlaceRow,
   block: SavedBlock,
   snapshots: DefinedSnapshots,
-): void {
+  rowsPerStep = Infinity,
+): Generator<void, void> {
   const expect = (interned: number, wanted: number) => {
     if (interned !== wanted) throw new Error('saved index: tables out of step');
   };
@@ -89,6 +90,8 @@ export function addBlock(
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
   }
   for (let r = 0; r < block.count; r += 1) {
+    // A pause between steps, for a load made in the background (StatsIndex.loadInSteps).
+    if (r > 0 && r % rowsPerStep === 0) yield;
     const o = r * RECORD_BYTES;
     const at = view.getFloat64(o, true);
     const userIdx = view.getUint32(o + 8, true);

@@ -1,0 +1,109 @@
+import type Koa from 'koa';
+import { AppError } from '../errors.js';
+import type { AppState } from './problem.js';
+import { envelope, render } from './subsonic/render.js';
+import { SUBSONIC_CODES } from './subsonic/errors.js';
+import { LISTENBRAINZ_ROOT } from './listenbrainz/routes.js';
+
+/** Where the server stands while the play index loads in the background (LoadingIndex). */
+export interface StartState {
+  /** True once every play is in the index. */
+  readonly ready: boolean;
+  /** Resolves once ready. */
+  readonly done: Promise<void>;
+}
+
+/**
+ * How long a request that needs the plays waits for them while Melon starts before it is refused:
+ * a start at a million plays takes about a second on a quiet machine, so most such requests only
+ * wait, and a client's own timeout (10 s and more) is never reached.
+ */
+export const START_WAIT_MS = 5_000;
+/** The Retry-After of a request refused while starting. */
+export const STARTING_RETRY_AFTER_SECONDS = 5;
+
+const MESSAGE = 'Melon is starting; try again in a few seconds';
+
+/**
+ * What is answered at once while the plays load: health, signing in and checking a sign-in, the
+ * settings page. None reads or writes plays; they use the accounts, which are open before the server
+ * listens. Subsonic apps sign in with `ping` and check `getLicense`; ListenBrainz scrobblers with
+ * `validate-token`.
+ */
+const ANSWERED_AT_ONCE = new Set([
+  '/api/health',
+  '/auth/login',
+  '/auth/check',
+  '/auth/code-authenticate',
+  '/admin',
+  '/admin/style.css',
+  '/admin/app.js',
+  '/rest/ping',
+  '/rest/ping.view',
+  '/rest/getLicense',
+  '/rest/getLicense.view',
+  `${LISTENBRAINZ_ROOT}/validate-token`,
+]);
+
+/** Whether a request to `path` is answered at once while the plays load (else it may wait, then be refused). */
+export function answeredWhileStarting(path: string): boolean {
+  return ANSWERED_AT_ONCE.has(path);
+}
+
+/**
+ * The one rule for requests that come while the play index still loads (docs/API.md, Starting):
+ * those of ANSWERED_AT_ONCE go on; every other waits for the load, at most `waitMs`, then goes on,
+ * or is refused with 503 `starting` and Retry-After, in the caller's API's own error shape. A
+ * refused write wrote nothing. `/api/health` says `"status": "starting"` until the load ends.
+ */
+export function startingGate(
+  state: StartState,
+  version: string,
+  waitMs = START_WAIT_MS,
+): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!state.ready && ctx.path === '/api/health' && ctx.method === 'GET') {
+      ctx.body = { status: 'starting', version };
+      return;
+    }
+    if (state.ready || answeredWhileStarting(ctx.path) || (await loaded(state, waitMs))) await next();
+    else refuse(ctx, version);
+  };
+}
+
+async function loaded(state: StartState, waitMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), waitMs);
+  });
+  try {
+    return await Promise.race([state.done.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function refuse(ctx: Koa.ParameterizedContext<AppState>, version: string): void {
+  const retryAfter = String(STARTING_RETRY_AFTER_SECONDS);
+  if (ctx.path === '/rest' || ctx.path.startsWith('/rest/')) {
+    // Subsonic apps show a failed answer's message and treat other HTTP statuses as a network fault:
+    // HTTP 200, `status="failed"`, as every Subsonic error (and `busy`) is answered.
+    const format = /^jsonp?$/i.test(String(ctx.query.f ?? '')) ? 'json' : 'xml';
+    const failure = envelope('failed', version, {
+      error: { code: SUBSONIC_CODES.generic, message: MESSAGE },
+    });
+    const { text, type } = render(format, failure);
+    ctx.set('Retry-After', retryAfter);
+    ctx.type = type;
+    ctx.body = text;
+    return;
+  }
+  if (ctx.path === LISTENBRAINZ_ROOT || ctx.path.startsWith(`${LISTENBRAINZ_ROOT}/`)) {
+    // ListenBrainz's own shape: a scrobbler keeps a listen a server error refused and sends it later.
+    ctx.status = 503;
+    ctx.set('Retry-After', retryAfter);
+    ctx.body = { code: 503, error: `${MESSAGE}.` };
+    return;
+  }
+  throw new AppError('starting', MESSAGE, {}, { 'Retry-After': retryAfter });
+}

@@ -1,0 +1,91 @@
+import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { StatsIndex } from './stats-index.js';
+
+/**
+ * The statistics index as the store fills it at start, with the saved index loaded in the
+ * background: the store opens (and the server listens) once the saved index is found whole, and its
+ * rows are then added a step per turn of the event loop (StatsIndex.loadInSteps) while the server
+ * answers sign-ins. Logs the store hands over meanwhile (the log's lines after the saved index, a
+ * log appended while loading) wait, in order, and are added right after it. Without a usable saved
+ * index the store reads the whole log into the index at once, as it always did.
+ *
+ * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
+ */
+export class LoadingIndex {
+  private steps: Generator<void, boolean> | null = null;
+  private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly index: StatsIndex,
+    /** The wait between steps: a later turn of the event loop. */
+    private readonly nextTurn: () => Promise<void>,
+  ) {}
+
+  /** True once the index holds every log the store has handed over. */
+  get ready(): boolean {
+    return this.steps === null;
+  }
+
+  /**
+   * Checks the saved parts whole (the load's first step) and leaves the rest for `finish`; false
+   * when they are not usable, the index left empty for the store to rebuild from the log.
+   */
+  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean {
+    const steps = this.index.loadInSteps(parts, logSnapshots);
+    const first = steps.next();
+    if (first.done) return first.value;
+    this.steps = steps;
+    return true;
+  }
+
+  /** As StatsIndex.add: `snapshot` and `line` are the log's, when the log hands the entry over. */
+  add(entry: PlayLogEntry, snapshot?: number, line?: number): void {
+    if (this.steps) this.waiting.push([entry, snapshot, line]);
+    else this.index.add(entry, snapshot, line);
+  }
+
+  readIdsFrom(log: { idAt(line: number): string }): void {
+    this.index.readIdsFrom(log);
+  }
+
+  /** A save takes what the index holds with the log's position: the load is finished first, at once. */
+  takeUnsaved(): Uint8Array[] {
+    this.finishNow();
+    return this.index.takeUnsaved();
+  }
+
+  /** The log is read: a loaded index settles at the end of its load instead. */
+  settle(): void {
+    if (!this.steps) this.index.settle();
+  }
+
+  /** Runs the rest of the load, a step per turn of the event loop; resolves once `ready`. */
+  async finish(): Promise<void> {
+    while (this.steps) {
+      await this.nextTurn();
+      this.step();
+    }
+  }
+
+  /** Runs the rest of the load now (a save or a stop during the start). */
+  finishNow(): void {
+    while (this.steps) this.step();
+  }
+
+  private step(): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.steps) return;
+    try {
+      if (!this.steps.next().done) return;
+    } catch (error) {
+      // Half loaded: never `ready`, never saved over the file it came from.
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      throw this.failure;
+    }
+    this.steps = null;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const [entry, snapshot, line] of waiting) this.index.add(entry, snapshot, line);
+  }
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { postJson, startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * Starting at once (docs/API.md, Starting): the server listens while the saved play index loads in
+ * the background, answers health and sign-ins meanwhile, holds what needs the plays, and refuses it
+ * with 503 `starting` once it has waited long enough. The test holds the load through the server's
+ * load turn, so "during the load" is certain on any machine.
+ */
+const library = makeLibrary({
+  artists: [{ id: 'ar1' }],
+  albums: [{ id: 'al1', artistIds: ['ar1'] }],
+  tracks: [
+    { id: 't1', artistIds: ['ar1'] },
+    { id: 't2', artistIds: ['ar1'] },
+  ],
+});
+
+/** A request that needs the plays waits this long during the load before it is refused. */
+const WAIT_MS = 1_000;
+
+type TopTracks = { id: string; plays: number }[];
+
+describe('a server starting over a saved play index', () => {
+  let t: TestServer;
+  let member: TestUser;
+  let appKey: string;
+  let before: TopTracks;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+
+  beforeAll(async () => {
+    const first = await startTestServer({ scanner: fakeScanner(library) });
+    member = await makeUser(first);
+    for (const id of ['t1', 't1', 't2'])
+      expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
+    const made = await postJson(first, '/api/users/api-keys/create', { name: 'Phone' }, member.token);
+    appKey = ((await made.json()) as { key: string }).key;
+    before = (await (await first.call('/api/stats/top-tracks', { token: member.token })).json()) as TopTracks;
+    // A clean stop saves the play index: the next start loads it in the background.
+    await first.stop(true);
+    t = await startTestServer({
+      scanner: fakeScanner(library),
+      dataDir: first.dataDir,
+      clock: first.clock,
+      loadTurn: () => held,
+      startWaitMs: WAIT_MS,
+      whileStarting: true,
+    });
+  });
+  afterAll(async () => {
+    release();
+    await t?.stop();
+  });
+
+  it('says it is starting, and signs in through each API, while the plays still load', async () => {
+    const health = await t.call('/api/health');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'starting' });
+
+    const login = await postJson(t, '/auth/login', { username: member.username, password: member.password });
+    expect(login.status).toBe(200);
+    expect(await login.json()).toMatchObject({ token: expect.any(String) });
+
+    const ping = await fetch(
+      `${t.url}/rest/ping.view?v=1.16.1&c=test&f=json&u=${member.username}&p=${encodeURIComponent(member.password)}`,
+    );
+    expect((await ping.json()) as unknown).toMatchObject({ 'subsonic-response': { status: 'ok' } });
+
+    const validate = await fetch(`${t.url}/listenbrainz/1/validate-token`, {
+      headers: { authorization: `Token ${appKey}` },
+    });
+    expect(await validate.json()).toMatchObject({ valid: true, user_name: member.username });
+  });
+
+  it('refuses a statistics read with 503 starting and Retry-After once it waited for the load', async () => {
+    const started = Date.now();
+    const top = await t.call('/api/stats/top-tracks', { token: member.token });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 50);
+    expect(top.status).toBe(503);
+    expect(top.headers.get('retry-after')).toBe('5');
+    expect(await top.json()).toMatchObject({ status: 503, code: 'starting' });
+  });
+
+  it("refuses in each API's own shape: Subsonic a failed answer, ListenBrainz its error JSON", async () => {
+    const albums = await fetch(
+      `${t.url}/rest/getAlbumList2.view?v=1.16.1&c=test&f=json&type=frequent&apiKey=${appKey}`,
+    );
+    expect(albums.status).toBe(200);
+    expect(albums.headers.get('retry-after')).toBe('5');
+    expect(await albums.json()).toMatchObject({
+      'subsonic-response': {
+        status: 'failed',
+        error: { code: 0, message: expect.stringMatching(/starting/) },
+      },
+    });
+
+    const submit = await fetch(`${t.url}/listenbrainz/1/submit-listens`, {
+      method: 'POST',
+      headers: { authorization: `Token ${appKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        listen_type: 'single',
+        payload: [{ listened_at: 1_700_000_000, track_metadata: { artist_name: 'A', track_name: 'B' } }],
+      }),
+    });
+    expect(submit.status).toBe(503);
+    expect(submit.headers.get('retry-after')).toBe('5');
+    expect(await submit.json()).toMatchObject({ code: 503 });
+  });
+
+  it('holds a log-play posted during the load until the plays are in, and loses nothing', async () => {
+    const posted = postJson(t, '/api/stats/log-play', { id: 't2' }, member.token);
+    // The log-play is waiting at the gate; the load goes on.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    const logged = await posted;
+    expect(logged.status).toBe(200);
+    await t.server.started;
+
+    expect(await (await t.call('/api/health')).json()).toMatchObject({ status: 'ok' });
+    const after = (await (
+      await t.call('/api/stats/top-tracks', { token: member.token })
+    ).json()) as TopTracks;
+    const plays = (list: TopTracks) => Object.fromEntries(list.map((item) => [item.id, item.plays]));
+    expect(plays(before)).toEqual({ t1: 2, t2: 1 });
+    expect(plays(after)).toEqual({ t1: 2, t2: 2 });
+
+    t = await t.restart();
+    const again = (await (
+      await t.call('/api/stats/top-tracks', { token: member.token })
+    ).json()) as TopTracks;
+    expect(plays(again)).toEqual({ t1: 2, t2: 2 });
+  });
+});

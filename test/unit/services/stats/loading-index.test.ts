@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { LoadingIndex } from '../../../../server/services/stats/loading-index.js';
+import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import { makeVariedPlays, statsIndexOf } from '../../../factories/plays.js';
+
+const logs = makeVariedPlays(300);
+const users = [...new Set(logs.map((log) => log.userId))];
+
+/** Every user's all-time top tracks and listening time: what a loaded index must answer alike. */
+function answers(index: StatsIndex) {
+  return users.map((userId) => [index.topTracks({ userId }, 0, 500), index.listeningTime({ userId })]);
+}
+
+/** A saved index of the first `count` logs, as a clean stop writes it. */
+const savedOf = (count: number) => statsIndexOf(logs.slice(0, count)).save();
+
+describe('an index loading in the background', () => {
+  it('adds the saved rows a step per turn, then the logs handed over meanwhile, in order', async () => {
+    let turns = 0;
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => {
+      turns += 1;
+      // A log appended while loading waits for the saved rows.
+      if (turns === 5) loading.add(logs[299]!);
+      return Promise.resolve();
+    });
+    expect(loading.load([savedOf(250)], [])).toBe(true);
+    // The log's lines after the saved index.
+    for (const log of logs.slice(250, 299)) loading.add(log);
+    loading.settle();
+    expect(loading.ready).toBe(false);
+    expect(index.size).toBeLessThan(250);
+
+    await loading.finish();
+    expect(loading.ready).toBe(true);
+    expect(turns).toBeGreaterThan(20);
+    expect(index.size).toBe(300);
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+  });
+
+  it('finishes the load at once when the store saves during it', () => {
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => Promise.reject(new Error('no turn expected')));
+    expect(loading.load([savedOf(200)], [])).toBe(true);
+    loading.add(logs[200]!);
+    loading.takeUnsaved();
+    expect(loading.ready).toBe(true);
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs.slice(0, 201))));
+  });
+
+  it('refuses saved parts that are not an index, leaving the index empty for a rebuild from the log', async () => {
+    const index = new StatsIndex();
+    const loading = new LoadingIndex(index, () => Promise.resolve());
+    expect(loading.load([new Uint8Array([1, 2, 3, 4])], [])).toBe(false);
+    expect(index.size).toBe(0);
+    for (const log of logs) loading.add(log);
+    loading.settle();
+    expect(loading.ready).toBe(true);
+    await loading.finish();
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+  });
+});
