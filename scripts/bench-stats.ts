@@ -6,6 +6,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { BenchData } from './bench-data.js';
 import { diskBytesPerPlay, indexBytesPerPlay, rawStart } from './bench-footprint.js';
 import { NAIVE_MAX_PLAYS } from './bench-naive.js';
@@ -14,6 +15,20 @@ import { mixTimings } from './bench-mixes.js';
 import { timeStatsReads } from './bench-stats-reads.js';
 import { closeRequests } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
+import { login } from './bench-data.js';
+
+/** From listening until a listener has signed in and their all-time top tracks answered (ms). */
+async function firstStatsMs(url: string, data: BenchData): Promise<number> {
+  const started = performance.now();
+  const user = data.users[0]!;
+  const token = await login(url, user.username, user.password);
+  const top = await fetch(`${url}/api/stats/top-tracks?count=50`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!top.ok) throw new Error(`first top-tracks: ${top.status}`);
+  await top.text();
+  return performance.now() - started;
+}
 
 /**
  * The statistics part on a fresh copy of the data folder (so every run starts from the same plays and
@@ -30,7 +45,10 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
     // The server in its own process: the client's work and garbage do not land in its timings or
     // its memory. Cold start is measured inside it (open the store, load the index, listen).
     const server = await startServerProcess(dataDir);
-    const { url, startMs: coldStartMs } = server;
+    const { url, startMs: listeningMs } = server;
+    // The saved index loads in the background once the server listens: the start is over for a
+    // listener when their first statistics read answers (a sign-in first, as an app does).
+    const coldStartMs = listeningMs + (await firstStatsMs(url, data));
 
     const timings = await timeStatsReads(url, data);
     const { logPlay: logPlayT, health, healthBlock, slowestRead, slowest, yearInReview } = timings;
@@ -50,7 +68,8 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
     const rows: StatsRun['rows'] = [
       ['first start (index built from the log)', data.indexBuildMs],
       ['start from the raw log (no plays.index)', rawStartMs],
-      ['cold start (saved index + log tail)', coldStartMs],
+      ['listening (saved index loading behind)', listeningMs],
+      ['cold start (until a sign-in and a first top-tracks answer)', coldStartMs],
       ['log-play (durable)', logPlayT],
       ['top-tracks, full range', topFull],
       ['top-tracks, one month', topMonth],
@@ -94,6 +113,7 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
       yearInReviewP99Ms: yearInReview.one.p99,
       yearInReviewHouseholdP99Ms: yearInReview.household.p99,
       mixP99Ms: mixes.all.p99,
+      listeningMs,
       coldStartMs,
       rssMb,
       naiveRewriteMs,
