@@ -96,8 +96,9 @@ export interface MelonServer {
   /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
   listen(): Promise<string>;
   /**
-   * Resolves once the plays have loaded (they load in the background: the server answers sign-ins
-   * meanwhile and holds the rest, http/starting.ts) and, if listening, the library is being watched.
+   * Resolves once the plays have loaded (a saved index loads in the background once the server
+   * listens: it answers sign-ins meanwhile and holds the rest, http/starting.ts) and the library is
+   * being watched.
    */
   readonly started: Promise<void>;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then flushes the store. */
@@ -141,7 +142,12 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const statsIndex = new StatsIndex();
   const loading = new LoadingIndex(statsIndex, deps.loadTurn ?? nextTurn);
   const store = await openStore(config.dataDir, { logger, playIndex: loading });
-  const playsLoaded = loadInBackground(loading, logger);
+  // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
+  // the event loop with the rest of the start and the warm-up, and delay listening.
+  let beginLoad: () => void = () => undefined;
+  const playsLoaded = new Promise<void>((resolve) => {
+    beginLoad = () => resolve(loadInBackground(loading, logger));
+  });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
     statsIndex,
@@ -271,7 +277,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           listening = true;
           startLibrary();
           const url = `http://${urlHost(config.host)}:${port}`;
-          void warmUp(url, warmUpKey).then(() => resolve(url));
+          void warmUp(url, warmUpKey).then(() => {
+            resolve(url);
+            beginLoad();
+          });
         });
       }),
     close,

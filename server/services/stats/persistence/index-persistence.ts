@@ -72,6 +72,8 @@ export function* addBlock(
     const n = tables.snapshots.count;
     expect(tables.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
   }
+  // The tables are a step of their own: a block saved from a whole log names thousands of snapshots.
+  if (rowsPerStep !== Infinity) yield;
   const { records, otherIds } = block;
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const userCount = tables.users.count;
