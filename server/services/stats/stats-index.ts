@@ -48,7 +48,7 @@ import { UserTallies } from './sums/user-tallies.js';
 import { nextTurn } from '../next-turn.js';
 
 /** Saved rows added between pauses of a load in steps: each costs far more than a scanned row. */
-const ROWS_PER_LOAD_STEP = 20_000;
+const ROWS_PER_LOAD_STEP = 25_000;
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the

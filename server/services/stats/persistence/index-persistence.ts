@@ -53,8 +53,11 @@ export function savedWhole(tables: IndexTables, columns: readonly UserColumns[])
 /**
  * Adds a saved block's tables and rows; `snapshots` are the ones it defines (checked by blocksHold).
  * `place` adds a row to its listener and to every sum it counts in; `rowsOf` gives a listener's
- * columns, made for a new one. A generator that pauses after every `rowsPerStep` rows.
+ * columns, made for a new one. A generator that pauses after every `rowsPerStep` rows (and the snapshots and room that cost as much).
  */
+/** Interning a saved snapshot costs about as much as adding this many saved rows. */
+const SNAPSHOT_COST_IN_ROWS = 25;
+
 export function* addBlock(
   tables: IndexTables,
   rowsOf: (userIdx: number) => UserColumns,
@@ -68,12 +71,14 @@ export function* addBlock(
   };
   for (const id of block.users) expect(tables.users.intern(id), tables.users.count - 1);
   for (const name of block.devices) expect(tables.devices.intern(name), tables.devices.names.count - 1);
-  for (const fields of snapshots.fields) {
+  const stepping = rowsPerStep !== Infinity;
+  // A block saved from a whole log names thousands of snapshots, each costing as much as many rows.
+  const snapshotsPerStep = Math.max(1, Math.floor(rowsPerStep / SNAPSHOT_COST_IN_ROWS));
+  for (const [i, fields] of snapshots.fields.entries()) {
+    if (stepping && i % snapshotsPerStep === 0) yield;
     const n = tables.snapshots.count;
     expect(tables.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
   }
-  // The tables are a step of their own: a block saved from a whole log names thousands of snapshots.
-  if (rowsPerStep !== Infinity) yield;
   const { records, otherIds } = block;
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const userCount = tables.users.count;
@@ -88,12 +93,14 @@ export function* addBlock(
   }
   for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
     if (rows[userIdx] === 0) continue;
+    if (stepping) yield;
     const u = rowsOf(userIdx);
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
   }
+  if (stepping) yield;
   for (let r = 0; r < block.count; r += 1) {
     // A pause between steps, for a load made in the background (StatsIndex.loadInSteps).
-    if (r > 0 && r % rowsPerStep === 0) yield;
+    if (stepping && r > 0 && r % rowsPerStep === 0) yield;
     const o = r * RECORD_BYTES;
     const at = view.getFloat64(o, true);
     const userIdx = view.getUint32(o + 8, true);
