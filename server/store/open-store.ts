@@ -10,16 +10,10 @@ import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
-import {
-  appendPlayIndexSegment,
-  readSavedPlayIndex,
-  removeSavedPlayIndex,
-  writeSavedPlayIndex,
-} from './saved-play-index.js';
+import { SavedPlayIndexFile } from './saved-play-index.js';
 import { PlayLog } from './play-log.js';
 import type { PlayLogEntry } from '../domain/play.js';
 import type { PlaySnapshot } from '../domain/play.js';
-import { LogSnapshots } from './play-log-snapshots.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RadioStationsRepo } from './radio-stations-repo.js';
 import { HiddenMixesRepo } from './hidden-mixes-repo.js';
@@ -54,6 +48,8 @@ export interface Store {
   readonly hiddenMixes: HiddenMixesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
+  /** A saved copy of the index built from the play log (plays.index): a cache beside the log. */
+  readonly savedPlayIndex: SavedPlayIndexFile;
   /** Listens that matched no library track (history/unmatched.jsonl). */
   readonly unmatchedListens: UnmatchedListens;
   /** Each member's forwarding of plays and its outbox (forwarding.json). */
@@ -129,15 +125,11 @@ async function openPlayLog(
   dataDir: string,
   { logger, playIndex }: StoreOptions,
   added: () => void,
-): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
+): Promise<{ plays: PlayLog; savedFile: SavedPlayIndexFile; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
-  const saved = await readSavedPlayIndex(join(dataDir, INDEX_FILE));
-  const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
-  const usable =
-    saved &&
-    logSnapshots !== undefined &&
-    (await PlayLog.reaches(logPath, saved.position)) &&
-    playIndex.load(saved.data, logSnapshots.snapshots);
+  const savedFile = new SavedPlayIndexFile(join(dataDir, INDEX_FILE), logPath);
+  const saved = await savedFile.read();
+  const usable = saved && playIndex.load(saved.data, saved.from.snapshots.snapshots);
   if (saved !== undefined && !usable)
     logger.warn('the saved play index does not fit the play log; rebuilding it');
   const plays = await PlayLog.open(logPath, {
@@ -146,13 +138,14 @@ async function openPlayLog(
       playIndex.add(entry, snapshot, line);
       added();
     },
-    from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
+    from: usable ? saved.from : undefined,
   });
   playIndex.settle();
   playIndex.readIdsFrom(plays);
   return {
     plays,
-    saved: usable ? { bytes: saved.bytes, logSnapshots: saved.logSnapshots.length } : undefined,
+    savedFile,
+    saved: usable ? { bytes: saved.bytes, logSnapshots: saved.logSnapshots } : undefined,
   };
 }
 
@@ -219,7 +212,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const plays = opened.plays;
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
   const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
-  const indexPath = join(dataDir, INDEX_FILE);
+  const savedPlayIndex = opened.savedFile;
   let savedIndex = opened.saved;
   let indexBroken = false;
   let saving = Promise.resolve();
@@ -234,7 +227,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       if (plays.indexMissedEntries) {
         // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
         indexBroken = true;
-        await removeSavedPlayIndex(indexPath);
+        await savedPlayIndex.remove();
         return;
       }
       const logSnapshots = plays.durableSnapshots;
@@ -245,13 +238,13 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
       };
       try {
         const bytes = savedIndex
-          ? await appendPlayIndexSegment(indexPath, savedIndex.bytes, segment)
-          : await writeSavedPlayIndex(indexPath, segment);
+          ? await savedPlayIndex.append(savedIndex.bytes, segment)
+          : await savedPlayIndex.write(segment);
         savedIndex = { bytes, logSnapshots };
       } catch (error) {
         // What was taken is not in the file: later segments would not follow on. Rebuild next start.
         indexBroken = true;
-        await removeSavedPlayIndex(indexPath).catch(() => undefined);
+        await savedPlayIndex.remove().catch(() => undefined);
         throw error;
       }
     };
@@ -313,6 +306,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     radioStations,
     hiddenMixes,
     plays,
+    savedPlayIndex,
     unmatchedListens,
     forwarding,
     forwardingKey,
