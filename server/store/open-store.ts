@@ -11,7 +11,7 @@ import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
 import { SavedPlayIndexFile } from './saved-play-index.js';
-import { PlayLog } from './play-log.js';
+import { PlayLog, type PlayLogOptions } from './play-log.js';
 import type { PlayLogEntry } from '../domain/play.js';
 import type { PlaySnapshot } from '../domain/play.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
@@ -91,8 +91,18 @@ export interface PlayIndex {
 
 export interface StoreOptions {
   logger: Logger;
-  playIndex: PlayIndex;
+  playIndex?: PlayIndex;
+  /**
+   * How the play log is read, asked once the folder is locked and before the log is: from which
+   * position on (a saved copy of what was built from it, see `Store.savedPlayIndex`), and who hears
+   * each entry read, then each one appended the moment it is durable. Without it the whole log is
+   * read and nobody hears its entries.
+   */
+  readPlays?: (savedPlayIndex: SavedPlayIndexFile) => Promise<PlayLogReading>;
 }
+
+/** Where reading the play log starts and who hears its entries (PlayLogOptions). */
+export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'from'>;
 
 /**
  * After reading this many log lines at start, save the index at once instead of only at shutdown,
@@ -123,11 +133,20 @@ interface SavedIndexState {
  */
 async function openPlayLog(
   dataDir: string,
-  { logger, playIndex }: StoreOptions,
+  { logger, playIndex, readPlays }: StoreOptions,
   added: () => void,
 ): Promise<{ plays: PlayLog; savedFile: SavedPlayIndexFile; saved: SavedIndexState | undefined }> {
   const logPath = join(dataDir, LOG_FILE);
   const savedFile = new SavedPlayIndexFile(join(dataDir, INDEX_FILE), logPath);
+  if (!playIndex) {
+    const reading = await readPlays?.(savedFile);
+    const plays = await PlayLog.open(logPath, {
+      logger,
+      onEntry: reading?.onEntry ?? (() => undefined),
+      from: reading?.from,
+    });
+    return { plays, savedFile, saved: undefined };
+  }
   const saved = await savedFile.read();
   const usable = saved && playIndex.load(saved.data, saved.from.snapshots.snapshots);
   if (saved !== undefined && !usable)
@@ -223,7 +242,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
    */
   const saveIndex = () => {
     const run = async () => {
-      if (indexBroken) return;
+      if (indexBroken || !options.playIndex) return;
       if (plays.indexMissedEntries) {
         // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
         indexBroken = true;
