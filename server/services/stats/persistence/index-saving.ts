@@ -156,7 +156,7 @@ class IndexSaving {
   private async saveNow(): Promise<void> {
     if (this.broken) return;
     const { plays } = this;
-    if (plays.indexMissedEntries) {
+    if (plays.entriesMissed) {
       // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
       this.broken = true;
       await this.file.remove();
