@@ -88,7 +88,7 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
   process.on('message', (question: { ask: Question; id: number }) => {
     const answer = async () => {
       if (question.ask === 'save') {
-        await server.store.savePlayIndex();
+        await server.saveStatsIndex();
         return {};
       }
       if (question.ask === 'memory') return memoryNow();
