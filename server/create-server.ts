@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { LoadingIndex } from './services/stats/loading-index.js';
+import { openStoreWithIndex } from './services/stats/persistence/index-saving.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import { nextTurn } from './services/next-turn.js';
 import type { Installer } from './services/updates/update-service.js';
@@ -22,7 +23,7 @@ import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
 import { startingGate, type StartState } from './http/starting.js';
 import { warmUp, warmUpSecret } from './http/warm-up.js';
-import { openStore, type Store } from './store/open-store.js';
+import type { Store } from './store/open-store.js';
 
 export interface ServerDeps {
   config: Config;
@@ -93,6 +94,8 @@ export interface MelonServer {
   readonly desktop: DesktopFacade;
   /** Set on the very first start when the Admin account was made; its password is shown once. */
   readonly firstAdmin: FirstAdmin | null;
+  /** Appends what the stats index gained since its last save to plays.index (done while serving too). */
+  saveStatsIndex(): Promise<void>;
   /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
   listen(): Promise<string>;
   /**
@@ -141,7 +144,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   // a saved index loads in the background while the server answers (LoadingIndex).
   const statsIndex = new StatsIndex();
   const loading = new LoadingIndex(statsIndex, deps.loadTurn ?? nextTurn);
-  const store = await openStore(config.dataDir, { logger, playIndex: loading });
+  const indexed = await openStoreWithIndex(config.dataDir, { logger, index: loading });
+  const { store } = indexed;
   // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
   // the event loop with the rest of the start and the warm-up, and delay listening.
   let beginLoad: () => void = () => undefined;
@@ -170,7 +174,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     .ensureFirstAdmin(config.adminUser, config.adminPassword)
     .catch(async (error: unknown) => {
       // Not started, so nobody else will close the store: let go of the data folder for a retry.
-      await store.close().catch(() => undefined);
+      await indexed.close().catch(() => undefined);
       throw error;
     });
   const routes = routeTable(services);
@@ -240,7 +244,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       await services.forwarding.close();
       await services.artwork.close().catch(() => undefined);
       await services.resizer.close().catch(() => undefined);
-      await store.close();
+      await indexed.close();
     })();
     return closing;
   };
@@ -253,6 +257,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     desktop: desktopFacade(services),
     firstAdmin,
     started,
+    saveStatsIndex: () => indexed.saveIndex(),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         const handle = app.callback();
