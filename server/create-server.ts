@@ -164,7 +164,6 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     },
     exit: deps.exit,
     beforeExit: () => close(),
-    playsLoaded,
     serverInfo: () => ({
       version: config.version,
       addresses: port === null ? [] : serverAddresses(config.host, port),

@@ -81,8 +81,6 @@ export interface Services {
   resizer: ImageResizer;
   /** The version and the addresses household devices can use (set once the server listens). */
   serverInfo: () => { version: string; addresses: string[] };
-  /** Resolves once the plays loading in the background at start are all in the index. */
-  playsLoaded?: Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -99,8 +97,6 @@ export interface ServiceOptions {
   beforeExit: () => Promise<void>;
   exit?: (code: number) => void;
   serverInfo: () => { version: string; addresses: string[] };
-  /** Resolves once the plays loading in the background at start are all in the index. */
-  playsLoaded?: Promise<void>;
 }
 
 export function createServices(
@@ -192,8 +188,6 @@ export function createServices(
       return { ids: track.artistIds, names, albumId: track.albumId };
     });
   countPlays();
-  // Plays loaded in the background at start count anew once all are in (LoadingIndex).
-  void options.playsLoaded?.then(countPlays, () => undefined);
   library.onScanned(countPlays);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {

@@ -32,7 +32,8 @@ export class LoadingIndex {
    * when they are not usable, the index left empty for the store to rebuild from the log.
    */
   load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean {
-    const steps = this.index.loadInSteps(parts, logSnapshots);
+    // The log's lines after the saved index come before the load's counting and settling.
+    const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting());
     const first = steps.next();
     if (first.done) return first.value;
     this.steps = steps;
@@ -84,6 +85,10 @@ export class LoadingIndex {
       throw this.failure;
     }
     this.steps = null;
+    this.addWaiting();
+  }
+
+  private addWaiting(): void {
     const waiting = this.waiting;
     this.waiting = [];
     for (const [entry, snapshot, line] of waiting) this.index.add(entry, snapshot, line);

@@ -49,6 +49,8 @@ import { nextTurn } from '../next-turn.js';
 
 /** Saved rows added between pauses of a load in steps: each costs far more than a scanned row. */
 const ROWS_PER_LOAD_STEP = 25_000;
+/** Snapshots counted anew for the library between pauses of a load in steps. */
+const SNAPSHOTS_PER_LOAD_STEP = 2_000;
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
@@ -151,6 +153,8 @@ export class StatsIndex {
   *loadInSteps(
     bytes: Uint8Array | Uint8Array[],
     logSnapshots: readonly PlaySnapshot[] = [],
+    /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
+    afterRows?: () => void,
   ): Generator<void, boolean> {
     if (this.total > 0 || this.tables.snapshots.count > 0) return false;
     const saved = decodeSavedIndex(Array.isArray(bytes) ? bytes : [bytes]);
@@ -167,6 +171,12 @@ export class StatsIndex {
         yield* addBlock(this.tables, rowsOf, this.place, block, defined[i]!, rowsPerStep);
     }
     this.unsaved = new SavedRecords(tableCounts(this.tables));
+    afterRows?.();
+    // Snapshots defined by the load count as the library says, as countAsInLibrary would make them,
+    // before any sum of them is made.
+    const { snapshots } = this.tables;
+    if (snapshots.countsAsInLibrary && (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)))
+      this.forgetArtistSums();
     yield* this.settleInSteps();
     return true;
   }
@@ -197,7 +207,10 @@ export class StatsIndex {
    * the names of artists gone from the library.
    */
   countAsInLibrary(current: TrackNow | undefined): void {
-    if (!this.tables.snapshots.recount(current)) return;
+    if (this.tables.snapshots.recount(current)) this.forgetArtistSums();
+  }
+
+  private forgetArtistSums(): void {
     for (const l of this.listeners) l?.forgetArtistSums();
     this.latest.forgetNames();
   }

@@ -70,24 +70,43 @@ export class SnapshotTable {
    * counts for other artists than before; the caller then drops the sums made from them.
    */
   recount(current: TrackNow | undefined): boolean {
-    this.current = current;
+    const steps = this.recountInSteps(current, Infinity);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** Whether plays are counted as in the library (a `recount` was given the library's tracks). */
+  get countsAsInLibrary(): boolean {
+    return this.current !== undefined;
+  }
+
+  /**
+   * `recount` in steps: a generator that pauses after every `perStep` snapshots (a start's load
+   * in the background). Snapshots defined meanwhile are counted too; the new counting takes over
+   * at the end, all at once. `current` defaults to the library the last recount was given.
+   */
+  *recountInSteps(current: TrackNow | undefined = this.current, perStep: number): Generator<void, boolean> {
     const artists = new Lists();
     const names = new Lists();
     const album: number[] = [];
     let moved = false;
     let albumMoved = false;
+    let changed = false;
     for (let s = 0; s < this.count; s += 1) {
-      const [ids, named] = this.countedOf(s);
+      if (s > 0 && s % perStep === 0) yield;
+      const [ids, named] = this.countedOf(s, current);
       artists.push(ids);
       names.push(named);
       moved ||= !sameList(ids, this.loggedArtists, s);
-      album.push(this.countedAlbumOf(s));
-      albumMoved ||= album[s] !== this.loggedAlbum[s];
+      const counted = this.countedAlbumOf(s, current);
+      album.push(counted);
+      albumMoved ||= counted !== this.loggedAlbum[s];
+      changed ||=
+        !sameList(ids, this.artists, s) || !sameList(named, this.artistNames, s) || this.album[s] !== counted;
     }
-    const changed =
-      !sameLists(artists, this.artists) ||
-      !sameLists(names, this.artistNames) ||
-      album.some((a, s) => this.album[s] !== a);
+    this.current = current;
     this.artists = moved ? artists : this.loggedArtists;
     this.artistNames = moved ? names : this.loggedArtistNames;
     this.album = albumMoved ? album : this.loggedAlbum;
@@ -98,16 +117,16 @@ export class SnapshotTable {
    * The album snapshot `s` counts for: its track's now, since an album's id follows its album
    * artist's credit, which a rescan may read anew; the logged one when the track has gone or has none.
    */
-  private countedAlbumOf(s: number): number {
-    const now = this.current?.(this.interners.tracks.values[this.track[s]!]!);
+  private countedAlbumOf(s: number, current = this.current): number {
+    const now = current?.(this.interners.tracks.values[this.track[s]!]!);
     if (!now?.albumId) return this.loggedAlbum[s]!;
     return this.interners.albums.intern(now.albumId);
   }
 
   /** The artists and names snapshot `s` counts for (see `recount`). */
-  private countedOf(s: number): [number[], number[]] {
+  private countedOf(s: number, current = this.current): [number[], number[]] {
     const { tracks, artists, names } = this.interners;
-    const now = this.current?.(tracks.values[this.track[s]!]!);
+    const now = current?.(tracks.values[this.track[s]!]!);
     if (!now || now.ids.length === 0) return [this.loggedArtists.of(s), this.loggedArtistNames.of(s)];
     const ids: number[] = [];
     const named: number[] = [];
@@ -262,15 +281,6 @@ function sameList(list: readonly number[], lists: Lists, s: number): boolean {
   const from = lists.start[s]!;
   if (lists.start[s + 1]! - from !== list.length) return false;
   return list.every((v, i) => lists.values[from + i] === v);
-}
-
-function sameLists(a: Lists, b: Lists): boolean {
-  return (
-    a.start.length === b.start.length &&
-    a.values.length === b.values.length &&
-    a.start.every((v, i) => b.start[i] === v) &&
-    a.values.every((v, i) => b.values[i] === v)
-  );
 }
 
 /**

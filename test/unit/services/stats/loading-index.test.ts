@@ -38,6 +38,28 @@ describe('an index loading in the background', () => {
     expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
   });
 
+  it('counts the loaded plays for the artists and albums the library gives their tracks now', async () => {
+    // The library credits every track anew (a rescan split the credits): plays follow the library.
+    const now = (trackId: string) => ({
+      ids: [`now-${trackId}`],
+      names: ['Now'],
+      albumId: `album-${trackId}`,
+    });
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    index.countAsInLibrary(now);
+    const loading = new LoadingIndex(index, () => Promise.resolve());
+    expect(loading.load([savedOf(250)], [])).toBe(true);
+    for (const log of logs.slice(250)) loading.add(log);
+    await loading.finish();
+    const reference = statsIndexOf(logs);
+    reference.countAsInLibrary(now);
+    for (const userId of users) {
+      expect(index.topArtists({ userId }, 0, 500)).toEqual(reference.topArtists({ userId }, 0, 500));
+      expect(index.topAlbums({ userId }, 0, 500)).toEqual(reference.topAlbums({ userId }, 0, 500));
+    }
+    expect(index.topArtists({ userId: users[0]! }, 0, 1)[0]?.id).toMatch(/^now-/);
+  });
+
   it('finishes the load at once when the store saves during it', () => {
     const index = new StatsIndex({ rowsPerTurn: 10 });
     const loading = new LoadingIndex(index, () => Promise.reject(new Error('no turn expected')));
