@@ -52,10 +52,18 @@ export class Listener {
    * in review's first request, it would hold the event loop).
    */
   settle(): void {
+    const steps = this.settleInSteps();
+    while (!steps.next().done) continue;
+  }
+
+  /** `settle` in steps: a pause after each part, for a load in the background. */
+  *settleInSteps(): Generator<void, void> {
     const u = this.rows;
     u.trim();
     u.ensureSorted();
+    yield;
     this.parts.tallies.all(u);
+    yield;
     firstHeard(u, this.parts.tables.snapshots.artists);
   }
 

@@ -194,7 +194,7 @@ export class StatsIndex {
   *settleInSteps(): Generator<void, void> {
     for (const l of this.listeners) {
       if (!l) continue;
-      l.settle();
+      yield* l.settleInSteps();
       yield;
     }
   }
