@@ -94,3 +94,19 @@ describe('one account holding transcodes it never reads', () => {
     expect(await openUnread(pass.token)).toBe(200);
   }, 60_000);
 });
+
+describe('a player seeking in a transcode, as quickly as a member presses a key', () => {
+  it('drops one of its encodes and at once asks again from elsewhere: it gets the slot being freed', async () => {
+    const member = await makeUser(t);
+    expect(await openUnread(member.token)).toBe(200);
+    expect(await openUnread(member.token)).toBe(200);
+    // The account's share is held. The player leaves the last stream (the element drops it) and
+    // asks for the track from another place in the same moment.
+    held.pop()!.destroy();
+    const again = await fetch(`${t.url}${path}&timeOffset=20`, {
+      headers: { Authorization: `Bearer ${member.token}` },
+    });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  }, 60_000);
+});
