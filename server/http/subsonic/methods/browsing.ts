@@ -17,17 +17,18 @@ function indexKey(name: string): string {
   return /\p{L}/u.test(first) ? first : '#';
 }
 
-function byIndex(artists: readonly ArtistRecord[], present: (artist: ArtistRecord) => Payload) {
-  const groups = new Map<string, Payload[]>();
+/** The artists under each index letter, letters in order (`#` last), artists by name. */
+function indexGroups(artists: readonly ArtistRecord[]): Array<[string, ArtistRecord[]]> {
+  const groups = new Map<string, ArtistRecord[]>();
   for (const artist of artists) {
     const key = indexKey(artist.name);
     const list = groups.get(key) ?? [];
-    list.push(present(artist));
+    list.push(artist);
     groups.set(key, list);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en')))
-    .map(([name, artist]) => ({ name, artist }));
+  return [...groups.entries()].sort(([a], [b]) =>
+    a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
+  );
 }
 
 /** The newest file time in the library: Subsonic's "last modified" of the index. */
@@ -35,16 +36,59 @@ function lastModified(tracks: readonly TrackRecord[]): number {
   return Math.round(tracks.reduce((latest, track) => Math.max(latest, track.mtimeMs), 0));
 }
 
+/** Every genre with its songs and albums, by name. */
+function genreCounts(tracks: readonly TrackRecord[]) {
+  const genres = new Map<string, { value: string; songCount: number; albums: Set<string> }>();
+  for (const track of tracks) {
+    for (const genre of track.genres) {
+      const key = genre.toLocaleLowerCase('en');
+      const entry = genres.get(key) ?? { value: genre, songCount: 0, albums: new Set<string>() };
+      entry.songCount += 1;
+      if (track.albumId) entry.albums.add(track.albumId);
+      genres.set(key, entry);
+    }
+  }
+  return [...genres.values()]
+    .sort((a, b) => a.value.localeCompare(b.value, 'en', { sensitivity: 'base' }))
+    .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value }));
+}
+
+/** What the browsing methods read of one library snapshot, made at the first read after a change. */
+interface Shelves {
+  index: Array<[string, ArtistRecord[]]>;
+  lastModified: number;
+  genres: ReturnType<typeof genreCounts>;
+}
+
 export function browsingMethods(services: Services) {
   const { library } = services;
+  // Kept per snapshot: the library replaces its catalog, never changes it, when a scan or an edit
+  // changes the library, so a new catalog is a new key and the old one's shelves go with it.
+  const kept = new WeakMap<object, Shelves>();
+  const shelves = (): Shelves => {
+    const snapshot = library.snapshot();
+    let found = kept.get(snapshot);
+    if (!found) {
+      found = {
+        index: indexGroups(snapshot.artistsByName()),
+        lastModified: lastModified(snapshot.tracksByName()),
+        genres: genreCounts(snapshot.tracksByName()),
+      };
+      kept.set(snapshot, found);
+    }
+    return found;
+  };
+  const byIndex = (present: (artist: ArtistRecord) => Payload) =>
+    shelves().index.map(([name, artists]) => ({ name, artist: artists.map(present) }));
+
   return {
     getIndexes: (request: MethodRequest) => {
       checkMusicFolder(request);
-      const modified = lastModified(library.trackRecords());
+      const modified = shelves().lastModified;
       const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
       const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
       if (since === undefined || since < modified)
-        indexes.index = byIndex(library.artistRecords(), (artist) => request.present.indexArtist(artist));
+        indexes.index = byIndex((artist) => request.present.indexArtist(artist));
       return { indexes };
     },
 
@@ -53,7 +97,7 @@ export function browsingMethods(services: Services) {
       return {
         artists: {
           ignoredArticles: IGNORED_ARTICLES.join(' '),
-          index: byIndex(library.artistRecords(), (artist) => request.present.artist(artist)),
+          index: byIndex((artist) => request.present.artist(artist)),
         },
       };
     },
@@ -116,25 +160,7 @@ export function browsingMethods(services: Services) {
       throw notFoundError(`Directory '${id}' not found`);
     },
 
-    getGenres: () => {
-      const genres = new Map<string, { value: string; songCount: number; albums: Set<string> }>();
-      for (const track of library.trackRecords()) {
-        for (const genre of track.genres) {
-          const key = genre.toLocaleLowerCase('en');
-          const entry = genres.get(key) ?? { value: genre, songCount: 0, albums: new Set<string>() };
-          entry.songCount += 1;
-          if (track.albumId) entry.albums.add(track.albumId);
-          genres.set(key, entry);
-        }
-      }
-      return {
-        genres: {
-          genre: [...genres.values()]
-            .sort((a, b) => a.value.localeCompare(b.value, 'en', { sensitivity: 'base' }))
-            .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value })),
-        },
-      };
-    },
+    getGenres: () => ({ genres: { genre: shelves().genres } }),
 
     /**
      * An artist's most played tracks in the household: the plays of every listener whose statistics
