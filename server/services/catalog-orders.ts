@@ -1,5 +1,5 @@
 import type { AlbumRecord, TrackRecord } from '../domain/library.js';
-import { byArtist, genreKey, newestFirst, type AlbumShelf } from './album-order.js';
+import { byArtist, byName, genreKey, newestFirst, type AlbumShelf } from './album-order.js';
 
 /** The catalog as the orders read it: its name-sorted lists and per-album figures. */
 export interface OrderedCatalog extends AlbumShelf {
@@ -16,6 +16,7 @@ export interface OrderedCatalog extends AlbumShelf {
 export class CatalogOrders {
   private newest: readonly AlbumRecord[] | undefined;
   private byArtist: readonly AlbumRecord[] | undefined;
+  private latestYears: readonly AlbumRecord[] | undefined;
   private years: { sorted: number[]; albums: Map<number, AlbumRecord[]> } | undefined;
   private albumGenres: Map<string, AlbumRecord[]> | undefined;
   private trackGenres: Map<string, TrackRecord[]> | undefined;
@@ -30,6 +31,13 @@ export class CatalogOrders {
   /** Every album by its first artist's name, then its own (album-order.ts's byArtist). */
   albumsByArtist(): readonly AlbumRecord[] {
     return (this.byArtist ??= byArtist(this.catalog, [...this.catalog.albumsByName()]));
+  }
+
+  /** Every album, the latest year first, albums without a year last; by name within a year. */
+  albumsByYear(): readonly AlbumRecord[] {
+    return (this.latestYears ??= [...this.catalog.albumsByName()].sort(
+      (a, b) => (b.year ?? -1) - (a.year ?? -1) || byName(a.name, b.name),
+    ));
   }
 
   /**

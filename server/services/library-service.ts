@@ -329,6 +329,11 @@ export class LibraryService {
     return this.catalog.orders.albumsByArtist();
   }
 
+  /** Every album, the latest year first, albums without a year last. */
+  albumsByYear(): readonly AlbumRecord[] {
+    return this.catalog.orders.albumsByYear();
+  }
+
   /** The albums of years `from` to `to`, in that direction (newest first when `from` is later). */
   albumsOfYears(from: number, to: number): readonly AlbumRecord[] {
     return this.catalog.orders.albumsOfYears(from, to);

@@ -91,6 +91,17 @@ describe('CatalogOrders', () => {
       expect(ids(catalog.orders.albumsByArtist())).toEqual(ids(byArtistByScan(catalog)));
   });
 
+  it('lists every album latest year first, yearless last, as a sort of every album did', () => {
+    for (const catalog of catalogs)
+      expect(ids(catalog.orders.albumsByYear())).toEqual(
+        ids(
+          [...catalog.albumsByName()].sort(
+            (a, b) => (b.year ?? -1) - (a.year ?? -1) || byName(a.name, b.name),
+          ),
+        ),
+      );
+  });
+
   it('lists the albums of a span of years in either direction, as a filter and sort did', () => {
     const spans = [
       [1970, 2024],
