@@ -14,9 +14,12 @@ export interface AlbumShelf {
   albumStats(albumId: string): { genres: readonly string[] };
 }
 
+// One collator for every comparison: localeCompare with options looks one up per call, which made
+// a sort of every album many times slower. The order is the same (localeCompare is defined by it).
+const names = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
 /** Names as people sort them: ignoring case and accents, numbers by value ("2" before "10"). */
-export const byName = (a: string, b: string) =>
-  a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+export const byName = (a: string, b: string) => names.compare(a, b);
 
 /** Two genre names are the same genre when their keys are equal (ignoring case). */
 export const genreKey = (genre: string) => genre.toLocaleLowerCase('en');
