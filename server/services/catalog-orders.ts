@@ -20,6 +20,7 @@ export class CatalogOrders {
   private years: { sorted: number[]; albums: Map<number, AlbumRecord[]> } | undefined;
   private albumGenres: Map<string, AlbumRecord[]> | undefined;
   private trackGenres: Map<string, TrackRecord[]> | undefined;
+  private artistTracks: Map<string, TrackRecord[]> | undefined;
 
   constructor(private readonly catalog: OrderedCatalog) {}
 
@@ -65,6 +66,21 @@ export class CatalogOrders {
   tracksOfGenre(genre: string): readonly TrackRecord[] {
     this.trackGenres ??= groupByGenre(this.catalog.tracksByName(), (track) => track.genres);
     return this.trackGenres.get(genreKey(genre)) ?? [];
+  }
+
+  /** The tracks an artist is credited on, by name. */
+  tracksOfArtist(artistId: string): readonly TrackRecord[] {
+    if (!this.artistTracks) {
+      const shelves = new Map<string, TrackRecord[]>();
+      for (const track of this.catalog.tracksByName())
+        for (const id of new Set(track.artistIds)) {
+          const shelf = shelves.get(id);
+          if (shelf) shelf.push(track);
+          else shelves.set(id, [track]);
+        }
+      this.artistTracks = shelves;
+    }
+    return this.artistTracks.get(artistId) ?? [];
   }
 
   private yearShelves(): { sorted: number[]; albums: Map<number, AlbumRecord[]> } {

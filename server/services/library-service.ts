@@ -349,6 +349,11 @@ export class LibraryService {
     return this.catalog.orders.tracksOfGenre(genre);
   }
 
+  /** The tracks an artist is credited on, by name. */
+  artistTracks(artistId: string): readonly TrackRecord[] {
+    return this.catalog.orders.tracksOfArtist(artistId);
+  }
+
   /** When the album's first track came into the library; Infinity for an album without tracks. */
   albumAddedMs(albumId: string): number {
     return this.catalog.albumAddedMs(albumId);

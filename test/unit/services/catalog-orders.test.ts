@@ -38,7 +38,7 @@ function tiedLibrary(seed: number): LibraryIndex {
       mtimeMs: pick([1000, 2000, 3000, 4000]),
       name: pick(names),
       albumId: album?.id ?? null,
-      artistIds: [pick(artists).id],
+      artistIds: next() < 0.2 ? [pick(artists).id, pick(artists).id] : [pick(artists).id],
       genres: next() < 0.1 ? [] : next() < 0.2 ? [pick(genres), pick(genres)] : [pick(genres)],
       durationMs: 180_000,
       trackNumber: (i % 12) + 1,
@@ -133,6 +133,14 @@ describe('CatalogOrders', () => {
       }
       expect(catalog.orders.albumsOfGenre('Metal')).toEqual([]);
     }
+  });
+
+  it("lists an artist's tracks by name, each once, as a filter of every track did", () => {
+    for (const catalog of catalogs)
+      for (const artist of [...catalog.artistsByName(), { id: 'ar-none' }])
+        expect(ids(catalog.orders.tracksOfArtist(artist.id))).toEqual(
+          ids(catalog.tracksByName().filter((track) => track.artistIds.includes(artist.id))),
+        );
   });
 
   it('gives the same list to every read of one snapshot, and a list a caller cannot change', () => {

@@ -178,18 +178,18 @@ export function browsingMethods(services: Services) {
         artistId = library.artistRecords().find((artist) => artist.name.toLocaleLowerCase('en') === name)?.id;
       }
       if (artistId === undefined) return { topSongs: {} };
-      const plays = householdTrackPlays(services, caller);
-      const song = [...plays.entries()]
-        .filter(
-          ([trackId]) => library.hasTrack(trackId) && library.track(trackId).artistIds.includes(artistId),
-        )
+      const playsOf = householdTrackPlays(services, caller);
+      const song = library
+        .artistTracks(artistId)
+        .map((track) => ({ track, plays: playsOf(track.id) }))
+        .filter(({ plays }) => plays > 0)
         // Ties by title, so the order does not hang on ids (hashes of the files' paths).
         .sort(
-          ([a, x], [b, y]) =>
-            y - x || byTitle(library.track(a).name, library.track(b).name) || (a < b ? -1 : 1),
+          (a, b) =>
+            b.plays - a.plays || byTitle(a.track.name, b.track.name) || (a.track.id < b.track.id ? -1 : 1),
         )
         .slice(0, count)
-        .map(([trackId]) => request.present.song(library.track(trackId)));
+        .map(({ track }) => request.present.song(track));
       return { topSongs: { song } };
     },
   };
