@@ -1,5 +1,6 @@
 import type { ArtistRecord, TrackRecord } from '../../../domain/library.js';
 import type { Services } from '../../../services/create-services.js';
+import type { LibraryCatalog } from '../../../services/library-catalog.js';
 import { notFoundError } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
@@ -53,38 +54,34 @@ function genreCounts(tracks: readonly TrackRecord[]) {
     .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value }));
 }
 
-/** What the browsing methods read of one library snapshot, made at the first read after a change. */
-interface Shelves {
-  index: Array<[string, ArtistRecord[]]>;
-  lastModified: number;
-  genres: ReturnType<typeof genreCounts>;
+/**
+ * One thing the browsing methods read of a library snapshot, made at its first read after a change
+ * and kept with that snapshot: the library replaces its catalog, never changes it, when a scan or
+ * an edit changes the library, so a new catalog is a new key and the old one's values go with it.
+ */
+function perSnapshot<T>(library: Services['library'], make: (snapshot: LibraryCatalog) => T): () => T {
+  const kept = new WeakMap<LibraryCatalog, T>();
+  return () => {
+    const snapshot = library.snapshot();
+    if (!kept.has(snapshot)) kept.set(snapshot, make(snapshot));
+    return kept.get(snapshot)!;
+  };
 }
 
 export function browsingMethods(services: Services) {
   const { library } = services;
-  // Kept per snapshot: the library replaces its catalog, never changes it, when a scan or an edit
-  // changes the library, so a new catalog is a new key and the old one's shelves go with it.
-  const kept = new WeakMap<object, Shelves>();
-  const shelves = (): Shelves => {
-    const snapshot = library.snapshot();
-    let found = kept.get(snapshot);
-    if (!found) {
-      found = {
-        index: indexGroups(snapshot.artistsByName()),
-        lastModified: lastModified(snapshot.tracksByName()),
-        genres: genreCounts(snapshot.tracksByName()),
-      };
-      kept.set(snapshot, found);
-    }
-    return found;
+  const shelves = {
+    index: perSnapshot(library, (snapshot) => indexGroups(snapshot.artistsByName())),
+    lastModified: perSnapshot(library, (snapshot) => lastModified(snapshot.tracksByName())),
+    genres: perSnapshot(library, (snapshot) => genreCounts(snapshot.tracksByName())),
   };
   const byIndex = (present: (artist: ArtistRecord) => Payload) =>
-    shelves().index.map(([name, artists]) => ({ name, artist: artists.map(present) }));
+    shelves.index().map(([name, artists]) => ({ name, artist: artists.map(present) }));
 
   return {
     getIndexes: (request: MethodRequest) => {
       checkMusicFolder(request);
-      const modified = shelves().lastModified;
+      const modified = shelves.lastModified();
       const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
       const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
       if (since === undefined || since < modified)
@@ -160,7 +157,7 @@ export function browsingMethods(services: Services) {
       throw notFoundError(`Directory '${id}' not found`);
     },
 
-    getGenres: () => ({ genres: { genre: shelves().genres } }),
+    getGenres: () => ({ genres: { genre: shelves.genres() } }),
 
     /**
      * An artist's most played tracks in the household: the plays of every listener whose statistics
