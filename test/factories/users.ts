@@ -13,7 +13,7 @@ let counter = 0;
 
 /** Makes a user through the API (as the Admin) and signs it in. */
 export async function makeUser(
-  t: TestServer,
+  t: Pick<TestServer, 'call' | 'adminToken'>,
   options: { role?: AccountRole; username?: string; password?: string } = {},
 ): Promise<TestUser> {
   counter += 1;

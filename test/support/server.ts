@@ -157,7 +157,12 @@ export async function loginToken(
 }
 
 /** POSTs a form body. */
-export function postForm(t: TestServer, path: string, fields: Record<string, string>, token?: string) {
+export function postForm(
+  t: Pick<TestServer, 'call'>,
+  path: string,
+  fields: Record<string, string>,
+  token?: string,
+) {
   return t.call(path, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -167,7 +172,7 @@ export function postForm(t: TestServer, path: string, fields: Record<string, str
 }
 
 /** POSTs a JSON body. */
-export function postJson(t: TestServer, path: string, body: unknown, token?: string) {
+export function postJson(t: Pick<TestServer, 'call'>, path: string, body: unknown, token?: string) {
   return t.call(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
