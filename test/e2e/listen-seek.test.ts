@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
+import { writeTone } from '../support/audio.js';
 import { tempDirPerFile } from '../support/temp-dir.js';
 import { openSection, useServerAndBrowser } from './browser.js';
 
@@ -12,7 +11,6 @@ import { openSection, useServerAndBrowser } from './browser.js';
  * byte ranges, and seeking in it asks the server for the stream again from the new position while
  * the player's clock and length stay those of the track.
  */
-const run = promisify(execFile);
 const SECONDS = 60;
 const ALBUM = 'Seek Album';
 
@@ -20,13 +18,13 @@ const root = tempDirPerFile('melon-e2e-seek-');
 const { t, browser, signIn } = useServerAndBrowser(async () => {
   const album = root.path('music', 'Seek Artist', ALBUM);
   await mkdir(album, { recursive: true });
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `sine=frequency=330:sample_rate=44100:duration=${SECONDS}`],
-    ...['-ac', '2', '-c:a', 'wmav2', '-b:a', '64k'],
-    ...['-metadata', 'title=Long WMA', '-metadata', `album=${ALBUM}`, '-metadata', 'artist=Seek Artist'],
-    join(album, '01 - Long WMA.wma'),
-  ]);
+  await writeTone(join(album, '01 - Long WMA.wma'), {
+    seconds: SECONDS,
+    frequency: 330,
+    codec: 'wmav2',
+    bitRate: '64k',
+    tags: { title: 'Long WMA', album: ALBUM, artist: 'Seek Artist' },
+  });
   return { config: { libraryDirs: [root.path('music')] } };
 });
 let sam: TestUser;

@@ -1,7 +1,8 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { writeTone } from './audio.js';
 import { ensureFixtures } from '../../scripts/make-fixtures.js';
 import type { LibraryIndex, TrackRecord } from '../../server/domain/library.js';
 
@@ -32,6 +33,15 @@ export function useFixtureLibraryCopy(prefix: string): FixtureCopy {
   });
   afterAll(() => copy.library && rm(dirname(copy.library), { recursive: true, force: true }));
   return copy;
+}
+
+/**
+ * Adds `Long/Long Tone.flac` to a library: a tone of `seconds`, long enough that an encode of it is
+ * still running when a client reads its first bytes or leaves.
+ */
+export async function addLongTone(library: string, seconds: number): Promise<void> {
+  await mkdir(join(library, 'Long'), { recursive: true });
+  await writeTone(join(library, 'Long', 'Long Tone.flac'), { seconds, tags: { title: 'Long Tone' } });
 }
 
 /** The track with this exact name; throws so a missing fixture track fails loudly, not as undefined. */
