@@ -26,3 +26,15 @@ export async function makeUser(
   const { id } = (await response.json()) as { id: string };
   return { id, username, password, role, token: await loginToken(t.call, username, password) };
 }
+
+/**
+ * POST /api/users/change-password as the holder of `token`: `{ currentPassword, newPassword }` for
+ * their own, `{ userId, newPassword }` for an Admin's reset; any other field is sent as given.
+ */
+export function changePassword(
+  t: Pick<TestServer, 'call'>,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
+  return postJson(t, '/api/users/change-password', body, token);
+}

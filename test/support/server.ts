@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
@@ -200,4 +200,10 @@ export async function problem(
     throw new Error(`malformed problem document: ${JSON.stringify(body)}`);
   }
   return body;
+}
+
+/** Checks that a response is a problem document of this status and code, e.g. "401 invalid_token". */
+export async function expectProblem(response: Response, expected: string, label?: string): Promise<void> {
+  const { status, code } = await problem(response);
+  expect(`${status} ${code}`, label).toBe(expected);
 }
