@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { SubsonicAPI } from 'subsonic-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
+import { statedDuration } from '../support/audio.js';
 import { addLongTone, useFixtureLibraryCopy } from '../support/fixture-library.js';
 import { useTestServer } from '../support/server.js';
 import { apiKeyFor, checkingFetch, failsWith, restUrl } from './support.js';
@@ -120,16 +121,7 @@ describe('Subsonic stream and download', () => {
     const file = join(tmpdir(), `melon-subsonic-offset-${process.pid}.mp3`);
     await writeFile(file, await bytes(response));
     try {
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'csv=p=0',
-        file,
-      ]);
-      expect(Number(stdout)).toBeCloseTo(LONG_SECONDS - 100, 0);
+      expect(await statedDuration(file)).toBeCloseTo(LONG_SECONDS - 100, 0);
     } finally {
       await rm(file, { force: true });
     }

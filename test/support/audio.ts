@@ -69,6 +69,20 @@ export async function writeTone(
   ]);
 }
 
+/** The length the container states, in seconds, as ffprobe reads it (`format=duration`). */
+export async function statedDuration(file: string): Promise<number> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
+  return Number(stdout.trim());
+}
+
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
