@@ -17,6 +17,15 @@ import {
 
 export const CHROMIUM = process.env.MELON_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join('test-results', 'screenshots');
+/** Headless in a container, and quiet: nothing of Chromium's own reaches the network. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** How long a UI change may take to appear; generous because the machine may be busy. */
 export const UI_TIMEOUT = 15_000;
 
@@ -35,14 +44,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1200, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = context.pages()[0] ?? (await context.newPage());
