@@ -128,6 +128,26 @@ export async function openSection(page: Page, id: string): Promise<Locator> {
   return view;
 }
 
+/** A way the page is seen: its colour scheme and the window's width. */
+export interface Look {
+  scheme: 'light' | 'dark';
+  width: number;
+}
+
+/**
+ * Runs `check` in every look the views are checked in: light and dark, each at a phone's width
+ * (390 px) and a desk's (1440 px).
+ */
+export async function inEveryLook(page: Page, check: (look: Look) => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await check({ scheme, width });
+    }
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

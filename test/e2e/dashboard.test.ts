@@ -4,7 +4,15 @@ import { rangeQuery, type RangeKind } from '../../renderer/format.js';
 import { fakeScanner } from '../factories/library.js';
 import { loginToken, postJson } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import { eventually, openSection, screenshot, signOut, texts, useServerAndBrowser } from './browser.js';
+import {
+  eventually,
+  openSection,
+  screenshot,
+  signOut,
+  texts,
+  useServerAndBrowser,
+  inEveryLook,
+} from './browser.js';
 import { library, seedHousehold, type Household } from './dashboard-seed.js';
 
 /**
@@ -365,53 +373,41 @@ describe('Accessibility (axe-core, every impact)', () => {
         },
       ],
     ];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, open] of views) {
-          await open();
-          // Nothing is loading any more; settle any finite transition before axe looks at colours.
-          await eventually(() => page.locator('.placeholder').count(), 0);
-          await page.evaluate(() =>
-            document
-              .getAnimations()
-              .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-              .forEach((animation) => animation.finish()),
-          );
-          const where = `${name} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          await screenshot(page, `a11y-${name}-${width}-${scheme}`);
-          // Nothing scrolls sideways.
-          const wide = await page.evaluate(() =>
-            document.documentElement.scrollWidth <= window.innerWidth
-              ? []
-              : Array.from(document.querySelectorAll('body *'))
-                  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-                  .slice(0, 5)
-                  .map(
-                    (element) =>
-                      `${element.tagName}.${element.className} ${element.getBoundingClientRect().right}`,
-                  ),
-          );
-          expect(wide, where).toEqual([]);
-        }
-      }
-    }
-    await signOut(page);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        found.push(
-          ...(await axeViolations(page)).map((violation) => ({
-            ...violation,
-            where: `signin ${width}px ${scheme}`,
-          })),
+    await inEveryLook(page, async ({ scheme, width }) => {
+      for (const [name, open] of views) {
+        await open();
+        // Nothing is loading any more; settle any finite transition before axe looks at colours.
+        await eventually(() => page.locator('.placeholder').count(), 0);
+        await page.evaluate(() =>
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+            .forEach((animation) => animation.finish()),
         );
-        await screenshot(page, `a11y-signin-${width}-${scheme}`);
+        const where = `${name} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        await screenshot(page, `a11y-${name}-${width}-${scheme}`);
+        // Nothing scrolls sideways.
+        const wide = await page.evaluate(() =>
+          document.documentElement.scrollWidth <= window.innerWidth
+            ? []
+            : Array.from(document.querySelectorAll('body *'))
+                .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 5)
+                .map(
+                  (element) =>
+                    `${element.tagName}.${element.className} ${element.getBoundingClientRect().right}`,
+                ),
+        );
+        expect(wide, where).toEqual([]);
       }
-    }
+    });
+    await signOut(page);
+    await inEveryLook(page, async ({ scheme, width }) => {
+      const where = `signin ${width}px ${scheme}`;
+      found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+      await screenshot(page, `a11y-signin-${width}-${scheme}`);
+    });
     expect(found).toEqual([]);
   }, 240_000);
 });

@@ -4,7 +4,7 @@ import type { Track } from '../../server/contract/library.js';
 import { makeUser } from '../factories/users.js';
 import { useFixtureLibraryCopy } from '../support/fixture-library.js';
 import { axeViolations } from './axe.js';
-import { eventually, openSection, screenshot, useServerAndBrowser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * The page as a household meets it on a phone and on a desktop: the section menu, dialogs that give
@@ -35,17 +35,13 @@ const focused = (page: Page) =>
 
 async function noViolations(page: Page, name: string, prepare: () => Promise<void>): Promise<string[]> {
   const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [390, 1440]) {
-      await page.setViewportSize({ width, height: 900 });
-      await prepare();
-      found.push(
-        ...(await axeViolations(page)).map((v) => `${name} ${scheme} ${width}: ${v.id} ${v.nodes.join(' ')}`),
-      );
-      await screenshot(page, `${name}-${width}-${scheme}`);
-    }
-  }
+  await inEveryLook(page, async ({ scheme, width }) => {
+    await prepare();
+    found.push(
+      ...(await axeViolations(page)).map((v) => `${name} ${scheme} ${width}: ${v.id} ${v.nodes.join(' ')}`),
+    );
+    await screenshot(page, `${name}-${width}-${scheme}`);
+  });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1200, height: 900 });
   return found;

@@ -5,7 +5,7 @@ import type { Mix, MixList } from '../../server/contract/mixes.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { useFixtureLibraryCopy } from '../support/fixture-library.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import { eventually, openSection, screenshot, useServerAndBrowser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * Listen: a member starts an album in the page, hears it (the <audio> element's time advances),
@@ -225,21 +225,17 @@ describe('Listen', () => {
         },
       ],
     ];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, open] of views) {
-          await open();
-          await eventually(() => page.locator('.placeholder').count(), 0);
-          const where = `${name} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          await screenshot(page, `a11y-${name}-${width}-${scheme}`);
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-          expect(wide, `${where} scrolls sideways`).toBe(true);
-        }
+    await inEveryLook(page, async ({ scheme, width }) => {
+      for (const [name, open] of views) {
+        await open();
+        await eventually(() => page.locator('.placeholder').count(), 0);
+        const where = `${name} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        await screenshot(page, `a11y-${name}-${width}-${scheme}`);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        expect(wide, `${where} scrolls sideways`).toBe(true);
       }
-    }
+    });
     await page
       .getByRole('region', { name: 'Player' })
       .getByRole('button', { name: 'Pause' })

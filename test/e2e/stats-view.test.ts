@@ -5,7 +5,7 @@ import { principalOf } from '../factories/accounts.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, postJson } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import { eventually, openSection, screenshot, texts, useServerAndBrowser } from './browser.js';
+import { eventually, openSection, screenshot, texts, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * The statistics as a household reads them: a headline with context (the change from the period
@@ -255,22 +255,18 @@ describe('Accessibility of the statistics and the wall (axe-core)', () => {
         await page.getByTestId('signin-form').waitFor();
       }
       await signIn(user);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const width of [390, 1440]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${t.url}/admin${hash}`);
-          await page.getByTestId(ready).first().scrollIntoViewIfNeeded();
-          await page.getByTestId(ready).first().locator('.cover-loaded').waitFor();
-          const where = `${name === wall.username ? 'wall' : 'stats'} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          // From the top: a full-page picture taken scrolled down draws the sticky header mid-page.
-          await page.evaluate(() => window.scrollTo(0, 0));
-          await screenshot(page, `stats-${name === wall.username ? 'wall' : 'covers'}-${width}-${scheme}`);
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-          expect(wide, where).toBe(true);
-        }
-      }
+      await inEveryLook(page, async ({ scheme, width }) => {
+        await page.goto(`${t.url}/admin${hash}`);
+        await page.getByTestId(ready).first().scrollIntoViewIfNeeded();
+        await page.getByTestId(ready).first().locator('.cover-loaded').waitFor();
+        const where = `${name === wall.username ? 'wall' : 'stats'} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        // From the top: a full-page picture taken scrolled down draws the sticky header mid-page.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screenshot(page, `stats-${name === wall.username ? 'wall' : 'covers'}-${width}-${scheme}`);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        expect(wide, where).toBe(true);
+      });
     }
     expect(found).toEqual([]);
   });
