@@ -12,7 +12,7 @@
  * last line one JSON object with the figures.
  */
 import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import yazl from 'yazl';
 import { argValue, benchLibrary, buildBenchDataInChild, login, random } from './bench-data.js';
-import { startServerProcess, type Measures, type ServerProcess } from './server-process.js';
+import { startServerProcess, type Measures, type MemoryNow, type ServerProcess } from './server-process.js';
 
 interface Progress {
   done: boolean;
@@ -91,15 +91,33 @@ async function writeExportZip(jsonl: string, path: string): Promise<void> {
   await done;
 }
 
-async function runImport(server: ServerProcess, token: string, file: string) {
+/** `trace`: every sample of the server's memory is pushed to it (`--trace-memory FILE`). */
+async function runImport(server: ServerProcess, token: string, file: string, trace?: object[]) {
   const form = new FormData();
   const zip = file.endsWith('.zip');
   if (!zip) form.set('source', 'listenbrainz');
   form.set('file', await openAsBlob(file), zip ? 'export.zip' : 'listens.jsonl');
-  const usedBefore = (await server.ask<Measures>('measures')).usedBytes;
+  const measuredBefore = await server.ask<Measures>('measures');
+  const usedBefore = measuredBefore.usedBytes;
+  const memoryBefore = await server.ask<MemoryNow>('memory');
   const rssBefore = server.rssMb();
   let peak = rssBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 100);
+  // The highest RSS while the file is uploaded, then while it is read, with where the memory was.
+  let uploading = true;
+  let uploadPeak = rssBefore;
+  let atPeak: MemoryNow | undefined;
+  let asking = false;
+  const sampler = setInterval(() => {
+    // One question at a time: a server busy importing may answer later than the next tick.
+    if (asking) return;
+    asking = true;
+    void server.ask<MemoryNow>('memory').then((now) => {
+      asking = false;
+      trace?.push({ s: Math.round(performance.now() - start) / 1000, uploading, ...now });
+      if (uploading) uploadPeak = Math.max(uploadPeak, now.rss);
+      if (now.rss > peak) [peak, atPeak] = [now.rss, now];
+    });
+  }, 100);
   const start = performance.now();
   try {
     const response = await fetch(`${server.url}/api/stats/import`, {
@@ -109,6 +127,7 @@ async function runImport(server: ServerProcess, token: string, file: string) {
     });
     if (response.status !== 202) throw new Error(`import: ${response.status} ${await response.text()}`);
     const uploadMs = performance.now() - start;
+    uploading = false;
     const { id } = (await response.json()) as { id: string };
     let progress: Progress;
     for (;;) {
@@ -123,8 +142,22 @@ async function runImport(server: ServerProcess, token: string, file: string) {
     peak = Math.max(peak, server.rssMb());
     const rssAfter = server.rssMb();
     // Live memory after full collections: what the import added and keeps, its garbage left out.
-    const usedGrowthMb = ((await server.ask<Measures>('measures')).usedBytes - usedBefore) / 2 ** 20;
-    return { progress, uploadMs, totalMs, rssBefore, rssPeak: peak, rssAfter, usedGrowthMb };
+    const measuredAfter = await server.ask<Measures>('measures');
+    const usedGrowthMb = (measuredAfter.usedBytes - usedBefore) / 2 ** 20;
+    const externalGrowthMb = (measuredAfter.externalBytes - measuredBefore.externalBytes) / 2 ** 20;
+    return {
+      progress,
+      uploadMs,
+      totalMs,
+      rssBefore,
+      rssPeak: peak,
+      rssAfter,
+      usedGrowthMb,
+      uploadPeak,
+      atPeak,
+      memoryBefore,
+      externalGrowthMb,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -148,7 +181,11 @@ async function main(): Promise<void> {
       const user = data.users[0]!;
       const token = await login(server.url, user.username, user.password);
       console.error('importing ...');
-      const first = await runImport(server, token, file);
+      const traceFile = argValue(args, '--trace-memory');
+      const trace: object[] | undefined = traceFile ? [] : undefined;
+      const first = await runImport(server, token, file, trace);
+      if (traceFile && trace)
+        await writeFile(traceFile, trace.map((t) => JSON.stringify(t)).join('\n') + '\n');
       const again = args.includes('--again') ? await runImport(server, token, file) : null;
       const growth = first.rssPeak - first.rssBefore;
       const rows: Array<[string, string]> = [
@@ -168,7 +205,28 @@ async function main(): Promise<void> {
         ['server RSS growth at peak (MB)', growth.toFixed(1)],
         ['server RSS when done (MB)', first.rssAfter.toFixed(1)],
         ['live memory added (MB, after full GCs)', first.usedGrowthMb.toFixed(1)],
+        ['RSS growth at peak while uploading (MB)', (first.uploadPeak - first.rssBefore).toFixed(1)],
       ];
+      const at = first.atPeak;
+      const was = first.memoryBefore;
+      rows.push([
+        'before: old generation, reserved / used (MB)',
+        `${was.oldReserved.toFixed(1)} / ${was.oldUsed.toFixed(1)}`,
+      ]);
+      rows.push(['before: typed arrays and buffers (MB)', was.external.toFixed(1)]);
+      rows.push(['before: young generation reserved (MB)', was.youngReserved.toFixed(1)]);
+      rows.push([
+        'of the live memory added, typed arrays and buffers (MB)',
+        first.externalGrowthMb.toFixed(1),
+      ]);
+      if (at) {
+        rows.push([
+          'at the peak: old generation, reserved / used (MB)',
+          `${at.oldReserved.toFixed(1)} / ${at.oldUsed.toFixed(1)}`,
+        ]);
+        rows.push(['at the peak: young generation reserved (MB)', at.youngReserved.toFixed(1)]);
+        rows.push(['at the peak: typed arrays and buffers (MB)', at.external.toFixed(1)]);
+      }
       if (again) {
         rows.push(['re-import: duplicates', String(again.progress.duplicates)]);
         rows.push(['re-import: matched (added)', String(again.progress.matched)]);
@@ -192,6 +250,13 @@ async function main(): Promise<void> {
             rssGrowthMb: round(growth),
             rssAfterMb: round(first.rssAfter),
             usedGrowthMb: round(first.usedGrowthMb),
+            uploadRssGrowthMb: round(first.uploadPeak - first.rssBefore),
+            ...(at && {
+              peakOldReservedMb: round(at.oldReserved),
+              peakOldUsedMb: round(at.oldUsed),
+              peakYoungReservedMb: round(at.youngReserved),
+              peakExternalMb: round(at.external),
+            }),
             ...(again && {
               reimportAdded: again.progress.matched,
               reimportDuplicates: again.progress.duplicates,

@@ -21,6 +21,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createServer } from '../server/create-server.js';
 import { createLogger } from '../server/logger.js';
 // Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
@@ -37,7 +38,18 @@ interface Started {
 }
 
 /** What the bench may ask the server process over IPC, and what it answers. */
-export type Question = 'measures' | 'save' | 'scan';
+export type Question = 'measures' | 'memory' | 'save' | 'scan';
+/** Where the server's memory is now, without collecting garbage first (MB). */
+export interface MemoryNow {
+  rss: number;
+  /** The V8 heap's old generation (old, code and large-object spaces), reserved and in use. */
+  oldReserved: number;
+  oldUsed: number;
+  /** The young generation (new and new large-object spaces), reserved. */
+  youngReserved: number;
+  /** Typed arrays and buffers, outside the V8 heap. */
+  external: number;
+}
 export interface Measures {
   /** The longest the event loop was held up since listening (ms). */
   maxStallMs: number;
@@ -50,6 +62,8 @@ export interface Measures {
   maxGcMs: number;
   /** V8 heap plus typed arrays and buffers, after a full GC (bytes). */
   usedBytes: number;
+  /** Of usedBytes, the typed arrays and buffers (bytes). */
+  externalBytes: number;
 }
 
 async function serve(dataDir: string, musicDir: string | undefined): Promise<void> {
@@ -74,9 +88,10 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
   process.on('message', (question: { ask: Question; id: number }) => {
     const answer = async () => {
       if (question.ask === 'save') {
-        await server.store.savePlayIndex();
+        await server.saveStatsIndex();
         return {};
       }
+      if (question.ask === 'memory') return memoryNow();
       if (question.ask === 'scan') {
         const scanStart = performance.now();
         server.services.library.startScan();
@@ -100,6 +115,7 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
         longestStallAfter,
         maxGcMs,
         usedBytes: memory.heapUsed + memory.external,
+        externalBytes: memory.external,
       };
       return measures;
     };
@@ -109,6 +125,28 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
   process.on('SIGTERM', () => {
     void server.close(2_000).then(() => process.exit(0));
   });
+}
+
+function memoryNow(): MemoryNow {
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  let oldReserved = 0;
+  let oldUsed = 0;
+  let youngReserved = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name.startsWith('new')) youngReserved += space.space_size;
+    else {
+      oldReserved += space.space_size;
+      oldUsed += space.space_used_size;
+    }
+  }
+  const memory = process.memoryUsage();
+  return {
+    rss: mb(memory.rss),
+    oldReserved: mb(oldReserved),
+    oldUsed: mb(oldUsed),
+    youngReserved: mb(youngReserved),
+    external: mb(memory.external),
+  };
 }
 
 /**

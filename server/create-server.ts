@@ -13,13 +13,14 @@ import type { Principal } from './domain/user.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
+import { openStoreWithIndex } from './services/stats/persistence/index-saving.js';
 import { StatsIndex } from './services/stats/stats-index.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
 import { warmUp, warmUpSecret } from './http/warm-up.js';
-import { openStore, type Store } from './store/open-store.js';
+import type { Store } from './store/open-store.js';
 
 export interface ServerDeps {
   config: Config;
@@ -83,6 +84,8 @@ export interface MelonServer {
   readonly desktop: DesktopFacade;
   /** Set on the very first start when the Admin account was made; its password is shown once. */
   readonly firstAdmin: FirstAdmin | null;
+  /** Appends what the stats index gained since its last save to plays.index (done while serving too). */
+  saveStatsIndex(): Promise<void>;
   /** Starts listening on config.host:config.port (0 picks a free port); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then flushes the store. */
@@ -123,7 +126,8 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const logger = deps.logger ?? createLogger();
   // The stats index is built from the play log while the store opens, then kept current on append.
   const statsIndex = new StatsIndex();
-  const store = await openStore(config.dataDir, { logger, playIndex: statsIndex });
+  const indexed = await openStoreWithIndex(config.dataDir, { logger, index: statsIndex });
+  const { store } = indexed;
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
     statsIndex,
@@ -145,7 +149,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     .ensureFirstAdmin(config.adminUser, config.adminPassword)
     .catch(async (error: unknown) => {
       // Not started, so nobody else will close the store: let go of the data folder for a retry.
-      await store.close().catch(() => undefined);
+      await indexed.close().catch(() => undefined);
       throw error;
     });
   const routes = routeTable(services);
@@ -191,7 +195,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       await services.forwarding.close();
       await services.artwork.close().catch(() => undefined);
       await services.resizer.close().catch(() => undefined);
-      await store.close();
+      await indexed.close();
     })();
     return closing;
   };
@@ -203,6 +207,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     routes,
     desktop: desktopFacade(services),
     firstAdmin,
+    saveStatsIndex: () => indexed.saveIndex(),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         const handle = app.callback();

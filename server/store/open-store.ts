@@ -10,16 +10,8 @@ import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
 import { LibraryRepo } from './library-repo.js';
-import {
-  appendPlayIndexSegment,
-  readSavedPlayIndex,
-  removeSavedPlayIndex,
-  writeSavedPlayIndex,
-} from './saved-play-index.js';
-import { PlayLog } from './play-log.js';
-import type { PlayLogEntry } from '../domain/play.js';
-import type { PlaySnapshot } from '../domain/play.js';
-import { LogSnapshots } from './play-log-snapshots.js';
+import { SavedPlayIndexFile } from './saved-play-index.js';
+import { PlayLog, type PlayLogOptions } from './play-log.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
 import { RadioStationsRepo } from './radio-stations-repo.js';
 import { HiddenMixesRepo } from './hidden-mixes-repo.js';
@@ -54,6 +46,8 @@ export interface Store {
   readonly hiddenMixes: HiddenMixesRepo;
   /** The append-only play log (plays.jsonl): never rewritten, one fsynced line per log. */
   readonly plays: PlayLog;
+  /** A saved copy of the index built from the play log (plays.index): a cache beside the log. */
+  readonly savedPlayIndex: SavedPlayIndexFile;
   /** Listens that matched no library track (history/unmatched.jsonl). */
   readonly unmatchedListens: UnmatchedListens;
   /** Each member's forwarding of plays and its outbox (forwarding.json). */
@@ -67,94 +61,25 @@ export interface Store {
   readonly appPasswordKey: Buffer;
   /** Wait for every acknowledged change to be on disk. */
   flush(): Promise<void>;
-  /** Appends what the stats index gained since the last save to plays.index (done at close too). */
-  savePlayIndex(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** The in-memory index the play log is read into (the stats index); the store can save and load it. */
-export interface PlayIndex {
-  /**
-   * Receives every play-log entry already on disk, in file order, while the store opens, then each
-   * appended one; `snapshot` is the entry's snapshot number in the log, `line` where its line
-   * starts (PlayLogOptions.onEntry).
-   */
-  add(entry: PlayLogEntry, snapshot: number, line: number): void;
-  /** The log is open: read log ids from it from now on (PlayLog.idAt). */
-  readIdsFrom(log: { idAt(line: number): string }): void;
-  /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
-  takeUnsaved(): Uint8Array[];
-  /**
-   * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
-   * where they were saved; false when they are not usable (the store then rebuilds from the log).
-   */
-  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
-  /** The log is read: a moment to drop spare room. */
-  settle(): void;
 }
 
 export interface StoreOptions {
   logger: Logger;
-  playIndex: PlayIndex;
+  /**
+   * How the play log is read, asked once the folder is locked and before the log is: from which
+   * position on (a saved copy of what was built from it, see `Store.savedPlayIndex`), and who hears
+   * each entry read, then each one appended the moment it is durable. Without it the whole log is
+   * read and nobody hears its entries.
+   */
+  readPlays?: (savedPlayIndex: SavedPlayIndexFile) => Promise<PlayLogReading>;
 }
 
-/**
- * After reading this many log lines at start, save the index at once instead of only at shutdown,
- * so a crash does not make the next start read them all again.
- */
-const SAVE_INDEX_AFTER_REPLAYING = 10_000;
-
-/**
- * While serving, save the index once this many logs were added since the last save (an import
- * adds a million): what awaits a save is held in memory (28 bytes a log), and a crash would make
- * the next start read it all from the log again.
- */
-const SAVE_INDEX_EVERY = 20_000;
+/** Where reading the play log starts and who hears its entries (PlayLogOptions). */
+export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'from'>;
 
 const LOG_FILE = 'plays.jsonl';
 const INDEX_FILE = 'plays.index';
-
-/** Where the saved index stands, so the next save appends to it; undefined: write it afresh. */
-interface SavedIndexState {
-  bytes: number;
-  /** How many of the log's snapshots it holds. */
-  logSnapshots: number;
-}
-
-/**
- * Opens the play log, reading only the lines after the saved index when that index still fits the
- * log (a version-1 log is migrated first, and its old index, of another format, is not used).
- */
-async function openPlayLog(
-  dataDir: string,
-  { logger, playIndex }: StoreOptions,
-  added: () => void,
-): Promise<{ plays: PlayLog; saved: SavedIndexState | undefined }> {
-  const logPath = join(dataDir, LOG_FILE);
-  const saved = await readSavedPlayIndex(join(dataDir, INDEX_FILE));
-  const logSnapshots = saved ? LogSnapshots.fromTexts(saved.logSnapshots) : undefined;
-  const usable =
-    saved &&
-    logSnapshots !== undefined &&
-    (await PlayLog.reaches(logPath, saved.position)) &&
-    playIndex.load(saved.data, logSnapshots.snapshots);
-  if (saved !== undefined && !usable)
-    logger.warn('the saved play index does not fit the play log; rebuilding it');
-  const plays = await PlayLog.open(logPath, {
-    logger,
-    onEntry: (entry, snapshot, line) => {
-      playIndex.add(entry, snapshot, line);
-      added();
-    },
-    from: usable ? { position: saved.position, snapshots: logSnapshots } : undefined,
-  });
-  playIndex.settle();
-  playIndex.readIdsFrom(plays);
-  return {
-    plays,
-    saved: usable ? { bytes: saved.bytes, logSnapshots: saved.logSnapshots.length } : undefined,
-  };
-}
 
 export async function openStore(dataDir: string, options: StoreOptions): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -213,63 +138,16 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const appPasswordKey = await loadOrCreateSecret(join(dataDir, 'app-passwords.key'));
   const forwardingKey = await loadOrCreateSecret(join(dataDir, 'forwarding.key'));
   const forwarding = await ForwardingRepo.open(join(dataDir, 'forwarding.json'));
-  let addedSinceSave = 0;
-  let onAdded: () => void = () => undefined;
-  const opened = await openPlayLog(dataDir, options, () => onAdded());
-  const plays = opened.plays;
+  const logPath = join(dataDir, LOG_FILE);
+  const savedPlayIndex = new SavedPlayIndexFile(join(dataDir, INDEX_FILE), logPath);
+  const reading = await options.readPlays?.(savedPlayIndex);
+  const plays = await PlayLog.open(logPath, {
+    logger: options.logger,
+    onEntry: reading?.onEntry ?? (() => undefined),
+    from: reading?.from,
+  });
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));
   const importJobs = await ImportJobsRepo.open<ImportJob>(join(dataDir, 'imports'));
-  const indexPath = join(dataDir, INDEX_FILE);
-  let savedIndex = opened.saved;
-  let indexBroken = false;
-  let saving = Promise.resolve();
-  /**
-   * Appends what the index gained since the last save (the whole index the first time), one save
-   * at a time. The index's part is taken synchronously with the log position, so the two match.
-   * Writing is asynchronous (no stall of the event loop); a save that fails leaves no usable file.
-   */
-  const saveIndex = () => {
-    const run = async () => {
-      if (indexBroken) return;
-      if (plays.indexMissedEntries) {
-        // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
-        indexBroken = true;
-        await removeSavedPlayIndex(indexPath);
-        return;
-      }
-      const logSnapshots = plays.durableSnapshots;
-      const segment = {
-        position: plays.position(),
-        logSnapshots: plays.snapshots.texts.slice(savedIndex?.logSnapshots ?? 0, logSnapshots),
-        data: options.playIndex.takeUnsaved(),
-      };
-      try {
-        const bytes = savedIndex
-          ? await appendPlayIndexSegment(indexPath, savedIndex.bytes, segment)
-          : await writeSavedPlayIndex(indexPath, segment);
-        savedIndex = { bytes, logSnapshots };
-      } catch (error) {
-        // What was taken is not in the file: later segments would not follow on. Rebuild next start.
-        indexBroken = true;
-        await removeSavedPlayIndex(indexPath).catch(() => undefined);
-        throw error;
-      }
-    };
-    saving = saving.then(run, run);
-    return saving;
-  };
-  // In the background: serving need not wait for it.
-  const saveInBackground = () => {
-    addedSinceSave = 0;
-    saveIndex().catch((error: unknown) =>
-      options.logger.warn('could not save the play index', { error: String(error) }),
-    );
-  };
-  if (plays.replayed > SAVE_INDEX_AFTER_REPLAYING) saveInBackground();
-  onAdded = () => {
-    addedSinceSave += 1;
-    if (addedSinceSave >= SAVE_INDEX_EVERY) saveInBackground();
-  };
   const flush = async () => {
     await Promise.all([
       users.flush(),
@@ -289,12 +167,6 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   };
   const close = async () => {
     await flush();
-    try {
-      await saveIndex();
-    } catch (error) {
-      // Only a cache: the next start rebuilds the index from the log.
-      options.logger.warn('could not save the play index', { error: String(error) });
-    }
     await plays.close();
     await unmatchedListens.close();
     await lock.release();
@@ -313,6 +185,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     radioStations,
     hiddenMixes,
     plays,
+    savedPlayIndex,
     unmatchedListens,
     forwarding,
     forwardingKey,
@@ -320,7 +193,6 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     jwtSecret,
     appPasswordKey,
     flush,
-    savePlayIndex: saveIndex,
     close,
   };
 }

@@ -77,8 +77,8 @@ export class PlayLog implements PlayStore {
   /** Entries read from the file at open (all of them, or those after `from`). */
   readonly replayed: number;
   private snapshotsWritten: number;
-  /** Set when `onEntry` threw for an appended entry: whoever indexes the log missed one. */
-  indexMissedEntries = false;
+  /** Set when `onEntry` threw for an appended entry: whoever hears the log's entries missed one. */
+  entriesMissed = false;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -326,15 +326,15 @@ export class PlayLog implements PlayStore {
   }
 
   /**
-   * Hands a durable entry to the index. The entry is on disk whatever happens here, so its append
-   * still resolves; a failing index is logged and marked incomplete, so it is rebuilt from the log
-   * at the next start instead of being saved.
+   * Hands a durable entry to `onEntry`. The entry is on disk whatever happens here, so its append
+   * still resolves; a failure is logged and marked (`entriesMissed`), so whoever built something
+   * from the entries can tell it is incomplete.
    */
   private deliver(entry: PlayLogEntry, snapshot: number, line: number): void {
     try {
       this.onEntry(entry, snapshot, line);
     } catch (error) {
-      this.indexMissedEntries = true;
+      this.entriesMissed = true;
       this.logger.error('play log: indexing a durable entry failed', {
         path: this.path,
         error: String(error),

@@ -1,6 +1,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic-file.js';
-import type { LogPosition } from './play-log.js';
+import { PlayLog, type LogPosition, type PlayLogOptions } from './play-log.js';
+import { LogSnapshots } from './play-log-snapshots.js';
 
 /**
  * A saved copy of the in-memory play index (`plays.index`), so a start does not have to re-read and
@@ -16,7 +17,7 @@ import type { LogPosition } from './play-log.js';
  *   segment*: "MPS2" | u32 head bytes | u32 data bytes | head (JSON) | data | "MPE2"
  *     head: {"position": the log position the file covers once this segment is read,
  *            "logSnapshots": the snapshots the log defined since the previous segment}
- *     data: the index's own bytes for the segment (StatsIndex.takeUnsaved)
+ *     data: the index's own bytes for the segment, as its owner gave them
  */
 const SCHEMA_VERSION = 2;
 const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
@@ -144,4 +145,58 @@ export async function appendPlayIndexSegment(
 
 export async function removeSavedPlayIndex(path: string): Promise<void> {
   await rm(path, { force: true });
+}
+
+/** A saved index read back and checked against the log it was saved for. */
+export interface SavedPlayIndexCopy {
+  /** Where reading the log goes on from (PlayLogOptions.from). */
+  from: NonNullable<PlayLogOptions['from']>;
+  /** How many of the log's snapshots the file holds (a segment appended next holds the rest). */
+  logSnapshots: number;
+  /** The index's bytes, one part per segment. */
+  data: Uint8Array[];
+  /** The file's length, where the next segment goes. */
+  bytes: number;
+}
+
+/**
+ * `plays.index`, beside the play log it was saved for. The store keeps its bytes; whoever builds an
+ * index from the log decides what they hold and when they are saved.
+ */
+export class SavedPlayIndexFile {
+  constructor(
+    readonly path: string,
+    private readonly logPath: string,
+  ) {}
+
+  /**
+   * The saved copy; undefined when there is none, null when it is not usable: damaged, cut short, of
+   * another format, or for another log than the one beside it (or an older state of it).
+   */
+  async read(): Promise<SavedPlayIndexCopy | null | undefined> {
+    const saved = await readSavedPlayIndex(this.path);
+    if (!saved) return saved;
+    const snapshots = LogSnapshots.fromTexts(saved.logSnapshots);
+    if (!snapshots || !(await PlayLog.reaches(this.logPath, saved.position))) return null;
+    return {
+      from: { position: saved.position, snapshots },
+      logSnapshots: saved.logSnapshots.length,
+      data: saved.data,
+      bytes: saved.bytes,
+    };
+  }
+
+  /** Replaces the file with one holding only `segment`; its new length. */
+  write(segment: PlayIndexSegment): Promise<number> {
+    return writeSavedPlayIndex(this.path, segment);
+  }
+
+  /** Appends `segment` to the file of `bytes` bytes and fsyncs it; its new length. */
+  append(bytes: number, segment: PlayIndexSegment): Promise<number> {
+    return appendPlayIndexSegment(this.path, bytes, segment);
+  }
+
+  remove(): Promise<void> {
+    return removeSavedPlayIndex(this.path);
+  }
 }

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../server/logger.js';
 import type { StatsFilter } from '../../server/services/stats/reads/results.js';
+import { openStoreWithIndex } from '../../server/services/stats/persistence/index-saving.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import { openStore } from '../../server/store/open-store.js';
 import { PlayLog } from '../../server/store/play-log.js';
 
 const SAVES = 3;
@@ -70,7 +70,8 @@ describe('saved play index after kill -9', () => {
     await writeThenKill(dataDir);
 
     const index = new StatsIndex();
-    const store = await openStore(dataDir, { logger: createMemoryLogger(), playIndex: index });
+    const indexed = await openStoreWithIndex(dataDir, { logger: createMemoryLogger(), index });
+    const { store } = indexed;
     try {
       expect(store.plays.replayed).toBe(UNSAVED);
       expect(index.size).toBe(SAVES * PER_SAVE + UNSAVED);
@@ -84,7 +85,7 @@ describe('saved play index after kill -9', () => {
       for (let t = 0; t < 20; t += 1)
         expect(index.latestEntryOfTrack(`t${t}`)).toEqual(rebuilt.latestEntryOfTrack(`t${t}`));
     } finally {
-      await store.close();
+      await indexed.close();
     }
   });
 });

@@ -8,7 +8,7 @@
  */
 import { createMemoryLogger } from '../../server/logger.js';
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
-import { openStore } from '../../server/store/open-store.js';
+import { openStoreWithIndex } from '../../server/services/stats/persistence/index-saving.js';
 import { makeVariedPlays } from '../factories/plays.js';
 
 const [dataDir, SAVES, PER_SAVE, UNSAVED] = [process.argv[2]!, ...process.argv.slice(3, 6).map(Number)] as [
@@ -17,12 +17,15 @@ const [dataDir, SAVES, PER_SAVE, UNSAVED] = [process.argv[2]!, ...process.argv.s
   number,
   number,
 ];
-const store = await openStore(dataDir, { logger: createMemoryLogger(), playIndex: new StatsIndex() });
+const { store, saveIndex } = await openStoreWithIndex(dataDir, {
+  logger: createMemoryLogger(),
+  index: new StatsIndex(),
+});
 const plays = makeVariedPlays(SAVES * PER_SAVE + UNSAVED);
 let next = 0;
 for (let save = 0; save < SAVES; save += 1) {
   for (let i = 0; i < PER_SAVE; i += 1) await store.plays.append(plays[next++]!);
-  await store.savePlayIndex();
+  await saveIndex();
 }
 await Promise.all(plays.slice(next).map((play) => store.plays.append(play)));
 process.stdout.write('ready\n');

@@ -117,9 +117,15 @@ export class Listener {
     this.rows.reserve(this.rows.n + more);
   }
 
-  /** Drops the room a reservation left beyond one step of growth (what growing row by row leaves). */
+  /**
+   * Drops the room a reservation left, when it is more than one step of growth (what growing row by
+   * row leaves) and more than a quarter of the rows. A trim copies every row column, so for a moment
+   * they are held twice, and the allocator seldom gives the freed copy back to the system: the
+   * process would keep more than the spare it dropped. A reservation an estimate overshot by a step
+   * keeps its spare for the plays that follow.
+   */
   dropSpare(): void {
     const u = this.rows;
-    if (u.at.length > capacityFor(u.n + 1, u.n)) u.trim();
+    if (u.at.length > Math.max(capacityFor(u.n + 1, u.n), u.n + Math.ceil(u.n / 4))) u.trim();
   }
 }

@@ -217,7 +217,7 @@ export class StatsIndex {
     this.listenerOf(userId)?.reserve(rows);
   }
 
-  /** Drops the room a reservation left beyond one step of growth (what growing row by row leaves). */
+  /** Drops the room a reservation left unused when it is large (Listener.dropSpare). */
   dropSpareRows(userId: string): void {
     this.listenerOf(userId)?.dropSpare();
   }

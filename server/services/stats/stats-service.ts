@@ -97,7 +97,7 @@ export class StatsService {
       device: this.deviceLimit.nameFor(userId, request.device ?? null),
       explicitAt: explicit,
     });
-    // The store hands the entry to the index as it becomes durable (StoreOptions.playIndex).
+    // The log hands the entry to the index as it becomes durable (openStoreWithIndex).
     // Durable, then noted (the history's keys, the forwarding's outbox) before the answer.
     const write = this.playLog.append(entry).then(async () => {
       await this.listens?.note(entry);

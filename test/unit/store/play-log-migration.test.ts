@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
-import { openStore } from '../../../server/store/open-store.js';
+import { openStoreWithIndex } from '../../../server/services/stats/persistence/index-saving.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { encodeV1Line } from '../../../server/store/play-log-codec.js';
@@ -68,7 +68,7 @@ describe('play log migration from format 1', () => {
     entries.forEach((e) => expected.add(e));
 
     const index = new StatsIndex();
-    const store = await openStore(dir, { logger: createMemoryLogger(), playIndex: index });
+    const indexed = await openStoreWithIndex(dir, { logger: createMemoryLogger(), index });
     try {
       expect(index.size).toBe(entries.length);
       for (const userId of ['u0', 'u1', 'u2']) {
@@ -90,7 +90,7 @@ describe('play log migration from format 1', () => {
         explicit.id,
       );
     } finally {
-      await store.close();
+      await indexed.close();
     }
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { StatsFilter } from '../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
-import { openStore, type Store } from '../../../server/store/open-store.js';
+import { openStoreWithIndex } from '../../../server/services/stats/persistence/index-saving.js';
+import type { Store } from '../../../server/store/open-store.js';
 import { PlayLog } from '../../../server/store/play-log.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 import { orphanFolderLock } from '../../support/dead-process.js';
@@ -60,8 +61,8 @@ function answers(index: StatsIndex) {
 async function open(dataDir: string) {
   const index = new StatsIndex();
   const logger = createMemoryLogger();
-  const store = await openStore(dataDir, { logger, playIndex: index });
-  return { index, store, logger };
+  const { store, saveIndex, close } = await openStoreWithIndex(dataDir, { logger, index });
+  return { index, store, logger, saveIndex, close };
 }
 
 /** What an index built from the whole log answers. */
@@ -91,7 +92,7 @@ describe('saved play index', () => {
     const first = await open(dataDir);
     await appendAll(first.store, 0, 120);
     const before = answers(first.index);
-    await first.store.close();
+    await first.close();
 
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(0);
@@ -101,14 +102,14 @@ describe('saved play index', () => {
     // It keeps working after the load: new logs land in the loaded index.
     await appendAll(second.store, 120, 130);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
   });
 
   it('reads only the lines written after it when the server stopped without saving (a crash)', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
     await appendAll(first.store, 0, 60);
-    await first.store.close();
+    await first.close();
     const second = await open(dataDir);
     await appendAll(second.store, 60, 75);
     await kill(second, dataDir);
@@ -117,14 +118,14 @@ describe('saved play index', () => {
     expect(third.store.plays.replayed).toBe(15);
     expect(third.index.size).toBe(75);
     expect(answers(third.index)).toEqual(await rebuilt(dataDir));
-    await third.store.close();
+    await third.close();
   });
 
   it('is saved while serving once 20,000 logs were added (an import), so a crash then loses none of it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
     await first.store.plays.appendMany(Array.from({ length: 20_050 }, (_, i) => entry(i)));
-    // No save was asked for: the store starts one in the background.
+    // No save was asked for: the index's saving starts one in the background.
     const indexPath = join(dataDir, 'plays.index');
     await expect
       .poll(
@@ -142,14 +143,14 @@ describe('saved play index', () => {
     expect(second.store.plays.replayed).toBe(0);
     expect(second.index.size).toBe(20_050);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
   });
 
   it('is ignored, and the index rebuilt from the log, when it does not fit the log', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
     await appendAll(first.store, 0, 40);
-    await first.store.close();
+    await first.close();
     const log = join(dataDir, 'plays.jsonl');
     const lines = (await readFile(log, 'utf8')).split('\n');
     // A log restored from an older backup: shorter than the saved position (20 logs, each after
@@ -164,7 +165,7 @@ describe('saved play index', () => {
     expect(second.index.size).toBe(20);
     expect(second.logger.lines.join('\n')).toMatch(/does not fit/);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
 
     // A log of the same length whose last line differs (the saved index marks its position by the
     // bytes before it; a hand edit further back needs plays.index deleted, see docs/API.md).
@@ -175,7 +176,7 @@ describe('saved play index', () => {
     const fourth = await open(dataDir);
     expect(fourth.store.plays.replayed).toBe(20);
     expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
-    await fourth.store.close();
+    await fourth.close();
   });
 
   it('is not kept when the index failed to take an entry: the log still has it, the next start rebuilds', async () => {
@@ -189,21 +190,21 @@ describe('saved play index', () => {
     };
     await expect(first.store.plays.append(entry(10))).resolves.toBeUndefined(); // durable all the same
     await appendAll(first.store, 11, 12);
-    await first.store.close();
+    await first.close();
     expect(first.logger.lines.join('\n')).toMatch(/indexing a durable entry failed/);
 
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(12);
     expect(second.index.size).toBe(12);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
   });
 
   it('is ignored when its bytes are damaged', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
     await appendAll(first.store, 0, 30);
-    await first.store.close();
+    await first.close();
     const saved = join(dataDir, 'plays.index');
     const bytes = await readFile(saved);
     // The header still fits the log, the index data does not decode.
@@ -216,23 +217,23 @@ describe('saved play index', () => {
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(30);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
 
     await appendFile(saved, 'x'); // a length that does not match the header
     const third = await open(dataDir);
     expect(third.store.plays.replayed).toBe(30);
-    await third.store.close();
+    await third.close();
   });
 
   it('grows by a segment per save, and is ignored when cut short or of another format', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
     const first = await open(dataDir);
     await appendAll(first.store, 0, 30);
-    await first.store.savePlayIndex();
+    await first.saveIndex();
     const saved = join(dataDir, 'plays.index');
     const once = await readFile(saved);
     await appendAll(first.store, 30, 45);
-    await first.store.close();
+    await first.close();
     const twice = await readFile(saved);
     // Appended, never rewritten: the first save's bytes are still the file's first bytes.
     expect(twice.length).toBeGreaterThan(once.length);
@@ -241,7 +242,7 @@ describe('saved play index', () => {
     const second = await open(dataDir);
     expect(second.store.plays.replayed).toBe(0);
     expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.store.close();
+    await second.close();
 
     // A save cut short (a crash part way through the last segment).
     const whole = await readFile(saved);
@@ -250,7 +251,7 @@ describe('saved play index', () => {
     expect(third.store.plays.replayed).toBe(45);
     expect(third.logger.lines.join('\n')).toMatch(/does not fit/);
     expect(answers(third.index)).toEqual(await rebuilt(dataDir));
-    await third.store.close();
+    await third.close();
 
     // An index of another format (as an older Melon saved it): ignored, then saved afresh.
     await writeFile(
@@ -260,9 +261,9 @@ describe('saved play index', () => {
     const fourth = await open(dataDir);
     expect(fourth.store.plays.replayed).toBe(45);
     expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
-    await fourth.store.close();
+    await fourth.close();
     const fifth = await open(dataDir);
     expect(fifth.store.plays.replayed).toBe(0);
-    await fifth.store.close();
+    await fifth.close();
   });
 });

@@ -563,6 +563,26 @@ describe('StatsIndex reservations', () => {
     expect(capacity(index, 'u1')).toBe(122);
   });
 
+  it('keeps the spare of a reservation an estimate overshot by one step: a trim would copy every column', () => {
+    const rows = 1 << 17;
+    const index = indexOf(Array.from({ length: 100 }, (_, i) => entry({ at: T0 + i * MIN })));
+    // An import estimated a thousand rows more than it will add, then one row past that room,
+    // which grew it by an eighth.
+    index.reserveRows('u1', rows - 100 + 1000);
+    for (let i = 100; i < rows; i += 1) index.add(entry({ at: T0 + i * MIN }));
+    index.reserveRows('u1', 1001);
+    const grown = capacity(index, 'u1')!;
+    expect(grown).toBe(Math.ceil((rows + 1000) * 1.125));
+    index.dropSpareRows('u1');
+    expect(capacity(index, 'u1')).toBe(grown);
+
+    // Past a quarter of the rows spare, the room is dropped.
+    index.reserveRows('u1', grown - rows + rows / 4);
+    index.dropSpareRows('u1');
+    expect(capacity(index, 'u1')).toBeLessThan(grown);
+    expect(index.listeningTime({ userId: 'u1' }).plays).toBe(rows);
+  });
+
   it('reserves nothing for a user without rows', () => {
     const index = indexOf([entry()]);
     index.reserveRows('u2', 1000);

@@ -1,0 +1,183 @@
+import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
+import type { Logger } from '../../../logger.js';
+import { openStore, type Store } from '../../../store/open-store.js';
+import type { PlayLog } from '../../../store/play-log.js';
+import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
+
+/** The in-memory index the play log is read into (the stats index), as its saving sees it. */
+export interface PlayIndex {
+  /**
+   * Receives every play-log entry already on disk, in file order, while the store opens, then each
+   * appended one; `snapshot` is the entry's snapshot number in the log, `line` where its line
+   * starts (PlayLogOptions.onEntry).
+   */
+  add(entry: PlayLogEntry, snapshot: number, line: number): void;
+  /** The log is open: read log ids from it from now on (PlayLog.idAt). */
+  readIdsFrom(log: { idAt(line: number): string }): void;
+  /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
+  takeUnsaved(): Uint8Array[];
+  /**
+   * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
+   * where they were saved; false when they are not usable (the index is then rebuilt from the log).
+   */
+  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
+  /** The log is read: a moment to drop spare room. */
+  settle(): void;
+}
+
+/** The data folder opened with the play log read into an index, and that index's saving. */
+export interface IndexedStore {
+  readonly store: Store;
+  /** Appends what the index gained since the last save to plays.index (done at close too). */
+  readonly saveIndex: () => Promise<void>;
+  /** Saves the index, then closes the store: the folder is let go only once the index is saved. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * After reading this many log lines at start, save the index at once instead of only at shutdown,
+ * so a crash does not make the next start read them all again.
+ */
+const SAVE_INDEX_AFTER_REPLAYING = 10_000;
+
+/**
+ * While serving, save the index once this many logs were added since the last save (an import
+ * adds a million): what awaits a save is held in memory (28 bytes a log), and a crash would make
+ * the next start read it all from the log again.
+ */
+const SAVE_INDEX_EVERY = 20_000;
+
+/** Where the saved index stands, so the next save appends to it; undefined: write it afresh. */
+interface SavedIndexState {
+  bytes: number;
+  /** How many of the log's snapshots it holds. */
+  logSnapshots: number;
+}
+
+/**
+ * Opens the data folder and reads its play log into `index`: the saved index first, when it still
+ * fits the log, then only the log lines after it. Every entry appended later reaches the index the
+ * moment it is durable, and the index is saved as it grows (IndexSaving).
+ */
+export async function openStoreWithIndex(
+  dataDir: string,
+  { logger, index }: { logger: Logger; index: PlayIndex },
+): Promise<IndexedStore> {
+  let saved: SavedIndexState | undefined;
+  let added: () => void = () => undefined;
+  const store = await openStore(dataDir, {
+    logger,
+    readPlays: async (file) => {
+      const copy = await file.read();
+      // Taken before the log is read on: reading defines more snapshots in the same table.
+      const logSnapshots = copy?.logSnapshots ?? 0;
+      const usable = copy && index.load(copy.data, copy.from.snapshots.snapshots);
+      if (copy !== undefined && !usable)
+        logger.warn('the saved play index does not fit the play log; rebuilding it');
+      if (usable) saved = { bytes: copy.bytes, logSnapshots };
+      return {
+        onEntry: (entry, snapshot, line) => {
+          index.add(entry, snapshot, line);
+          added();
+        },
+        from: usable ? copy.from : undefined,
+      };
+    },
+  });
+  index.settle();
+  index.readIdsFrom(store.plays);
+  const saving = new IndexSaving(store.savedPlayIndex, store.plays, index, logger, saved);
+  if (store.plays.replayed > SAVE_INDEX_AFTER_REPLAYING) saving.saveInBackground();
+  // Only appends count towards the next save: the lines read at start are covered above.
+  added = () => saving.added();
+  return {
+    store,
+    saveIndex: () => saving.save(),
+    close: async () => {
+      await store.flush();
+      await saving.close();
+      await store.close();
+    },
+  };
+}
+
+/** When and how the index is appended to plays.index; one save at a time. */
+class IndexSaving {
+  private addedSinceSave = 0;
+  private broken = false;
+  private closed = false;
+  private saving = Promise.resolve();
+
+  constructor(
+    private readonly file: SavedPlayIndexFile,
+    private readonly plays: PlayLog,
+    private readonly index: PlayIndex,
+    private readonly logger: Logger,
+    private saved: SavedIndexState | undefined,
+  ) {}
+
+  added(): void {
+    this.addedSinceSave += 1;
+    if (this.addedSinceSave >= SAVE_INDEX_EVERY) this.saveInBackground();
+  }
+
+  /** In the background: serving need not wait for it. */
+  saveInBackground(): void {
+    if (this.closed) return;
+    this.addedSinceSave = 0;
+    this.save().catch((error: unknown) =>
+      this.logger.warn('could not save the play index', { error: String(error) }),
+    );
+  }
+
+  /**
+   * Appends what the index gained since the last save (the whole index the first time), after any
+   * save on its way. The index's part is taken synchronously with the log position, so the two
+   * match. Writing is asynchronous (no stall of the event loop); a save that fails leaves no usable
+   * file.
+   */
+  save(): Promise<void> {
+    const run = () => this.saveNow();
+    this.saving = this.saving.then(run, run);
+    return this.saving;
+  }
+
+  /** The last save, once every append is durable; no save starts after it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    try {
+      await this.save();
+    } catch (error) {
+      // Only a cache: the next start rebuilds the index from the log.
+      this.logger.warn('could not save the play index', { error: String(error) });
+    }
+  }
+
+  private async saveNow(): Promise<void> {
+    if (this.broken) return;
+    const { plays } = this;
+    if (plays.entriesMissed) {
+      // The index lacks an entry the log has: do not keep a copy of it, rebuild at the next start.
+      this.broken = true;
+      await this.file.remove();
+      return;
+    }
+    const logSnapshots = plays.durableSnapshots;
+    const segment = {
+      position: plays.position(),
+      logSnapshots: plays.snapshots.texts.slice(this.saved?.logSnapshots ?? 0, logSnapshots),
+      data: this.index.takeUnsaved(),
+    };
+    try {
+      const bytes = this.saved
+        ? await this.file.append(this.saved.bytes, segment)
+        : await this.file.write(segment);
+      this.saved = { bytes, logSnapshots };
+    } catch (error) {
+      // What was taken is not in the file: later segments would not follow on. Rebuild next start.
+      this.broken = true;
+      await this.file.remove().catch(() => undefined);
+      throw error;
+    }
+  }
+}

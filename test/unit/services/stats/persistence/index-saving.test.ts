@@ -1,0 +1,84 @@
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../../../../server/logger.js';
+import { openStoreWithIndex } from '../../../../../server/services/stats/persistence/index-saving.js';
+import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
+import { openStore } from '../../../../../server/store/open-store.js';
+import { makeVariedPlays } from '../../../../factories/plays.js';
+import { orphanFolderLock } from '../../../../support/dead-process.js';
+
+/**
+ * The stats index is read from the play log through the store and saved to plays.index by its own
+ * rules; the store only keeps the files. The format and the start-up reads are in
+ * test/unit/store/saved-play-index.test.ts.
+ */
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function dataFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'melon-index-saving-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+
+function open(dataDir: string) {
+  const logger = createMemoryLogger();
+  const index = new StatsIndex();
+  return openStoreWithIndex(dataDir, { logger, index }).then((opened) => ({ ...opened, index, logger }));
+}
+
+describe('saving the stats index', () => {
+  it('saves at once after a start that read over 10,000 log lines, so a crash then does not read them again', async () => {
+    const dataDir = await dataFolder();
+    // A log written without any index (as an older Melon or a restored backup left it).
+    const bare = await openStore(dataDir, { logger: createMemoryLogger() });
+    await bare.plays.appendMany(makeVariedPlays(10_050));
+    await bare.close();
+
+    const first = await open(dataDir);
+    expect(first.store.plays.replayed).toBe(10_050);
+    await expect.poll(() => sizeOf(join(dataDir, 'plays.index')), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Killed: no save at close.
+    await first.store.plays.close();
+    await orphanFolderLock(dataDir);
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(0);
+    expect(second.index.size).toBe(10_050);
+    await second.close();
+  });
+
+  it('drops plays.index when a save fails, and the next start rebuilds the index from the log', async () => {
+    const dataDir = await dataFolder();
+    const indexPath = join(dataDir, 'plays.index');
+    const plays = makeVariedPlays(55);
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(plays.slice(0, 40));
+    await first.saveIndex();
+    // Changed behind the server's back: the next segment cannot follow on.
+    await appendFile(indexPath, 'x');
+    await first.store.plays.appendMany(plays.slice(40, 50));
+    await expect(first.saveIndex()).rejects.toThrow(/changed behind/);
+    expect(await sizeOf(indexPath)).toBe(0);
+    // Later saves, the one at close included, do not write a file missing what the failed one took.
+    await first.store.plays.appendMany(plays.slice(50));
+    await first.close();
+    expect(await sizeOf(indexPath)).toBe(0);
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(55);
+    expect(second.index.size).toBe(55);
+    await second.close();
+    expect(await sizeOf(indexPath)).toBeGreaterThan(0);
+  });
+});
