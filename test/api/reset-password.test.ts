@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnServer } from '../support/child-server.js';
 import { runCommand, runMelon } from '../support/run-command.js';
+import { ADMIN_PASSWORD as TEST_ADMIN_PASSWORD, startTestServer } from '../support/server.js';
 
 let dataDir: string;
 beforeEach(async () => {
@@ -35,17 +36,14 @@ async function stopServer(server: ReturnType<typeof spawnServer>): Promise<void>
 }
 
 describe('melon reset-password <username>', () => {
-  it('is refused while Melon runs; stopped, it prints a new password and signs the account out', async () => {
-    // The first start makes the Admin with a known password; a token shows the sign-out later.
+  it('is refused while Melon runs, and changes nothing', async () => {
     const first = spawnServer({
       MELON_DATA_DIR: dataDir,
       MELON_LIBRARY: `${dataDir}-music`,
       MELON_ADMIN_PASSWORD: ADMIN_PASSWORD,
     });
     const url = await first.url;
-    const signIn = await login(url, 'admin', ADMIN_PASSWORD);
-    expect(signIn.status).toBe(200);
-    const { token } = (await signIn.json()) as { token: string };
+    expect((await login(url, 'admin', ADMIN_PASSWORD)).status).toBe(200);
     const users = await readFile(join(dataDir, 'users.json'), 'utf8');
 
     const refused = await runMelon(['reset-password', 'admin'], { MELON_DATA_DIR: dataDir });
@@ -57,6 +55,13 @@ describe('melon reset-password <username>', () => {
     expect(await readFile(join(dataDir, 'users.json'), 'utf8')).toBe(users);
     expect((await login(url, 'admin', ADMIN_PASSWORD)).status).toBe(200);
     await stopServer(first);
+  });
+
+  it('run once Melon is stopped, prints a new password and signs the account out', async () => {
+    // The accounts are made by a server in this process: the command under test is what runs apart.
+    const made = await startTestServer({ dataDir });
+    const token = made.adminToken;
+    await made.stop(true);
 
     // Through npm, as the README says; the username is matched ignoring case, like a login.
     const reset = await runCommand('npm', ['run', '--silent', 'melon', '--', 'reset-password', 'ADMIN'], {
@@ -70,7 +75,7 @@ describe('melon reset-password <username>', () => {
     await expect(readFile(join(dataDir, 'melon.lock'))).rejects.toThrow(/ENOENT/);
 
     const { server, url: again } = await startServer();
-    expect((await login(again, 'admin', ADMIN_PASSWORD)).status).toBe(401);
+    expect((await login(again, 'admin', TEST_ADMIN_PASSWORD)).status).toBe(401);
     expect((await login(again, 'admin', password!)).status).toBe(200);
     const old = await fetch(`${again}/auth/check`, { headers: { Authorization: `Bearer ${token}` } });
     expect(old.status).toBe(401);
@@ -78,8 +83,7 @@ describe('melon reset-password <username>', () => {
   });
 
   it('refuses an unknown username and changes nothing', async () => {
-    const { server } = await startServer();
-    await stopServer(server);
+    await (await startTestServer({ dataDir })).stop(true);
     const users = await readFile(join(dataDir, 'users.json'), 'utf8');
 
     const result = await runMelon(['reset-password', 'nobody'], { MELON_DATA_DIR: dataDir });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StatsFilter } from '../../../../server/services/stats/reads/results.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import { GROW_AHEAD_FROM, SPARE_ROWS } from '../../../../server/services/stats/columns/user-columns.js';
 import type { PlayLogEntry } from '../../../../server/domain/play.js';
 import { playLog, statsIndexOf } from '../../../factories/plays.js';
 import { propertyRuns } from '../../../support/property-runs.js';
@@ -572,7 +573,7 @@ describe('StatsIndex reservations', () => {
     for (let i = 100; i < rows; i += 1) index.add(entry({ at: T0 + i * MIN }));
     index.reserveRows('u1', 1001);
     const grown = capacity(index, 'u1')!;
-    expect(grown).toBe(Math.ceil((rows + 1000) * 1.125));
+    expect(grown).toBe(Math.ceil((rows + 1000 + SPARE_ROWS) * 1.125));
     index.dropSpareRows('u1');
     expect(capacity(index, 'u1')).toBe(grown);
 
@@ -581,6 +582,18 @@ describe('StatsIndex reservations', () => {
     index.dropSpareRows('u1');
     expect(capacity(index, 'u1')).toBeLessThan(grown);
     expect(index.listeningTime({ userId: 'u1' }).plays).toBe(rows);
+  });
+
+  it('leaves a large import that added what it reserved its spare rows, without growing again', async () => {
+    const rows = GROW_AHEAD_FROM * 2;
+    const index = indexOf(Array.from({ length: 100 }, (_, i) => entry({ at: T0 + i * MIN })));
+    index.reserveRows('u1', rows - 100);
+    const reserved = capacity(index, 'u1');
+    expect(reserved).toBe(rows + SPARE_ROWS);
+    for (let i = 100; i < rows; i += 1) index.add(entry({ at: T0 + i * MIN }));
+    // A growth ahead would start on a later turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(capacity(index, 'u1')).toBe(reserved);
   });
 
   it('reserves nothing for a user without rows', () => {
