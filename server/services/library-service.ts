@@ -40,7 +40,8 @@ export interface LibraryOptions {
 
 export const PROBLEM_CAP = 100;
 
-const idleProgress = (): ScanProgress => ({
+/** The progress of a library that is not scanning and has not scanned. */
+export const idleProgress = (): ScanProgress => ({
   running: false,
   filesSeen: 0,
   filesTotal: 0,
