@@ -115,6 +115,7 @@ async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
         album = {
           id: albumId(s.album, s.artist),
           name: s.album,
+          artist: s.artist,
           artistIds: [lead.id],
           year: 1960 + ((s.albumNo * 7) % 64),
         };
@@ -126,6 +127,8 @@ async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
         size: infos[k]!.size,
         mtimeMs: infos[k]!.mtimeMs,
         name: capital(title(i)),
+        // The credit as a scan records it: a record without one is read again by the next scan.
+        artist: guest && guest.id !== lead.id ? `${lead.name}, ${guest.name}` : lead.name,
         albumId: album.id,
         artistIds: guest && guest.id !== lead.id ? [lead.id, guest.id] : [lead.id],
         genres: [GENRES[(s.albumNo * 3) % GENRES.length]!],

@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createServer } from '../server/create-server.js';
+import { createServer, type MelonServer } from '../server/create-server.js';
 import { createLogger, type Logger } from '../server/logger.js';
 import type { LibraryIndex } from '../server/domain/library.js';
 import { PlayLog } from '../server/store/play-log.js';
@@ -159,6 +159,22 @@ export function quietLogger(): Logger {
     warn: (message, fields) => base.warn(message, fields),
     error: (message, fields) => base.error(message, fields),
   };
+}
+
+/**
+ * A listening server over the music folder `music` that neither scans on start nor watches: a scan
+ * bench starts and times each scan itself.
+ */
+export async function startScanServer(dataDir: string, music: string): Promise<MelonServer> {
+  const server = await createServer({
+    config: { ...benchConfig(dataDir), libraryDirs: [music] },
+    logger: quietLogger(),
+    scanOnStart: false,
+    library: { watch: false },
+    exit: () => undefined,
+  });
+  await server.listen();
+  return server;
 }
 
 async function json<T>(response: Response): Promise<T> {

@@ -17,9 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createServer } from '../server/create-server.js';
 import { readTrackFile } from '../server/library/tags.js';
-import { benchConfig, quietLogger } from './bench-data.js';
+import { startScanServer } from './bench-data.js';
 import { editTags, ffmpeg, pictureFromFile } from './tagged-audio.js';
 
 const run = promisify(execFile);
@@ -168,14 +167,7 @@ const cpuMs = (): number => {
 /** Runs in the child: a first scan by the real server, then each file's tag reading alone. */
 async function melonChild(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-peer-'));
-  const server = await createServer({
-    config: { ...benchConfig(dataDir), libraryDirs: [REAL] },
-    logger: quietLogger(),
-    scanOnStart: false,
-    library: { watch: false },
-    exit: () => undefined,
-  });
-  await server.listen();
+  const server = await startScanServer(dataDir, REAL);
   const library = server.services.library;
   const cpu = cpuMs();
   const wall = performance.now();

@@ -19,9 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
-import { createServer } from '../server/create-server.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-import { argValue, benchConfig, quietLogger } from './bench-data.js';
+import { argValue, startScanServer } from './bench-data.js';
 import { comparePeer } from './bench-scan-peer.js';
 import { AUDIO, changeOnePercent, GENRES, ensureAudio, trimTo } from './bench-scan-audio.js';
 
@@ -42,15 +41,7 @@ interface ScanFigures {
 /** Runs in the child: the real server over the bench folder; scans when the parent says so. */
 async function serveAndScan(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-scan-'));
-  const config = { ...benchConfig(dataDir), libraryDirs: [AUDIO] };
-  const server = await createServer({
-    config,
-    logger: quietLogger(),
-    scanOnStart: false,
-    library: { watch: false },
-    exit: () => undefined,
-  });
-  await server.listen();
+  const server = await startScanServer(dataDir, AUDIO);
   const library = server.services.library;
   const scan = async () => {
     const started = performance.now();

@@ -1,10 +1,10 @@
-import { activityChart, heatmap, rankedBars, type Chart } from '../charts.js';
+import { activityChart, heatmap, rankedBars, type Chart, type Ranked } from '../charts.js';
 import { h, type Child } from '../dom.js';
 import { formatChange, formatDuration, formatNumber } from '../format.js';
 import { hrefOf } from '../route.js';
 import { recentPlays } from './recent-plays.js';
 import { plays } from '../plural.js';
-import type { HouseholdStats, PersonStats, Previous, Ref, TopItem } from '../stats-data.js';
+import type { HouseholdStats, PersonStats, Previous, Ref, TopGenre, TopItem } from '../stats-data.js';
 import { topList, type LazyCovers } from './top-list.js';
 
 /** The statistics' content: one person's, or everyone's. Charts are returned so the view can destroy them. */
@@ -59,6 +59,17 @@ function emptyLine(testid: string, text = 'No plays in this range.'): HTMLElemen
 }
 
 /** Days listened and new artists (artists first heard in the range). */
+/** The genres as bars by their plays, each written and linked by `describe`, or the empty line. */
+function topGenres(
+  genres: readonly TopGenre[],
+  who: string,
+  describe: (genre: TopGenre) => Pick<Ranked, 'text' | 'href'>,
+): HTMLElement {
+  if (!genres.length) return emptyLine('top-genres-empty');
+  const rows = genres.map((genre) => ({ label: genre.genre, value: genre.plays, ...describe(genre) }));
+  return rankedBars(rows, 'top-genres', `Top genres of ${who}`);
+}
+
 function dayAndArtistFigures({ daysListened, newArtists }: { daysListened: number; newArtists: number }) {
   return [
     figure(formatNumber(daysListened), daysListened === 1 ? 'day listened' : 'days listened', 'stats-days'),
@@ -129,18 +140,10 @@ export function renderPerson(stats: PersonStats, who: string, covers: LazyCovers
   // Genres run across the page as a strip under the three lists, so no card sits alone with one row.
   const genres = stripPanel(
     'Top genres',
-    stats.genres.length
-      ? rankedBars(
-          stats.genres.map((genre) => ({
-            label: genre.genre,
-            value: genre.plays,
-            text: `${plays(genre.plays)} · ${formatDuration(genre.listeningMs)}`,
-            href: hrefOf('listen', { genre: genre.genre }),
-          })),
-          'top-genres',
-          `Top genres of ${who}`,
-        )
-      : emptyLine('top-genres-empty'),
+    topGenres(stats.genres, who, (genre) => ({
+      text: `${plays(genre.plays)} · ${formatDuration(genre.listeningMs)}`,
+      href: hrefOf('listen', { genre: genre.genre }),
+    })),
   );
   return {
     charts: [chart],
@@ -228,17 +231,7 @@ export function renderHousehold(stats: HouseholdStats): Rendered {
         ),
         panel(
           'Top genres',
-          stats.genres.length
-            ? rankedBars(
-                stats.genres.map((genre) => ({
-                  label: genre.genre,
-                  value: genre.plays,
-                  text: plays(genre.plays),
-                })),
-                'top-genres',
-                'Top genres of everyone',
-              )
-            : emptyLine('top-genres-empty'),
+          topGenres(stats.genres, 'everyone', (genre) => ({ text: plays(genre.plays) })),
         ),
       ),
       panel('When', stats.plays ? heatmap(stats.heatmap, 'stats-heatmap') : emptyLine('stats-heatmap-empty')),

@@ -64,6 +64,8 @@ export interface EncoderOptions {
   offsetSeconds?: number;
   /** Called once the ffmpeg process has exited (the transcode slot is free again). */
   onExit: () => void;
+  /** Called when the encode is being stopped before its end (SIGTERM sent; onExit follows). */
+  onStopping?: () => void;
   /** Gives up when ffmpeg makes no output this long (an unreadable file). */
   firstByteTimeoutMs?: number;
   /** After SIGTERM, ffmpeg gets this long before SIGKILL. */
@@ -144,6 +146,7 @@ export function startEncoder(options: EncoderOptions): Promise<Readable> {
   const stop = () => {
     stdout.destroy();
     if (exited) return;
+    options.onStopping?.();
     child.kill('SIGTERM');
     killTimer ??= setTimeout(() => {
       if (!exited) child.kill('SIGKILL');

@@ -3,7 +3,8 @@ import type { AlbumRecord, TrackRecord } from '../domain/library.js';
 
 /**
  * The orders albums are listed in, the same for every API: the Listen view's sorts and Subsonic's
- * album lists (newest, by artist, by year, by genre). Ties go by name, so a list pages stably.
+ * album lists (newest, by artist; catalog-orders.ts keeps them, and those by year and by genre, per
+ * library change). Ties go by name, so a list pages stably.
  */
 
 /** The library as the orders read it. */
@@ -13,12 +14,15 @@ export interface AlbumShelf {
   albumStats(albumId: string): { genres: readonly string[] };
 }
 
-/** Names as people sort them: ignoring case and accents, numbers by value ("2" before "10"). */
-export const byName = (a: string, b: string) =>
-  a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+// One collator for every comparison: localeCompare with options looks one up per call, which made
+// a sort of every album many times slower. The order is the same (localeCompare is defined by it).
+const names = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-/** Whether two genre names are the same genre (ignoring case). */
-export const sameGenre = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
+/** Names as people sort them: ignoring case and accents, numbers by value ("2" before "10"). */
+export const byName = (a: string, b: string) => names.compare(a, b);
+
+/** Two genre names are the same genre when their keys are equal (ignoring case). */
+export const genreKey = (genre: string) => genre.toLocaleLowerCase('en');
 
 /** By the first album artist's name, then the album's. */
 export function byArtist(shelf: AlbumShelf, albums: AlbumRecord[]): AlbumRecord[] {
@@ -38,18 +42,4 @@ export function newestFirst(shelf: AlbumShelf, albums: AlbumRecord[]): AlbumReco
     ]),
   );
   return albums.sort((a, b) => added.get(b.id)! - added.get(a.id)! || byName(a.name, b.name));
-}
-
-/** The albums of years `from` to `to` (either way round), in that direction. */
-export function ofYears(albums: readonly AlbumRecord[], from: number, to: number): AlbumRecord[] {
-  const [low, high] = from <= to ? [from, to] : [to, from];
-  const sign = from <= to ? 1 : -1;
-  return albums
-    .filter((album) => album.year !== null && album.year >= low && album.year <= high)
-    .sort((a, b) => sign * (a.year! - b.year!) || byName(a.name, b.name));
-}
-
-/** The albums with a track of the genre (ignoring case), in the order given. */
-export function ofGenre(shelf: AlbumShelf, albums: readonly AlbumRecord[], genre: string): AlbumRecord[] {
-  return albums.filter((album) => shelf.albumStats(album.id).genres.some((g) => sameGenre(g, genre)));
 }

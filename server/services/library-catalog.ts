@@ -1,5 +1,6 @@
 import type { NamedRef } from '../contract/common.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
+import { CatalogOrders } from './catalog-orders.js';
 
 export interface AlbumStats {
   trackCount: number;
@@ -20,11 +21,16 @@ export class LibraryCatalog {
   private readonly albums: AlbumRecord[];
   private readonly artists: ArtistRecord[];
   private readonly albumNames = new Map<string, string>();
+  private readonly albumArtistIds = new Map<string, readonly string[]>();
+  /** When each album's first track came into the library (its earliest file time). */
+  private readonly albumAdded = new Map<string, number>();
   private readonly artistNames = new Map<string, string>();
   private readonly albumFigures = new Map<string, AlbumStats>();
   private readonly tracksOfArtist = new Map<string, number>();
   private readonly albumsOfArtist = new Map<string, Set<string>>();
   private readonly tracksOfAlbum = new Map<string, TrackRecord[]>();
+  /** The album and track orders of this snapshot, made at their first read. */
+  readonly orders = new CatalogOrders(this);
 
   constructor(index: Readonly<LibraryIndex>) {
     this.tracks = [...index.tracks].sort(byName);
@@ -32,6 +38,7 @@ export class LibraryCatalog {
     this.artists = [...index.artists].sort(byName);
     for (const album of index.albums) {
       this.albumNames.set(album.id, album.name);
+      this.albumArtistIds.set(album.id, album.artistIds);
       for (const artistId of album.artistIds) this.addAlbumOfArtist(artistId, album.id);
     }
     for (const artist of index.artists) this.artistNames.set(artist.id, artist.name);
@@ -49,6 +56,10 @@ export class LibraryCatalog {
     }
     for (const [albumId, tracks] of tracksOfAlbum) {
       this.albumFigures.set(albumId, albumStatsOf(tracks));
+      this.albumAdded.set(
+        albumId,
+        tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity),
+      );
       this.tracksOfAlbum.set(albumId, tracks.sort(byPosition));
     }
   }
@@ -82,6 +93,16 @@ export class LibraryCatalog {
       const name = this.artistNames.get(id);
       return name === undefined ? [] : [{ id, name }];
     });
+  }
+
+  /** The album's artists, as named in the library. */
+  albumArtists(id: string): NamedRef[] {
+    return this.artistRefs(this.albumArtistIds.get(id) ?? []);
+  }
+
+  /** The earliest file time of the album's tracks; Infinity for an album without tracks. */
+  albumAddedMs(id: string): number {
+    return this.albumAdded.get(id) ?? Infinity;
   }
 
   /** The album's tracks by disc, then track number, then name. */

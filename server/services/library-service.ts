@@ -18,7 +18,6 @@ import { DEFAULT_WATCH_OPTIONS, FolderWatcher, type WatchOptions } from '../libr
 import type { ScanProgress } from '../library/scanner.js';
 import type { OpenedTrackFile } from '../library/track-file.js';
 import type { Logger } from '../logger.js';
-import { byArtist, newestFirst, ofGenre, ofYears } from './album-order.js';
 import { LibraryCatalog, type AlbumStats } from './library-catalog.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
 import { pageOf, type ListQuery } from './paging.js';
@@ -41,7 +40,8 @@ export interface LibraryOptions {
 
 export const PROBLEM_CAP = 100;
 
-const idleProgress = (): ScanProgress => ({
+/** The progress of a library that is not scanning and has not scanned. */
+export const idleProgress = (): ScanProgress => ({
   running: false,
   filesSeen: 0,
   filesTotal: 0,
@@ -318,24 +318,51 @@ export class LibraryService {
     return this.catalog.albumStats(albumId);
   }
 
+  // The orders below are made once per library change (catalog-orders.ts), not per request.
+
   /** Every album, newest first (album-order.ts). */
-  newestAlbums(): AlbumRecord[] {
-    return newestFirst(this, [...this.albumRecords()]);
+  newestAlbums(): readonly AlbumRecord[] {
+    return this.catalog.orders.newestAlbums();
   }
 
   /** Every album by its first artist's name, then its own. */
-  albumsByArtist(): AlbumRecord[] {
-    return byArtist(this, [...this.albumRecords()]);
+  albumsByArtist(): readonly AlbumRecord[] {
+    return this.catalog.orders.albumsByArtist();
+  }
+
+  /** Every album, the latest year first, albums without a year last. */
+  albumsByYear(): readonly AlbumRecord[] {
+    return this.catalog.orders.albumsByYear();
   }
 
   /** The albums of years `from` to `to`, in that direction (newest first when `from` is later). */
-  albumsOfYears(from: number, to: number): AlbumRecord[] {
-    return ofYears(this.albumRecords(), from, to);
+  albumsOfYears(from: number, to: number): readonly AlbumRecord[] {
+    return this.catalog.orders.albumsOfYears(from, to);
   }
 
   /** The albums with a track of the genre (ignoring case), by name. */
-  albumsOfGenre(genre: string): AlbumRecord[] {
-    return ofGenre(this, this.albumRecords(), genre);
+  albumsOfGenre(genre: string): readonly AlbumRecord[] {
+    return this.catalog.orders.albumsOfGenre(genre);
+  }
+
+  /** The tracks of the genre (ignoring case), by name. */
+  tracksOfGenre(genre: string): readonly TrackRecord[] {
+    return this.catalog.orders.tracksOfGenre(genre);
+  }
+
+  /** The tracks an artist is credited on, by name. */
+  artistTracks(artistId: string): readonly TrackRecord[] {
+    return this.catalog.orders.tracksOfArtist(artistId);
+  }
+
+  /** When the album's first track came into the library; Infinity for an album without tracks. */
+  albumAddedMs(albumId: string): number {
+    return this.catalog.albumAddedMs(albumId);
+  }
+
+  /** An artist's album and track counts. */
+  artistStats(artistId: string): { albumCount: number; trackCount: number } {
+    return this.catalog.artistStats(artistId);
   }
 
   /** The track's path inside its library folder: never the machine's absolute path. */

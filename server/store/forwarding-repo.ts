@@ -1,21 +1,11 @@
-import type { ForwardingError, ForwardingRecord, OutgoingListen } from '../domain/forwarding.js';
+import * as outbox from '../domain/forwarding.js';
+import type { ForwardingError, KeptForwarding, OutgoingListen } from '../domain/forwarding.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface ForwardingFile extends Versioned {
   /** user id → their forwarding and its outbox. */
-  users: Record<string, StoredForwarding>;
+  users: Record<string, KeptForwarding>;
 }
-
-/**
- * `epoch` changes whenever the member sets forwarding again, so a send that started before cannot
- * take listens off the outbox that replaced the one it read.
- */
-interface StoredForwarding extends ForwardingRecord {
-  epoch: number;
-}
-
-/** Transient errors: the next successful send clears them (refusals and drops stay to be read). */
-const TRANSIENT = new Set(['unreachable', 'server_error', 'rate_limited']);
 
 /**
  * Each member's forwarding of plays (forwarding.json, mode 0600): the sealed token, the outbox of
@@ -29,30 +19,21 @@ export class ForwardingRepo {
     return new ForwardingRepo(await JsonDocument.open<ForwardingFile>(path, { schemaVersion: 1, users: {} }));
   }
 
-  find(userId: string): (Readonly<ForwardingRecord> & { epoch: number }) | undefined {
+  find(userId: string): Readonly<KeptForwarding> | undefined {
     return this.doc.data.users[userId];
   }
 
   /** Members whose outbox has listens and who have a token (to resume sending after a start). */
   pending(): string[] {
     return Object.entries(this.doc.data.users)
-      .filter(([, record]) => record.sealedToken !== null && record.queue.length > 0)
+      .filter(([, record]) => outbox.hasPending(record))
       .map(([userId]) => userId);
   }
 
   /** Sets the url and token; a null token turns forwarding off and empties the outbox. */
   configure(userId: string, url: string, sealedToken: string | null): Promise<void> {
     return this.doc.mutate((data) => {
-      const old = data.users[userId];
-      data.users[userId] = {
-        url,
-        sealedToken,
-        tokenRefused: false,
-        lastSentAt: old?.lastSentAt ?? null,
-        lastError: null,
-        queue: sealedToken === null ? [] : (old?.queue ?? []),
-        epoch: (old?.epoch ?? 0) + 1,
-      };
+      data.users[userId] = outbox.configured(data.users[userId], url, sealedToken);
     });
   }
 
@@ -63,48 +44,25 @@ export class ForwardingRepo {
   enqueue(userId: string, listens: readonly OutgoingListen[], limit: number, now: number): Promise<number> {
     return this.doc
       .mutate(
-        (data) => {
-          const record = data.users[userId];
-          if (!record || record.sealedToken === null || listens.length === 0) return -1;
-          record.queue.push(...listens);
-          const over = record.queue.length - limit;
-          if (over <= 0) return 0;
-          record.queue.splice(0, over);
-          record.lastError = {
-            code: 'outbox_full',
-            message: `The outbox holds at most ${limit} listens: the ${over} oldest were dropped`,
-            at: now,
-          };
-          return over;
-        },
-        (dropped) => dropped >= 0,
+        (data) => outbox.enqueue(data.users[userId], listens, limit, now),
+        (dropped) => dropped !== null,
       )
-      .then((dropped) => Math.max(dropped, 0));
+      .then((dropped) => dropped ?? 0);
   }
 
   /** The service took the first `taken` listens. */
   sent(userId: string, epoch: number, taken: number, now: number): Promise<void> {
-    return this.change(userId, epoch, (record) => {
-      record.queue.splice(0, taken);
-      record.lastSentAt = now;
-      if (record.lastError && TRANSIENT.has(record.lastError.code)) record.lastError = null;
-    });
+    return this.change(userId, epoch, (record) => outbox.markSent(record, taken, now));
   }
 
   /** The service refused the first `refused` listens for good: they leave the outbox. */
   dropped(userId: string, epoch: number, refused: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => {
-      record.queue.splice(0, refused);
-      record.lastError = error;
-    });
+    return this.change(userId, epoch, (record) => outbox.markDropped(record, refused, error));
   }
 
   /** A send failed; the outbox is kept (`tokenRefused` stops sending until a new token). */
   failed(userId: string, epoch: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => {
-      record.lastError = error;
-      if (error.code === 'token_refused') record.tokenRefused = true;
-    });
+    return this.change(userId, epoch, (record) => outbox.markFailed(record, error));
   }
 
   /** Drops a member's forwarding (when the account is deleted). */
@@ -123,7 +81,7 @@ export class ForwardingRepo {
     return this.doc.flush();
   }
 
-  private change(userId: string, epoch: number, apply: (record: StoredForwarding) => void): Promise<void> {
+  private change(userId: string, epoch: number, apply: (record: KeptForwarding) => void): Promise<void> {
     return this.doc
       .mutate(
         (data) => {

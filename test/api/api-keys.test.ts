@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey, NewApiKey } from '../../server/contract/users.js';
-import { makeUser } from '../factories/users.js';
+import { makeUser, changePassword } from '../factories/users.js';
 import { postJson, problem, startTestServer, useTestServer, type TestServer } from '../support/server.js';
 
 /** API keys for apps over real HTTP (docs/API.md, API keys). */
@@ -148,12 +148,10 @@ describe('using a key', () => {
   it('keeps working after a password change (keys are not sessions)', async () => {
     const user = await makeUser(t);
     const { key } = await createKey(user.token);
-    const changed = await postJson(
-      t,
-      '/api/users/change-password',
-      { currentPassword: user.password, newPassword: 'a brand new password' },
-      user.token,
-    );
+    const changed = await changePassword(t, user.token, {
+      currentPassword: user.password,
+      newPassword: 'a brand new password',
+    });
     expect(changed.status).toBe(200);
     expect((await check(user.token)).status).toBe(401);
     expect((await check(key)).status).toBe(200);

@@ -11,6 +11,7 @@ import {
   startTestServer,
   type TestServer,
   useTestServer,
+  expectProblem,
 } from '../support/server.js';
 
 const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
@@ -268,8 +269,7 @@ describe('the Server token', () => {
       { username: 'speaker-2', password: 'kitchen-speaker' },
       token,
     );
-    expect(second.status).toBe(401);
-    expect((await problem(second)).code).toBe('invalid_token');
+    await expectProblem(second, '401 invalid_token');
   });
 
   it('makes a Pass account when the Admin invited a wall display, even if the device asks for more', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrackRecord } from '../../server/domain/library.js';
 import type { Scanner } from '../../server/services/library-service.js';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { fakeScanner, makeLibrary, coverAt } from '../factories/library.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer | undefined;
@@ -10,19 +10,10 @@ afterEach(async () => {
   t = undefined;
 });
 
-const picture = (pos: number) => ({
-  pos,
-  type: 'Cover (front)',
-  mime: 'image/png',
-  width: 1,
-  height: 1,
-  size: 10,
-});
-
 describe('LibraryService', () => {
   it('keeps an artwork edit that lands while a scan runs, instead of the scan’s older read', async () => {
     const library = makeLibrary({ artists: [], albums: [], tracks: [{ id: 't1' }] });
-    library.tracks[0]!.artwork = [picture(0), picture(1)];
+    library.tracks[0]!.artwork = [coverAt(0), coverAt(1)];
     const found = fakeScanner(library);
     // The second scan reads the file before the edit, then waits until the edit is done.
     let release: () => void = () => undefined;
@@ -39,7 +30,7 @@ describe('LibraryService', () => {
     await service.waitForIdle();
 
     service.startScan();
-    const edited: TrackRecord = { ...library.tracks[0]!, artwork: [picture(0)], mtimeMs: 5 };
+    const edited: TrackRecord = { ...library.tracks[0]!, artwork: [coverAt(0)], mtimeMs: 5 };
     await service.replaceTrack(edited);
     release();
     await service.waitForIdle();

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../server/http/native/openapi.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
@@ -11,7 +11,7 @@ import {
   type OpenApiOperation,
   type OpenApiSchema,
 } from '../support/openapi.js';
-import { documentOf, postJson, problem, startTestServer, type TestServer } from '../support/server.js';
+import { documentOf, postJson, problem, useTestServer } from '../support/server.js';
 
 /**
  * GET /api/openapi.json: it describes every route of the route table, with the limits the routes
@@ -19,7 +19,6 @@ import { documentOf, postJson, problem, startTestServer, type TestServer } from 
  * it too: test/support/server.ts.)
  */
 
-let t: TestServer;
 let doc: OpenApiDocument;
 
 const library = makeLibrary({
@@ -31,14 +30,14 @@ const library = makeLibrary({
   ],
 });
 
+const t = useTestServer({ scanner: fakeScanner(library) });
+
 beforeAll(async () => {
-  t = await startTestServer({ scanner: fakeScanner(library) });
   const response = await t.call('/api/openapi.json');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   doc = (await response.json()) as OpenApiDocument;
 });
-afterAll(() => t.stop());
 
 const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const operations = () =>

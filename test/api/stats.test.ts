@@ -5,7 +5,7 @@ import { ManualClock } from '../../server/clock.js';
 import type { TopAlbum, TopArtist, TopTrack } from '../../server/contract/stats.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
+import { loginToken, postForm, problem, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Every stats endpoint of docs/API.md, Statistics over real HTTP, on a synthetic library whose ids read well:
@@ -524,14 +524,8 @@ describe('durability', () => {
       ['t3', '2026-06-01T11:00:00Z'],
     ]);
     t = await t.restart();
-    const token = (await (
-      await t.call('/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: user.username, password: user.password }),
-      })
-    ).json()) as { token: string };
-    const response = await t.call('/api/stats/listening-time', { token: token.token });
+    const token = await loginToken(t.call, user.username, user.password);
+    const response = await t.call('/api/stats/listening-time', { token });
     expect(await response.json()).toMatchObject({ plays: 2, totalMs: 500_000 });
   });
 });

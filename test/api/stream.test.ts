@@ -3,12 +3,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Track as TrackView } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { sha256 } from '../support/audio.js';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { problem, startTestServer, type TestServer } from '../support/server.js';
+import { addLongTone, useFixtureLibraryCopy } from '../support/fixture-library.js';
+import { problem, startTestServer, useTestServer } from '../support/server.js';
 import { ffmpegChildren, waitFor } from '../support/ffmpeg-children.js';
 
 /**
@@ -20,8 +20,19 @@ const run = promisify(execFile);
 /** A track as an Admin reads it: with its file. */
 type Track = TrackView & Required<Pick<TrackView, 'path'>>;
 
-let t: TestServer;
-let music: string;
+const LONG_SECONDS = 120;
+
+const fixture = useFixtureLibraryCopy('melon-stream-');
+const t = useTestServer(async () => {
+  const music = fixture.library;
+  await addLongTone(music, LONG_SECONDS);
+  await mkdir(join(music, 'Gone'), { recursive: true });
+  await writeFile(
+    join(music, 'Gone', 'Gone.mp3'),
+    await readFile(join(music, 'Aurora Lane', 'Fixture Album', '01 - Tone MP3.mp3')),
+  );
+  return { config: { libraryDirs: [music], maxTranscodes: 2 } };
+});
 let user: TestUser;
 let pass: TestUser;
 let mp3: Track;
@@ -29,23 +40,7 @@ let flac: Track;
 let long: Track;
 let gone: Track;
 
-const LONG_SECONDS = 120;
-
 beforeAll(async () => {
-  ({ library: music } = await copyFixtureLibrary('melon-stream-'));
-  // A long track, so an encode is still running when the client reads its first bytes or leaves.
-  await mkdir(join(music, 'Long'), { recursive: true });
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `sine=frequency=440:sample_rate=44100:duration=${LONG_SECONDS}`],
-    ...['-ac', '2', '-c:a', 'flac', '-metadata', 'title=Long Tone', join(music, 'Long', 'Long Tone.flac')],
-  ]);
-  await mkdir(join(music, 'Gone'), { recursive: true });
-  await writeFile(
-    join(music, 'Gone', 'Gone.mp3'),
-    await readFile(join(music, 'Aurora Lane', 'Fixture Album', '01 - Tone MP3.mp3')),
-  );
-  t = await startTestServer({ config: { libraryDirs: [music], maxTranscodes: 2 } });
   user = await makeUser(t);
   pass = await makeUser(t, { role: 'Pass' });
   const response = await t.call('/api/tracks?count=1000', { token: t.adminToken });
@@ -56,11 +51,6 @@ beforeAll(async () => {
   long = at('Long Tone.flac');
   gone = at('Gone.mp3');
   expect([mp3, flac, long, gone].every(Boolean)).toBe(true);
-}, 60_000);
-
-afterAll(async () => {
-  await t?.stop();
-  await rm(dirname(music), { recursive: true, force: true });
 });
 
 const stream = (track: Track, init: RequestInit & { token?: string } = {}, query = '') =>
@@ -276,7 +266,7 @@ describe('transcoding', () => {
       expect(response.headers.get('content-length')).toBeNull();
       expect(response.headers.get('accept-ranges')).toBe('none');
       const body = await bytes(response);
-      const file = join(dirname(music), `out-${format}`);
+      const file = join(dirname(fixture.library), `out-${format}`);
       await writeFile(file, body);
       const probed = await ffprobe(file);
       expect(probed.codec).toBe(codec);
@@ -320,7 +310,7 @@ describe('transcoding', () => {
   it('starts a transcode timeOffset seconds in, so a player can seek in it', async () => {
     const response = await stream(long, {}, '?format=mp3&timeOffset=90.5');
     expect(response.status).toBe(200);
-    const file = join(dirname(music), 'out-offset.mp3');
+    const file = join(dirname(fixture.library), 'out-offset.mp3');
     await writeFile(file, await bytes(response));
     // What is left after the offset, within an MP3 frame or two.
     expect((await ffprobe(file)).duration).toBeCloseTo(LONG_SECONDS - 90.5, 0);
@@ -389,7 +379,7 @@ describe('transcoding', () => {
 describe('without ffmpeg', () => {
   it('sends originals for transcoding requests, and server-info says transcoding: false', async () => {
     const bare = await startTestServer({
-      config: { libraryDirs: [music], ffmpegPath: '/nonexistent/ffmpeg' },
+      config: { libraryDirs: [fixture.library], ffmpegPath: '/nonexistent/ffmpeg' },
     });
     try {
       const info = await bare.call('/api/server-info', { token: bare.adminToken });

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
-import { makeUser } from '../factories/users.js';
+import { changePassword, makeUser } from '../factories/users.js';
 import {
   ADMIN_PASSWORD,
   loginToken,
@@ -12,6 +12,7 @@ import {
   startTestServer,
   useTestServer,
 } from '../support/server.js';
+import { expectTokenRefused } from '../support/tokens.js';
 
 const t = useTestServer();
 beforeEach(() => t.clock.advance(16 * 60_000));
@@ -126,23 +127,17 @@ describe('GET /api/users, POST /api/users/settings', () => {
 describe('token revocation', () => {
   it('refuses the old token of a user whose password changed, and accepts the new one', async () => {
     const user = await makeUser(t);
-    const wrong = await postJson(
-      t,
-      '/api/users/change-password',
-      { currentPassword: 'wrong-one', newPassword: 'brand new pw' },
-      user.token,
-    );
+    const wrong = await changePassword(t, user.token, {
+      currentPassword: 'wrong-one',
+      newPassword: 'brand new pw',
+    });
     expect(wrong.status).toBe(401);
-    const changed = await postJson(
-      t,
-      '/api/users/change-password',
-      { currentPassword: user.password, newPassword: 'brand new pw' },
-      user.token,
-    );
+    const changed = await changePassword(t, user.token, {
+      currentPassword: user.password,
+      newPassword: 'brand new pw',
+    });
     expect(changed.status).toBe(200);
-    const old = await t.call('/auth/check', { token: user.token });
-    expect(old.status).toBe(401);
-    expect((await problem(old)).code).toBe('invalid_token');
+    await expectTokenRefused(t, user.token);
     const fresh = await loginToken(t.call, user.username, 'brand new pw');
     expect((await t.call('/auth/check', { token: fresh })).status).toBe(200);
   });
@@ -150,19 +145,9 @@ describe('token revocation', () => {
   it('lets an Admin reset a password (revoking the old tokens) but not a User', async () => {
     const user = await makeUser(t);
     const other = await makeUser(t);
-    const denied = await postJson(
-      t,
-      '/api/users/change-password',
-      { userId: other.id, newPassword: 'hijacked pw' },
-      user.token,
-    );
+    const denied = await changePassword(t, user.token, { userId: other.id, newPassword: 'hijacked pw' });
     expect(denied.status).toBe(401);
-    const reset = await postJson(
-      t,
-      '/api/users/change-password',
-      { userId: user.id, newPassword: 'reset by admin' },
-      t.adminToken,
-    );
+    const reset = await changePassword(t, t.adminToken, { userId: user.id, newPassword: 'reset by admin' });
     expect(reset.status).toBe(200);
     expect((await t.call('/auth/check', { token: user.token })).status).toBe(401);
   });

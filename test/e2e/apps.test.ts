@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
 import { axeViolations } from './axe.js';
 import {
   eventually,
-  launchBrowser,
   openSection,
   screenshot,
-  signIn,
   signOut,
   texts,
   UI_TIMEOUT,
-  type Browser,
+  useServerAndBrowser,
 } from './browser.js';
 
 /**
@@ -20,21 +17,11 @@ import {
  * address, their username, an app password shown once), follows the steps for their app, sees which
  * app used each password and when, and revokes one so it stops at once.
  */
-let t: TestServer;
-let browser: Browser;
+const { t, browser, signIn } = useServerAndBrowser();
 let member: TestUser;
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   member = await makeUser(t, { username: 'robin' });
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 const check = (key: string) => t.call('/auth/check', { token: key });
@@ -43,7 +30,7 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 describe('Apps view', () => {
   it('gives a member the three fields an app needs; the app password signs in with a token, shows its app, and stops when revoked', async () => {
     const { page } = browser;
-    await signIn(page, t.url, member.username, member.password);
+    await signIn(member);
     const view = await openSection(page, 'apps');
     await view.getByTestId('app-keys-empty').waitFor();
 
@@ -106,7 +93,7 @@ describe('Apps view', () => {
     const { page } = browser;
     const pass = await makeUser(t, { role: 'Pass', username: 'hall-display' });
     await signOut(page);
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const view = await openSection(page, 'users');
     const row = view.locator('[data-testid="user-row"][data-username="hall-display"]');
     await row.getByTestId('user-app-password').click();

@@ -6,10 +6,26 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USER,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../support/server.js';
 
 export const CHROMIUM = process.env.MELON_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join('test-results', 'screenshots');
+/** Headless in a container, and quiet: nothing of Chromium's own reaches the network. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** How long a UI change may take to appear; generous because the machine may be busy. */
 export const UI_TIMEOUT = 15_000;
 
@@ -28,14 +44,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1200, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = context.pages()[0] ?? (await context.newPage());
@@ -49,6 +58,48 @@ export async function launchBrowser(): Promise<Browser> {
       await context.close();
       await rm(profile, { recursive: true, force: true });
     },
+  };
+}
+
+export interface PageSession {
+  t: TestServer;
+  browser: Browser;
+  /**
+   * Opens the settings page and signs in through its form, as the first Admin unless `user` is
+   * given, in the browser's page unless `page` is given.
+   */
+  signIn: (user?: { username: string; password: string }, page?: Page) => Promise<void>;
+}
+
+/**
+ * A server and a browser for a whole test file, started together before its first test and closed
+ * after its last; after every test the page must have thrown nothing. `t` and `browser` are filled
+ * in by the beforeAll hook, so tests use them as they would the results of startTestServer and
+ * launchBrowser. `options` may be a function, for options made by earlier set-up (a copied music
+ * folder, registered before this so that it is removed after the server stops).
+ */
+export function useServerAndBrowser(
+  options: TestServerOptions | (() => TestServerOptions | Promise<TestServerOptions>) = {},
+): PageSession {
+  const t = {} as TestServer;
+  const browser = {} as Browser;
+  beforeAll(async () => {
+    const started = startTestServer(typeof options === 'function' ? await options() : options);
+    const [server, launched] = await Promise.all([started, launchBrowser()]);
+    Object.assign(t, server);
+    Object.assign(browser, launched);
+  });
+  afterAll(async () => {
+    await Promise.all([browser.close?.(), t.stop?.()]);
+  });
+  afterEach(() => {
+    expect(browser.pageErrors).toEqual([]);
+  });
+  return {
+    t,
+    browser,
+    signIn: (user = { username: ADMIN_USER, password: ADMIN_PASSWORD }, page = browser.page) =>
+      signIn(page, t.url, user.username, user.password),
   };
 }
 
@@ -75,6 +126,26 @@ export async function openSection(page: Page, id: string): Promise<Locator> {
   const view = page.getByTestId(`view-${id}`);
   await view.waitFor();
   return view;
+}
+
+/** A way the page is seen: its colour scheme and the window's width. */
+export interface Look {
+  scheme: 'light' | 'dark';
+  width: number;
+}
+
+/**
+ * Runs `check` in every look the views are checked in: light and dark, each at a phone's width
+ * (390 px) and a desk's (1440 px).
+ */
+export async function inEveryLook(page: Page, check: (look: Look) => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await check({ scheme, width });
+    }
+  }
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

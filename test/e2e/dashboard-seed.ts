@@ -2,9 +2,9 @@
  * A household for the dashboard's browser tests: a small synthetic library and a few hundred plays
  * over several people, devices and months, logged through the HTTP API as devices would.
  */
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postForm, startTestServer, type TestServer } from '../support/server.js';
+import { postForm, type TestServer } from '../support/server.js';
 
 const GENRES = ['Rock', 'Jazz', 'Pop', 'Folk', 'Electronic'];
 export const library = makeLibrary({
@@ -61,8 +61,8 @@ function random(seed: number): () => number {
 
 const DAY = 86_400_000;
 
-export async function startHousehold(): Promise<Household> {
-  const t = await startTestServer({ scanner: fakeScanner(library) });
+/** Seeds a server started over `library` with the household's people and plays. */
+export async function seedHousehold(t: TestServer): Promise<Household> {
   const [robin, kim, sam, wall] = await Promise.all([
     makeUser(t, { username: 'robin' }),
     makeUser(t, { username: 'kim' }),

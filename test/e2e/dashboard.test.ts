@@ -1,38 +1,30 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rangeQuery, type RangeKind } from '../../renderer/format.js';
-import { ADMIN_PASSWORD, ADMIN_USER, loginToken, postJson } from '../support/server.js';
+import { fakeScanner } from '../factories/library.js';
+import { loginToken, postJson } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
 import {
   eventually,
-  launchBrowser,
   openSection,
   screenshot,
-  signIn,
   signOut,
   texts,
-  type Browser,
+  useServerAndBrowser,
+  inEveryLook,
 } from './browser.js';
-import { startHousehold, type Household } from './dashboard-seed.js';
+import { library, seedHousehold, type Household } from './dashboard-seed.js';
 
 /**
  * The settings page as a household dashboard, in Chromium against the real server with a few
  * hundred plays over four people, several devices and fourteen months: charts that add up to their
  * headline, everyone's view, browsing each other, people, invites, and axe-core on every view.
  */
+const { t, browser, signIn } = useServerAndBrowser({ scanner: fakeScanner(library) });
 let house: Household;
-let browser: Browser;
 
 beforeAll(async () => {
-  [house, browser] = await Promise.all([startHousehold(), launchBrowser()]);
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), house?.t.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
+  house = await seedHousehold(t);
 });
 
 const headline = async (page: Page) => Number(await page.getByTestId('stats-plays').textContent());
@@ -68,7 +60,7 @@ async function settled(page: Page): Promise<void> {
 describe('Statistics that add up', () => {
   it('charts exactly the plays of the headline for every range, all time from the first play', async () => {
     const { page } = browser;
-    await signIn(page, house.t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const adminId = await idOf('admin');
     for (const range of ['week', 'month', 'year', 'all'] as const) {
       await page.getByTestId(`stats-range-${range}`).click();
@@ -141,7 +133,7 @@ describe('A household member browses the others', () => {
   it("lets a User read a member's statistics, and refuses a private member's with a clear message", async () => {
     const { page } = browser;
     await signOut(page);
-    await signIn(page, house.t.url, 'robin', house.robin.password);
+    await signIn(house.robin);
     const options = await texts(page.getByTestId('stats-user').locator('option'));
     expect(options).toEqual(expect.arrayContaining(['Everyone', 'robin (you)', 'kim', 'sam (private)']));
     await page.getByTestId('stats-range-all').click();
@@ -168,7 +160,7 @@ describe('A household member browses the others', () => {
   it('opens the wall display (Pass) on its wall, and everyone one link away', async () => {
     const { page } = browser;
     await signOut(page);
-    await signIn(page, house.t.url, 'wall', house.wall.password);
+    await signIn(house.wall);
     await page.getByTestId('wall-today-plays').waitFor();
     await page.getByRole('link', { name: 'All statistics' }).click();
     await eventually(() => page.getByTestId('stats-user').inputValue(), 'everyone');
@@ -192,7 +184,7 @@ describe('People', () => {
 
   it('shows last play and devices, changes a role, resets a password once, deletes, and explains the last-Admin guard', async () => {
     const { page } = browser;
-    await signIn(page, house.t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     await openSection(page, 'users');
     await row('robin').waitFor();
     expect((await row('robin').locator('td').nth(3).textContent())!.trim()).not.toBe('never');
@@ -305,8 +297,7 @@ describe('Accessibility (axe-core, every impact)', () => {
     const { page } = browser;
     await page.goto(`${house.t.url}/admin`);
     await page.locator('[data-testid="whoami"], [data-testid="signin-form"]').first().waitFor();
-    if (await page.getByTestId('signin-form').count())
-      await signIn(page, house.t.url, ADMIN_USER, ADMIN_PASSWORD);
+    if (await page.getByTestId('signin-form').count()) await signIn();
     const found: Array<AxeViolation & { where: string }> = [];
     const views: Array<[string, () => Promise<void>]> = [
       [
@@ -382,53 +373,41 @@ describe('Accessibility (axe-core, every impact)', () => {
         },
       ],
     ];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, open] of views) {
-          await open();
-          // Nothing is loading any more; settle any finite transition before axe looks at colours.
-          await eventually(() => page.locator('.placeholder').count(), 0);
-          await page.evaluate(() =>
-            document
-              .getAnimations()
-              .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-              .forEach((animation) => animation.finish()),
-          );
-          const where = `${name} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          await screenshot(page, `a11y-${name}-${width}-${scheme}`);
-          // Nothing scrolls sideways.
-          const wide = await page.evaluate(() =>
-            document.documentElement.scrollWidth <= window.innerWidth
-              ? []
-              : Array.from(document.querySelectorAll('body *'))
-                  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-                  .slice(0, 5)
-                  .map(
-                    (element) =>
-                      `${element.tagName}.${element.className} ${element.getBoundingClientRect().right}`,
-                  ),
-          );
-          expect(wide, where).toEqual([]);
-        }
-      }
-    }
-    await signOut(page);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        found.push(
-          ...(await axeViolations(page)).map((violation) => ({
-            ...violation,
-            where: `signin ${width}px ${scheme}`,
-          })),
+    await inEveryLook(page, async ({ scheme, width }) => {
+      for (const [name, open] of views) {
+        await open();
+        // Nothing is loading any more; settle any finite transition before axe looks at colours.
+        await eventually(() => page.locator('.placeholder').count(), 0);
+        await page.evaluate(() =>
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+            .forEach((animation) => animation.finish()),
         );
-        await screenshot(page, `a11y-signin-${width}-${scheme}`);
+        const where = `${name} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        await screenshot(page, `a11y-${name}-${width}-${scheme}`);
+        // Nothing scrolls sideways.
+        const wide = await page.evaluate(() =>
+          document.documentElement.scrollWidth <= window.innerWidth
+            ? []
+            : Array.from(document.querySelectorAll('body *'))
+                .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 5)
+                .map(
+                  (element) =>
+                    `${element.tagName}.${element.className} ${element.getBoundingClientRect().right}`,
+                ),
+        );
+        expect(wide, where).toEqual([]);
       }
-    }
+    });
+    await signOut(page);
+    await inEveryLook(page, async ({ scheme, width }) => {
+      const where = `signin ${width}px ${scheme}`;
+      found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+      await screenshot(page, `a11y-signin-${width}-${scheme}`);
+    });
     expect(found).toEqual([]);
   }, 240_000);
 });

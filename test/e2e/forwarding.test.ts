@@ -1,55 +1,38 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { historyLibrary } from '../history/library.js';
 import { FakeListenBrainz } from '../support/fake-listenbrainz.js';
-import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { postJson } from '../support/server.js';
 import { axeViolations } from './axe.js';
-import {
-  eventually,
-  launchBrowser,
-  openSection,
-  screenshot,
-  signIn,
-  signOut,
-  type Browser,
-} from './browser.js';
+import { eventually, openSection, screenshot, signOut, useServerAndBrowser } from './browser.js';
 
 /**
  * The Account view's forwarding card: a member turns forwarding on with a ListenBrainz token, sees
  * what waits and when the last send went, reads "token refused" when the service refuses it, and
  * turns it off. The service is a fake ListenBrainz on 127.0.0.1.
  */
-let t: TestServer;
-let browser: Browser;
 let fake: FakeListenBrainz;
+// Registered first, so it stops after the server (after-hooks run in reverse).
+afterAll(() => fake?.stop());
+const { t, browser, signIn } = useServerAndBrowser(async () => {
+  fake = await FakeListenBrainz.start();
+  return {
+    scanner: fakeScanner(historyLibrary()),
+    env: { MELON_LISTENBRAINZ_URL: fake.url },
+    config: { forwardRetryMs: 100 },
+  };
+});
 let member: TestUser;
 
 beforeAll(async () => {
-  fake = await FakeListenBrainz.start();
-  [t, browser] = await Promise.all([
-    startTestServer({
-      scanner: fakeScanner(historyLibrary()),
-      env: { MELON_LISTENBRAINZ_URL: fake.url },
-      config: { forwardRetryMs: 100 },
-    }),
-    launchBrowser(),
-  ]);
   member = await makeUser(t, { username: 'robin' });
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop(), fake?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 describe('Account: forward plays to ListenBrainz', () => {
   it('turns on with a token, shows the last send and a refused token, and turns off', async () => {
     const { page } = browser;
-    await signIn(page, t.url, member.username, member.password);
+    await signIn(member);
     let view = await openSection(page, 'account');
     const status = () => view.getByTestId('forwarding-status').textContent();
     await eventually(status, 'Off: your plays stay here.');
@@ -94,7 +77,7 @@ describe('Account: forward plays to ListenBrainz', () => {
     const { page } = browser;
     const wall = await makeUser(t, { role: 'Pass', username: 'hall-display' });
     await signOut(page);
-    await signIn(page, t.url, wall.username, wall.password);
+    await signIn(wall);
     const view = await openSection(page, 'account');
     await view.getByTestId('password-current').waitFor();
     expect(await view.getByTestId('forwarding-status').count()).toBe(0);

@@ -1,35 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { fakeScanner } from '../factories/library.js';
 import { historyLibrary } from '../history/library.js';
 import { lastfmCsv } from '../history/samples.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
-import { eventually, launchBrowser, openSection, screenshot, signIn, type Browser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser } from './browser.js';
 
 /** The History section in Chromium: an import with its progress and report, then the year in review. */
-let t: TestServer;
-let browser: Browser;
+const { browser, signIn } = useServerAndBrowser({
+  scanner: fakeScanner(historyLibrary()),
+  clock: new ManualClock(Date.now()),
+});
 const YEAR = new Date().getFullYear() - 1;
-
-beforeAll(async () => {
-  [t, browser] = await Promise.all([
-    startTestServer({ scanner: fakeScanner(historyLibrary()), clock: new ManualClock(Date.now()) }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
 
 describe('History', () => {
   it('imports a Last.fm file, shows the report, then the year in review with its figures', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const view = await openSection(page, 'history');
     const csv = lastfmCsv([
       ['Rick Astley', 'Whenever You Need Somebody', 'Never Gonna Give You Up', `${YEAR}-03-01T10:00:00Z`],

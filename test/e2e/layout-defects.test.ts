@@ -1,26 +1,20 @@
-import { dirname } from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Track } from '../../server/contract/library.js';
 import { makeUser } from '../factories/users.js';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
-import { rm } from 'node:fs/promises';
+import { useFixtureLibraryCopy } from '../support/fixture-library.js';
 import { axeViolations } from './axe.js';
-import { eventually, launchBrowser, openSection, screenshot, signIn, type Browser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * The page as a household meets it on a phone and on a desktop: the section menu, dialogs that give
  * focus back, a backwards date range said inside the filter card, balanced top lists, and artwork
  * that holds its place while it loads.
  */
-let t: TestServer;
-let music: string;
-let browser: Browser;
+const fixture = useFixtureLibraryCopy('melon-e2e-layout-');
+const { t, browser, signIn } = useServerAndBrowser(() => ({ config: { libraryDirs: [fixture.library] } }));
 
 beforeAll(async () => {
-  ({ library: music } = await copyFixtureLibrary('melon-e2e-layout-'));
-  [t, browser] = await Promise.all([startTestServer({ config: { libraryDirs: [music] } }), launchBrowser()]);
   const tracks = (
     (await (await t.call('/api/tracks?count=100', { token: t.adminToken })).json()) as { items: Track[] }
   ).items;
@@ -33,16 +27,7 @@ beforeAll(async () => {
     expect(response.status).toBe(200);
   }
   await makeUser(t, { username: 'robin' });
-  await signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(dirname(music), { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
+  await signIn();
 });
 
 const focused = (page: Page) =>
@@ -50,17 +35,13 @@ const focused = (page: Page) =>
 
 async function noViolations(page: Page, name: string, prepare: () => Promise<void>): Promise<string[]> {
   const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [390, 1440]) {
-      await page.setViewportSize({ width, height: 900 });
-      await prepare();
-      found.push(
-        ...(await axeViolations(page)).map((v) => `${name} ${scheme} ${width}: ${v.id} ${v.nodes.join(' ')}`),
-      );
-      await screenshot(page, `${name}-${width}-${scheme}`);
-    }
-  }
+  await inEveryLook(page, async ({ scheme, width }) => {
+    await prepare();
+    found.push(
+      ...(await axeViolations(page)).map((v) => `${name} ${scheme} ${width}: ${v.id} ${v.nodes.join(' ')}`),
+    );
+    await screenshot(page, `${name}-${width}-${scheme}`);
+  });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1200, height: 900 });
   return found;

@@ -1,56 +1,43 @@
-import { cp, mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Track } from '../../server/contract/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
+import { useFixtureLibraryCopy } from '../support/fixture-library.js';
 import {
   eventually,
   expectDetailShown,
-  launchBrowser,
   openSection,
   screenshot,
-  signIn,
   signOut,
   texts,
-  type Browser,
+  useServerAndBrowser,
 } from './browser.js';
 
 /**
  * The settings page in Chromium against the real server over generated audio files: deleting a
  * picture inside a track, uploading artist art, and the statistics charts for an admin and a user.
  */
-let t: TestServer;
-let music: string;
-let images: string;
-let browser: Browser;
-let member: TestUser;
-let tracks: Track[];
-
-beforeAll(async () => {
-  // A copy: deleting a picture rewrites the audio file.
-  ({ library: music, images } = await copyFixtureLibrary('melon-e2e-music-'));
+// A copy: deleting a picture rewrites the audio file.
+const fixture = useFixtureLibraryCopy('melon-e2e-music-');
+const { t, browser, signIn } = useServerAndBrowser(async () => {
+  const music = fixture.library;
   // An untagged file takes its artist from the folder above its album folder: "Night Owls".
   await mkdir(join(music, 'Night Owls', 'Late Album'), { recursive: true });
   await cp(
     join(music, 'untagged', 'Lonely Folder', 'Lonely Song.mp3'),
     join(music, 'Night Owls', 'Late Album', 'Night Song.mp3'),
   );
-  [t, browser] = await Promise.all([startTestServer({ config: { libraryDirs: [music] } }), launchBrowser()]);
+  return { config: { libraryDirs: [music] } };
+});
+let member: TestUser;
+let tracks: Track[];
+
+beforeAll(async () => {
   member = await makeUser(t, { username: 'robin' });
   const response = await t.call('/api/tracks?count=100', { token: t.adminToken });
   tracks = ((await response.json()) as { items: Track[] }).items;
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(dirname(music), { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 const track = (name: string) => {
@@ -72,7 +59,7 @@ async function logPlays(token: string, name: string, times: number, device?: str
 }
 
 describe('Artwork', () => {
-  beforeAll(() => signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD));
+  beforeAll(() => signIn());
 
   const album = () =>
     browser.page.getByTestId('art-album').and(browser.page.locator('[data-name="Fixture Album"]'));
@@ -190,10 +177,10 @@ describe('Artwork', () => {
     await pfp.getByText('No pictures.').waitFor();
 
     const refused = await expectDetailShown(page, '/api/art/upload/artist-pfp', () =>
-      pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'not-an-image.png')),
+      pfp.getByTestId('art-upload-file').setInputFiles(join(fixture.images, 'not-an-image.png')),
     );
     expect(refused.status).toBe(415);
-    await pfp.getByTestId('art-upload-file').setInputFiles(join(images, 'cover.png'));
+    await pfp.getByTestId('art-upload-file').setInputFiles(join(fixture.images, 'cover.png'));
     await eventually(
       () => texts(view.getByTestId('art-group-pfp').getByTestId('art-thumb-caption')),
       ['Picture 1'],
@@ -203,7 +190,7 @@ describe('Artwork', () => {
     await view.getByTestId('art-kind-default').click();
     await eventually(() => view.getByTestId('art-title').textContent(), 'The built-in default artwork');
     expect(await view.getByTestId('art-delete').count()).toBe(0);
-    await view.getByTestId('art-upload-file').setInputFiles(join(images, 'cover.png'));
+    await view.getByTestId('art-upload-file').setInputFiles(join(fixture.images, 'cover.png'));
     await eventually(() => view.getByTestId('art-title').textContent(), 'Your default artwork');
     await view.getByTestId('art-delete').click();
     await page.getByTestId('confirm-ok').click();
@@ -300,7 +287,7 @@ describe('Statistics', () => {
     };
     page.on('request', record);
     try {
-      await signIn(page, t.url, member.username, member.password);
+      await signIn(member);
       expect(await texts(page.getByTestId('tabs').locator('.tab'))).toEqual([
         'Statistics',
         'Listen',

@@ -1,52 +1,36 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { launchBrowser, openSection, signIn, type Browser } from './browser.js';
+import { writeTone } from '../support/audio.js';
+import { tempDirPerFile } from '../support/temp-dir.js';
+import { openSection, useServerAndBrowser } from './browser.js';
 
 /**
  * Listen with a file the browser cannot play: a WMA track is transcoded on the fly, which has no
  * byte ranges, and seeking in it asks the server for the stream again from the new position while
  * the player's clock and length stay those of the track.
  */
-const run = promisify(execFile);
 const SECONDS = 60;
 const ALBUM = 'Seek Album';
 
-let t: TestServer;
-let root: string;
-let browser: Browser;
+const root = tempDirPerFile('melon-e2e-seek-');
+const { t, browser, signIn } = useServerAndBrowser(async () => {
+  const album = root.path('music', 'Seek Artist', ALBUM);
+  await mkdir(album, { recursive: true });
+  await writeTone(join(album, '01 - Long WMA.wma'), {
+    seconds: SECONDS,
+    frequency: 330,
+    codec: 'wmav2',
+    bitRate: '64k',
+    tags: { title: 'Long WMA', album: ALBUM, artist: 'Seek Artist' },
+  });
+  return { config: { libraryDirs: [root.path('music')] } };
+});
 let sam: TestUser;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'melon-e2e-seek-'));
-  const album = join(root, 'music', 'Seek Artist', ALBUM);
-  await mkdir(album, { recursive: true });
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `sine=frequency=330:sample_rate=44100:duration=${SECONDS}`],
-    ...['-ac', '2', '-c:a', 'wmav2', '-b:a', '64k'],
-    ...['-metadata', 'title=Long WMA', '-metadata', `album=${ALBUM}`, '-metadata', 'artist=Seek Artist'],
-    join(album, '01 - Long WMA.wma'),
-  ]);
-  [t, browser] = await Promise.all([
-    startTestServer({ config: { libraryDirs: [join(root, 'music')] } }),
-    launchBrowser(),
-  ]);
   sam = await makeUser(t, { username: 'sam' });
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(root, { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 const audioTime = () => browser.page.evaluate(() => document.querySelector('audio')?.currentTime ?? 0);
@@ -61,7 +45,7 @@ const secondsOf = (clock: string | null) => {
 describe('Listen to a transcoded track', () => {
   it('seeks in a WMA track by restarting its transcode there, and time goes on from there', async () => {
     const { page } = browser;
-    await signIn(page, t.url, sam.username, sam.password);
+    await signIn(sam);
     await openSection(page, 'listen');
     await page.getByRole('button', { name: `Play ${ALBUM}` }).click();
     const player = page.getByRole('region', { name: 'Player' });

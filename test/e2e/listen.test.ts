@@ -1,40 +1,25 @@
-import { dirname } from 'node:path';
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DevicePlays } from '../../server/contract/stats.js';
 import type { PlayQueue } from '../../server/contract/listening.js';
 import type { Mix, MixList } from '../../server/contract/mixes.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useFixtureLibraryCopy } from '../support/fixture-library.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import { eventually, launchBrowser, openSection, screenshot, signIn, type Browser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * Listen: a member starts an album in the page, hears it (the <audio> element's time advances),
  * and the statistics count the play with the browser's name once half the track was heard; the
  * queue is the member's play queue; every Listen page is accessible at phone and desk widths.
  */
-let t: TestServer;
-let music: string;
-let browser: Browser;
+const fixture = useFixtureLibraryCopy('melon-e2e-listen-');
+const { t, browser, signIn } = useServerAndBrowser(() => ({ config: { libraryDirs: [fixture.library] } }));
 let alex: TestUser;
 
 const ALBUM = 'Fixture Album';
 
 beforeAll(async () => {
-  ({ library: music } = await copyFixtureLibrary('melon-e2e-listen-'));
-  [t, browser] = await Promise.all([startTestServer({ config: { libraryDirs: [music] } }), launchBrowser()]);
   alex = await makeUser(t, { username: 'alex' });
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(dirname(music), { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 const audioTime = () => browser.page.evaluate(() => document.querySelector('audio')?.currentTime ?? 0);
@@ -47,7 +32,7 @@ async function devices(): Promise<DevicePlays[]> {
 describe('Listen', () => {
   it('plays an album in the page, and the statistics count it with this browser’s name', async () => {
     const { page } = browser;
-    await signIn(page, t.url, alex.username, alex.password);
+    await signIn(alex);
     const view = await openSection(page, 'listen');
     await view.getByTestId('album-card').first().waitFor();
     await view.getByTestId('device-name').fill('Kitchen');
@@ -240,21 +225,17 @@ describe('Listen', () => {
         },
       ],
     ];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [390, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, open] of views) {
-          await open();
-          await eventually(() => page.locator('.placeholder').count(), 0);
-          const where = `${name} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          await screenshot(page, `a11y-${name}-${width}-${scheme}`);
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-          expect(wide, `${where} scrolls sideways`).toBe(true);
-        }
+    await inEveryLook(page, async ({ scheme, width }) => {
+      for (const [name, open] of views) {
+        await open();
+        await eventually(() => page.locator('.placeholder').count(), 0);
+        const where = `${name} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        await screenshot(page, `a11y-${name}-${width}-${scheme}`);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        expect(wide, `${where} scrolls sideways`).toBe(true);
       }
-    }
+    });
     await page
       .getByRole('region', { name: 'Player' })
       .getByRole('button', { name: 'Pause' })

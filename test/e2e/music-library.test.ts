@@ -1,48 +1,32 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
-import { launchBrowser, openSection, screenshot, signIn, texts, type Browser } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { useFixtureLibraryCopy } from '../support/fixture-library.js';
+import { openSection, screenshot, texts, useServerAndBrowser } from './browser.js';
 
 /**
  * The settings page's Music library view: the music folders with whether each is there, and the
  * files Melon could not read with their reasons (issue: refused files were named only in an
  * Admin-only API; a missing folder nowhere a person would look).
  */
-let t: TestServer;
-let music: string;
+const fixture = useFixtureLibraryCopy('melon-e2e-library-');
 let unplugged: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ library: music } = await copyFixtureLibrary('melon-e2e-library-'));
+const { t, browser, signIn } = useServerAndBrowser(async () => {
+  const music = fixture.library;
   await mkdir(join(music, 'Broken'), { recursive: true });
   await writeFile(join(music, 'Broken', 'not really.mp3'), 'this is a text file, not audio');
   await writeFile(join(music, 'Broken', 'empty.flac'), '');
   unplugged = join(dirname(music), 'unplugged-disk', 'Music');
-  [t, browser] = await Promise.all([
-    startTestServer({ config: { libraryDirs: [music, unplugged] } }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(dirname(music), { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
+  return { config: { libraryDirs: [music, unplugged] } };
 });
 
 describe('Music library view', () => {
   it('names a missing music folder and every file Melon could not read, with its reason', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const view = await openSection(page, 'library');
     await view.getByTestId('folder-missing').waitFor();
-    expect(await texts(view.getByTestId('folder-ok').locator('.folder-path'))).toEqual([music]);
+    expect(await texts(view.getByTestId('folder-ok').locator('.folder-path'))).toEqual([fixture.library]);
     expect(await view.getByTestId('folder-missing').textContent()).toContain(unplugged);
     expect(await view.getByTestId('folder-missing').textContent()).toContain('Not found');
 

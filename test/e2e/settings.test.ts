@@ -1,15 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createInvite } from '../support/invites.js';
-import { ADMIN_PASSWORD, ADMIN_USER, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { ADMIN_PASSWORD, ADMIN_USER, postJson } from '../support/server.js';
 import {
   eventually,
   expectDetailShown,
-  launchBrowser,
   openSection,
   screenshot,
-  signIn,
   texts,
-  type Browser,
+  useServerAndBrowser,
 } from './browser.js';
 
 /**
@@ -17,20 +15,7 @@ import {
  * invites from the page's code to a device's account over HTTP. Every refused request must show
  * the server's `detail`.
  */
-let t: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
+const { t, browser, signIn } = useServerAndBrowser();
 
 const userRow = (username: string) =>
   browser.page.getByTestId('user-row').and(browser.page.locator(`[data-username="${username}"]`));
@@ -74,7 +59,7 @@ describe('Sign in', () => {
     await page.getByTestId('whoami').waitFor();
     await page.getByTestId('signout').click();
     await page.getByTestId('signin-form').waitFor();
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
   });
 });
 

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { principalOf } from '../factories/accounts.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { eventually, launchBrowser, openSection, screenshot, signIn, type Browser } from './browser.js';
+import { eventually, openSection, screenshot, useServerAndBrowser } from './browser.js';
 
 /**
  * The statistics' charts as a household reads them: numbers written as people write them, axes that
@@ -10,26 +10,24 @@ import { eventually, launchBrowser, openSection, screenshot, signIn, type Browse
  * the music in Listen. The canvas cannot be read, so the chart states its axis on its element.
  */
 const PLAYS = 1234;
-let t: TestServer;
-let browser: Browser;
+const library = makeLibrary({
+  artists: [
+    { id: 'ar1', name: 'June Parade' },
+    // What tagging tools write for files they could not name.
+    { id: 'ar2', name: 'Unknown Artist' },
+  ],
+  albums: [{ id: 'al1', name: 'Parade', artistIds: ['ar1'] }],
+  tracks: [
+    { id: 't1', name: 'Copper', albumId: 'al1', artistIds: ['ar2'] },
+    { id: 't2', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
+  ],
+});
+const { t, browser, signIn } = useServerAndBrowser({ scanner: fakeScanner(library) });
 let sam: TestUser;
 /** When all of Sam's plays were: one day, a few minutes before now. */
 let playedAt: number;
 
 beforeAll(async () => {
-  const library = makeLibrary({
-    artists: [
-      { id: 'ar1', name: 'June Parade' },
-      // What tagging tools write for files they could not name.
-      { id: 'ar2', name: 'Unknown Artist' },
-    ],
-    albums: [{ id: 'al1', name: 'Parade', artistIds: ['ar1'] }],
-    tracks: [
-      { id: 't1', name: 'Copper', albumId: 'al1', artistIds: ['ar2'] },
-      { id: 't2', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
-    ],
-  });
-  [t, browser] = await Promise.all([startTestServer({ scanner: fakeScanner(library) }), launchBrowser()]);
   sam = await makeUser(t, { username: 'sam' });
   // Neither is a person of the household's chart: a wall display, and someone who played nothing.
   await makeUser(t, { username: 'wall', role: 'Pass' });
@@ -39,13 +37,7 @@ beforeAll(async () => {
   // Within the last hour, and after midnight UTC, so every play is on today (the tests run in UTC).
   const midnight = new Date(now).setUTCHours(0, 0, 0, 0);
   playedAt = Math.max(midnight + 1000, now - 60 * 60_000);
-  const caller = {
-    userId: sam.id,
-    username: 'sam',
-    role: 'User' as const,
-    expiresAt: Infinity,
-    inviteId: null,
-  };
+  const caller = principalOf(sam);
   for (let i = 0; i < PLAYS; i++) {
     await t.server.services.stats.log(caller, 'play', {
       id: i % 3 === 0 ? 't2' : 't1',
@@ -55,18 +47,10 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
-
 describe('Statistics charts', () => {
   it('writes every number as people do: 1,234, in the headline, the chart table and the top lists', async () => {
     const { page } = browser;
-    await signIn(page, t.url, sam.username, sam.password);
+    await signIn(sam);
     const view = await openSection(page, 'stats');
     await eventually(() => view.getByTestId('stats-plays').textContent(), '1,234');
     const table = await view.getByTestId('chart-activity-plays').allTextContents();

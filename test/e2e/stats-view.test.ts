@@ -1,18 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { principalOf } from '../factories/accounts.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postForm, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { postForm, postJson } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import {
-  eventually,
-  launchBrowser,
-  openSection,
-  screenshot,
-  signIn,
-  texts,
-  type Browser,
-} from './browser.js';
+import { eventually, openSection, screenshot, texts, useServerAndBrowser, inEveryLook } from './browser.js';
 
 /**
  * The statistics as a household reads them: a headline with context (the change from the period
@@ -20,8 +13,23 @@ import {
  * wall display that keeps itself current and shows only what a Pass may see.
  */
 const DAY = 86_400_000;
-let t: TestServer;
-let browser: Browser;
+const library = makeLibrary({
+  artists: [
+    { id: 'ar1', name: 'June Parade' },
+    { id: 'ar2', name: 'Unknown Artist' },
+    { id: 'ar3', name: 'Sea Lanterns' },
+  ],
+  albums: [
+    { id: 'al1', name: 'Parade', artistIds: ['ar1'] },
+    { id: 'al2', name: 'Harbour Lights', artistIds: ['ar3'] },
+  ],
+  tracks: [
+    { id: 't1', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
+    { id: 't2', name: 'Lantern', albumId: 'al2', artistIds: ['ar3'] },
+    { id: 't3', name: 'Untitled', albumId: 'al1', artistIds: ['ar2'] },
+  ],
+});
+const { t, browser, signIn } = useServerAndBrowser({ scanner: fakeScanner(library) });
 let sam: TestUser;
 let kim: TestUser;
 let wall: TestUser;
@@ -29,23 +37,6 @@ let wall: TestUser;
 let today: number;
 
 beforeAll(async () => {
-  const library = makeLibrary({
-    artists: [
-      { id: 'ar1', name: 'June Parade' },
-      { id: 'ar2', name: 'Unknown Artist' },
-      { id: 'ar3', name: 'Sea Lanterns' },
-    ],
-    albums: [
-      { id: 'al1', name: 'Parade', artistIds: ['ar1'] },
-      { id: 'al2', name: 'Harbour Lights', artistIds: ['ar3'] },
-    ],
-    tracks: [
-      { id: 't1', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
-      { id: 't2', name: 'Lantern', albumId: 'al2', artistIds: ['ar3'] },
-      { id: 't3', name: 'Untitled', albumId: 'al1', artistIds: ['ar2'] },
-    ],
-  });
-  [t, browser] = await Promise.all([startTestServer({ scanner: fakeScanner(library) }), launchBrowser()]);
   [sam, kim, wall] = await Promise.all([
     makeUser(t, { username: 'sam' }),
     makeUser(t, { username: 'kim' }),
@@ -56,11 +47,7 @@ beforeAll(async () => {
   t.clock.set(now);
   today = Math.max(new Date(now).setUTCHours(0, 0, 0, 0) + 60_000, now - 30 * 60_000);
   const log = (user: TestUser, id: string, at: number) =>
-    t.server.services.stats.log(
-      { userId: user.id, username: user.username, role: 'User', expiresAt: Infinity, inviteId: null },
-      'play',
-      { id, device: 'Kitchen', dateTime: at },
-    );
+    t.server.services.stats.log(principalOf(user), 'play', { id, device: 'Kitchen', dateTime: at });
   // Last week, the same day: four plays of June Parade. This week: six plays, three of an untagged
   // file ("Unknown Artist", the most played), two of Sea Lanterns (new), one of June Parade.
   for (let i = 0; i < 4; i++) await log(sam, 't1', today - 7 * DAY + i * 1000);
@@ -69,18 +56,10 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) await log(kim, 't2', today + i * 1000);
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
-
 describe('Statistics headline and top lists', () => {
   it('compares with last week, counts days listened and new artists, and never promotes "Unknown Artist"', async () => {
     const { page } = browser;
-    await signIn(page, t.url, sam.username, sam.password);
+    await signIn(sam);
     await openSection(page, 'stats');
     await page.getByTestId('stats-range-week').click();
     const view = page.getByTestId('view-stats');
@@ -204,7 +183,7 @@ describe('The wall display (Pass)', () => {
     page.on('pageerror', (error) => browser.pageErrors.push(error.message));
     await page.clock.install();
     try {
-      await signIn(page, t.url, wall.username, wall.password);
+      await signIn(wall, page);
       const view = page.getByTestId('view-stats');
       await view.getByTestId('wall').waitFor();
       const playing = view.getByTestId('wall-now-playing-item');
@@ -238,11 +217,7 @@ describe('The wall display (Pass)', () => {
       await page.clock.fastForward(5 * 60_000);
       expect(reads.count).toBe(0);
       // Shown again: it reads at once, and sees a play logged meanwhile.
-      await t.server.services.stats.log(
-        { userId: sam.id, username: 'sam', role: 'User', expiresAt: Infinity, inviteId: null },
-        'play',
-        { id: 't1', device: 'Kitchen' },
-      );
+      await t.server.services.stats.log(principalOf(sam), 'play', { id: 't1', device: 'Kitchen' });
       await page.evaluate(() => {
         Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
         document.dispatchEvent(new Event('visibilitychange'));
@@ -279,23 +254,19 @@ describe('Accessibility of the statistics and the wall (axe-core)', () => {
         await page.getByTestId('signout').click();
         await page.getByTestId('signin-form').waitFor();
       }
-      await signIn(page, t.url, user.username, user.password);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const width of [390, 1440]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${t.url}/admin${hash}`);
-          await page.getByTestId(ready).first().scrollIntoViewIfNeeded();
-          await page.getByTestId(ready).first().locator('.cover-loaded').waitFor();
-          const where = `${name === wall.username ? 'wall' : 'stats'} ${width}px ${scheme}`;
-          found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
-          // From the top: a full-page picture taken scrolled down draws the sticky header mid-page.
-          await page.evaluate(() => window.scrollTo(0, 0));
-          await screenshot(page, `stats-${name === wall.username ? 'wall' : 'covers'}-${width}-${scheme}`);
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-          expect(wide, where).toBe(true);
-        }
-      }
+      await signIn(user);
+      await inEveryLook(page, async ({ scheme, width }) => {
+        await page.goto(`${t.url}/admin${hash}`);
+        await page.getByTestId(ready).first().scrollIntoViewIfNeeded();
+        await page.getByTestId(ready).first().locator('.cover-loaded').waitFor();
+        const where = `${name === wall.username ? 'wall' : 'stats'} ${width}px ${scheme}`;
+        found.push(...(await axeViolations(page)).map((violation) => ({ ...violation, where })));
+        // From the top: a full-page picture taken scrolled down draws the sticky header mid-page.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screenshot(page, `stats-${name === wall.username ? 'wall' : 'covers'}-${width}-${scheme}`);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        expect(wide, where).toBe(true);
+      });
     }
     expect(found).toEqual([]);
   });

@@ -1,22 +1,14 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_VERSION } from '../../server/config.js';
 import { RELEASE_CACHE_MS } from '../../server/services/updates/release-source.js';
 import { FakeReleaseServer, installerNames, OWNER, REPO } from '../support/fake-release-server.js';
-import { ADMIN_PASSWORD, ADMIN_USER, startTestServer, type TestServer } from '../support/server.js';
-import {
-  eventually,
-  launchBrowser,
-  openSection,
-  screenshot,
-  signIn,
-  texts,
-  type Browser,
-} from './browser.js';
+import { startTestServer } from '../support/server.js';
+import { eventually, openSection, screenshot, texts, useServerAndBrowser } from './browser.js';
 import { axeViolations } from './axe.js';
 import { GatedProxy } from './gated-proxy.js';
+import { tempDirPerFile } from '../support/temp-dir.js';
 
 /**
  * The Updates section in Chromium: checking against a fake GitHub release server, reading the
@@ -38,16 +30,17 @@ const NOTES = [
 
 let fake: FakeReleaseServer;
 let proxy: GatedProxy;
-let t: TestServer;
-let browser: Browser;
-let dir: string;
 let argvFile: string;
 let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'melon-e2e-update-'));
-  argvFile = join(dir, 'installer-argv.json');
-  const installer = join(dir, 'fake-installer.mjs');
+const dir = tempDirPerFile('melon-e2e-update-');
+// Registered before the server, so they close after it (after-hooks run in reverse).
+afterAll(async () => {
+  await proxy?.close();
+  await fake?.close();
+});
+const { t, browser, signIn } = useServerAndBrowser(async () => {
+  argvFile = dir.path('installer-argv.json');
+  const installer = dir.path('fake-installer.mjs');
   await writeFile(
     installer,
     `import { writeFileSync } from 'node:fs';\n` +
@@ -60,25 +53,17 @@ beforeAll(async () => {
     MELON_RELEASES_REPO: `${OWNER}/${REPO}`,
     MELON_INSTALL_COMMAND: `"${process.execPath}" "${installer}"`,
   };
-  [t, browser] = await Promise.all([startTestServer({ env }), launchBrowser()]);
+  return { env };
+});
+
+beforeAll(async () => {
   // Signing in checks for an update once (the badge); wait for that answer, so that no check of
   // the tests below joins it while it is in flight.
   const signInCheck = browser.page.waitForResponse((response) =>
     response.url().includes('/api/settings/check-for-updates'),
   );
-  await signIn(browser.page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+  await signIn();
   await signInCheck;
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await proxy?.close();
-  await fake?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
 });
 
 /** Opens Updates (which shows what the server knows) or, when it is open, presses "Check now". */
@@ -273,7 +258,7 @@ describe('Updates', () => {
       async () => (await page.getByTestId('update-percent').textContent())!.includes('restarting'),
       true,
     );
-    t = await startTestServer({ dataDir: t.dataDir, env, config: { version: NEXT, port } });
+    Object.assign(t, await startTestServer({ dataDir: t.dataDir, env, config: { version: NEXT, port } }));
     await eventually(() => page.getByTestId('update-done').textContent(), `Updated to ${NEXT}.`);
     await eventually(message, `Melon is up to date (${NEXT}).`);
     await screenshot(page, 'updates-updated');

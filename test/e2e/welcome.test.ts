@@ -1,37 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
-import { ADMIN_PASSWORD, ADMIN_USER, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { postJson } from '../support/server.js';
+import { tempDirPerFile } from '../support/temp-dir.js';
 import { axeViolations } from './axe.js';
-import { eventually, launchBrowser, screenshot, signIn, signOut, type Browser } from './browser.js';
+import { eventually, screenshot, signOut, useServerAndBrowser } from './browser.js';
 
 /**
  * A fresh Melon greets its Admin with what it found and the first steps, each ticked from what the
  * server knows; members never see it; once closed it stays closed.
  */
-let t: TestServer;
-let browser: Browser;
-let parent: string;
+const parent = tempDirPerFile('melon-e2e-welcome-');
 let unplugged: string;
-
-beforeAll(async () => {
-  parent = await mkdtemp(join(tmpdir(), 'melon-e2e-welcome-'));
-  unplugged = join(parent, 'unplugged-disk', 'Music');
-  [t, browser] = await Promise.all([
-    startTestServer({ config: { libraryDirs: [unplugged] } }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-  await rm(parent, { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
+const { t, browser, signIn } = useServerAndBrowser(() => {
+  unplugged = parent.path('unplugged-disk', 'Music');
+  return { config: { libraryDirs: [unplugged] } };
 });
 
 const step = (key: string) => browser.page.getByTestId(`welcome-step-${key}`).getAttribute('data-done');
@@ -39,7 +21,7 @@ const step = (key: string) => browser.page.getByTestId(`welcome-step-${key}`).ge
 describe('The welcome card', () => {
   it('says the music folder is missing and how to set it, and ticks each step as it is done', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const card = page.getByTestId('welcome');
     await card.waitFor();
     const library = (await page.getByTestId('welcome-library').textContent())!;
@@ -90,7 +72,7 @@ describe('The welcome card', () => {
     const { page } = browser;
     const member = await makeUser(t, { role: 'User', username: 'robin', password: 'robin-password' });
     await signOut(page);
-    await signIn(page, t.url, member.username, 'robin-password');
+    await signIn({ username: member.username, password: 'robin-password' });
     await page.getByTestId('view-heading').waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('welcome').count()).toBe(0);
@@ -99,7 +81,7 @@ describe('The welcome card', () => {
 
   it('stays closed once the Admin closes it', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     await page.getByTestId('welcome-dismiss').click();
     await eventually(() => page.getByTestId('welcome').count(), 0);
     await page.reload();

@@ -1,29 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { YearInReview } from '../../server/contract/history.js';
 import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { ADMIN_PASSWORD, ADMIN_USER, postForm, startTestServer, type TestServer } from '../support/server.js';
+import { postForm } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
-import {
-  eventually,
-  launchBrowser,
-  openSection,
-  screenshot,
-  SCREENSHOTS,
-  signIn,
-  signOut,
-  type Browser,
-} from './browser.js';
+import { eventually, openSection, screenshot, SCREENSHOTS, signOut, useServerAndBrowser } from './browser.js';
 import { library } from './dashboard-seed.js';
 
 /**
  * The year in review as a household reads it: a seeded year told in cards whose figures are the
  * API's, the household's members ranked as privacy allows, the story saved as a PNG and printed.
  */
-let t: TestServer;
-let browser: Browser;
+const { t, browser, signIn } = useServerAndBrowser({ scanner: fakeScanner(library) });
 let robin: TestUser;
 let kim: TestUser;
 let sam: TestUser;
@@ -45,7 +35,6 @@ async function review(token: string, household: boolean): Promise<YearInReview> 
 }
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer({ scanner: fakeScanner(library) }), launchBrowser()]);
   [robin, kim, sam, wall] = await Promise.all([
     makeUser(t, { username: 'robin' }),
     makeUser(t, { username: 'kim' }),
@@ -78,14 +67,6 @@ beforeAll(async () => {
   for (let i = 0; i < 6; i += 1) await log(sam, 't5', at(8, 1 + i * 3, 12));
 });
 
-afterAll(async () => {
-  await Promise.all([browser?.close(), t?.stop()]);
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
-
 async function openYear(page: Page) {
   const view = await openSection(page, 'history');
   await view.getByTestId('review-year').selectOption(String(YEAR));
@@ -106,7 +87,7 @@ const dayInWords = (date: string) =>
 describe('The year in review', () => {
   it('tells a seeded year in cards whose figures are the API’s', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const view = await openYear(page);
     const api = await review(t.adminToken, false);
     expect(await cardKeys(page)).toEqual([
@@ -215,7 +196,7 @@ describe('The year in review', () => {
     await signOut(page);
 
     // A member sees the public members only: sam's year stays private.
-    await signIn(page, t.url, robin.username, robin.password);
+    await signIn(robin);
     const robins = await openYear(page);
     await robins.getByTestId('review-household').check();
     await eventually(rows, ['robin', 'kim']);
@@ -224,7 +205,7 @@ describe('The year in review', () => {
 
   it('leaves out the cards with nothing to say for a year of three plays', async () => {
     const { page } = browser;
-    await signIn(page, t.url, kim.username, kim.password);
+    await signIn(kim);
     await openYear(page);
     expect(await cardKeys(page)).toEqual(['time', 'artist', 'album', 'first', 'new-artists']);
     await screenshot(page, 'year-review-three-plays');
@@ -233,7 +214,7 @@ describe('The year in review', () => {
 
   it('shows a wall display the household’s year, without the import form', async () => {
     const { page } = browser;
-    await signIn(page, t.url, wall.username, wall.password);
+    await signIn(wall);
     const view = await openYear(page);
     expect(await view.getByTestId('view-heading').textContent()).toBe('Year in review');
     expect(await view.getByTestId('review-household').isChecked()).toBe(true);
@@ -245,7 +226,7 @@ describe('The year in review', () => {
 
   it('has no accessibility violations at phone and desktop widths, light and dark', async () => {
     const { page } = browser;
-    await signIn(page, t.url, ADMIN_USER, ADMIN_PASSWORD);
+    await signIn();
     const view = await openYear(page);
     await view.getByTestId('review-household').check();
     await view.getByTestId('review-members').waitFor();

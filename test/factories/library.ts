@@ -1,4 +1,10 @@
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../../server/domain/library.js';
+import type {
+  AlbumRecord,
+  ArtistRecord,
+  ArtworkInfo,
+  LibraryIndex,
+  TrackRecord,
+} from '../../server/domain/library.js';
 import type { Scanner } from '../../server/services/library-service.js';
 
 /**
@@ -69,4 +75,9 @@ export function fakeScanner(initial: LibraryIndex): Scanner & { set(next: Librar
       current = next;
     },
   });
+}
+
+/** A 1 × 1 PNG front cover of 10 bytes at position `pos` in a track's tags, as the scanner lists it. */
+export function coverAt(pos: number): ArtworkInfo {
+  return { pos, type: 'Cover (front)', mime: 'image/png', width: 1, height: 1, size: 10 };
 }

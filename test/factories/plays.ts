@@ -1,4 +1,5 @@
 import { StatsIndex } from '../../server/services/stats/stats-index.js';
+import type { OutgoingListen } from '../../server/domain/forwarding.js';
 import type { PlayLogEntry } from '../../server/domain/play.js';
 
 let logs = 0;
@@ -22,6 +23,21 @@ export function playLog(overrides: Partial<PlayLogEntry> = {}): PlayLogEntry {
     albumName: 'Album',
     artistNames: ['Artist'],
     ...overrides,
+  };
+}
+
+/** A listen on its way to ListenBrainz: artist "Artist", the given title, at 2023-11-14 22:13:20 UTC plus `second`s. */
+export function outgoingListen(title: string, second = 0): OutgoingListen {
+  return {
+    listenedAt: 1_700_000_000 + second,
+    artist: 'Artist',
+    title,
+    album: null,
+    durationMs: null,
+    recordingMbid: null,
+    releaseMbid: null,
+    trackNumber: null,
+    client: null,
   };
 }
 

@@ -13,7 +13,7 @@ let counter = 0;
 
 /** Makes a user through the API (as the Admin) and signs it in. */
 export async function makeUser(
-  t: TestServer,
+  t: Pick<TestServer, 'call' | 'adminToken'>,
   options: { role?: AccountRole; username?: string; password?: string } = {},
 ): Promise<TestUser> {
   counter += 1;
@@ -25,4 +25,16 @@ export async function makeUser(
     throw new Error(`makeUser failed: ${response.status} ${await response.text()}`);
   const { id } = (await response.json()) as { id: string };
   return { id, username, password, role, token: await loginToken(t.call, username, password) };
+}
+
+/**
+ * POST /api/users/change-password as the holder of `token`: `{ currentPassword, newPassword }` for
+ * their own, `{ userId, newPassword }` for an Admin's reset; any other field is sent as given.
+ */
+export function changePassword(
+  t: Pick<TestServer, 'call'>,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
+  return postJson(t, '/api/users/change-password', body, token);
 }

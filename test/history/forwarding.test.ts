@@ -40,6 +40,19 @@ async function turnOn(user: TestUser, url = fake.url, token = LB_TOKEN): Promise
   return (await response.json()) as Forwarding;
 }
 
+/** A new member with forwarding on, and how many submissions the fake had before. */
+async function forwardingMember(): Promise<{ member: TestUser; before: number }> {
+  const member = await makeUser(t);
+  await turnOn(member);
+  return { member, before: fake.submissions.length };
+}
+
+/** The second submission since `before` came a rate-limit window (1 s) after the first. */
+function expectSecondSendAfterWindow(before: number): void {
+  const [first, second] = fake.submissions.slice(before).map((submission) => submission.at);
+  expect(second! - first!).toBeGreaterThanOrEqual(990);
+}
+
 async function logPlay(user: TestUser, id: string, extra: Record<string, string> = {}) {
   const response = await postJson(t, '/api/stats/log-play', { id, ...extra }, user.token);
   expect(response.status).toBe(200);
@@ -248,9 +261,7 @@ describe('forwarding plays', () => {
 
 describe('when the service refuses or fails', () => {
   it('waits longer after each failure in a row, keeping the listens, then sends them', async () => {
-    const member = await makeUser(t);
-    await turnOn(member);
-    const before = fake.submissions.length;
+    const { member, before } = await forwardingMember();
     fake.answers.push({ status: 503 }, { status: 503 }, { status: 503 });
     await logPlay(member, 'never');
     await fake.received(before + 4);
@@ -266,9 +277,7 @@ describe('when the service refuses or fails', () => {
   });
 
   it("waits as long as a 429's X-RateLimit-Reset-In says, and shows it meanwhile", async () => {
-    const member = await makeUser(t);
-    await turnOn(member);
-    const before = fake.submissions.length;
+    const { member, before } = await forwardingMember();
     fake.answers.push({
       status: 429,
       body: { code: 429, error: 'Too many requests' },
@@ -280,14 +289,11 @@ describe('when the service refuses or fails', () => {
     expect((await forwarding(member)).lastError?.code).toBe('rate_limited');
     expect((await forwarding(member)).queued).toBe(1);
     await fake.received(before + 2, 5_000);
-    const [first, second] = fake.submissions.slice(before).map((submission) => submission.at);
-    expect(second! - first!).toBeGreaterThanOrEqual(990);
+    expectSecondSendAfterWindow(before);
   });
 
   it('waits for the window to reset when a success says no requests remain', async () => {
-    const member = await makeUser(t);
-    await turnOn(member);
-    const before = fake.submissions.length;
+    const { member, before } = await forwardingMember();
     fake.answers.push({
       status: 200,
       headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset-In': '1' },
@@ -296,14 +302,11 @@ describe('when the service refuses or fails', () => {
     await fake.received(before + 1);
     await logPlay(member, 'crazy');
     await fake.received(before + 2, 5_000);
-    const [first, second] = fake.submissions.slice(before).map((submission) => submission.at);
-    expect(second! - first!).toBeGreaterThanOrEqual(990);
+    expectSecondSendAfterWindow(before);
   });
 
   it('stops at a 401 with "token refused", keeps what waits, and sends again once given a token', async () => {
-    const member = await makeUser(t);
-    await turnOn(member);
-    const before = fake.submissions.length;
+    const { member, before } = await forwardingMember();
     fake.answers.push({ status: 401, body: { code: 401, error: 'Invalid authorization token.' } });
     await logPlay(member, 'never');
     await fake.received(before + 1);

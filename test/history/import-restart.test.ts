@@ -2,7 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { fakeScanner } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { loginToken, startTestServer, type TestServer } from '../support/server.js';
 import { historyLibrary } from './library.js';
 import { listenBrainzLines, type SampleListen } from './samples.js';
 import { playCount, upload, waitForImport, type ImportProgress } from './support.js';
@@ -39,14 +39,8 @@ it('resumes an import a stop interrupted, counting every listen once', async () 
   } while (progress.entriesRead === 0 && !progress.done);
   expect(progress.done).toBe(false);
   t = await t.restart();
-  const token = (await (
-    await t.call('/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: user.username, password: user.password }),
-    })
-  ).json()) as { token: string };
-  const report = await waitForImport(t, token.token, id);
+  const token = await loginToken(t.call, user.username, user.password);
+  const report = await waitForImport(t, token, id);
   expect(report).toMatchObject({ status: 'done', entriesRead: 30_000, refused: 0 });
   // The restart went on after the entries the saved progress counted: none were read twice.
   expect(report).toMatchObject({ matched: 30_000, duplicates: 0 });

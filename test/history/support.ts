@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { TestUser } from '../factories/users.js';
 import type { TestServer } from '../support/server.js';
+import type { ImportProgress } from '../../server/contract/history.js';
 
 /** A Melon API key made for the user (POST /api/users/api-keys/create): what a scrobbler is given. */
 export async function scrobblerKey(t: TestServer, user: TestUser): Promise<string> {
@@ -31,23 +32,7 @@ export function listenBrainz(
   });
 }
 
-export interface ImportProgress {
-  id: string;
-  source: string;
-  takenAs: string | null;
-  status: string;
-  done: boolean;
-  entriesRead: number;
-  bytesRead: number;
-  bytesTotal: number;
-  matched: number;
-  unmatched: number;
-  duplicates: number;
-  refused: number;
-  ignored: number;
-  problems: Array<{ entry: number; reason: string; file?: string }>;
-  error: string | null;
-}
+export type { ImportProgress };
 
 export type ImportFields = { source?: string; userId?: string; keepIncognito?: string };
 

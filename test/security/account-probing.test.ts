@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { postJson, useTestServer } from '../support/server.js';
 
 /**
  * `change-password` must not tell a signed-in User or Pass account which user ids exist (404
@@ -8,15 +8,14 @@ import { postJson, startTestServer, type TestServer } from '../support/server.js
  * account but its own gets one answer, decided before the lookup. An Admin, who lists every
  * account anyway, still gets 404 user_not_found for an id that does not exist.
  */
-let t: TestServer;
 let victim: TestUser;
 let users: TestUser[];
+const t = useTestServer();
+
 beforeAll(async () => {
-  t = await startTestServer();
   victim = await makeUser(t);
   users = [await makeUser(t), await makeUser(t, { role: 'Pass' })];
 });
-afterAll(() => t.stop());
 
 async function changePassword(token: string, fields: Record<string, string>) {
   const response = await postJson(

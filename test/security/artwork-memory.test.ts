@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
-import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
+import { useChildAsAdmin } from '../support/child-server.js';
 import { bigPng, writeMp3WithPictures } from '../support/hostile-audio.js';
-import type { TestServer } from '../support/server.js';
 
 /**
  * Parallel requests by a Pass account for one large track picture must not each hold a copy of it
@@ -19,35 +17,27 @@ const MIB = 1024 * 1024;
 const PICTURE = bigPng(15 * MIB);
 const PICTURE_SHA = createHash('sha256').update(PICTURE).digest('hex');
 
-let root: string;
-let server: ChildServer;
+const child = useChildAsAdmin('melon-art-memory-', ({ music }) =>
+  writeMp3WithPictures(join(music, 'Big.mp3'), [{ data: PICTURE, mime: 'image/png' }]),
+);
 let token: string;
 let trackId: string;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'melon-art-memory-'));
-  const music = join(root, 'music');
-  await mkdir(music);
-  await writeMp3WithPictures(join(music, 'Big.mp3'), [{ data: PICTURE, mime: 'image/png' }]);
-  const started = await startChildAsAdmin(root, music);
-  server = started.server;
-  const { call, adminToken } = started;
-  token = (await makeUser({ call, adminToken } as TestServer, { role: 'Pass' })).token;
+  token = (await makeUser(child, { role: 'Pass' })).token;
   // The start-up scan runs in the background: wait for the track.
   for (let i = 0; i < 300 && !trackId; i++) {
-    const list = (await (await call('/api/tracks', { token })).json()) as { items: Array<{ id: string }> };
+    const list = (await (await child.call('/api/tracks', { token })).json()) as {
+      items: Array<{ id: string }>;
+    };
     if (list.items[0]) trackId = list.items[0].id;
     else await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
 /** The server's resident size and its peak, in bytes (Linux /proc). */
 async function memory(): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
+  const status = await readFile(`/proc/${child.server.child.pid}/status`, 'utf8');
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
@@ -58,7 +48,7 @@ function download(path: string, headers: Record<string, string> = {}) {
     (resolve, reject) => {
       const hash = createHash('sha256');
       let size = 0;
-      get(server.url + path, { headers: { Authorization: `Bearer ${token}`, ...headers } }, (res) => {
+      get(child.server.url + path, { headers: { Authorization: `Bearer ${token}`, ...headers } }, (res) => {
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           hash.update(chunk);
@@ -84,7 +74,7 @@ it('40 parallel requests for one 15 MiB track picture grow the server by at most
   expect((await download('/api/art/default')).status).toBe(200);
   const before = await memory();
   // Writing 5 to clear_refs resets the peak (VmHWM) to the current size.
-  await writeFile(`/proc/${server.child.pid}/clear_refs`, '5');
+  await writeFile(`/proc/${child.server.child.pid}/clear_refs`, '5');
   const answers = await Promise.all(
     Array.from({ length: 40 }, () => download(`/api/art/track/${trackId}/0`)),
   );
@@ -102,5 +92,5 @@ it('40 parallel requests for one 15 MiB track picture grow the server by at most
   // The ETag still answers 304, and the picture comes from the cache's file, not a new parse.
   const etag = answers[0]!.etag;
   expect((await download(`/api/art/track/${trackId}/0`, { 'If-None-Match': etag })).status).toBe(304);
-  expect(await readdir(join(root, 'data', 'cache', 'images'))).toHaveLength(1);
+  expect(await readdir(join(child.root, 'data', 'cache', 'images'))).toHaveLength(1);
 }, 120_000);

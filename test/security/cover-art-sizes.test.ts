@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
-import os, { tmpdir } from 'node:os';
+import os from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
-import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
+import { useChildAsAdmin } from '../support/child-server.js';
 import { writeMp3WithPictures } from '../support/hostile-audio.js';
 import { noisePng, pngBomb } from '../support/hostile-images.js';
-import type { TestServer } from '../support/server.js';
 
 /**
  * `getCoverArt&size=` from a Pass account: every size from 1 to 2048 was a resize of its own, all at
@@ -23,25 +22,24 @@ const MEMORY_LIMIT = 100 * MIB;
 /** CPU the bomb requests may cost all together; decoding the bomb once costs seconds. */
 const BOMB_CPU_LIMIT_MS = 1_000;
 
-let root: string;
-let server: ChildServer;
+const melon = useChildAsAdmin(
+  'melon-cover-sizes-',
+  async ({ music }) => {
+    await writeMp3WithPictures(join(music, 'Cover.mp3'), [
+      { data: await noisePng(3000, 3000), mime: 'image/png' },
+    ]);
+    await writeMp3WithPictures(join(music, 'Bomb.mp3'), [{ data: await pngBomb(), mime: 'image/png' }]);
+    await writeMp3WithPictures(join(music, 'Plain.mp3'), []);
+  },
+  180_000,
+);
 let apiKey: string;
 let passToken: string;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'melon-cover-sizes-'));
-  const music = join(root, 'music');
-  await mkdir(music);
-  await writeMp3WithPictures(join(music, 'Cover.mp3'), [
-    { data: await noisePng(3000, 3000), mime: 'image/png' },
-  ]);
-  await writeMp3WithPictures(join(music, 'Bomb.mp3'), [{ data: await pngBomb(), mime: 'image/png' }]);
-  await writeMp3WithPictures(join(music, 'Plain.mp3'), []);
-  const started = await startChildAsAdmin(root, music);
-  server = started.server;
-  const { call, adminToken } = started;
-  const pass = await makeUser({ call, adminToken } as TestServer, { role: 'Pass' });
+  const { call } = melon;
+  const pass = await makeUser(melon, { role: 'Pass' });
   passToken = pass.token;
   const created = await call('/api/users/api-keys/create', {
     method: 'POST',
@@ -59,10 +57,6 @@ beforeAll(async () => {
     if (Object.keys(ids).length < 3) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }, 180_000);
-afterAll(async () => {
-  await server?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
-});
 
 /**
  * A GET on a connection of its own (none is reused after the server closed it as idle), the body
@@ -71,7 +65,7 @@ afterAll(async () => {
  */
 function download(path: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; type: string; sha: string }>((resolve, reject) => {
-    get(server.url + path, { agent: false, headers }, (res) => {
+    get(melon.server.url + path, { agent: false, headers }, (res) => {
       const hash = createHash('sha256');
       res.on('data', (part: Buffer) => hash.update(part));
       res.on('error', reject);
@@ -90,7 +84,7 @@ const coverArt = (track: string, size: number) =>
 
 /** The server's resident size and its peak, in bytes, and its CPU time in ms (Linux /proc). */
 async function usage(): Promise<{ rss: number; peak: number; cpuMs: number }> {
-  const pid = server.child.pid!;
+  const pid = melon.server.child.pid!;
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
   // utime and stime, the 14th and 15th fields, in clock ticks (100 a second on Linux).
@@ -119,7 +113,7 @@ function smallDownloads(): { stop: () => Promise<number[]> } {
     }
     process.stdout.write(JSON.stringify(times));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { URL: `${server.url}/api/art/default`, AUTH: `Bearer ${passToken}` },
+    env: { URL: `${melon.server.url}/api/art/default`, AUTH: `Bearer ${passToken}` },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -144,7 +138,7 @@ it('96 different sizes of a 3000 × 3000 PNG at once grow the server by at most 
   const idle = await quiet.stop();
   const before = await usage();
   // Writing 5 to clear_refs resets the peak (VmHWM) to the current size.
-  await writeFile(`/proc/${server.child.pid}/clear_refs`, '5');
+  await writeFile(`/proc/${melon.server.child.pid}/clear_refs`, '5');
   const busy = smallDownloads();
   const sizes = Array.from({ length: 96 }, (_, i) => 1 + i * 21);
   const answers = await Promise.all(sizes.map((size) => coverArt('Cover', size)));

@@ -1,33 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { isCrossOrigin } from '../../server/http/cross-origin.js';
 import { send, snapshot, type HostileResponse } from '../support/attacker.js';
 import { createInvite } from '../support/invites.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 /**
  * CORS and cross-site requests (server/http/cross-origin.ts): a web page of another origin cannot
  * drive the API through the browser of someone at home. Devices (no Origin) and the settings page
  * (same origin) are unaffected.
  */
-let t: TestServer;
 let user: TestUser;
 let own: string;
 const FOREIGN = 'http://evil.example';
 
+const t = useTestServer({
+  scanner: fakeScanner(
+    makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks: [{ id: 't1' }] }),
+  ),
+  // A name the household gave the server (the host guard answers only to known names).
+  env: { MELON_ALLOWED_HOSTS: 'melon.home' },
+});
+
 beforeAll(async () => {
-  t = await startTestServer({
-    scanner: fakeScanner(
-      makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks: [{ id: 't1' }] }),
-    ),
-    // A name the household gave the server (the host guard answers only to known names).
-    env: { MELON_ALLOWED_HOSTS: 'melon.home' },
-  });
   user = await makeUser(t);
   own = t.url; // http://127.0.0.1:PORT, which is also what fetch sends as Host
 });
-afterAll(() => t.stop());
 
 const samplePath = (path: string) => path.replace(/:(\w+)/g, 'sample-$1');
 const ACCESS_CONTROL = /^access-control-/i;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, signIn } from '../e2e/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS, signIn } from '../e2e/browser.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { scrobblerKey } from '../history/support.js';
@@ -53,15 +53,7 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP music.lan 127.0.0.1, MAP evil.lan 127.0.0.1',
-    ],
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP music.lan 127.0.0.1, MAP evil.lan 127.0.0.1'],
   });
 }, 60_000);
 afterAll(async () => {

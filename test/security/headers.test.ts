@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_HEADERS } from '../../server/http/admin-page.js';
 import { send } from '../support/attacker.js';
-import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { postJson, useTestServer } from '../support/server.js';
 
 /**
  * Response headers: the settings page at /admin is locked down (CSP, no framing, no sniffing, no
  * referrer), and every API response, errors included, is nosniff; tokens and codes are not cached.
  */
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+const t = useTestServer();
 
 const PAGE = ['/admin', '/admin/style.css', '/admin/app.js'];
 

@@ -1,11 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { send, sendBytes } from '../support/attacker.js';
 import { writeMp3WithPictures } from '../support/hostile-audio.js';
-import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
+import { postForm, problem, useTestServer } from '../support/server.js';
+import { tempDirPerFile } from '../support/temp-dir.js';
 
 /**
  * A track "picture" whose bytes are HTML or SVG, served with the type its tag declares, would run
@@ -27,27 +26,23 @@ interface Track {
   artwork: Array<{ pos: number; type: string; mime: string; width: number | null; size: number }>;
 }
 
-let t: TestServer;
-let music: string;
-let pass: TestUser;
-let track: Track;
-
-beforeAll(async () => {
-  music = await mkdtemp(join(tmpdir(), 'melon-hostile-'));
-  await writeMp3WithPictures(join(music, 'Hostile.mp3'), [
+const music = tempDirPerFile('melon-hostile-');
+const t = useTestServer(async () => {
+  await writeMp3WithPictures(music.path('Hostile.mp3'), [
     { data: HTML, mime: 'text/html' },
     { data: SVG, mime: 'image/svg+xml' },
     // A real PNG whose tag claims HTML: served as what it is.
     { data: PNG, mime: 'text/html' },
   ]);
-  t = await startTestServer({ config: { libraryDirs: [music] } });
+  return { config: { libraryDirs: [music.path()] } };
+});
+let pass: TestUser;
+let track: Track;
+
+beforeAll(async () => {
   pass = await makeUser(t, { role: 'Pass' });
   const list = await t.call('/api/tracks?count=10', { token: t.adminToken });
   [track] = ((await list.json()) as { items: Track[] }).items as [Track];
-});
-afterAll(async () => {
-  await t?.stop();
-  await rm(music, { recursive: true, force: true });
 });
 
 describe('pictures that are not images', () => {

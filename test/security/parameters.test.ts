@@ -1,33 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { send } from '../support/attacker.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 /**
  * Parameter smuggling: a parameter given twice, in two places or in two shapes must mean one
  * defined thing (docs/API.md, Security: "Duplicate parameters"). The rules are shown on endpoints
  * that echo what they understood: user creation (username, role) and the stats reads (userId).
  */
-let t: TestServer;
 let a: TestUser;
 let b: TestUser;
 let counter = 0;
 
+const t = useTestServer({
+  scanner: fakeScanner(
+    makeLibrary({
+      artists: [],
+      albums: [{ id: 'al1' }],
+      tracks: [{ id: 't1' }, { id: 't2' }, { id: 't3' }],
+    }),
+  ),
+});
+
 beforeAll(async () => {
-  t = await startTestServer({
-    scanner: fakeScanner(
-      makeLibrary({
-        artists: [],
-        albums: [{ id: 'al1' }],
-        tracks: [{ id: 't1' }, { id: 't2' }, { id: 't3' }],
-      }),
-    ),
-  });
   a = await makeUser(t, { role: 'Pass' });
   b = await makeUser(t, { role: 'Pass' });
 });
-afterAll(() => t.stop());
 
 /** Creates a user as the Admin from a query string and a body; answers what the server made. */
 async function create(query: string, body?: { type: string; text: string }) {

@@ -5,7 +5,7 @@ import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { send, snapshot } from '../support/attacker.js';
-import { postForm, problem, startTestServer, type TestServer } from '../support/server.js';
+import { postForm, problem, useTestServer } from '../support/server.js';
 
 /**
  * Every id that leads to a file: track ids (the audio file whose pictures are read or rewritten),
@@ -13,21 +13,21 @@ import { postForm, problem, startTestServer, type TestServer } from '../support/
  * joined into paths: a hostile id is a 404 of its resource, and nothing inside or outside the data
  * folder is read, written or deleted.
  */
-let t: TestServer;
 let outside: string;
 let secretHex: string;
 const PNG = await readFile(new URL('../../server/assets/default-art.png', import.meta.url));
 
+const t = useTestServer({
+  scanner: fakeScanner(
+    makeLibrary({
+      artists: [{ id: 'ar1' }],
+      albums: [{ id: 'al1' }],
+      tracks: [{ id: 't1', artistIds: ['ar1'] }],
+    }),
+  ),
+});
+
 beforeAll(async () => {
-  t = await startTestServer({
-    scanner: fakeScanner(
-      makeLibrary({
-        artists: [{ id: 'ar1' }],
-        albums: [{ id: 'al1' }],
-        tracks: [{ id: 't1', artistIds: ['ar1'] }],
-      }),
-    ),
-  });
   secretHex = (await readFile(join(t.dataDir, 'secret.key'), 'utf8')).trim();
   // A folder beside the data folder, standing for everything else on the disk.
   outside = await mkdtemp(join(tmpdir(), 'melon-outside-'));
@@ -38,7 +38,6 @@ beforeAll(async () => {
   expect((await upload('playlist-art', ((await playlist.json()) as { id: string }).id)).status).toBe(201);
 });
 afterAll(async () => {
-  await t.stop();
   await rm(outside, { recursive: true, force: true });
 });
 

@@ -1,34 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { send, sendBytes, snapshot } from '../support/attacker.js';
-import { problem, startTestServer, type TestServer } from '../support/server.js';
+import { problem, expectProblem, useTestServer } from '../support/server.js';
 
 /**
  * Oversized requests (413, 431) and HTTP request smuggling: what the server refuses before any
  * handler runs, and proof that a refused request changed nothing.
  */
 const MIB = 1024 * 1024;
-let t: TestServer;
 let user: TestUser;
 const PNG = await readFile(new URL('../../server/assets/default-art.png', import.meta.url));
 
+const t = useTestServer({
+  scanner: fakeScanner(
+    makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks: [{ id: 't1' }] }),
+  ),
+});
+
 beforeAll(async () => {
-  t = await startTestServer({
-    scanner: fakeScanner(
-      makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks: [{ id: 't1' }] }),
-    ),
-  });
   user = await makeUser(t);
 });
-afterAll(() => t.stop());
 
-async function expectTooLarge(response: Response, label: string) {
-  expect(response.status, label).toBe(413);
-  expect((await problem(response)).code, label).toBe('payload_too_large');
-}
+const expectTooLarge = (response: Response, label: string) =>
+  expectProblem(response, '413 payload_too_large', label);
 
 describe('oversized bodies', () => {
   it('are 413 over 1 MiB as JSON, form or chunked, on public and signed-in routes, and write nothing', async () => {

@@ -1,30 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import type { User } from '../../server/contract/users.js';
-import { makeUser } from '../factories/users.js';
+import { changePassword, makeUser } from '../factories/users.js';
 import { createInvite, serverToken } from '../support/invites.js';
-import {
-  loginToken,
-  postForm,
-  postJson,
-  problem,
-  startTestServer,
-  type TestServer,
-} from '../support/server.js';
+import { loginToken, postForm, postJson, problem, useTestServer, expectProblem } from '../support/server.js';
+import { signingKey } from '../support/tokens.js';
 
 /**
  * Roles: the Server token (an exchanged invite code) may make exactly one User and nothing else,
  * and no caller can raise a role through user creation or the account endpoints.
  */
-let t: TestServer;
+const t = useTestServer();
 let secret: Buffer;
 beforeAll(async () => {
-  t = await startTestServer();
-  secret = Buffer.from((await readFile(join(t.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
+  secret = await signingKey(t);
 });
-afterAll(() => t.stop());
 // Fresh invite and guessing windows for every test.
 beforeEach(() => t.clock.advance(11 * 60_000));
 
@@ -101,8 +93,7 @@ describe('the Server token', () => {
         { username: 'forged', password: 'long-enough-pw' },
         token,
       );
-      expect(response.status).toBe(401);
-      expect((await problem(response)).code).toBe('invalid_token');
+      await expectProblem(response, '401 invalid_token');
     }
     expect(await roleOf('forged')).toBeUndefined();
   });
@@ -174,12 +165,11 @@ describe('role escalation by accounts', () => {
     );
     expect(settings.status).toBe(200);
     expect(await settings.json()).toMatchObject({ role: 'User' });
-    const change = await postJson(
-      t,
-      '/api/users/change-password',
-      { currentPassword: user.password, newPassword: 'another long pw', role: 'Admin' },
-      user.token,
-    );
+    const change = await changePassword(t, user.token, {
+      currentPassword: user.password,
+      newPassword: 'another long pw',
+      role: 'Admin',
+    });
     expect(change.status).toBe(200);
     expect(await roleOf(user.username)).toBe('User');
     const admin = (await users()).find((u) => u.role === 'Admin')!;

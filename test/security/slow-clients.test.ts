@@ -1,20 +1,16 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { HTTP_LIMITS } from '../../server/create-server.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, useTestServer } from '../support/server.js';
 
 /**
  * A request whose body (or headers) trickles in must not be held for Node's default 300 s, nor any
  * number of connections accepted, or a few slow clients could keep every socket busy. The limits are the server's (HTTP_LIMITS); this
  * server gets short ones so the test can wait them out.
  */
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({
-    httpLimits: { requestTimeoutMs: 1_500, headersTimeoutMs: 800 },
-  });
+const t = useTestServer({
+  httpLimits: { requestTimeoutMs: 1_500, headersTimeoutMs: 800 },
 });
-afterAll(() => t.stop());
 
 interface Trickle {
   /** Everything the server sent. */

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import type { Track } from '../../server/contract/library.js';
-import { makeUser, type TestUser } from '../factories/users.js';
+import { makeUser, type TestUser, changePassword } from '../factories/users.js';
 import { sha256 } from '../support/audio.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { postJson, problem, startTestServer, type TestServer } from '../support/server.js';
+import { postJson, problem, startTestServer, type TestServer, expectProblem } from '../support/server.js';
 
 /**
  * The page's player puts its token in the audio address, where history, copies and screenshots can
@@ -36,10 +36,8 @@ async function streamTokenOf(token: string): Promise<{ token: string; expiresAt:
 const streamAddress = (token: string) =>
   `/api/tracks/${encodeURIComponent(track.id)}/stream?access_token=${encodeURIComponent(token)}`;
 
-async function expectInvalid(response: Response, what: string) {
-  expect(response.status, what).toBe(401);
-  expect((await problem(response)).code, what).toBe('invalid_token');
-}
+const expectInvalid = (response: Response, what: string) =>
+  expectProblem(response, '401 invalid_token', what);
 
 describe('stream tokens in the audio address', () => {
   it('plays the track with a stream token in the address, for every reading role', async () => {
@@ -111,12 +109,10 @@ describe('stream tokens in the audio address', () => {
     const member = await makeUser(t);
     const issued = (await streamTokenOf(member.token)).token;
     expect((await t.call(streamAddress(issued))).status).toBe(200);
-    const changed = await postJson(
-      t,
-      '/api/users/change-password',
-      { currentPassword: member.password, newPassword: 'a new password' },
-      member.token,
-    );
+    const changed = await changePassword(t, member.token, {
+      currentPassword: member.password,
+      newPassword: 'a new password',
+    });
     expect(changed.status).toBe(200);
     await expectInvalid(await t.call(streamAddress(issued)), 'after a password change');
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixtures } from '../../scripts/make-fixtures.js';
 import type { LibraryIndex } from '../../server/domain/library.js';
 import { scanLibrary } from '../../server/library/scanner.js';
-import type { Scanner } from '../../server/services/library-service.js';
+import { idleProgress, type Scanner } from '../../server/services/library-service.js';
 import { makeUser } from '../factories/users.js';
 import { writeMp3WithPictures } from '../support/hostile-audio.js';
 import { postForm, startTestServer, type TestServer } from '../support/server.js';
@@ -87,16 +87,7 @@ beforeAll(async () => {
   const scanner: Scanner = (dirs, previous: LibraryIndex, onProgress) => {
     if (!frozen) return scanLibrary(dirs, previous, onProgress);
     scansAsked++;
-    const progress = {
-      running: false,
-      filesSeen: 0,
-      filesTotal: 0,
-      added: 0,
-      updated: 0,
-      removed: 0,
-      errors: [],
-    };
-    return Promise.resolve({ index: previous, progress });
+    return Promise.resolve({ index: previous, progress: idleProgress() });
   };
   t = await startTestServer({ config: { libraryDirs: [music] }, scanner });
   secret = await readFile(join(t.dataDir, 'secret.key'));

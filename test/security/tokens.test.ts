@@ -1,33 +1,22 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { makeUser } from '../factories/users.js';
-import {
-  loginToken,
-  postForm,
-  postJson,
-  problem,
-  startTestServer,
-  type TestServer,
-  useTestServer,
-} from '../support/server.js';
+import { changePassword, makeUser } from '../factories/users.js';
+import { loginToken, postForm, postJson, problem, useTestServer, expectProblem } from '../support/server.js';
+import { expectTokenRefused, signingKey } from '../support/tokens.js';
 
 const t = useTestServer();
 let secret: Buffer;
 let claims: Record<string, unknown>;
 
 beforeAll(async () => {
-  secret = Buffer.from((await readFile(join(t.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
+  secret = await signingKey(t);
   claims = jwt.decode(t.adminToken) as Record<string, unknown>;
 });
 
-async function expectRefused(token: string) {
-  const response = await t.call('/auth/check', { token });
-  expect(response.status).toBe(401);
-  expect((await problem(response)).code).toBe('invalid_token');
-}
+const expectRefused = (token: string) => expectTokenRefused(t, token);
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -136,47 +125,36 @@ describe('token checks', () => {
 
 describe('revocation', () => {
   // A server of its own: the tests above move the clock past the Admin token's lifetime.
-  let r: TestServer;
+  const r = useTestServer();
   let rSecret: Buffer;
   beforeAll(async () => {
-    r = await startTestServer();
-    rSecret = Buffer.from((await readFile(join(r.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
+    rSecret = await signingKey(r);
   });
-  afterAll(() => r.stop());
-  const checkRefused = async (token: string) => {
-    const response = await r.call('/auth/check', { token });
-    expect(response.status).toBe(401);
-    expect((await problem(response)).code).toBe('invalid_token');
-  };
+  const checkRefused = (token: string) => expectTokenRefused(r, token);
 
   it('a password change revokes every session of that user, for reads and writes, and no one else', async () => {
     const user = await makeUser(r);
     const otherSession = await loginToken(r.call, user.username, user.password);
     const bystander = await makeUser(r);
-    const changed = await postJson(
-      r,
-      '/api/users/change-password',
-      { currentPassword: user.password, newPassword: 'a whole new password' },
-      user.token,
-    );
+    const changed = await changePassword(r, user.token, {
+      currentPassword: user.password,
+      newPassword: 'a whole new password',
+    });
     expect(changed.status).toBe(200);
     for (const token of [user.token, otherSession]) {
       await checkRefused(token);
       const write = await postForm(r, '/api/users/settings', { publicStats: 'true' }, token);
-      expect(write.status).toBe(401);
-      expect((await problem(write)).code).toBe('invalid_token');
+      await expectProblem(write, '401 invalid_token');
     }
     expect((await r.call('/auth/check', { token: bystander.token })).status).toBe(200);
   });
 
   it("an Admin's reset revokes an Admin's own sessions too", async () => {
     const admin = await makeUser(r, { role: 'Admin' });
-    const reset = await postJson(
-      r,
-      '/api/users/change-password',
-      { userId: admin.id, newPassword: 'reset by another admin' },
-      r.adminToken,
-    );
+    const reset = await changePassword(r, r.adminToken, {
+      userId: admin.id,
+      newPassword: 'reset by another admin',
+    });
     expect(reset.status).toBe(200);
     await checkRefused(admin.token);
     expect((await r.call('/api/users', { token: admin.token })).status).toBe(401);

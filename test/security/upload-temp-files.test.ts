@@ -1,9 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChildAsAdmin, type ChildServer } from '../support/child-server.js';
+import { describe, expect, it } from 'vitest';
+import { useChildAsAdmin } from '../support/child-server.js';
 
 /**
  * A multipart upload refused with 413 must not leave its first file (up to 20 MiB) in the temp
@@ -13,21 +12,11 @@ import { startChildAsAdmin, type ChildServer } from '../support/child-server.js'
 const MIB = 1024 * 1024;
 const PNG = await readFile(new URL('../../server/assets/default-art.png', import.meta.url));
 
-let root: string;
 let temp: string;
-let server: ChildServer;
-let token: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'melon-upload-temp-'));
+const child = useChildAsAdmin('melon-upload-temp-', async ({ root }) => {
   temp = join(root, 'tmp');
   await mkdir(temp);
-  await mkdir(join(root, 'music'));
-  ({ server, adminToken: token } = await startChildAsAdmin(root, join(root, 'music'), { TMPDIR: temp }));
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
+  return { TMPDIR: temp };
 });
 
 /**
@@ -45,9 +34,9 @@ async function leftovers(): Promise<string[]> {
 function upload(files: Blob[]) {
   const body = new FormData();
   for (const [i, file] of files.entries()) body.append('file', file, `f${i}.png`);
-  return fetch(`${server.url}/api/art/upload/default-art`, {
+  return fetch(`${child.server.url}/api/art/upload/default-art`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
+    headers: { Authorization: `Bearer ${child.adminToken}` },
     body,
   });
 }
@@ -66,7 +55,7 @@ describe('temp files of uploads', () => {
   });
 
   it('are removed when the client goes away mid-upload', async () => {
-    const { hostname, port } = new URL(server.url);
+    const { hostname, port } = new URL(child.server.url);
     const boundary = 'melon-boundary';
     await new Promise<void>((resolve) => {
       const req = request({
@@ -75,7 +64,7 @@ describe('temp files of uploads', () => {
         method: 'POST',
         path: '/api/art/upload/default-art',
         headers: {
-          Authorization: `Bearer ${token}`,
+          Authorization: `Bearer ${child.adminToken}`,
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
           'Content-Length': String(10 * MIB),
         },

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SubsonicAPI } from 'subsonic-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { copyFixtureLibrary } from '../support/fixture-library.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { statedDuration } from '../support/audio.js';
+import { addLongTone, useFixtureLibraryCopy } from '../support/fixture-library.js';
+import { useTestServer } from '../support/server.js';
 import { apiKeyFor, checkingFetch, failsWith, restUrl } from './support.js';
 import { ffmpegChildren, waitFor } from '../support/ffmpeg-children.js';
 
@@ -19,38 +20,28 @@ const run = promisify(execFile);
  * streaming service's bytes (originals whole and ranged, transcodes that ffprobe reads as asked),
  * and no encoder left behind by a client that goes away.
  */
-let t: TestServer;
-let music: string;
+const LONG_SECONDS = 120;
+const fixture = useFixtureLibraryCopy('melon-subsonic-stream-');
+const t = useTestServer(async () => {
+  await addLongTone(fixture.library, LONG_SECONDS);
+  return { config: { libraryDirs: [fixture.library] } };
+});
 let listener: TestUser;
 let me: { username: string; password: string };
 let apiKey: string;
 let client: SubsonicAPI;
 const ids: Record<string, string> = {};
-const LONG_SECONDS = 120;
 
 beforeAll(async () => {
-  ({ library: music } = await copyFixtureLibrary('melon-subsonic-stream-'));
-  await mkdir(join(music, 'Long'), { recursive: true });
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `sine=frequency=440:sample_rate=44100:duration=${LONG_SECONDS}`],
-    ...['-ac', '2', '-c:a', 'flac', '-metadata', 'title=Long Tone', join(music, 'Long', 'Long Tone.flac')],
-  ]);
-  t = await startTestServer({ config: { libraryDirs: [music] } });
   listener = await makeUser(t);
   me = { username: listener.username, password: listener.password };
   apiKey = await apiKeyFor(t, listener.token);
   client = new SubsonicAPI({ url: t.url, auth: { apiKey } });
   const { searchResult3 } = await client.search3({ query: '', songCount: 100 });
   for (const song of searchResult3.song ?? []) ids[song.title] = song.id;
-}, 60_000);
-
-afterAll(async () => {
-  await t?.stop();
-  await rm(dirname(music), { recursive: true, force: true });
 });
 
-const fileOf = (...parts: string[]) => readFile(join(music, ...parts));
+const fileOf = (...parts: string[]) => readFile(join(fixture.library, ...parts));
 const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
 /** A client whose requests carry one more header (the package has no option for a Range). */
@@ -130,16 +121,7 @@ describe('Subsonic stream and download', () => {
     const file = join(tmpdir(), `melon-subsonic-offset-${process.pid}.mp3`);
     await writeFile(file, await bytes(response));
     try {
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'csv=p=0',
-        file,
-      ]);
-      expect(Number(stdout)).toBeCloseTo(LONG_SECONDS - 100, 0);
+      expect(await statedDuration(file)).toBeCloseTo(LONG_SECONDS - 100, 0);
     } finally {
       await rm(file, { force: true });
     }

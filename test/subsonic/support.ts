@@ -155,16 +155,10 @@ export async function subsonic(
   return json;
 }
 
-/** Like `subsonic`, and expects success. */
-export async function ok(
-  t: TestServer,
-  credentials: Credentials,
-  method: string,
-  params: Record<string, string | string[]> = {},
-  options: { compare?: boolean; post?: boolean } = {},
-): Promise<SubsonicBody> {
-  const body = await subsonic(t, credentials, method, params, options);
-  expect(body.error, `${method} failed`).toBeUndefined();
+/** Like `subsonic`, with the same arguments, and expects success. */
+export async function ok(...call: Parameters<typeof subsonic>): Promise<SubsonicBody> {
+  const body = await subsonic(...call);
+  expect(body.error, `${call[2]} failed`).toBeUndefined();
   expect(body.status).toBe('ok');
   return body;
 }

@@ -44,6 +44,45 @@ export async function tagsAndPictures(path: string) {
   };
 }
 
+/**
+ * Writes `seconds` of a sine tone at 44.1 kHz with ffmpeg: stereo FLAC unless told otherwise, with
+ * `tags` as its metadata.
+ */
+export async function writeTone(
+  file: string,
+  options: {
+    seconds: number;
+    frequency?: number;
+    channels?: number;
+    codec?: string;
+    bitRate?: string;
+    tags?: Record<string, string>;
+  },
+): Promise<void> {
+  const { seconds, frequency = 440, channels = 2, codec = 'flac', bitRate, tags = {} } = options;
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `sine=frequency=${frequency}:sample_rate=44100:duration=${seconds}`],
+    ...['-ac', String(channels), '-c:a', codec, ...(bitRate ? ['-b:a', bitRate] : [])],
+    ...Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]),
+    file,
+  ]);
+}
+
+/** The length the container states, in seconds, as ffprobe reads it (`format=duration`). */
+export async function statedDuration(file: string): Promise<number> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
+  return Number(stdout.trim());
+}
+
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**

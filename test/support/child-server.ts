@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USER, loginToken, type TestServer } from './server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -136,4 +139,37 @@ export async function startChildAsAdmin(
     await server.stop();
     throw error;
   }
+}
+
+/** A signed-in child server of a whole test file, and the folder it runs over. */
+export interface ChildOfFile extends SignedInChild {
+  /** The folder holding the server's data (`data/`) and music (`music/`). */
+  root: string;
+}
+
+/**
+ * A child server with its Admin signed in, for a whole test file: a fresh folder `root` with an empty
+ * `music/`, which `prepare` fills (and may return more environment) before the server starts, all
+ * within `timeoutMs`; stopped and removed after the file's last test. Filled in by the beforeAll hook.
+ */
+export function useChildAsAdmin(
+  prefix: string,
+  prepare: (folders: { root: string; music: string }) => Promise<Record<string, string> | void> = () =>
+    Promise.resolve(),
+  timeoutMs = 120_000,
+): ChildOfFile {
+  const child = { root: '' } as ChildOfFile;
+  beforeAll(async () => {
+    const root = await mkdtemp(join(tmpdir(), prefix));
+    child.root = root;
+    const music = join(root, 'music');
+    await mkdir(music);
+    const env = (await prepare({ root, music })) ?? {};
+    Object.assign(child, await startChildAsAdmin(root, music, env));
+  }, timeoutMs);
+  afterAll(async () => {
+    await child.server?.stop();
+    if (child.root) await rm(child.root, { recursive: true, force: true });
+  });
+  return child;
 }

@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../server/clock.js';
@@ -168,7 +168,12 @@ export async function loginToken(
 }
 
 /** POSTs a form body. */
-export function postForm(t: TestServer, path: string, fields: Record<string, string>, token?: string) {
+export function postForm(
+  t: Pick<TestServer, 'call'>,
+  path: string,
+  fields: Record<string, string>,
+  token?: string,
+) {
   return t.call(path, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -178,7 +183,7 @@ export function postForm(t: TestServer, path: string, fields: Record<string, str
 }
 
 /** POSTs a JSON body. */
-export function postJson(t: TestServer, path: string, body: unknown, token?: string) {
+export function postJson(t: Pick<TestServer, 'call'>, path: string, body: unknown, token?: string) {
   return t.call(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -206,4 +211,10 @@ export async function problem(
     throw new Error(`malformed problem document: ${JSON.stringify(body)}`);
   }
   return body;
+}
+
+/** Checks that a response is a problem document of this status and code, e.g. "401 invalid_token". */
+export async function expectProblem(response: Response, expected: string, label?: string): Promise<void> {
+  const { status, code } = await problem(response);
+  expect(`${status} ${code}`, label).toBe(expected);
 }

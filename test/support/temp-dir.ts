@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /**
  * A fresh folder for each test of the file that calls this, removed after the test once what was
@@ -23,4 +23,17 @@ export function tempDirPerTest(prefix: string) {
       closers.push(close);
     },
   };
+}
+
+/**
+ * One fresh folder for the whole test file that calls this: made before its first test, removed after
+ * its last (after what a later hook of the file opened in it is closed: after-hooks run in reverse).
+ */
+export function tempDirPerFile(prefix: string) {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(() => dir && rm(dir, { recursive: true, force: true }));
+  return { path: (...parts: string[]) => join(dir, ...parts) };
 }

@@ -8,6 +8,9 @@ import type { Services } from '../../services/create-services.js';
 import type { PlayCount } from '../../services/stats/reads/results.js';
 import type { Payload } from './render.js';
 
+/** One item's play count, looked up when presented: a page costs its items, not the user's history. */
+type PlayCounts = (id: string) => PlayCount | undefined;
+
 export const suffixOf = (track: TrackRecord) => extname(track.path).slice(1).toLowerCase();
 /** The same media type the native stream sends for the original. */
 export const contentTypeOf = (track: TrackRecord) => audioContentType(track.format, track.path);
@@ -21,8 +24,8 @@ export const starsOf = (melonRating: number) => Math.round(melonRating / 2);
  * the statistics once, when the first object needs them.
  */
 export class Presenter {
-  private trackPlays: Map<string, PlayCount> | undefined;
-  private albumPlays: Map<string, PlayCount> | undefined;
+  private trackPlays: PlayCounts | undefined;
+  private albumPlays: PlayCounts | undefined;
 
   constructor(
     private readonly services: Services,
@@ -85,8 +88,7 @@ export class Presenter {
     const artists = library.albumArtists(album.id);
     const credit = album.artist ?? artists.map((artist) => artist.name).join(', ');
     const plays = this.playsOfAlbum(album.id);
-    const tracks = library.albumTracks(album.id);
-    const created = tracks.reduce((earliest, track) => Math.min(earliest, track.mtimeMs), Infinity);
+    const created = library.albumAddedMs(album.id);
     const rating = this.rating('album', album.id);
     return {
       id: album.id,
@@ -141,12 +143,12 @@ export class Presenter {
    */
   artist(artist: ArtistRecord): Payload {
     const { library } = this.services;
-    const view = library.getArtist(this.caller, artist.id);
+    const stats = library.artistStats(artist.id);
     return {
       id: artist.id,
       name: artist.name,
       coverArt: `ar-${artist.id}`,
-      albumCount: view.albumCount,
+      albumCount: stats.albumCount,
       starred: this.starred('artist', artist.id),
       sortName: artist.name,
     };
@@ -178,17 +180,17 @@ export class Presenter {
 
   playsOfTrack(id: string): PlayCount | undefined {
     this.trackPlays ??= this.readPlays('tracks');
-    return this.trackPlays.get(id);
+    return this.trackPlays(id);
   }
 
   private playsOfAlbum(id: string): PlayCount | undefined {
     this.albumPlays ??= this.readPlays('albums');
-    return this.albumPlays.get(id);
+    return this.albumPlays(id);
   }
 
   /** The caller's own play counts, from Melon's statistics. */
-  private readPlays(kind: 'tracks' | 'albums'): Map<string, PlayCount> {
-    if (this.caller.userId === null) return new Map();
-    return this.services.stats.playCounts(this.caller, kind);
+  private readPlays(kind: 'tracks' | 'albums'): PlayCounts {
+    if (this.caller.userId === null) return () => undefined;
+    return this.services.stats.playCountLookup(this.caller, kind);
   }
 }

@@ -4,7 +4,7 @@ import type { Album, Track } from '../../contract/library.js';
 import type { AlbumSort, Favourites, Genre, NowPlaying, PlayQueue } from '../../contract/listening.js';
 import type { AlbumRecord } from '../../domain/library.js';
 import { accountOf, type Principal } from '../../domain/user.js';
-import { byArtist, byName, newestFirst } from '../album-order.js';
+import { byName } from '../album-order.js';
 import type { ArtworkService, Image } from '../artwork-service.js';
 import type { FavouritesService } from '../favourites-service.js';
 import type { ImageResizer } from '../image-resizer.js';
@@ -25,7 +25,6 @@ export interface AlbumQuery {
 /** The most albums the "most played" order ranks by plays; the rest follow by name. */
 const PLAYED_RANKED = 1000;
 
-const sameText = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
 const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
 
 /**
@@ -72,19 +71,18 @@ export class BrowseService {
   }
 
   async albums(caller: Principal, query: AlbumQuery): Promise<Page<Album>> {
-    let albums = [...this.library.albumRecords()];
+    // Filtering a list the library keeps in order gives what sorting the filtered albums would (the
+    // sorts are stable): only the played order, the caller's own, is sorted per request.
+    let albums = await this.sorted(caller, query.sort);
+    if (query.genre) {
+      const ofGenre = new Set(this.library.albumsOfGenre(query.genre));
+      albums = albums.filter((album) => ofGenre.has(album));
+    }
     if (query.q) {
       const q = folded(query.q);
       albums = albums.filter((album) => folded(album.name).includes(q));
     }
-    if (query.genre) {
-      const genre = query.genre;
-      albums = albums.filter((album) =>
-        this.library.albumStats(album.id).genres.some((g) => sameText(g, genre)),
-      );
-    }
-    const sorted = await this.sorted(caller, albums, query.sort);
-    return pageOf(sorted, query, (album) => this.library.getAlbum(caller, album.id));
+    return pageOf(albums, query, (album) => this.library.getAlbum(caller, album.id));
   }
 
   albumTracks(caller: Principal, albumId: string): Track[] {
@@ -181,21 +179,23 @@ export class BrowseService {
       }));
   }
 
-  private async sorted(caller: Principal, albums: AlbumRecord[], sort: AlbumSort): Promise<AlbumRecord[]> {
-    const name = (a: AlbumRecord, b: AlbumRecord) => byName(a.name, b.name);
+  /** Every album in the order asked for. */
+  private async sorted(caller: Principal, sort: AlbumSort): Promise<readonly AlbumRecord[]> {
     switch (sort) {
       case 'name':
-        return albums.sort(name);
+        return this.library.albumRecords();
       case 'artist':
-        return byArtist(this.library, albums);
+        return this.library.albumsByArtist();
       case 'year':
-        return albums.sort((a, b) => (b.year ?? -1) - (a.year ?? -1) || name(a, b));
+        return this.library.albumsByYear();
       case 'added':
-        return newestFirst(this.library, albums);
+        return this.library.newestAlbums();
       case 'played': {
         const top = await this.stats.ranked(caller, 'albums', { page: 0, count: PLAYED_RANKED });
         const plays = new Map(top.map((item) => [item.id, item.plays]));
-        return albums.sort((a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || name(a, b));
+        return [...this.library.albumRecords()].sort(
+          (a, b) => (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) || byName(a.name, b.name),
+        );
       }
     }
   }

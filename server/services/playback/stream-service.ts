@@ -12,7 +12,7 @@ import {
   type TranscodeFormat,
 } from '../../library/transcoder.js';
 import type { Logger } from '../../logger.js';
-import { Slots } from './slots.js';
+import { Slots, type Slot } from './slots.js';
 
 export { TRANSCODE_FORMATS, type TranscodeFormat };
 
@@ -23,6 +23,11 @@ export const MAX_KBPS: Record<TranscodeFormat, number> = { mp3: 320, opus: 256, 
 export const MIN_KBPS = 32;
 /** What a refused transcode (503 `busy`) tells the client to wait, in seconds. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
+/**
+ * The longest a transcode waits for the slot of an encoder that is stopping (slots.ts): its
+ * SIGKILL comes after the transcoder's one-second grace, and a busy machine takes a while more.
+ */
+const STOPPING_WAIT_MS = 3_000;
 
 /** What a client asks of a stream: a format and/or a ceiling on the bit rate (kbps; 0 = none). */
 export interface StreamOptions {
@@ -171,12 +176,13 @@ export class StreamService {
 
   /**
    * Starts the encoder and resolves with its output once the first bytes are made. Refused with
-   * 503 `busy` (and Retry-After) when MELON_MAX_TRANSCODES encoders run already. Destroying the
+   * 503 `busy` (and Retry-After) when MELON_MAX_TRANSCODES encoders run already, or the account's
+   * share of them, after waiting up to STOPPING_WAIT_MS when one of those is stopping. Destroying the
    * stream stops the encoder; its slot is free once the process has exited.
    */
   async encode(audio: TranscodedAudio, account: string): Promise<Readable> {
-    const taken = this.slots.tryTake(account);
-    if (typeof taken === 'function') return this.run(audio, taken);
+    const taken = await this.slots.take(account, STOPPING_WAIT_MS);
+    if (typeof taken !== 'string') return this.run(audio, taken);
     const detail =
       taken === 'account_busy'
         ? `This account runs ${this.slots.perAccount} transcodes already, the most one account may; try again shortly`
@@ -184,7 +190,8 @@ export class StreamService {
     throw new AppError('busy', detail, {}, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
   }
 
-  private async run(audio: TranscodedAudio, release: () => void): Promise<Readable> {
+  private async run(audio: TranscodedAudio, slot: Slot): Promise<Readable> {
+    const release = slot.release;
     let file: OpenedTrackFile | undefined;
     try {
       file = await this.library.openTrackFile(audio.track);
@@ -195,6 +202,7 @@ export class StreamService {
         kbps: audio.encoderKbps,
         offsetSeconds: audio.offsetSeconds,
         onExit: release,
+        onStopping: slot.stopping,
         idleTimeoutMs: this.options.transcodeIdleMs,
       });
     } catch (error) {

@@ -345,6 +345,11 @@ export class StatsIndex {
     return rows.playCountsOf(this.parts, this.columnsOf(userId), kind);
   }
 
+  /** A user's plays and latest play of one track or album at a time (reads/row-reads.ts). */
+  playCountLookup(userId: string, kind: 'tracks' | 'albums') {
+    return rows.playCountLookupOf(this.parts, this.columnsOf(userId), kind);
+  }
+
   /** A user's latest play of any track, looked up in the kept all-time sums (reads/row-reads.ts). */
   latestPlays(userId: string): (trackId: string) => number | undefined {
     return rows.latestPlaysOf(this.parts, this.columnsOf(userId));

@@ -285,6 +285,18 @@ export class StatsService {
   }
 
   /**
+   * The same figures as playCounts, one track or album at a time: what a page of a few hundred
+   * items needs, whatever the number the user ever played.
+   */
+  playCountLookup(
+    caller: Principal,
+    kind: 'tracks' | 'albums',
+    userId?: string,
+  ): (id: string) => PlayCount | undefined {
+    return this.index.playCountLookup(this.readableUser(caller, userId), kind);
+  }
+
+  /**
    * The user whose statistics a caller asks for (default: the caller), checked against the privacy
    * rule (canReadStats). An unknown user is a 404 for every role, so the page can tell "no such
    * person" from "private".

@@ -30,7 +30,7 @@ import { RatingsRepo } from '../../../server/store/ratings-repo.js';
 import { UsersRepo } from '../../../server/store/users-repo.js';
 import { makeUserRecord } from '../../factories/accounts.js';
 import { makeLibrary } from '../../factories/library.js';
-import { makeVariedPlays } from '../../factories/plays.js';
+import { makeVariedPlays, outgoingListen } from '../../factories/plays.js';
 import { FakeArtworkStore } from '../../fakes/artwork-store.js';
 import { FakeCollectionsStore } from '../../fakes/collections-store.js';
 import { FakeFavouritesStore } from '../../fakes/favourites-store.js';
@@ -515,17 +515,7 @@ describe.each<[string, Open<ForwardingStore>]>([
   ['ForwardingRepo', () => ForwardingRepo.open(temp.path('forwarding.json'))],
   ['FakeForwardingStore', () => Promise.resolve(new FakeForwardingStore())],
 ])('%s as ForwardingStore', (_, open) => {
-  const listen = (title: string) => ({
-    listenedAt: 1_700_000_000,
-    artist: 'A',
-    title,
-    album: null,
-    durationMs: null,
-    recordingMbid: null,
-    releaseMbid: null,
-    trackNumber: null,
-    client: null,
-  });
+  const listen = (title: string) => outgoingListen(title);
   const titles = (store: ForwardingStore) => store.find('u1')!.queue.map((item) => item.title);
 
   it('queues only while on, keeps the newest when full, and empties when turned off', async () => {

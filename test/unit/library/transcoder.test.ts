@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEncoder } from '../../../server/library/transcoder.js';
+import { statedDuration } from '../../support/audio.js';
 
 const run = promisify(execFile);
 
@@ -16,19 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-async function durationOf(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'format=duration',
-    '-of',
-    'csv=p=0',
-    file,
-  ]);
-  return Number(stdout.trim());
-}
 
 describe('startEncoder', () => {
   it('reads an M4A whose index (moov) comes after its audio from the opened descriptor', async () => {
@@ -59,7 +47,7 @@ describe('startEncoder', () => {
     for await (const chunk of output) chunks.push(chunk as Buffer);
     const mp3 = join(work, 'out.mp3');
     await writeFile(mp3, Buffer.concat(chunks));
-    expect(Math.abs((await durationOf(mp3)) - 20)).toBeLessThan(0.2);
+    expect(Math.abs((await statedDuration(mp3)) - 20)).toBeLessThan(0.2);
     await exit;
   }, 60_000);
 });

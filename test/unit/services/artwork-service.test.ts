@@ -2,20 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ArtworkInfo } from '../../../server/domain/library.js';
 import { ArtworkService, type UploadTarget } from '../../../server/services/artwork-service.js';
-import { makeLibrary } from '../../factories/library.js';
+import { makeLibrary, coverAt } from '../../factories/library.js';
 import { newTestService } from '../../fakes/test-service.js';
 import { problemOf } from '../../support/problem-of.js';
-
-const picture = (pos: number): ArtworkInfo => ({
-  pos,
-  type: 'Cover (front)',
-  mime: 'image/png',
-  width: 1,
-  height: 1,
-  size: 10,
-});
 
 function library() {
   const index = makeLibrary({
@@ -24,7 +14,7 @@ function library() {
     // No file exists at their paths (/music/t1.mp3): only the fake audio files hold them.
     tracks: [{ id: 't1' }, { id: 't2' }],
   });
-  index.tracks[0]!.artwork = [picture(0), picture(1)];
+  index.tracks[0]!.artwork = [coverAt(0), coverAt(1)];
   return index;
 }
 
@@ -53,7 +43,7 @@ beforeEach(() => {
 describe('ArtworkService track pictures', () => {
   it('removes the picture at a position and keeps the track as its file now reads', async () => {
     expect(await t.sut.deleteTrackArt('t1', 1)).toEqual({ deleted: true, id: 't1', pos: 1 });
-    expect(t.fakes.library.track('t1')!.artwork).toEqual([picture(0)]);
+    expect(t.fakes.library.track('t1')!.artwork).toEqual([coverAt(0)]);
   });
 
   it('refuses a position past the pictures with 400 invalid_position', async () => {

@@ -2,8 +2,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutgoingListen } from '../../../server/domain/forwarding.js';
 import { ForwardingRepo } from '../../../server/store/forwarding-repo.js';
+import { outgoingListen } from '../../factories/plays.js';
 
 let dir: string;
 let path: string;
@@ -13,17 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const listen = (n: number): OutgoingListen => ({
-  listenedAt: 1_700_000_000 + n,
-  artist: 'Artist',
-  title: `Track ${n}`,
-  album: null,
-  durationMs: null,
-  recordingMbid: null,
-  releaseMbid: null,
-  trackNumber: null,
-  client: null,
-});
+const listen = (n: number) => outgoingListen(`Track ${n}`, n);
 const titles = (repo: ForwardingRepo) => repo.find('u1')!.queue.map((item) => item.title);
 
 describe('the forwarding outbox', () => {

@@ -1,5 +1,6 @@
 import type { ArtistRecord, TrackRecord } from '../../../domain/library.js';
 import type { Services } from '../../../services/create-services.js';
+import type { LibraryCatalog } from '../../../services/library-catalog.js';
 import { notFoundError } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
@@ -17,17 +18,18 @@ function indexKey(name: string): string {
   return /\p{L}/u.test(first) ? first : '#';
 }
 
-function byIndex(artists: readonly ArtistRecord[], present: (artist: ArtistRecord) => Payload) {
-  const groups = new Map<string, Payload[]>();
+/** The artists under each index letter, letters in order (`#` last), artists by name. */
+function indexGroups(artists: readonly ArtistRecord[]): Array<[string, ArtistRecord[]]> {
+  const groups = new Map<string, ArtistRecord[]>();
   for (const artist of artists) {
     const key = indexKey(artist.name);
     const list = groups.get(key) ?? [];
-    list.push(present(artist));
+    list.push(artist);
     groups.set(key, list);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en')))
-    .map(([name, artist]) => ({ name, artist }));
+  return [...groups.entries()].sort(([a], [b]) =>
+    a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
+  );
 }
 
 /** The newest file time in the library: Subsonic's "last modified" of the index. */
@@ -35,16 +37,55 @@ function lastModified(tracks: readonly TrackRecord[]): number {
   return Math.round(tracks.reduce((latest, track) => Math.max(latest, track.mtimeMs), 0));
 }
 
+/** Every genre with its songs and albums, by name. */
+function genreCounts(tracks: readonly TrackRecord[]) {
+  const genres = new Map<string, { value: string; songCount: number; albums: Set<string> }>();
+  for (const track of tracks) {
+    for (const genre of track.genres) {
+      const key = genre.toLocaleLowerCase('en');
+      const entry = genres.get(key) ?? { value: genre, songCount: 0, albums: new Set<string>() };
+      entry.songCount += 1;
+      if (track.albumId) entry.albums.add(track.albumId);
+      genres.set(key, entry);
+    }
+  }
+  return [...genres.values()]
+    .sort((a, b) => a.value.localeCompare(b.value, 'en', { sensitivity: 'base' }))
+    .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value }));
+}
+
+/**
+ * One thing the browsing methods read of a library snapshot, made at its first read after a change
+ * and kept with that snapshot: the library replaces its catalog, never changes it, when a scan or
+ * an edit changes the library, so a new catalog is a new key and the old one's values go with it.
+ */
+function perSnapshot<T>(library: Services['library'], make: (snapshot: LibraryCatalog) => T): () => T {
+  const kept = new WeakMap<LibraryCatalog, T>();
+  return () => {
+    const snapshot = library.snapshot();
+    if (!kept.has(snapshot)) kept.set(snapshot, make(snapshot));
+    return kept.get(snapshot)!;
+  };
+}
+
 export function browsingMethods(services: Services) {
   const { library } = services;
+  const shelves = {
+    index: perSnapshot(library, (snapshot) => indexGroups(snapshot.artistsByName())),
+    lastModified: perSnapshot(library, (snapshot) => lastModified(snapshot.tracksByName())),
+    genres: perSnapshot(library, (snapshot) => genreCounts(snapshot.tracksByName())),
+  };
+  const byIndex = (present: (artist: ArtistRecord) => Payload) =>
+    shelves.index().map(([name, artists]) => ({ name, artist: artists.map(present) }));
+
   return {
     getIndexes: (request: MethodRequest) => {
       checkMusicFolder(request);
-      const modified = lastModified(library.trackRecords());
+      const modified = shelves.lastModified();
       const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
       const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
       if (since === undefined || since < modified)
-        indexes.index = byIndex(library.artistRecords(), (artist) => request.present.indexArtist(artist));
+        indexes.index = byIndex((artist) => request.present.indexArtist(artist));
       return { indexes };
     },
 
@@ -53,7 +94,7 @@ export function browsingMethods(services: Services) {
       return {
         artists: {
           ignoredArticles: IGNORED_ARTICLES.join(' '),
-          index: byIndex(library.artistRecords(), (artist) => request.present.artist(artist)),
+          index: byIndex((artist) => request.present.artist(artist)),
         },
       };
     },
@@ -116,25 +157,7 @@ export function browsingMethods(services: Services) {
       throw notFoundError(`Directory '${id}' not found`);
     },
 
-    getGenres: () => {
-      const genres = new Map<string, { value: string; songCount: number; albums: Set<string> }>();
-      for (const track of library.trackRecords()) {
-        for (const genre of track.genres) {
-          const key = genre.toLocaleLowerCase('en');
-          const entry = genres.get(key) ?? { value: genre, songCount: 0, albums: new Set<string>() };
-          entry.songCount += 1;
-          if (track.albumId) entry.albums.add(track.albumId);
-          genres.set(key, entry);
-        }
-      }
-      return {
-        genres: {
-          genre: [...genres.values()]
-            .sort((a, b) => a.value.localeCompare(b.value, 'en', { sensitivity: 'base' }))
-            .map(({ value, songCount, albums }) => ({ songCount, albumCount: albums.size, value })),
-        },
-      };
-    },
+    getGenres: () => ({ genres: { genre: shelves.genres() } }),
 
     /**
      * An artist's most played tracks in the household: the plays of every listener whose statistics
@@ -152,18 +175,18 @@ export function browsingMethods(services: Services) {
         artistId = library.artistRecords().find((artist) => artist.name.toLocaleLowerCase('en') === name)?.id;
       }
       if (artistId === undefined) return { topSongs: {} };
-      const plays = householdTrackPlays(services, caller);
-      const song = [...plays.entries()]
-        .filter(
-          ([trackId]) => library.hasTrack(trackId) && library.track(trackId).artistIds.includes(artistId),
-        )
+      const playsOf = householdTrackPlays(services, caller);
+      const song = library
+        .artistTracks(artistId)
+        .map((track) => ({ track, plays: playsOf(track.id) }))
+        .filter(({ plays }) => plays > 0)
         // Ties by title, so the order does not hang on ids (hashes of the files' paths).
         .sort(
-          ([a, x], [b, y]) =>
-            y - x || byTitle(library.track(a).name, library.track(b).name) || (a < b ? -1 : 1),
+          (a, b) =>
+            b.plays - a.plays || byTitle(a.track.name, b.track.name) || (a.track.id < b.track.id ? -1 : 1),
         )
         .slice(0, count)
-        .map(([trackId]) => request.present.song(library.track(trackId)));
+        .map(({ track }) => request.present.song(track));
       return { topSongs: { song } };
     },
   };

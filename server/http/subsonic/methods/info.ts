@@ -56,18 +56,18 @@ export function infoMethods(services: Services) {
     const artists = new Set(seedArtists);
     for (const seed of seedArtists)
       for (const other of await similarArtists(services, caller, seed)) artists.add(other);
-    const plays = householdTrackPlays(services, caller);
-    const song = library
-      .trackRecords()
-      .filter((track) => track.id !== exclude && track.artistIds.some((artist) => artists.has(artist)))
+    const playsOf = householdTrackPlays(services, caller);
+    // The tracks of those artists (each once), not a filter of the whole library.
+    const candidates = new Set([...artists].flatMap((artist) => library.artistTracks(artist)));
+    const song = [...candidates]
+      .filter((track) => track.id !== exclude)
+      .map((track) => ({ track, plays: playsOf(track.id) }))
       .sort(
         (a, b) =>
-          (plays.get(b.id) ?? 0) - (plays.get(a.id) ?? 0) ||
-          a.name.localeCompare(b.name) ||
-          (a.id < b.id ? -1 : 1),
+          b.plays - a.plays || a.track.name.localeCompare(b.track.name) || (a.track.id < b.track.id ? -1 : 1),
       )
       .slice(0, count)
-      .map((track) => request.present.song(track));
+      .map(({ track }) => request.present.song(track));
     return id3 ? { similarSongs2: { song } } : { similarSongs: { song } };
   };
 

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../../clock.js';
-import type { AlbumRecord, TrackRecord } from '../../../domain/library.js';
-import { sameGenre } from '../../../services/album-order.js';
+import type { AlbumRecord } from '../../../domain/library.js';
 import type { Services } from '../../../services/create-services.js';
 import { SubsonicError, SUBSONIC_CODES } from '../errors.js';
 import type { Payload } from '../render.js';
@@ -22,15 +21,22 @@ export const ALBUM_LIST_TYPES = [
 ] as const;
 type AlbumListType = (typeof ALBUM_LIST_TYPES)[number];
 
-/** `count` items picked at random (Fisher–Yates over a copy). */
+/**
+ * `count` items picked at random: the first `count` steps of a Fisher–Yates shuffle, with the few
+ * positions it swapped kept aside instead of a copy of the whole list.
+ */
 function pickRandom<T>(items: readonly T[], count: number): T[] {
-  const copy = [...items];
-  const n = Math.min(count, copy.length);
+  const n = Math.min(count, items.length);
+  const moved = new Map<number, number>();
+  const at = (position: number) => moved.get(position) ?? position;
+  const picked: T[] = [];
   for (let i = 0; i < n; i++) {
-    const j = i + randomInt(copy.length - i);
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+    const j = i + randomInt(items.length - i);
+    const chosen = at(j);
+    moved.set(j, at(i));
+    picked.push(items[chosen]!);
   }
-  return copy.slice(0, n);
+  return picked;
 }
 
 export function listMethods(services: Services, clock: Clock) {
@@ -98,10 +104,6 @@ export function listMethods(services: Services, clock: Clock) {
     };
   }
 
-  function songsMatching(request: MethodRequest, filter: (track: TrackRecord) => boolean) {
-    return library.trackRecords().filter(filter);
-  }
-
   return {
     getAlbumList: async (request: MethodRequest) => ({
       albumList: { album: (await albumList(request)).map((album) => request.present.albumDirectory(album)) },
@@ -118,13 +120,15 @@ export function listMethods(services: Services, clock: Clock) {
       const genre = params.string('genre');
       const from = params.optionalInt('fromYear', 0, 9999);
       const to = params.optionalInt('toYear', 0, 9999);
-      const candidates = songsMatching(
-        request,
-        (track) =>
-          (!genre || track.genres.some((g) => sameGenre(g, genre))) &&
-          (from === undefined || (track.year !== null && track.year >= from)) &&
-          (to === undefined || (track.year !== null && track.year <= to)),
-      );
+      const ofGenre = genre ? library.tracksOfGenre(genre) : library.trackRecords();
+      const candidates =
+        from === undefined && to === undefined
+          ? ofGenre
+          : ofGenre.filter(
+              (track) =>
+                (from === undefined || (track.year !== null && track.year >= from)) &&
+                (to === undefined || (track.year !== null && track.year <= to)),
+            );
       return {
         randomSongs: { song: pickRandom(candidates, size).map((track) => request.present.song(track)) },
       };
@@ -136,7 +140,8 @@ export function listMethods(services: Services, clock: Clock) {
       const genre = params.required('genre');
       const count = params.int('count', 10, 0, 500);
       const offset = params.int('offset', 0, 0, 1_000_000);
-      const song = songsMatching(request, (track) => track.genres.some((g) => sameGenre(g, genre)))
+      const song = library
+        .tracksOfGenre(genre)
         .slice(offset, offset + count)
         .map((track) => request.present.song(track));
       return { songsByGenre: { song } };

@@ -1,4 +1,4 @@
-import type { ParsedEntry } from '../../../domain/listen.js';
+import { toSecond, type Listen, type ParsedEntry } from '../../../domain/listen.js';
 import { parseIsoDate } from '../../../domain/dates.js';
 import { byteJsonArrayItems, type ByteReader } from './streams.js';
 
@@ -65,18 +65,12 @@ export function readSpotifyEntry(item: unknown, options: SpotifyOptions = {}): P
   if (played === null) return { kind: 'refused', reason: 'ms_played is missing' };
   const cutShort = e.skipped === true || ('reason_end' in e && SKIP_REASONS.has(text(e.reason_end) ?? null));
   const platform = text(e.platform);
-  return {
-    kind: 'listen',
-    listen: {
-      at: Math.floor((ended - played) / 1000) * 1000,
-      artist,
-      title,
-      album: text(e.master_metadata_album_album_name),
-      recordingMbid: null,
-      device: platform ? platform.slice(0, 128) : null,
-      type: played < SPOTIFY_MIN_PLAY_MS && cutShort ? 'skip' : 'play',
-    },
-  };
+  return stream(ended, played, cutShort, {
+    artist,
+    title,
+    album: text(e.master_metadata_album_album_name),
+    device: platform ? platform.slice(0, 128) : null,
+  });
 }
 
 function readAccountEntry(e: Record<string, unknown>): ParsedEntry {
@@ -89,19 +83,31 @@ function readAccountEntry(e: Record<string, unknown>): ParsedEntry {
   if (ended === null) return { kind: 'refused', reason: 'endTime is missing or not a date' };
   const played = typeof e.msPlayed === 'number' && e.msPlayed >= 0 ? e.msPlayed : null;
   if (played === null) return { kind: 'refused', reason: 'msPlayed is missing' };
+  // The account export says nothing of how a stream ended: a short one counts as cut short.
+  return stream(ended, played, true, {
+    artist,
+    title,
+    album: null,
+    device: null,
+    // endTime is to the minute: the stream began in the minute after `at`.
+    windowMs: 60_000,
+  });
+}
+
+/**
+ * A stream as a listen: it began `played` ms before it `ended` (to the second); a stream shorter
+ * than Spotify counts that the listener cut short is a skip.
+ */
+function stream(
+  ended: number,
+  played: number,
+  cutShort: boolean,
+  names: Pick<Listen, 'artist' | 'title' | 'album' | 'device' | 'windowMs'>,
+): ParsedEntry {
+  const type = played < SPOTIFY_MIN_PLAY_MS && cutShort ? 'skip' : 'play';
   return {
     kind: 'listen',
-    listen: {
-      at: Math.floor((ended - played) / 1000) * 1000,
-      artist,
-      title,
-      album: null,
-      recordingMbid: null,
-      device: null,
-      type: played < SPOTIFY_MIN_PLAY_MS ? 'skip' : 'play',
-      // endTime is to the minute: the stream began in the minute after `at`.
-      windowMs: 60_000,
-    },
+    listen: { at: toSecond(ended - played), recordingMbid: null, type, ...names },
   };
 }
 

@@ -115,6 +115,29 @@ export function playCountsOf(
 }
 
 /**
+ * A lookup of a user's plays and latest play of one track or album, undefined for one they never
+ * played, in the same kept all-time sums as playCountsOf: a page of a few hundred items costs a few
+ * hundred lookups, not a map of everything the user ever played.
+ */
+export function playCountLookupOf(
+  { tallies, tables }: ReadParts,
+  u: UserColumns | undefined,
+  kind: 'tracks' | 'albums',
+): (id: string) => PlayCount | undefined {
+  if (!u) return () => undefined;
+  const all = tallies.all(u);
+  const interned = kind === 'tracks' ? tables.tracks : tables.albums;
+  return (id) => {
+    const idx = interned.get(id);
+    if (idx === undefined) return undefined;
+    // Read at each call: the arrays are replaced as they grow.
+    const { plays, last } = all[kind];
+    const count = plays[idx] ?? 0;
+    return count > 0 ? { plays: count, lastPlayedAt: last[idx]! } : undefined;
+  };
+}
+
+/**
  * A lookup of a user's latest play (epoch ms) of a track, undefined for a track they never played
  * (skips do not count), in the all-time sums kept current on every add: no object per track, so a
  * caller that checks a few hundred tracks does not pay for the thousands the user played.

@@ -94,6 +94,26 @@ describe('StatsService for other APIs', () => {
       '401 stats_private',
     );
   });
+
+  it('looks play counts up one item at a time, as the whole map gives them, and kept current', async () => {
+    const at = t.clock.now();
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at - 2 * MINUTE_MS });
+    await t.sut.log(principalOf(alice), 'skip', { id: 't2', dateTime: at });
+    const tracks = t.sut.playCountLookup(principalOf(alice), 'tracks');
+    const albums = t.sut.playCountLookup(principalOf(alice), 'albums');
+    expect([tracks('t1'), tracks('t2'), tracks('no-such-track')]).toEqual([
+      { plays: 1, lastPlayedAt: at - 2 * MINUTE_MS },
+      undefined,
+      undefined,
+    ]);
+    expect(albums('al1')).toEqual({ plays: 1, lastPlayedAt: at - 2 * MINUTE_MS });
+    await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: at - MINUTE_MS });
+    expect(tracks('t1')).toEqual(t.sut.playCounts(principalOf(alice), 'tracks').get('t1'));
+    expect(tracks('t1')).toEqual({ plays: 2, lastPlayedAt: at - MINUTE_MS });
+    expect(await problemOf(() => t.sut.playCountLookup(principalOf(alice), 'tracks', carol.id))).toBe(
+      '401 stats_private',
+    );
+  });
 });
 
 describe('StatsService ranges', () => {

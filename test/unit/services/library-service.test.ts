@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
+import { LibraryService } from '../../../server/services/library-service.js';
+import { fakeScanner, makeLibrary } from '../../factories/library.js';
+import { newTestService } from '../../fakes/test-service.js';
+
+/** Three albums of two tracks; album years, track genres and file times as given. */
+function library(changes: (index: LibraryIndex) => void = () => undefined): LibraryIndex {
+  const index = makeLibrary({
+    artists: [
+      { id: 'ar1', name: 'Beta Band' },
+      { id: 'ar2', name: 'Alpha Group' },
+    ],
+    albums: [
+      { id: 'al1', name: 'First', artistIds: ['ar1'] },
+      { id: 'al2', name: 'Second', artistIds: ['ar2'] },
+      { id: 'al3', name: 'Third', artistIds: ['ar1'] },
+    ],
+    tracks: [
+      { id: 't1', albumId: 'al1', genres: ['Rock'] },
+      { id: 't2', albumId: 'al1', genres: ['Jazz'] },
+      { id: 't3', albumId: 'al2', genres: ['rock'] },
+      { id: 't4', albumId: 'al2', genres: [] },
+      { id: 't5', albumId: 'al3', genres: ['Pop'] },
+      { id: 't6', albumId: 'al3', genres: ['Pop'] },
+    ],
+  });
+  const years: Record<string, number> = { al1: 1990, al2: 2000, al3: 1990 };
+  for (const album of index.albums) album.year = years[album.id]!;
+  const times: Record<string, number> = { t1: 3000, t2: 3500, t3: 2000, t4: 2500, t5: 1000, t6: 1500 };
+  index.tracks = index.tracks.map((track) => ({ ...track, mtimeMs: times[track.id]!, artist: 'credit' }));
+  changes(index);
+  return index;
+}
+
+const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
+
+function orders(sut: LibraryService) {
+  return {
+    newest: ids(sut.newestAlbums()),
+    byArtist: ids(sut.albumsByArtist()),
+    nineties: ids(sut.albumsOfYears(1990, 1999)),
+    latestFirst: ids(sut.albumsOfYears(2010, 1980)),
+    rockAlbums: ids(sut.albumsOfGenre('ROCK')),
+    rockTracks: ids(sut.tracksOfGenre('rock')),
+    popAlbums: ids(sut.albumsOfGenre('pop')),
+  };
+}
+
+async function scanned(next: LibraryIndex) {
+  const scanner = fakeScanner(library());
+  const t = newTestService(LibraryService, { library: library(), scanner });
+  scanner.set(next);
+  t.sut.startScan();
+  await t.sut.waitForIdle();
+  return t.sut;
+}
+
+describe('LibraryService orders', () => {
+  it('lists albums newest, by artist, by years and by genre from the library as it is', () => {
+    const { sut } = newTestService(LibraryService, { library: library() });
+    expect(orders(sut)).toEqual({
+      newest: ['al1', 'al2', 'al3'],
+      byArtist: ['al2', 'al1', 'al3'],
+      nineties: ['al1', 'al3'],
+      latestFirst: ['al2', 'al1', 'al3'],
+      rockAlbums: ['al1', 'al2'],
+      rockTracks: ['t1', 't3'],
+      popAlbums: ['al3'],
+    });
+    expect(sut.albumAddedMs('al2')).toBe(2000);
+  });
+
+  it('keeps the orders right after a scan that adds, changes and removes tracks', async () => {
+    const sut = await scanned(
+      library((index) => {
+        // A new rock track on the second album; the first album's rock track is gone; the second
+        // album's is jazz now; the third album's files are new copies.
+        index.tracks.push({ ...index.tracks[2]!, id: 't7', path: '/music/t7.mp3', mtimeMs: 5000 });
+        index.tracks = index.tracks
+          .filter((track) => track.id !== 't1')
+          .map((track): TrackRecord => {
+            if (track.id === 't3') return { ...track, genres: ['Jazz'] };
+            return track.albumId === 'al3' ? { ...track, mtimeMs: 9000 } : track;
+          });
+        index.albums = index.albums.map((album) => (album.id === 'al2' ? { ...album, year: 1995 } : album));
+      }),
+    );
+    expect(orders(sut)).toEqual({
+      newest: ['al3', 'al1', 'al2'],
+      byArtist: ['al2', 'al1', 'al3'],
+      nineties: ['al1', 'al3', 'al2'],
+      latestFirst: ['al2', 'al1', 'al3'],
+      rockAlbums: ['al2'],
+      rockTracks: ['t7'],
+      popAlbums: ['al3'],
+    });
+    expect(sut.albumAddedMs('al1')).toBe(3500);
+    expect(sut.tracksOfGenre('jazz').map((track) => track.id)).toEqual(['t2', 't3']);
+  });
+
+  it('keeps the orders right after a track is replaced outside a scan', async () => {
+    const { sut } = newTestService(LibraryService, { library: library() });
+    expect(orders(sut).newest).toEqual(['al1', 'al2', 'al3']);
+    await sut.replaceTrack({ ...sut.track('t1'), mtimeMs: 100 });
+    await sut.replaceTrack({ ...sut.track('t5'), genres: ['Rock'] });
+    expect(orders(sut).newest).toEqual(['al2', 'al3', 'al1']);
+    expect(orders(sut).rockTracks).toEqual(['t1', 't3', 't5']);
+    expect(orders(sut).rockAlbums).toEqual(['al1', 'al2', 'al3']);
+  });
+
+  it('drops an album whose tracks all went, and its artist count follows', async () => {
+    const sut = await scanned(
+      library((index) => {
+        index.tracks = index.tracks.filter((track) => track.albumId !== 'al3');
+        index.albums = index.albums.filter((album) => album.id !== 'al3');
+      }),
+    );
+    expect(orders(sut).newest).toEqual(['al1', 'al2']);
+    expect(orders(sut).popAlbums).toEqual([]);
+    expect(sut.artistStats('ar1')).toEqual({ albumCount: 1, trackCount: 0 });
+  });
+});
