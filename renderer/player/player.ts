@@ -15,6 +15,7 @@ import { PlayCounter } from './play-counter.js';
 import { Queue, type RepeatMode } from './queue.js';
 import { QueueSaver } from './queue-saver.js';
 import { StreamTokens } from './stream-token.js';
+import { SettlingSeek } from './settling-seek.js';
 import { streamUrl } from './stream-url.js';
 
 export class Player {
@@ -39,6 +40,7 @@ export class Player {
   private loads = 0;
   /** Play was pressed while the first address still waited for its token. */
   private playWhenLoaded = false;
+  private readonly settling = new SettlingSeek();
 
   constructor(
     private readonly api: Api,
@@ -159,7 +161,9 @@ export class Player {
       this.counter?.interrupted();
       const playing = this.playing || this.playWhenLoaded;
       this.audio.pause();
-      void this.setSource(track, this.transcoded ? null : this.audio, target, playing);
+      this.settling.seek(target, playing, (ms, play) => {
+        if (this.current === track) void this.setSource(track, this.transcoded ? null : this.audio, ms, play);
+      });
     } else this.audio.currentTime = target / 1000;
     this.changed();
   }
@@ -203,7 +207,7 @@ export class Player {
 
   /** Position and length of the current track, in ms. */
   positionMs(): number {
-    return this.offsetMs + Math.round(this.audio.currentTime * 1000);
+    return this.settling.pendingMs ?? this.offsetMs + Math.round(this.audio.currentTime * 1000);
   }
 
   durationMs(): number {
@@ -214,6 +218,7 @@ export class Player {
 
   destroy(): void {
     this.saver.cancel();
+    this.settling.cancel();
     this.audio.pause();
     this.audio.removeAttribute('src');
     this.audio.load();
@@ -225,6 +230,7 @@ export class Player {
     const track = this.current;
     if (!track) return;
     this.counter = new PlayCounter(track.durationMs);
+    this.settling.cancel();
     this.transcoded = false;
     this.live = false;
     this.offsetMs = 0;
@@ -287,6 +293,7 @@ export class Player {
 
   private stop(): void {
     this.loads += 1;
+    this.settling.cancel();
     this.playWhenLoaded = false;
     this.audio.pause();
     this.audio.removeAttribute('src');
