@@ -80,6 +80,10 @@ describe('Listen', () => {
     const player = page.getByRole('region', { name: 'Player' });
     await player.getByRole('button', { name: 'Repeat: off' }).click();
     await player.getByRole('button', { name: 'Repeat: all' }).waitFor();
+    // The album the first test started may still play, and the button fetches the tracks before it
+    // plays them: paused first, the "Pause" awaited below can only be the new start's.
+    await page.evaluate(() => document.querySelector('audio')!.pause());
+    await player.getByRole('button', { name: 'Play', exact: true }).waitFor();
     await page.getByRole('button', { name: `Play ${ALBUM}` }).click();
     await player.getByRole('button', { name: 'Pause' }).waitFor();
     // The fixture's tracks last 2 s: slowed tenfold, one cannot end (and the next start) between a
