@@ -109,6 +109,9 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
     clearTimeout(stallTimer);
     controller.abort();
     file.destroy();
+    // The stream opens its file asynchronously: removed before that open ends, the file would be
+    // created again after, and a partial download left behind.
+    if (!file.closed) await once(file, 'close').catch(() => undefined);
     await rm(options.destination, { force: true });
     throw error;
   }
