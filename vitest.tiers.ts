@@ -7,6 +7,8 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
  * runs them all with full property runs. test/README.md says which folder is in which tier, and
  * test/layout.test.ts checks that every test file is in one.
  */
+const ROOT = import.meta.dirname;
+
 export const TIERS = {
   /** In process, no servers, a few property cases each: the loop to run while editing. */
   unit: ['test/unit/**/*.test.ts', 'test/*.test.ts'],
@@ -25,12 +27,23 @@ export type Tier = keyof typeof TIERS;
 
 /** The unit tests that use fast-check: the slow tier runs them with every case they ask for. */
 export function propertyTests(): string[] {
-  const root = join(import.meta.dirname, 'test', 'unit');
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+  return unitFiles().filter((file) => /from 'fast-check'/.test(readFileSync(join(ROOT, file), 'utf8')));
+}
+
+/** Every test file of test/unit/, as a path from the repository's root. */
+function unitFiles(): string[] {
+  return readdirSync(join(ROOT, 'test', 'unit'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
-    .filter((file) => /from 'fast-check'/.test(readFileSync(join(root, file), 'utf8')))
     .map((file) => `test/unit/${file.split('\\').join('/')}`)
     .sort();
+}
+
+/**
+ * The test files that replace a module with `vi.mock`: they need a module registry of their own,
+ * since a module an earlier file imported keeps the real one it bound to.
+ */
+export function moduleMockingTests(): string[] {
+  return unitFiles().filter((file) => /\bvi\.mock\(/.test(readFileSync(join(ROOT, file), 'utf8')));
 }
 
 /** Property cases the unit tier runs per property unless MELON_PROPERTY_RUNS says otherwise. */
@@ -38,9 +51,22 @@ const QUICK_PROPERTY_RUNS = '20';
 
 export function tierConfig(tier: Tier | 'all'): ViteUserConfig {
   const quick = tier === 'unit';
+  // The quick tier shares one module registry per worker: importing the server's modules again
+  // for each of its files cost more than its tests. Files that mock a module keep their own.
+  const mocking = quick ? moduleMockingTests() : [];
+  const projects = quick
+    ? [
+        {
+          extends: true as const,
+          test: { name: 'unit', include: [...TIERS.unit], exclude: mocking, isolate: false },
+        },
+        { extends: true as const, test: { name: 'unit, mocked modules', include: mocking } },
+      ]
+    : undefined;
   return defineConfig({
     test: {
-      include: tier === 'all' ? ['test/**/*.test.ts'] : [...TIERS[tier]],
+      include: quick ? [] : tier === 'all' ? ['test/**/*.test.ts'] : [...TIERS[tier]],
+      projects,
       testTimeout: 30_000,
       hookTimeout: 120_000,
       // Each test file starts its own servers on port 0, so files can run in parallel workers.
