@@ -68,6 +68,22 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 4 * RETRY_MS));
 
+/** A new member forwarding to a port where nothing answers, with one play waiting in the outbox. */
+async function memberWithOnePlayQueued(): Promise<TestUser> {
+  const member = await makeUser(t);
+  await turnOn(member, 'http://127.0.0.1:9');
+  await logPlay(member, 'never');
+  await until(async () => (await forwarding(member)).queued === 1, 'one queued');
+  return member;
+}
+
+/** A track of the library, as a scrobbler names it. */
+const SOMETHING = { track_metadata: { artist_name: 'The Beatles', track_name: 'Something' } };
+
+/** A scrobbler sends listens to Melon's ListenBrainz API with the API key `key`. */
+const submitListens = (key: string, listenType: 'single' | 'import' | 'playing_now', payload: unknown[]) =>
+  listenBrainz(t, 'submit-listens', { token: key, body: { listen_type: listenType, payload } });
+
 describe('with no forwarding set', () => {
   it('sends nothing anywhere, whatever the member plays, scrobbles, imports or announces', async () => {
     const quiet = await makeUser(t);
@@ -82,15 +98,8 @@ describe('with no forwarding set', () => {
     await postJson(t, '/api/now-playing', { id: 'crazy' }, quiet.token);
     await subsonicOnce(t, 'scrobble', { u: quiet.username, p: quiet.password, id: 'sun' }, 'json');
     const key = await scrobblerKey(t, quiet);
-    const listen = { track_metadata: { artist_name: 'The Beatles', track_name: 'Something' } };
-    await listenBrainz(t, 'submit-listens', {
-      token: key,
-      body: { listen_type: 'single', payload: [{ listened_at: 1767261600, ...listen }] },
-    });
-    await listenBrainz(t, 'submit-listens', {
-      token: key,
-      body: { listen_type: 'playing_now', payload: [listen] },
-    });
+    await submitListens(key, 'single', [{ listened_at: 1767261600, ...SOMETHING }]);
+    await submitListens(key, 'playing_now', [SOMETHING]);
     await settle();
     expect(fake.requests).toBe(0);
   });
@@ -178,19 +187,10 @@ describe('forwarding plays', () => {
     );
     await fake.received(before + 1);
     const key = await scrobblerKey(t, member);
-    const submitted = await listenBrainz(t, 'submit-listens', {
-      token: key,
-      body: {
-        listen_type: 'import',
-        payload: [
-          {
-            listened_at: 1767261600,
-            track_metadata: { artist_name: 'The Beatles', track_name: 'Something' },
-          },
-          { listened_at: 1767261900, track_metadata: { artist_name: 'Nobody Here', track_name: 'Unknown' } },
-        ],
-      },
-    });
+    const submitted = await submitListens(key, 'import', [
+      { listened_at: 1767261600, ...SOMETHING },
+      { listened_at: 1767261900, track_metadata: { artist_name: 'Nobody Here', track_name: 'Unknown' } },
+    ]);
     expect(submitted.status).toBe(200);
     await until(() => fake.listens().length >= before + 3, 'three listens');
     const names = fake
@@ -208,18 +208,7 @@ describe('forwarding plays', () => {
   it('does not send a history import, nor a scrobbler sending the same listen twice', async () => {
     const before = fake.requests;
     const key = await scrobblerKey(t, member);
-    const again = await listenBrainz(t, 'submit-listens', {
-      token: key,
-      body: {
-        listen_type: 'single',
-        payload: [
-          {
-            listened_at: 1767261600,
-            track_metadata: { artist_name: 'The Beatles', track_name: 'Something' },
-          },
-        ],
-      },
-    });
+    const again = await submitListens(key, 'single', [{ listened_at: 1767261600, ...SOMETHING }]);
     expect(again.status).toBe(200);
     const line = JSON.stringify({
       listened_at: 1700000000,
@@ -241,13 +230,7 @@ describe('forwarding plays', () => {
       'json',
     );
     const key = await scrobblerKey(t, member);
-    await listenBrainz(t, 'submit-listens', {
-      token: key,
-      body: {
-        listen_type: 'playing_now',
-        payload: [{ track_metadata: { artist_name: 'The Beatles', track_name: 'Something' } }],
-      },
-    });
+    await submitListens(key, 'playing_now', [SOMETHING]);
     await until(() => fake.listens('playing_now').length >= before + 3, 'three playing_now');
     const names = fake
       .listens('playing_now')
@@ -359,10 +342,7 @@ describe('when the service refuses or fails', () => {
 
 describe('turning forwarding off', () => {
   it('empties the outbox and sends no later play', async () => {
-    const member = await makeUser(t);
-    await turnOn(member, 'http://127.0.0.1:9');
-    await logPlay(member, 'never');
-    await until(async () => (await forwarding(member)).queued === 1, 'one queued');
+    const member = await memberWithOnePlayQueued();
     const response = await postJson(t, '/api/users/forwarding', { token: null }, member.token);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ enabled: false, queued: 0 });
@@ -376,10 +356,7 @@ describe('turning forwarding off', () => {
 
 describe('a deleted account', () => {
   it('takes its forwarding, token and outbox with it', async () => {
-    const member = await makeUser(t);
-    await turnOn(member, 'http://127.0.0.1:9');
-    await logPlay(member, 'never');
-    await until(async () => (await forwarding(member)).queued === 1, 'one queued');
+    const member = await memberWithOnePlayQueued();
     expect((await postJson(t, '/api/users/delete', { id: member.id }, t.adminToken)).status).toBe(200);
     await t.server.store.flush();
     expect(await readFile(join(t.dataDir, 'forwarding.json'), 'utf8')).not.toContain(member.id);
