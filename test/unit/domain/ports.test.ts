@@ -190,6 +190,15 @@ describe.each<[string, Open<RatingsStore>]>([
       ratingCount: 0,
     });
   });
+
+  it("lists one user's ratings of one kind", async () => {
+    const ratings = await open();
+    await ratings.set('album', 'a1', 'u1', 6);
+    await ratings.set('album', 'a2', 'u2', 8);
+    await ratings.set('track', 't1', 'u1', 2);
+    expect(ratings.ratedBy('album', 'u1')).toEqual([{ id: 'a1', rating: 6 }]);
+    expect(ratings.ratedBy('artist', 'u1')).toEqual([]);
+  });
 });
 
 describe.each<[string, Open<CollectionsStore>]>([
@@ -213,6 +222,26 @@ describe.each<[string, Open<CollectionsStore>]>([
     expect(collections.find('playlist', 'a')).toEqual(record('a'));
     expect(collections.find('collection', 'a')).toBeUndefined();
     expect(collections.find('collection', 'c')).toEqual(record('c'));
+  });
+
+  it('changes and removes one record of one kind; false when it is not there', async () => {
+    const collections = await open();
+    const record: CollectionRecord = {
+      id: 'p',
+      name: 'P',
+      description: null,
+      trackIds: ['t1'],
+      owner: 'u1',
+      createdAt: 0,
+    };
+    await collections.add('playlist', record);
+    expect(await collections.update('playlist', 'p', (r) => r.trackIds.push('t2'))).toBe(true);
+    expect(collections.find('playlist', 'p')?.trackIds).toEqual(['t1', 't2']);
+    expect(await collections.update('collection', 'p', () => undefined)).toBe(false);
+    expect(await collections.remove('collection', 'p')).toBe(false);
+    expect(await collections.remove('playlist', 'p')).toBe(true);
+    expect(collections.list('playlist')).toEqual([]);
+    expect(await collections.remove('playlist', 'p')).toBe(false);
   });
 });
 
@@ -310,45 +339,6 @@ describe.each<[string, (onEntry: (entry: PlayLogEntry) => void) => Promise<PlayS
     expect(seen).toEqual(batch);
     await plays.appendMany([]);
     expect(seen).toHaveLength(5);
-  });
-});
-
-describe.each<[string, Open<CollectionsStore>]>([
-  ['CollectionsRepo', () => CollectionsRepo.open(temp.path('playlists.json'))],
-  ['FakeCollectionsStore', () => Promise.resolve(new FakeCollectionsStore())],
-])('%s as CollectionsStore: update and remove', (_, open) => {
-  it('changes and removes one record of one kind; false when it is not there', async () => {
-    const collections = await open();
-    const record: CollectionRecord = {
-      id: 'p',
-      name: 'P',
-      description: null,
-      trackIds: ['t1'],
-      owner: 'u1',
-      createdAt: 0,
-    };
-    await collections.add('playlist', record);
-    expect(await collections.update('playlist', 'p', (r) => r.trackIds.push('t2'))).toBe(true);
-    expect(collections.find('playlist', 'p')?.trackIds).toEqual(['t1', 't2']);
-    expect(await collections.update('collection', 'p', () => undefined)).toBe(false);
-    expect(await collections.remove('collection', 'p')).toBe(false);
-    expect(await collections.remove('playlist', 'p')).toBe(true);
-    expect(collections.list('playlist')).toEqual([]);
-    expect(await collections.remove('playlist', 'p')).toBe(false);
-  });
-});
-
-describe.each<[string, Open<RatingsStore>]>([
-  ['RatingsRepo', () => RatingsRepo.open(temp.path('ratings.json'))],
-  ['FakeRatingsStore', () => Promise.resolve(new FakeRatingsStore())],
-])('%s as RatingsStore: ratedBy', (_, open) => {
-  it("lists one user's ratings of one kind", async () => {
-    const ratings = await open();
-    await ratings.set('album', 'a1', 'u1', 6);
-    await ratings.set('album', 'a2', 'u2', 8);
-    await ratings.set('track', 't1', 'u1', 2);
-    expect(ratings.ratedBy('album', 'u1')).toEqual([{ id: 'a1', rating: 6 }]);
-    expect(ratings.ratedBy('artist', 'u1')).toEqual([]);
   });
 });
 
