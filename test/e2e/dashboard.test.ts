@@ -299,6 +299,14 @@ describe('Accessibility (axe-core, every impact)', () => {
     await page.locator('[data-testid="whoami"], [data-testid="signin-form"]').first().waitFor();
     if (await page.getByTestId('signin-form').count()) await signIn();
     const found: Array<AxeViolation & { where: string }> = [];
+    /** A section, opened once the first of its `ready` elements shows. */
+    const shows = (name: string, ready: string): [string, () => Promise<void>] => [
+      name,
+      async () => {
+        const view = await openSection(page, name);
+        await view.getByTestId(ready).first().waitFor();
+      },
+    ];
     const views: Array<[string, () => Promise<void>]> = [
       [
         'stats',
@@ -314,27 +322,9 @@ describe('Accessibility (axe-core, every impact)', () => {
           await settled(page);
         },
       ],
-      [
-        'history',
-        async () => {
-          const view = await openSection(page, 'history');
-          await view.getByTestId('review-year').waitFor();
-        },
-      ],
-      [
-        'invites',
-        async () => {
-          const view = await openSection(page, 'invites');
-          await view.getByTestId('invite-limit').waitFor();
-        },
-      ],
-      [
-        'artwork',
-        async () => {
-          const view = await openSection(page, 'artwork');
-          await view.getByTestId('art-album-grid').waitFor();
-        },
-      ],
+      shows('history', 'review-year'),
+      shows('invites', 'invite-limit'),
+      shows('artwork', 'art-album-grid'),
       [
         'library',
         async () => {
@@ -343,13 +333,7 @@ describe('Accessibility (axe-core, every impact)', () => {
           await view.getByTestId('library-folders').and(page.locator(':not([aria-busy])')).waitFor();
         },
       ],
-      [
-        'users',
-        async () => {
-          const view = await openSection(page, 'users');
-          await view.getByTestId('user-row').first().waitFor();
-        },
-      ],
+      shows('users', 'user-row'),
       [
         'apps',
         async () => {
