@@ -4,7 +4,7 @@ import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { ADMIN_PASSWORD, ADMIN_USER, postJson, useTestServer } from '../support/server.js';
 import { expectGolden, normaliseAnswer } from './golden.js';
-import { authParams, ok, restUrl, subsonicOnce } from './support.js';
+import { authParams, firstAlbumAndSong, ok, restUrl, subsonicOnce } from './support.js';
 import { xsdErrors } from './xsd.js';
 
 /**
@@ -41,14 +41,7 @@ beforeAll(async () => {
   listener = await makeUser(t, { username: 'listener', password: 'listener-password-1' });
   newcomer = await makeUser(t, { username: 'newcomer', password: 'newcomer-password-1' });
   const me = { username: listener.username, password: listener.password };
-  const list = (await ok(t, me, 'getAlbumList2', { type: 'alphabeticalByName', size: '1' })) as unknown as {
-    albumList2: { album: Array<{ id: string; artistId: string }> };
-  };
-  const album = list.albumList2.album[0]!;
-  const songs = (await ok(t, me, 'getAlbum', { id: album.id })) as unknown as {
-    album: { song: Array<{ id: string }> };
-  };
-  const track = songs.album.song[0]!.id;
+  const { album, track } = await firstAlbumAndSong(t, me);
   // Once, in JSON: `ok` asks in both formats, which would make two playlists.
   const made = (await subsonicOnce(
     t,

@@ -164,6 +164,21 @@ export async function ok(...call: Parameters<typeof subsonic>): Promise<Subsonic
 }
 
 /** Like `subsonic`, and expects the error code. */
+/** The first album by name (with its artist's id) and its first song, as a Subsonic client finds them. */
+export async function firstAlbumAndSong(
+  t: TestServer,
+  me: Credentials,
+): Promise<{ album: { id: string; artistId: string }; track: string }> {
+  const list = (await ok(t, me, 'getAlbumList2', { type: 'alphabeticalByName', size: '1' })) as unknown as {
+    albumList2: { album: Array<{ id: string; artistId: string }> };
+  };
+  const album = list.albumList2.album[0]!;
+  const songs = (await ok(t, me, 'getAlbum', { id: album.id })) as unknown as {
+    album: { song: Array<{ id: string }> };
+  };
+  return { album, track: songs.album.song[0]!.id };
+}
+
 export async function failsWith(
   t: TestServer,
   credentials: Credentials,

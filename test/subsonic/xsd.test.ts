@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { copyFixtureLibrary } from '../support/fixture-library.js';
 import { useTestServer } from '../support/server.js';
-import { ok, restUrl } from './support.js';
+import { firstAlbumAndSong, ok, restUrl } from './support.js';
 import { HAVE_XSD, SUBSONIC_XSD, xsdErrors } from './xsd.js';
 
 /**
@@ -26,14 +26,7 @@ async function xml(method: string, params: Record<string, string | string[]> = {
 beforeAll(async () => {
   user = await makeUser(t, { role: 'User' });
   const me = { username: user.username, password: user.password };
-  const album = (await ok(t, me, 'getAlbumList2', { type: 'alphabeticalByName', size: '1' })) as unknown as {
-    albumList2: { album: Array<{ id: string; artistId: string }> };
-  };
-  const first = album.albumList2.album[0]!;
-  const songs = (await ok(t, me, 'getAlbum', { id: first.id })) as unknown as {
-    album: { song: Array<{ id: string }> };
-  };
-  const track = songs.album.song[0]!.id;
+  const { album: first, track } = await firstAlbumAndSong(t, me);
   await ok(t, me, 'scrobble', { id: track, time: String(t.clock.now() - 60_000) }, { compare: false });
   await ok(t, me, 'star', { id: track, albumId: first.id, artistId: first.artistId });
   await ok(t, me, 'setRating', { id: track, rating: '4' });
