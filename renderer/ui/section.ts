@@ -1,4 +1,4 @@
-import { h, replace, type Child } from '../dom.js';
+import { h, replace, type Child, type Props } from '../dom.js';
 import { ApiError } from '../api.js';
 import { explain } from '../problems.js';
 
@@ -62,6 +62,26 @@ export function section<T>(spec: SectionSpec<T>, tag: 'div' | 'section' = 'div')
     }
   };
   return { element, reload, cancel: () => void generation++ };
+}
+
+/** A section that lists what it loads, an `li` made by `item` each, or says `empty` when there is none. */
+export function listSection<T>(spec: {
+  testid: string;
+  label: string;
+  load: () => Promise<T[]>;
+  empty: string;
+  /** The list element's class and test id. */
+  list: Props;
+  item: (entry: T) => Child;
+}): Section {
+  return section<T[]>({
+    testid: spec.testid,
+    label: spec.label,
+    load: spec.load,
+    isEmpty: (entries) => entries.length === 0,
+    empty: spec.empty,
+    render: (entries) => h('ul', spec.list, ...entries.map(spec.item)),
+  });
 }
 
 /** Grey bars where content will be, with the words for screen readers. */
