@@ -9,6 +9,7 @@ import { listFiles } from './support/tree-hash.js';
 const root = join(import.meta.dirname, '..');
 const unitDir = join(root, 'test', 'unit');
 const OTHER_ROOTS = ['app', 'renderer', 'shared'];
+const MAX_SOURCE_LINES = 400;
 
 async function unitTests(): Promise<string[]> {
   return (await listFiles(unitDir))
@@ -68,5 +69,20 @@ describe('test/', () => {
       .map((file) => relative(root, file).split(sep).join('/'));
     const patterns = Object.values(TIERS).flat();
     expect(tests.filter((test) => !patterns.some((pattern) => matches(test, pattern)))).toEqual([]);
+  });
+});
+
+describe('the source', () => {
+  it('has no file over 400 lines: a longer one holds more than one thing to name', async () => {
+    const long: string[] = [];
+    for (const folder of ['server', 'app', 'renderer', 'scripts', 'shared']) {
+      if (!existsSync(join(root, folder))) continue;
+      for (const file of await listFiles(join(root, folder))) {
+        if (!/\.(ts|css|html)$/.test(file)) continue;
+        const lines = (await readFile(file, 'utf8')).split('\n').length - 1;
+        if (lines > MAX_SOURCE_LINES) long.push(`${relative(root, file)}: ${lines}`);
+      }
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -25,12 +25,14 @@ export const STYLESHEETS = [
   'base.css',
   'layout.css',
   'components.css',
+  'invites-artwork-updates.css',
   'views.css',
   'dashboard-charts.css',
   'dashboard-people.css',
   'library.css',
   'history.css',
   'listen.css',
+  'player.css',
   'stats.css',
 ] as const;
 

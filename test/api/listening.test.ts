@@ -2,35 +2,26 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Album, Track } from '../../server/contract/library.js';
 import type { Favourites, Genre, NowPlaying, PlayQueue } from '../../server/contract/listening.js';
 import type { Page } from '../../server/contract/common.js';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, track } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, problem, useTestServer } from '../support/server.js';
 
 /** What the page's player reads and writes (docs/API.md, Listening): orders, queue, favourites. */
-const index = makeLibrary({
-  artists: [
-    { id: 'ar1', name: 'Björk' },
-    { id: 'ar2', name: 'ABBA' },
-  ],
-  albums: [
-    { id: 'al1', name: 'Homogenic', artistIds: ['ar1'] },
-    { id: 'al2', name: 'Arrival', artistIds: ['ar2'] },
-    { id: 'al3', name: 'Debut', artistIds: ['ar1'] },
-  ],
-  tracks: [
-    { id: 't1', name: 'Hunter', albumId: 'al1', artistIds: ['ar1'], genres: ['Electronic'] },
-    { id: 't2', name: 'Jóga', albumId: 'al1', artistIds: ['ar1'], genres: ['Electronic'] },
-    { id: 't3', name: 'Dancing Queen', albumId: 'al2', artistIds: ['ar2'], genres: ['Pop'] },
-    { id: 't4', name: 'Human Behaviour', albumId: 'al3', artistIds: ['ar1'], genres: ['pop'] },
-  ],
-});
-index.albums.find((album) => album.id === 'al1')!.year = 1997;
-index.albums.find((album) => album.id === 'al2')!.year = 1976;
-index.albums.find((album) => album.id === 'al3')!.year = 1993;
-index.tracks.find((track) => track.id === 't3')!.mtimeMs = 5_000;
-// Track numbers in play order within the album, whatever the list order.
-index.tracks.find((track) => track.id === 't1')!.trackNumber = 2;
-index.tracks.find((track) => track.id === 't2')!.trackNumber = 1;
+const index = libraryOf([
+  artist('ar1', 'Björk', [
+    album('al1', 'Homogenic', { year: 1997 }, [
+      // Track numbers in play order within the album, whatever the list order.
+      track('t1', 'Hunter', { genres: ['Electronic'], trackNumber: 2 }),
+      track('t2', 'Jóga', { genres: ['Electronic'], trackNumber: 1 }),
+    ]),
+    album('al3', 'Debut', { year: 1993 }, [track('t4', 'Human Behaviour', { genres: ['pop'] })]),
+  ]),
+  artist('ar2', 'ABBA', [
+    album('al2', 'Arrival', { year: 1976 }, [
+      track('t3', 'Dancing Queen', { genres: ['Pop'], mtimeMs: 5_000 }),
+    ]),
+  ]),
+]);
 
 const t = useTestServer({ scanner: fakeScanner(index) });
 let alex: TestUser;

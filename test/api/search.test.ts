@@ -2,36 +2,26 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../server/contract/playback.js';
 import { searchKey } from '../../server/services/playback/search-index.js';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, makeLibrary, track } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
 import { problem, useTestServer } from '../support/server.js';
 
 /** GET /api/search over real HTTP (docs/API.md, Search). */
 const scanner = fakeScanner(
-  makeLibrary({
-    artists: [
-      { id: 'ar1', name: 'Beyoncé' },
-      { id: 'ar2', name: 'Sigur Rós' },
-      { id: 'ar3', name: 'The Beatles' },
-      { id: 'ar4', name: 'Straßenjungs' },
-      { id: 'ar5', name: 'Røyksopp' },
-    ],
-    albums: [
-      { id: 'al1', name: 'Lemonade', artistIds: ['ar1'] },
-      { id: 'al2', name: 'Ágætis byrjun', artistIds: ['ar2'] },
-      { id: 'al3', name: 'Abbey Road', artistIds: ['ar3'] },
-    ],
-    tracks: [
-      { id: 't1', name: 'Halo', albumId: 'al1', artistIds: ['ar1'] },
-      { id: 't2', name: 'Hoppípolla', albumId: 'al2', artistIds: ['ar2'] },
-      { id: 't3', name: 'Come Together', albumId: 'al3', artistIds: ['ar3'] },
-      { id: 't4', name: 'Here Comes the Sun', albumId: 'al3', artistIds: ['ar3'] },
-      { id: 't5', name: 'Welcome Home', albumId: null },
-      { id: 't6', name: 'Outcome', albumId: null },
-      { id: 't7', name: 'Comet', albumId: null },
-      { id: 't8', name: 'CAFÉ DEL MAR', albumId: null },
-    ],
-  }),
+  libraryOf([
+    artist('ar1', 'Beyoncé', [album('al1', 'Lemonade', [track('t1', 'Halo')])]),
+    artist('ar2', 'Sigur Rós', [album('al2', 'Ágætis byrjun', [track('t2', 'Hoppípolla')])]),
+    artist('ar3', 'The Beatles', [
+      album('al3', 'Abbey Road', [track('t3', 'Come Together'), track('t4', 'Here Comes the Sun')]),
+    ]),
+    artist('ar4', 'Straßenjungs'),
+    artist('ar5', 'Røyksopp'),
+    // Tracks of neither album nor artist.
+    track('t5', 'Welcome Home'),
+    track('t6', 'Outcome'),
+    track('t7', 'Comet'),
+    track('t8', 'CAFÉ DEL MAR'),
+  ]),
 );
 const t = useTestServer({ scanner });
 
@@ -115,13 +105,7 @@ describe('GET /api/search', () => {
   });
 
   it('sees a library change at once', async () => {
-    scanner.set(
-      makeLibrary({
-        artists: [{ id: 'ar9', name: 'Mø' }],
-        albums: [],
-        tracks: [{ id: 't9', name: 'Lean On', albumId: null, artistIds: ['ar9'] }],
-      }),
-    );
+    scanner.set(libraryOf([artist('ar9', 'Mø', [track('t9', 'Lean On')])]));
     const scan = await t.call('/api/library/scan', { method: 'POST', token: t.adminToken });
     expect(scan.status).toBe(202);
     await t.server.services.library.waitForIdle();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import type { TopAlbum, TopArtist, TopTrack } from '../../server/contract/stats.js';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, track } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { loginToken, postForm, problem, startTestServer, type TestServer } from '../support/server.js';
 
@@ -11,29 +11,20 @@ import { loginToken, postForm, problem, startTestServer, type TestServer } from 
  * Every stats endpoint of docs/API.md, Statistics over real HTTP, on a synthetic library whose ids read well:
  * tracks t1–t4, albums al1–al2, artists ar1–ar2.
  */
-const library = makeLibrary({
-  artists: [
-    { id: 'ar1', name: 'Aurora Lane' },
-    { id: 'ar2', name: 'The Static' },
-  ],
-  albums: [
-    { id: 'al1', name: 'Northern', artistIds: ['ar1'] },
-    { id: 'al2', name: 'Southern', artistIds: ['ar2'] },
-  ],
-  tracks: [
-    { id: 't1', name: 'First', albumId: 'al1', artistIds: ['ar1'], genres: ['Rock'], durationMs: 200_000 },
-    {
-      id: 't2',
-      name: 'Second',
-      albumId: 'al1',
-      artistIds: ['ar1', 'ar2'],
-      genres: ['rock', 'Pop'],
-      durationMs: 100_000,
-    },
-    { id: 't3', name: 'Third', albumId: 'al2', artistIds: ['ar2'], genres: ['ROCK'], durationMs: 300_000 },
-    { id: 't4', name: 'Fourth', albumId: 'al2', artistIds: ['ar2'], genres: ['Jazz'], durationMs: 60_000 },
-  ],
-});
+const library = libraryOf([
+  artist('ar1', 'Aurora Lane', [
+    album('al1', 'Northern', [
+      track('t1', 'First', { genres: ['Rock'], durationMs: 200_000 }),
+      track('t2', 'Second', { artistIds: ['ar1', 'ar2'], genres: ['rock', 'Pop'], durationMs: 100_000 }),
+    ]),
+  ]),
+  artist('ar2', 'The Static', [
+    album('al2', 'Southern', [
+      track('t3', 'Third', { genres: ['ROCK'], durationMs: 300_000 }),
+      track('t4', 'Fourth', { genres: ['Jazz'], durationMs: 60_000 }),
+    ]),
+  ]),
+]);
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 
@@ -57,12 +48,21 @@ function logPlay(user: TestUser, params: Record<string, string>, type: 'play' | 
   });
 }
 
-async function read<T = unknown>(user: TestUser, endpoint: string, params: Record<string, string> = {}) {
-  const response = await t.call(`/api/stats/${endpoint}?${new URLSearchParams(params).toString()}`, {
-    token: user.token,
-  });
+type Reader = Pick<TestUser, 'token'>;
+
+function callStats(reader: Reader, endpoint: string, params: Record<string, string>) {
+  return t.call(`/api/stats/${endpoint}?${new URLSearchParams(params).toString()}`, { token: reader.token });
+}
+
+async function read<T = unknown>(reader: Reader, endpoint: string, params: Record<string, string> = {}) {
+  const response = await callStats(reader, endpoint, params);
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as T;
+}
+
+/** The problem document a read answers instead of its statistics. */
+async function refusal(reader: Reader, endpoint: string, params: Record<string, string> = {}) {
+  return problem(await callStats(reader, endpoint, params));
 }
 
 async function logAll(
@@ -273,10 +273,8 @@ describe('reading statistics', () => {
     expect(cells[(at.getDay() + 6) % 7]![at.getHours()]).toBeGreaterThanOrEqual(1);
     const ranged = await read<{ cells: number[][] }>(user, 'heatmap', { gtDateTime: '2026-06-02' });
     expect(ranged.cells.flat().reduce((a, b) => a + b, 0)).toBe(2);
-    const bad = await t.call('/api/stats/heatmap?gtDateTime=2026-06-03&ltDateTime=2026-06-01', {
-      token: user.token,
-    });
-    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'gtDateTime' });
+    const reversed = { gtDateTime: '2026-06-03', ltDateTime: '2026-06-01' };
+    expect(await refusal(user, 'heatmap', reversed)).toMatchObject({ status: 400, parameter: 'gtDateTime' });
   });
 
   it('lists the household with who may be read', async () => {
@@ -310,9 +308,11 @@ describe('reading statistics', () => {
       ['count', '2.5'],
       ['page', 'first'],
     ] as const) {
-      const response = await t.call(`/api/stats/top-tracks?${name}=${value}`, { token: user.token });
-      expect(response.status).toBe(400);
-      expect(await problem(response)).toMatchObject({ code: 'invalid_parameter', parameter: name });
+      expect(await refusal(user, 'top-tracks', { [name]: value })).toMatchObject({
+        status: 400,
+        code: 'invalid_parameter',
+        parameter: name,
+      });
     }
   });
 
@@ -361,13 +361,13 @@ describe('reading statistics', () => {
   });
 
   it('refuses gtDateTime later than ltDateTime, and unparseable dates', async () => {
-    const response = await t.call('/api/stats/top-albums?gtDateTime=2026-06-02&ltDateTime=2026-06-01', {
-      token: user.token,
+    const reversed = { gtDateTime: '2026-06-02', ltDateTime: '2026-06-01' };
+    expect(await refusal(user, 'top-albums', reversed)).toMatchObject({
+      status: 400,
+      code: 'invalid_parameter',
     });
-    expect(response.status).toBe(400);
-    expect((await problem(response)).code).toBe('invalid_parameter');
-    const bad = await t.call('/api/stats/listening-time?ltDateTime=soon', { token: user.token });
-    expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'ltDateTime' });
+    const unparseable = await refusal(user, 'listening-time', { ltDateTime: 'soon' });
+    expect(unparseable).toMatchObject({ status: 400, parameter: 'ltDateTime' });
   });
 
   it('filters by device exactly, ignoring case', async () => {
@@ -415,19 +415,18 @@ describe('reading statistics', () => {
     expect(days.map((d) => d.plays)).toEqual([2, 1, 1, 0, 0]);
     expect(days.map((d) => d.skips)).toEqual([0, 0, 0, 1, 0]);
     expect(days[0]).toMatchObject({ listeningMs: 300_000 });
-    const tooMany = await t.call('/api/stats/activity?gtDateTime=2000-01-01&ltDateTime=2026-01-01&step=day', {
-      token: user.token,
+    const decades = { gtDateTime: '2000-01-01', ltDateTime: '2026-01-01', step: 'day' };
+    expect(await refusal(user, 'activity', decades)).toMatchObject({ status: 400, code: 'too_many_steps' });
+    expect(await refusal(user, 'activity', { step: 'hour' })).toMatchObject({
+      status: 400,
+      parameter: 'step',
     });
-    expect(tooMany.status).toBe(400);
-    expect((await problem(tooMany)).code).toBe('too_many_steps');
-    const badStep = await t.call('/api/stats/activity?step=hour', { token: user.token });
-    expect(await problem(badStep)).toMatchObject({ status: 400, parameter: 'step' });
   });
 
   it('keeps a track deleted from the library in the statistics, with the name it had', async () => {
     const other = await makeUser(t);
     await logAll(other, [['t4', '2026-06-01T10:00:00Z']]);
-    scanner.set(makeLibrary({ ...specWithout('t4') }));
+    scanner.set({ ...library, tracks: library.tracks.filter((track) => track.id !== 't4') });
     const scan = await t.call('/api/library/scan', { method: 'POST', token: t.adminToken });
     expect(scan.status).toBe(202);
     await t.server.services.library.waitForIdle();
@@ -442,14 +441,6 @@ describe('reading statistics', () => {
   });
 });
 
-function specWithout(trackId: string) {
-  return {
-    artists: library.artists,
-    albums: library.albums,
-    tracks: library.tracks.filter((track) => track.id !== trackId),
-  };
-}
-
 describe('privacy of statistics', () => {
   let alice: TestUser;
   let bob: TestUser;
@@ -461,27 +452,24 @@ describe('privacy of statistics', () => {
     await logAll(alice, [['t1', '2026-06-01T10:00:00Z']]);
   });
 
-  it('lets every account read a new user, whose statistics are public by default (contract §3)', async () => {
+  it('lets every account read a new user, whose statistics are public by default', async () => {
     for (const reader of [bob, pass]) {
-      const response = await t.call(`/api/stats/top-tracks?userId=${alice.id}`, { token: reader.token });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toHaveLength(1);
+      expect(await read(reader, 'top-tracks', { userId: alice.id })).toHaveLength(1);
     }
   });
 
   it('answers an unknown user with 404 user_not_found for every role', async () => {
     for (const reader of [bob, pass, { token: t.adminToken }]) {
       for (const path of ['listening-time', 'top-tracks', 'devices', 'heatmap', 'activity']) {
-        const response = await t.call(`/api/stats/${path}?userId=no-such-user`, { token: reader.token });
-        expect(response.status).toBe(404);
-        expect((await problem(response)).code).toBe('user_not_found');
+        const unknown = await refusal(reader, path, { userId: 'no-such-user' });
+        expect(unknown).toMatchObject({ status: 404, code: 'user_not_found' });
       }
     }
   });
 
   it('lets an Admin read anyone', async () => {
-    const response = await t.call(`/api/stats/listening-time?userId=${alice.id}`, { token: t.adminToken });
-    expect(((await response.json()) as { plays: number }).plays).toBe(1);
+    const admin = { token: t.adminToken };
+    expect(await read(admin, 'listening-time', { userId: alice.id })).toMatchObject({ plays: 1 });
   });
 
   it('closes statistics to other accounts once the user makes them private, and opens them again', async () => {
@@ -489,30 +477,24 @@ describe('privacy of statistics', () => {
     expect(((await closed.json()) as { publicStats: boolean }).publicStats).toBe(false);
     for (const reader of [bob, pass]) {
       for (const path of ['recent-tracks', 'devices', 'heatmap']) {
-        const response = await t.call(`/api/stats/${path}?userId=${alice.id}`, { token: reader.token });
-        expect(response.status).toBe(401);
-        expect(await problem(response)).toMatchObject({
+        expect(await refusal(reader, path, { userId: alice.id })).toMatchObject({
+          status: 401,
           code: 'stats_private',
           detail: `${alice.username} keeps their listening statistics private`,
         });
       }
     }
-    const admin = await t.call(`/api/stats/devices?userId=${alice.id}`, { token: t.adminToken });
-    expect(admin.status).toBe(200);
+    await read({ token: t.adminToken }, 'devices', { userId: alice.id });
     const set = await postForm(t, '/api/users/settings', { publicStats: 'true' }, alice.token);
     expect(set.status).toBe(200);
     expect(((await set.json()) as { publicStats: boolean }).publicStats).toBe(true);
     for (const reader of [bob, pass]) {
-      const response = await t.call(`/api/stats/recent-tracks?userId=${alice.id}`, { token: reader.token });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toHaveLength(1);
+      expect(await read(reader, 'recent-tracks', { userId: alice.id })).toHaveLength(1);
     }
     const bad = await postForm(t, '/api/users/settings', { publicStats: 'maybe' }, alice.token);
     expect(await problem(bad)).toMatchObject({ status: 400, parameter: 'publicStats' });
     await postForm(t, '/api/users/settings', { publicStats: 'false' }, alice.token);
-    expect((await t.call(`/api/stats/recent-tracks?userId=${alice.id}`, { token: bob.token })).status).toBe(
-      401,
-    );
+    expect(await refusal(bob, 'recent-tracks', { userId: alice.id })).toMatchObject({ status: 401 });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, track } from '../factories/library.js';
 import { principalOf } from '../factories/accounts.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, postJson } from '../support/server.js';
@@ -13,22 +13,13 @@ import { eventually, openSection, screenshot, texts, useServerAndBrowser, inEver
  * wall display that keeps itself current and shows only what a Pass may see.
  */
 const DAY = 86_400_000;
-const library = makeLibrary({
-  artists: [
-    { id: 'ar1', name: 'June Parade' },
-    { id: 'ar2', name: 'Unknown Artist' },
-    { id: 'ar3', name: 'Sea Lanterns' },
-  ],
-  albums: [
-    { id: 'al1', name: 'Parade', artistIds: ['ar1'] },
-    { id: 'al2', name: 'Harbour Lights', artistIds: ['ar3'] },
-  ],
-  tracks: [
-    { id: 't1', name: 'Tide', albumId: 'al1', artistIds: ['ar1'] },
-    { id: 't2', name: 'Lantern', albumId: 'al2', artistIds: ['ar3'] },
-    { id: 't3', name: 'Untitled', albumId: 'al1', artistIds: ['ar2'] },
-  ],
-});
+const library = libraryOf([
+  artist('ar1', 'June Parade', [
+    album('al1', 'Parade', [track('t1', 'Tide'), track('t3', 'Untitled', { artistIds: ['ar2'] })]),
+  ]),
+  artist('ar2', 'Unknown Artist'),
+  artist('ar3', 'Sea Lanterns', [album('al2', 'Harbour Lights', [track('t2', 'Lantern')])]),
+]);
 const { t, browser, signIn } = useServerAndBrowser({ scanner: fakeScanner(library) });
 let sam: TestUser;
 let kim: TestUser;

@@ -51,6 +51,92 @@ export function makeLibrary(spec: {
   return { tracks, albums, artists };
 }
 
+/** What sets a track apart from the defaults of `makeLibrary` and from its album. */
+export type TrackDetails = Partial<Omit<TrackRecord, 'id' | 'name' | 'albumId'>>;
+/** What sets an album apart from the defaults of `makeLibrary`. */
+export type AlbumDetails = Partial<Omit<AlbumRecord, 'id' | 'name' | 'artistIds'>>;
+
+export interface TrackEntry {
+  kind: 'track';
+  id: string;
+  name: string;
+  details: TrackDetails;
+}
+export interface AlbumEntry {
+  kind: 'album';
+  id: string;
+  name: string;
+  details: AlbumDetails;
+  tracks: TrackEntry[];
+}
+export interface ArtistEntry {
+  kind: 'artist';
+  id: string;
+  name: string;
+  works: Array<AlbumEntry | TrackEntry>;
+}
+
+/** A track; inside an album or under an artist it takes their ids unless `details` names its artists. */
+export function track(id: string, name: string, details: TrackDetails = {}): TrackEntry {
+  return { kind: 'track', id, name, details };
+}
+
+/** An album and its tracks in play order, with its year or other details before them if any. */
+export function album(id: string, name: string, tracks: TrackEntry[]): AlbumEntry;
+export function album(id: string, name: string, details: AlbumDetails, tracks: TrackEntry[]): AlbumEntry;
+export function album(
+  id: string,
+  name: string,
+  ...rest: [TrackEntry[]] | [AlbumDetails, TrackEntry[]]
+): AlbumEntry {
+  const [details, tracks] = rest.length === 1 ? [{}, rest[0]] : rest;
+  return { kind: 'album', id, name, details, tracks };
+}
+
+/** An artist with their albums, and the tracks of theirs that belong to no album. */
+export function artist(id: string, name: string, works: Array<AlbumEntry | TrackEntry> = []): ArtistEntry {
+  return { kind: 'artist', id, name, works };
+}
+
+/**
+ * A library said as a reader thinks of it: each artist with their albums and those albums'
+ * tracks, and at the top level any track of neither album nor artist. Records come out in the
+ * order written, with the defaults of `makeLibrary`:
+ *
+ *     libraryOf([artist('ar1', 'Aurora Lane', [album('al1', 'First Light', [track('t1', 'Dawn')])])])
+ */
+export function libraryOf(entries: Array<ArtistEntry | TrackEntry>): LibraryIndex {
+  const artists: Array<{ id: string; name: string }> = [];
+  const albums: Array<{ id: string; name: string; artistIds: string[] }> = [];
+  const tracks: TrackSpec[] = [];
+  const albumDetails: AlbumDetails[] = [];
+  const trackDetails: TrackDetails[] = [];
+  const add = (entry: TrackEntry, albumId: string | null, artistIds: string[]) => {
+    tracks.push({ id: entry.id, name: entry.name, albumId, artistIds: entry.details.artistIds ?? artistIds });
+    trackDetails.push(entry.details);
+  };
+  for (const entry of entries) {
+    if (entry.kind === 'track') {
+      add(entry, null, []);
+      continue;
+    }
+    artists.push({ id: entry.id, name: entry.name });
+    for (const work of entry.works) {
+      if (work.kind === 'track') {
+        add(work, null, [entry.id]);
+        continue;
+      }
+      albums.push({ id: work.id, name: work.name, artistIds: [entry.id] });
+      albumDetails.push(work.details);
+      for (const inner of work.tracks) add(inner, work.id, [entry.id]);
+    }
+  }
+  const index = makeLibrary({ artists, albums, tracks });
+  index.albums.forEach((record, i) => Object.assign(record, albumDetails[i]));
+  index.tracks.forEach((record, i) => Object.assign(record, trackDetails[i]));
+  return index;
+}
+
 /** A scanner that "finds" whatever library the test sets, like a folder whose files change. */
 export function fakeScanner(initial: LibraryIndex): Scanner & { set(next: LibraryIndex): void } {
   let current = initial;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, track } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, useTestServer } from '../support/server.js';
 import { failsWith, ok, restUrl, type Credentials } from './support.js';
@@ -11,25 +11,12 @@ import { xsdErrors } from './xsd.js';
  * expect instead of 70. Every answer in XML and JSON, and the XML against the 1.16.1 XSD.
  */
 const scanner = fakeScanner(
-  makeLibrary({
-    artists: [
-      { id: 'ar1', name: 'Aurora Lane' },
-      { id: 'ar2', name: 'Birch Choir' },
-      { id: 'ar3', name: 'Cedar Quartet' },
-      { id: 'ar4', name: 'Dune Radio' },
-    ],
-    albums: [
-      { id: 'al1', name: 'First Light', artistIds: ['ar1'] },
-      { id: 'al2', name: 'Woods', artistIds: ['ar2'] },
-    ],
-    tracks: [
-      { id: 't1', name: 'Dawn', albumId: 'al1', artistIds: ['ar1'] },
-      { id: 't2', name: 'Noon', albumId: 'al1', artistIds: ['ar1'] },
-      { id: 't3', name: 'Leaves', albumId: 'al2', artistIds: ['ar2'] },
-      { id: 't4', name: 'Strings', albumId: null, artistIds: ['ar3'] },
-      { id: 't5', name: 'Static', albumId: null, artistIds: ['ar4'] },
-    ],
-  }),
+  libraryOf([
+    artist('ar1', 'Aurora Lane', [album('al1', 'First Light', [track('t1', 'Dawn'), track('t2', 'Noon')])]),
+    artist('ar2', 'Birch Choir', [album('al2', 'Woods', [track('t3', 'Leaves')])]),
+    artist('ar3', 'Cedar Quartet', [track('t4', 'Strings')]),
+    artist('ar4', 'Dune Radio', [track('t5', 'Static')]),
+  ]),
 );
 const t = useTestServer({ scanner });
 

@@ -40,39 +40,61 @@ export function envelope(status: 'ok' | 'failed', serverVersion: string, payload
 export function render(format: Format, body: Payload): { text: string; type: string } {
   if (format === 'json')
     return { text: JSON.stringify({ 'subsonic-response': body }), type: 'application/json; charset=utf-8' };
-  return {
-    text: `<?xml version="1.0" encoding="UTF-8"?>\n${element('subsonic-response', body, XMLNS)}`,
-    type: 'text/xml; charset=utf-8',
-  };
+  // Pieces joined once: an answer of every artist or song is megabytes, and a string grown by
+  // concatenation at each element left that much garbage for every request.
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  element(out, 'subsonic-response', body, XMLNS);
+  return { text: out.join(''), type: 'text/xml; charset=utf-8' };
 }
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-function element(name: string, fields: Payload, xmlns?: string): string {
+/**
+ * An element: scalars are attributes (`value` is the text), arrays repeat their element, objects
+ * are child elements; an element with neither text nor children closes itself.
+ */
+function element(out: string[], name: string, fields: Payload, xmlns?: string): void {
   let attributes = xmlns ? ` xmlns="${xmlns}"` : '';
-  let children = '';
   let text = '';
-  for (const [key, value] of Object.entries(fields)) {
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined || value === null) continue;
     if (key === 'value' && isScalar(value)) text = escapeText(String(value));
-    else if (isScalar(value)) attributes += ` ${key}="${escapeAttribute(String(value))}"`;
-    else if (value instanceof TextElement) children += `<${key}>${escapeText(value.text)}</${key}>`;
-    else if (Array.isArray(value)) for (const item of value as unknown[]) children += child(key, item);
-    else children += child(key, value);
+    else if (typeof value === 'string') attributes += ` ${key}="${escapeAttribute(value)}"`;
+    else if (isScalar(value)) attributes += ` ${key}="${String(value)}"`;
   }
-  const content = text + children;
-  return content ? `<${name}${attributes}>${content}</${name}>` : `<${name}${attributes}/>`;
+  const opened = out.length;
+  out.push(`<${name}${attributes}>`);
+  if (text) out.push(text);
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined || value === null || isScalar(value)) continue;
+    if (value instanceof TextElement) out.push(`<${key}>${escapeText(value.text)}</${key}>`);
+    else if (Array.isArray(value)) for (const item of value as unknown[]) child(out, key, item);
+    else child(out, key, value);
+  }
+  if (out.length === opened + 1) out[opened] = `<${name}${attributes}/>`;
+  else out.push(`</${name}>`);
 }
 
-function child(name: string, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (isScalar(value)) return `<${name}>${escapeText(String(value))}</${name}>`;
-  return element(name, value as Payload);
+function child(out: string[], name: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (isScalar(value)) out.push(`<${name}>${escapeText(String(value))}</${name}>`);
+  else element(out, name, value as Payload);
 }
+
+/**
+ * Anything XML 1.0 cannot carry, or a surrogate (a lone one cannot be carried either), by UTF-16
+ * unit: most strings hold none, and are then used as they are.
+ */
+const NOT_PLAIN_XML = /[^\t\n\r\x20-\ud7ff\ue000-\ufffd]/;
+const TEXT_ESCAPES = /[&<>]/;
+const ATTRIBUTE_ESCAPES = /[&<>"\t\n\r]/;
 
 /** Drops what XML 1.0 cannot carry at all, even escaped: most control characters, lone surrogates. */
 function xmlSafe(value: string): string {
+  if (!NOT_PLAIN_XML.test(value)) return value;
   let out = '';
   for (const char of value) {
     const c = char.codePointAt(0)!;
@@ -90,10 +112,12 @@ function xmlSafe(value: string): string {
 }
 
 function escapeText(value: string): string {
+  if (!TEXT_ESCAPES.test(value) && !NOT_PLAIN_XML.test(value)) return value;
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function escapeAttribute(value: string): string {
+  if (!ATTRIBUTE_ESCAPES.test(value) && !NOT_PLAIN_XML.test(value)) return value;
   return escapeText(value)
     .replace(/"/g, '&quot;')
     .replace(/\t/g, '&#9;')

@@ -1,34 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { LibraryService } from '../../../server/services/library-service.js';
-import { fakeScanner, makeLibrary } from '../../factories/library.js';
+import { album, artist, fakeScanner, libraryOf, track } from '../../factories/library.js';
 import { newTestService } from '../../fakes/test-service.js';
 
-/** Three albums of two tracks; album years, track genres and file times as given. */
+/**
+ * Three albums of two tracks, each by its album's artist; album years, track genres and file
+ * times as given.
+ */
 function library(changes: (index: LibraryIndex) => void = () => undefined): LibraryIndex {
-  const index = makeLibrary({
-    artists: [
-      { id: 'ar1', name: 'Beta Band' },
-      { id: 'ar2', name: 'Alpha Group' },
-    ],
-    albums: [
-      { id: 'al1', name: 'First', artistIds: ['ar1'] },
-      { id: 'al2', name: 'Second', artistIds: ['ar2'] },
-      { id: 'al3', name: 'Third', artistIds: ['ar1'] },
-    ],
-    tracks: [
-      { id: 't1', albumId: 'al1', genres: ['Rock'] },
-      { id: 't2', albumId: 'al1', genres: ['Jazz'] },
-      { id: 't3', albumId: 'al2', genres: ['rock'] },
-      { id: 't4', albumId: 'al2', genres: [] },
-      { id: 't5', albumId: 'al3', genres: ['Pop'] },
-      { id: 't6', albumId: 'al3', genres: ['Pop'] },
-    ],
-  });
-  const years: Record<string, number> = { al1: 1990, al2: 2000, al3: 1990 };
-  for (const album of index.albums) album.year = years[album.id]!;
-  const times: Record<string, number> = { t1: 3000, t2: 3500, t3: 2000, t4: 2500, t5: 1000, t6: 1500 };
-  index.tracks = index.tracks.map((track) => ({ ...track, mtimeMs: times[track.id]!, artist: 'credit' }));
+  const index = libraryOf([
+    artist('ar1', 'Beta Band', [
+      album('al1', 'First', { year: 1990 }, [
+        track('t1', 'Track t1', { genres: ['Rock'], mtimeMs: 3000 }),
+        track('t2', 'Track t2', { genres: ['Jazz'], mtimeMs: 3500 }),
+      ]),
+      album('al3', 'Third', { year: 1990 }, [
+        track('t5', 'Track t5', { genres: ['Pop'], mtimeMs: 1000 }),
+        track('t6', 'Track t6', { genres: ['Pop'], mtimeMs: 1500 }),
+      ]),
+    ]),
+    artist('ar2', 'Alpha Group', [
+      album('al2', 'Second', { year: 2000 }, [
+        track('t3', 'Track t3', { genres: ['rock'], mtimeMs: 2000 }),
+        track('t4', 'Track t4', { genres: [], mtimeMs: 2500 }),
+      ]),
+    ]),
+  ]);
+  for (const record of index.tracks) record.artist = 'credit';
   changes(index);
   return index;
 }
@@ -76,7 +75,8 @@ describe('LibraryService orders', () => {
       library((index) => {
         // A new rock track on the second album; the first album's rock track is gone; the second
         // album's is jazz now; the third album's files are new copies.
-        index.tracks.push({ ...index.tracks[2]!, id: 't7', path: '/music/t7.mp3', mtimeMs: 5000 });
+        const t3 = index.tracks.find((track) => track.id === 't3')!;
+        index.tracks.push({ ...t3, id: 't7', path: '/music/t7.mp3', mtimeMs: 5000 });
         index.tracks = index.tracks
           .filter((track) => track.id !== 't1')
           .map((track): TrackRecord => {
@@ -118,6 +118,6 @@ describe('LibraryService orders', () => {
     );
     expect(orders(sut).newest).toEqual(['al1', 'al2']);
     expect(orders(sut).popAlbums).toEqual([]);
-    expect(sut.artistStats('ar1')).toEqual({ albumCount: 1, trackCount: 0 });
+    expect(sut.artistStats('ar1')).toEqual({ albumCount: 1, trackCount: 2 });
   });
 });

@@ -21,6 +21,10 @@ describe('Subsonic rendering', () => {
     });
     const xml = render('xml', body).text;
     expect(xml).toContain('<genre songCount="3" albumCount="1">Rock &amp; Roll</genre>');
+    // An element whose lists are empty has no children: it closes itself.
+    expect(xml).toContain(
+      '<song id="s1" title="One"><genres name="Rock"/></song><song id="s2" title="Two"/>',
+    );
     expect(xml).toContain('name="AC/DC &amp; &quot;Friends&quot; &lt;live&gt; \'97&#9;tab&#10;line — ß 🎵"');
     expect(parseXmlAnswer(xml)).toEqual(normalise(body));
     const json = JSON.parse(render('json', body).text) as { 'subsonic-response': unknown };
@@ -33,6 +37,8 @@ describe('Subsonic rendering', () => {
       envelope('ok', '1', { song: { id: 'x', title: 'a\u0000b\u001Fc\uD800d' } }),
     ).text;
     expect(xml).toContain('title="abcd"');
+    const text = render('xml', envelope('ok', '1', { genre: { value: 'x\u0001<\uDFFFy 🎵' } })).text;
+    expect(text).toContain('<genre>x&lt;y 🎵</genre>');
     expect(parseXmlAnswer(xml)).toMatchObject({ song: { title: 'abcd' } });
   });
 
