@@ -54,14 +54,7 @@ export class ForwardingRepo extends outbox.SendOutcomes {
 
   /** Drops a member's forwarding (when the account is deleted). */
   async removeUser(userId: string): Promise<void> {
-    await this.doc.mutate(
-      (data) => {
-        const had = userId in data.users;
-        delete data.users[userId];
-        return had;
-      },
-      (had) => had,
-    );
+    await this.doc.dropEntry((data) => data.users, userId);
   }
 
   flush(): Promise<void> {
