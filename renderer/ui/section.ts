@@ -1,4 +1,4 @@
-import { h, replace, type Child, type Props } from '../dom.js';
+import { clickButton, h, replace, type Child, type Props } from '../dom.js';
 import { ApiError } from '../api.js';
 import { explain } from '../problems.js';
 
@@ -115,14 +115,6 @@ export function errorBox(error: unknown, testid: string, retry: (() => void) | n
           h('span', { text: detail }),
         )
       : null,
-    retry
-      ? h('button', {
-          class: 'button',
-          testid: `${testid}-retry`,
-          text: 'Retry',
-          attrs: { type: 'button' },
-          on: { click: retry },
-        })
-      : null,
+    retry ? clickButton('button', `${testid}-retry`, 'Retry', retry) : null,
   );
 }
