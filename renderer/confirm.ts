@@ -1,4 +1,4 @@
-import { h, type Child } from './dom.js';
+import { clickButton, h, type Child } from './dom.js';
 
 /**
  * Dialogs in a <dialog> (window.confirm blocks and cannot be styled or tested well). Focus goes to
@@ -22,13 +22,7 @@ function openDialog(
         'div',
         { class: 'actions' },
         ...buttons.map((button) =>
-          h('button', {
-            class: button.className,
-            testid: button.testid,
-            text: button.label,
-            attrs: { type: 'button' },
-            on: { click: () => done(button.answer) },
-          }),
+          clickButton(button.className, button.testid, button.label, () => done(button.answer)),
         ),
       ),
     );

@@ -60,6 +60,16 @@ export function replace(parent: Node, ...children: Child[]): void {
   append(parent, children);
 }
 
+/** A button that is never a form's submit and runs `click` when pressed. */
+export function clickButton(
+  className: string,
+  testid: string,
+  text: string,
+  click: () => void,
+): HTMLButtonElement {
+  return h('button', { class: className, testid, text, attrs: { type: 'button' }, on: { click } });
+}
+
 /**
  * A button that refuses clicks while its action runs, so a double click does not run it twice. It
  * stays enabled (aria-disabled): a disabled button would drop the keyboard focus, and a dialog

@@ -177,6 +177,26 @@ export async function startScanServer(dataDir: string, music: string): Promise<M
   return server;
 }
 
+/**
+ * A listening server over a new data folder `dataDir` whose library is `library` (a fake scanner:
+ * no music files), once that library is in place.
+ */
+export async function startLibraryServer(
+  dataDir: string,
+  library: LibraryIndex,
+): Promise<{ server: MelonServer; url: string }> {
+  await mkdir(dataDir, { recursive: true });
+  const server = await createServer({
+    config: benchConfig(dataDir),
+    logger: quietLogger(),
+    scanner: fakeScanner(library),
+    exit: () => undefined,
+  });
+  const url = await server.listen();
+  await server.services.library.waitForIdle();
+  return { server, url };
+}
+
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
@@ -196,17 +216,8 @@ export async function buildBenchData(
   plays: number,
   library: LibraryIndex = benchLibrary(),
 ): Promise<BenchData> {
-  await mkdir(dataDir, { recursive: true });
-
   // Users and the library go through the real server, like a household setting it up.
-  const server = await createServer({
-    config: benchConfig(dataDir),
-    logger: quietLogger(),
-    scanner: fakeScanner(library),
-    exit: () => undefined,
-  });
-  const url = await server.listen();
-  await server.services.library.waitForIdle();
+  const { server, url } = await startLibraryServer(dataDir, library);
   const admin = await login(url, ADMIN_USER, ADMIN_PASSWORD);
   const users: BenchUser[] = [];
   for (let i = 0; i < USER_COUNT; i += 1) {

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { createServer } from '../server/create-server.js';
-import { makeLibrary, fakeScanner, type TrackSpec } from '../test/factories/library.js';
-import { ADMIN_PASSWORD, ADMIN_USER, benchConfig, login, quietLogger, random } from './bench-data.js';
+import { makeLibrary, type TrackSpec } from '../test/factories/library.js';
+import { ADMIN_PASSWORD, ADMIN_USER, login, random, startLibraryServer } from './bench-data.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const run = promisify(execFile);
@@ -241,15 +240,7 @@ export async function playbackBench(): Promise<PlaybackFigures> {
     }
     const index = library(wavs, flac);
     const dataDir = join(root, 'data');
-    await mkdir(dataDir, { recursive: true });
-    const setup = await createServer({
-      config: benchConfig(dataDir),
-      logger: quietLogger(),
-      scanner: fakeScanner(index),
-      exit: () => undefined,
-    });
-    await setup.listen();
-    await setup.services.library.waitForIdle();
+    const { server: setup } = await startLibraryServer(dataDir, index);
     await setup.close(100);
 
     const server = await startServerProcess(dataDir);

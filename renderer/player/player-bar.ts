@@ -3,7 +3,7 @@
  * shuffle and repeat, and the queue. Built once and updated in place, so a control keeps the focus
  * while the music plays. Space, the arrows (seek, volume) work anywhere but in a field.
  */
-import { h, replace, srOnly } from '../dom.js';
+import { clickButton, h, replace, srOnly } from '../dom.js';
 import { hrefOf } from '../route.js';
 import { icon, type IconName } from './icons.js';
 import type { Player } from './player.js';
@@ -75,13 +75,7 @@ export function playerBar(player: Player, root: HTMLElement): () => void {
       'div',
       { class: 'queue-head' },
       h('h2', { text: 'Queue' }),
-      h('button', {
-        class: 'button small',
-        testid: 'queue-clear',
-        text: 'Clear queue',
-        attrs: { type: 'button' },
-        on: { click: () => player.clear() },
-      }),
+      clickButton('button small', 'queue-clear', 'Clear queue', () => player.clear()),
     ),
     queueList,
   );

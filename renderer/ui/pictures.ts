@@ -1,5 +1,5 @@
 import type { Api } from '../api.js';
-import { h } from '../dom.js';
+import { clickButton, h } from '../dom.js';
 
 /**
  * Pictures on the artwork page: thumbnails fetched with the token (object URLs, revoked when the
@@ -49,13 +49,7 @@ export function enlarge(api: Api, urls: ObjectUrls, src: string, title: string):
     h(
       'div',
       { class: 'actions' },
-      h('button', {
-        class: 'button primary',
-        testid: 'art-enlarged-close',
-        text: 'Close',
-        attrs: { type: 'button' },
-        on: { click: () => dialog.close() },
-      }),
+      clickButton('button primary', 'art-enlarged-close', 'Close', () => dialog.close()),
     ),
   );
   dialog.addEventListener('close', () => {

@@ -1,4 +1,4 @@
-import { h, replace, type Child } from '../dom.js';
+import { clickButton, h, replace, type Child, type Props } from '../dom.js';
 import { ApiError } from '../api.js';
 import { explain } from '../problems.js';
 
@@ -64,6 +64,26 @@ export function section<T>(spec: SectionSpec<T>, tag: 'div' | 'section' = 'div')
   return { element, reload, cancel: () => void generation++ };
 }
 
+/** A section that lists what it loads, an `li` made by `item` each, or says `empty` when there is none. */
+export function listSection<T>(spec: {
+  testid: string;
+  label: string;
+  load: () => Promise<T[]>;
+  empty: string;
+  /** The list element's class and test id. */
+  list: Props;
+  item: (entry: T) => Child;
+}): Section {
+  return section<T[]>({
+    testid: spec.testid,
+    label: spec.label,
+    load: spec.load,
+    isEmpty: (entries) => entries.length === 0,
+    empty: spec.empty,
+    render: (entries) => h('ul', spec.list, ...entries.map(spec.item)),
+  });
+}
+
 /** Grey bars where content will be, with the words for screen readers. */
 export function placeholder(label: string, testid: string): HTMLElement {
   return h(
@@ -95,14 +115,6 @@ export function errorBox(error: unknown, testid: string, retry: (() => void) | n
           h('span', { text: detail }),
         )
       : null,
-    retry
-      ? h('button', {
-          class: 'button',
-          testid: `${testid}-retry`,
-          text: 'Retry',
-          attrs: { type: 'button' },
-          on: { click: retry },
-        })
-      : null,
+    retry ? clickButton('button', `${testid}-retry`, 'Retry', retry) : null,
   );
 }

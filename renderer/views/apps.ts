@@ -15,7 +15,7 @@ import {
 } from '../dom.js';
 import { appsLink } from '../format.js';
 import { keyUsage } from '../wording.js';
-import { section } from '../ui/section.js';
+import { listSection } from '../ui/section.js';
 import { APP_STEPS } from './app-steps.js';
 
 /**
@@ -45,49 +45,43 @@ export const appsView: View = (ctx, root) => {
     attrs: { 'aria-live': 'polite' },
   });
 
-  const keys = section<ApiKey[]>({
+  const keys = listSection<ApiKey>({
     testid: 'app-keys',
     label: 'your app passwords',
     load: () => ctx.api.json<ApiKey[]>('/api/users/api-keys'),
-    isEmpty: (list) => list.length === 0,
     empty: 'No app passwords yet.',
-    render: (list) =>
+    list: { class: 'app-key-list', testid: 'app-key-list' },
+    item: (key) =>
       h(
-        'ul',
-        { class: 'app-key-list', testid: 'app-key-list' },
-        ...list.map((key) =>
-          h(
-            'li',
-            { class: 'app-key', testid: 'app-key' },
-            h('span', { class: 'app-key-name', text: key.name }),
-            srOnly(', '),
-            h('span', { class: 'muted', testid: 'app-key-used', text: keyUsage(key) }),
-            key.tokenSignIn
-              ? null
-              : h('span', {
-                  class: 'muted block',
-                  testid: 'app-key-no-token',
-                  text:
-                    'Made before app passwords: it works as an API key or a plain password, not for ' +
-                    'token sign-in (most apps’ default). Make a new one for such apps.',
-                }),
-            actionButton(`Revoke ${key.name}`, 'app-key-revoke', async () => {
-              const sure = await confirmDialog(
-                'Revoke this app password?',
-                `Apps that use "${key.name}" stop working at once.`,
-                'Revoke',
-              );
-              if (!sure) return;
-              try {
-                await ctx.api.json('/api/users/api-keys/delete', { method: 'POST', json: { id: key.id } });
-                ctx.messages.info(`"${key.name}" was revoked.`);
-                await keys.reload();
-              } catch (error) {
-                ctx.messages.error(error);
-              }
+        'li',
+        { class: 'app-key', testid: 'app-key' },
+        h('span', { class: 'app-key-name', text: key.name }),
+        srOnly(', '),
+        h('span', { class: 'muted', testid: 'app-key-used', text: keyUsage(key) }),
+        key.tokenSignIn
+          ? null
+          : h('span', {
+              class: 'muted block',
+              testid: 'app-key-no-token',
+              text:
+                'Made before app passwords: it works as an API key or a plain password, not for ' +
+                'token sign-in (most apps’ default). Make a new one for such apps.',
             }),
-          ),
-        ),
+        actionButton(`Revoke ${key.name}`, 'app-key-revoke', async () => {
+          const sure = await confirmDialog(
+            'Revoke this app password?',
+            `Apps that use "${key.name}" stop working at once.`,
+            'Revoke',
+          );
+          if (!sure) return;
+          try {
+            await ctx.api.json('/api/users/api-keys/delete', { method: 'POST', json: { id: key.id } });
+            ctx.messages.info(`"${key.name}" was revoked.`);
+            await keys.reload();
+          } catch (error) {
+            ctx.messages.error(error);
+          }
+        }),
       ),
   });
 

@@ -8,7 +8,7 @@ import {
 } from '../album-model.js';
 import { confirmDialog } from '../confirm.js';
 import type { ViewContext } from '../context.js';
-import { actionButton, h, onInputSettled, replace } from '../dom.js';
+import { actionButton, clickButton, h, onInputSettled, replace } from '../dom.js';
 import { count } from '../plural.js';
 import { explain } from '../problems.js';
 import { apiImage, enlarge, type ObjectUrls } from '../ui/pictures.js';
@@ -138,13 +138,7 @@ export function albumBrowser(
     });
     replace(
       body,
-      h('button', {
-        class: 'button small',
-        testid: 'art-back',
-        text: '← All albums',
-        attrs: { type: 'button' },
-        on: { click: () => drawGrid() },
-      }),
+      clickButton('button small', 'art-back', '← All albums', () => drawGrid()),
       heading,
       h('p', {
         class: 'muted',

@@ -4,7 +4,7 @@ import { card, field, h, onSubmit, replace, submitButton, viewHeading } from '..
 import { formatDateTime } from '../format.js';
 import { count } from '../plural.js';
 import { IMPORT_TOO_LARGE } from '../problems.js';
-import { section } from '../ui/section.js';
+import { listSection, section } from '../ui/section.js';
 import { yearReview } from './year-review.js';
 /** The server recognises the file from its content; a source is only a hint for odd files. */
 const SOURCES = [
@@ -27,13 +27,13 @@ export const historyView: View = (ctx, root) => {
     void review.reload();
     return () => review.dispose();
   }
-  const past = section<ImportProgress[]>({
+  const past = listSection<ImportProgress>({
     testid: 'past-imports',
     label: 'past imports',
     load: () => ctx.api.json<ImportProgress[]>('/api/stats/import'),
-    isEmpty: (jobs) => jobs.length === 0,
     empty: 'No imports yet.',
-    render: (jobs) => h('ul', { class: 'past-imports' }, ...jobs.map(pastImport)),
+    list: { class: 'past-imports' },
+    item: pastImport,
   });
   const missing = section<MissingListens>({
     testid: 'missing',

@@ -1,7 +1,7 @@
 import type { MusicFolder, ScanStatus } from '../../server/contract/library.js';
 import type { View } from '../context.js';
 import { actionButton, card, h, replace, viewHeading } from '../dom.js';
-import { section } from '../ui/section.js';
+import { listSection, section } from '../ui/section.js';
 import { scanSummary } from '../wording.js';
 
 /** While a scan runs, the page asks for its progress this often. */
@@ -20,24 +20,18 @@ const FOLDER_WORDS: Record<MusicFolder['status'], string> = {
 export const libraryView: View = (ctx, root) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const folders = section<MusicFolder[]>({
+  const folders = listSection<MusicFolder>({
     testid: 'library-folders',
     label: 'music folders',
     load: async () => (await ctx.api.json<{ musicFolders: MusicFolder[] }>('/api/server-info')).musicFolders,
-    isEmpty: (list) => list.length === 0,
     empty: 'No music folder is set. Set MELON_LIBRARY and restart Melon.',
-    render: (list) =>
+    list: { class: 'folder-list', testid: 'library-folder-list' },
+    item: (folder) =>
       h(
-        'ul',
-        { class: 'folder-list', testid: 'library-folder-list' },
-        ...list.map((folder) =>
-          h(
-            'li',
-            { class: `folder folder-${folder.status}`, testid: `folder-${folder.status}` },
-            h('span', { class: 'folder-path', text: folder.path }),
-            h('span', { class: 'folder-status', text: FOLDER_WORDS[folder.status] }),
-          ),
-        ),
+        'li',
+        { class: `folder folder-${folder.status}`, testid: `folder-${folder.status}` },
+        h('span', { class: 'folder-path', text: folder.path }),
+        h('span', { class: 'folder-status', text: FOLDER_WORDS[folder.status] }),
       ),
   });
 

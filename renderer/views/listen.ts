@@ -14,7 +14,7 @@ import { field, h, onInputSettled, replace, segmented, viewHeading } from '../do
 import { deviceLabel, deviceName, setDeviceName } from '../player/device.js';
 import { hrefOf, setParams } from '../route.js';
 import { ObjectUrls } from '../ui/pictures.js';
-import { section } from '../ui/section.js';
+import { listSection, section } from '../ui/section.js';
 import { albumCard, coverImage, trackList } from './listen-parts.js';
 import { detailPage, type Collection } from './listen-pages.js';
 
@@ -191,28 +191,22 @@ export const listenView: View = (ctx, root) => {
       replace(browse, lists.element);
       void lists.reload();
     } else {
-      const genres = section<Genre[]>({
+      const genres = listSection<Genre>({
         testid: 'listen-genres',
         label: 'genres',
         load: () => ctx.api.json<Genre[]>('/api/genres'),
-        isEmpty: (list) => list.length === 0,
         empty: 'No genres: the music has no genre tags.',
-        render: (list) =>
+        list: { class: 'genre-list' },
+        item: (genre) =>
           h(
-            'ul',
-            { class: 'genre-list' },
-            ...list.map((genre) =>
-              h(
-                'li',
-                {},
-                h('a', {
-                  class: 'genre-chip',
-                  text: genre.name,
-                  attrs: { href: hrefOf('listen', { genre: genre.name }) },
-                }),
-                h('span', { class: 'muted', text: ` ${genre.albumCount} albums` }),
-              ),
-            ),
+            'li',
+            {},
+            h('a', {
+              class: 'genre-chip',
+              text: genre.name,
+              attrs: { href: hrefOf('listen', { genre: genre.name }) },
+            }),
+            h('span', { class: 'muted', text: ` ${genre.albumCount} albums` }),
           ),
       });
       replace(browse, genres.element);

@@ -113,3 +113,44 @@ export function markFailed(record: ForwardingRecord, error: ForwardingError): vo
   record.lastError = error;
   if (error.code === 'token_refused') record.tokenRefused = true;
 }
+
+/**
+ * Applies `apply` to a member's kept record only if it is the outbox the send read (the same
+ * epoch). Returns whether it did.
+ */
+export function changeIfCurrent(
+  record: KeptForwarding | undefined,
+  epoch: number,
+  apply: (record: KeptForwarding) => void,
+): boolean {
+  if (!record || record.epoch !== epoch) return false;
+  apply(record);
+  return true;
+}
+
+/**
+ * How a send ended, the same for every store of forwarding: each outcome changes the outbox the
+ * send read, through the store's own `change` (a write to disk, or a change in memory).
+ */
+export abstract class SendOutcomes {
+  protected abstract change(
+    userId: string,
+    epoch: number,
+    apply: (record: KeptForwarding) => void,
+  ): Promise<void>;
+
+  /** The service took the first `taken` listens. */
+  sent(userId: string, epoch: number, taken: number, now: number): Promise<void> {
+    return this.change(userId, epoch, (record) => markSent(record, taken, now));
+  }
+
+  /** The service refused the first `refused` listens for good: they leave the outbox. */
+  dropped(userId: string, epoch: number, refused: number, error: ForwardingError): Promise<void> {
+    return this.change(userId, epoch, (record) => markDropped(record, refused, error));
+  }
+
+  /** A send failed; the outbox is kept (`tokenRefused` stops sending until a new token). */
+  failed(userId: string, epoch: number, error: ForwardingError): Promise<void> {
+    return this.change(userId, epoch, (record) => markFailed(record, error));
+  }
+}

@@ -1,4 +1,4 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -23,17 +23,10 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode);
-  try {
+  await writeSynced(temp, 'wx', mode, async (handle) => {
     // Parts are written one after the other, so a big file need not be joined in memory first.
     for (const part of Array.isArray(data) ? data : [data]) await handle.writeFile(part);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
+  });
   try {
     await rename(temp, path);
   } catch (error) {
@@ -41,4 +34,26 @@ export async function writeFileAtomic(
     throw error;
   }
   await fsyncDir(dir);
+}
+
+/**
+ * Writes the file `path` (opened with `flags`) through `write`, then fsyncs and closes it. If
+ * anything fails the file is closed and removed, so no half-written file is left behind.
+ */
+export async function writeSynced(
+  path: string,
+  flags: string,
+  mode: number,
+  write: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
+  const handle = await open(path, flags, mode);
+  try {
+    await write(handle);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(path, { force: true });
+    throw error;
+  }
+  await handle.close();
 }

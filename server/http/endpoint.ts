@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Principal, Role } from '../domain/user.js';
 import { AppError } from '../errors.js';
-import { parseParams, type RawParams } from './params.js';
+import { idPath, parseParams, type RawParams } from './params.js';
 
 /** What a handler gets: parsed-but-unvalidated parameters and the verified caller. No Koa. */
 export interface Request {
@@ -182,6 +182,27 @@ export function endpoint<
     ...spec,
     responses: { [status]: { description: spec.responseDescription ?? spec.summary, json: spec.response } },
     handle: async (input) => ({ status, body: await spec.handle(input) }),
+  });
+}
+
+/**
+ * An endpoint answering one thing by the `:id` of its path, for its caller: a 404 with `notFound`
+ * when the id names nothing the caller may see (the service throws it).
+ */
+export function byIdEndpoint<S extends z.ZodType, P extends Shape = Record<never, never>>(spec: {
+  summary: string;
+  description?: string;
+  params?: P;
+  response: S;
+  notFound: string;
+  handle: (caller: Principal, id: string, params: Parsed<P>) => Promise<z.output<S>> | z.output<S>;
+}): Endpoint {
+  const { notFound, handle, ...rest } = spec;
+  return endpoint({
+    ...rest,
+    path: idPath,
+    errors: { 404: [notFound] },
+    handle: ({ path, params, request }) => handle(callerOf(request), path.id, params),
   });
 }
 

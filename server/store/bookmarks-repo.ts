@@ -46,10 +46,8 @@ export class BookmarksRepo implements BookmarksStore {
     );
   }
 
-  removeUser(userId: string): Promise<void> {
-    return this.doc.mutate((data) => {
-      delete data.bookmarks[userId];
-    });
+  async removeUser(userId: string): Promise<void> {
+    await this.doc.dropEntry((data) => data.bookmarks, userId);
   }
 
   flush(): Promise<void> {

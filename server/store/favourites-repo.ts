@@ -71,14 +71,7 @@ export class FavouritesRepo {
 
   /** Drops a user's favourites (when the account is deleted). */
   removeUser(userId: string): Promise<boolean> {
-    return this.doc.mutate(
-      (data) => {
-        if (!data.favourites[userId]) return false;
-        delete data.favourites[userId];
-        return true;
-      },
-      (changed) => changed,
-    );
+    return this.doc.dropEntry((data) => data.favourites, userId);
   }
 
   flush(): Promise<void> {

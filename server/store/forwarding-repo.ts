@@ -1,5 +1,5 @@
 import * as outbox from '../domain/forwarding.js';
-import type { ForwardingError, KeptForwarding, OutgoingListen } from '../domain/forwarding.js';
+import type { KeptForwarding, OutgoingListen } from '../domain/forwarding.js';
 import { JsonDocument, type Versioned } from './json-document.js';
 
 interface ForwardingFile extends Versioned {
@@ -12,8 +12,10 @@ interface ForwardingFile extends Versioned {
  * listens not yet taken by the service, and how the last send went. Every change is on disk before
  * it resolves, so the outbox survives restarts.
  */
-export class ForwardingRepo {
-  private constructor(private readonly doc: JsonDocument<ForwardingFile>) {}
+export class ForwardingRepo extends outbox.SendOutcomes {
+  private constructor(private readonly doc: JsonDocument<ForwardingFile>) {
+    super();
+  }
 
   static async open(path: string): Promise<ForwardingRepo> {
     return new ForwardingRepo(await JsonDocument.open<ForwardingFile>(path, { schemaVersion: 1, users: {} }));
@@ -50,46 +52,19 @@ export class ForwardingRepo {
       .then((dropped) => dropped ?? 0);
   }
 
-  /** The service took the first `taken` listens. */
-  sent(userId: string, epoch: number, taken: number, now: number): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markSent(record, taken, now));
-  }
-
-  /** The service refused the first `refused` listens for good: they leave the outbox. */
-  dropped(userId: string, epoch: number, refused: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markDropped(record, refused, error));
-  }
-
-  /** A send failed; the outbox is kept (`tokenRefused` stops sending until a new token). */
-  failed(userId: string, epoch: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markFailed(record, error));
-  }
-
   /** Drops a member's forwarding (when the account is deleted). */
   async removeUser(userId: string): Promise<void> {
-    await this.doc.mutate(
-      (data) => {
-        const had = userId in data.users;
-        delete data.users[userId];
-        return had;
-      },
-      (had) => had,
-    );
+    await this.doc.dropEntry((data) => data.users, userId);
   }
 
   flush(): Promise<void> {
     return this.doc.flush();
   }
 
-  private change(userId: string, epoch: number, apply: (record: KeptForwarding) => void): Promise<void> {
+  protected change(userId: string, epoch: number, apply: (record: KeptForwarding) => void): Promise<void> {
     return this.doc
       .mutate(
-        (data) => {
-          const record = data.users[userId];
-          if (!record || record.epoch !== epoch) return false;
-          apply(record);
-          return true;
-        },
+        (data) => outbox.changeIfCurrent(data.users[userId], epoch, apply),
         (changed) => changed,
       )
       .then(() => undefined);

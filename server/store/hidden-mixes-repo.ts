@@ -34,10 +34,8 @@ export class HiddenMixesRepo {
   }
 
   /** Drops what a user hid (when the account is deleted). */
-  removeUser(userId: string): Promise<void> {
-    return this.doc.mutate((data) => {
-      delete data.hidden[userId];
-    });
+  async removeUser(userId: string): Promise<void> {
+    await this.doc.dropEntry((data) => data.hidden, userId);
   }
 
   flush(): Promise<void> {

@@ -117,6 +117,22 @@ export class JsonDocument<T extends Versioned> {
     });
   }
 
+  /**
+   * Drops `key` from the record `entries` picks (a user's entry, when the account is deleted) and
+   * resolves to whether there was one; nothing is written when there was none.
+   */
+  dropEntry(entries: (data: T) => Record<string, unknown>, key: string): Promise<boolean> {
+    return this.mutate(
+      (data) => {
+        const record = entries(data);
+        if (!Object.hasOwn(record, key)) return false;
+        delete record[key];
+        return true;
+      },
+      (dropped) => dropped,
+    );
+  }
+
   /** Resolves once every change queued so far is on disk. */
   async flush(): Promise<void> {
     while (this.draining) await this.draining;

@@ -29,10 +29,8 @@ export class PlayQueuesRepo {
   }
 
   /** Drops a user's queue (when the account is deleted). */
-  removeUser(userId: string): Promise<void> {
-    return this.doc.mutate((data) => {
-      delete data.queues[userId];
-    });
+  async removeUser(userId: string): Promise<void> {
+    await this.doc.dropEntry((data) => data.queues, userId);
   }
 
   flush(): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Listen } from '../domain/listen.js';
-import { fsyncDir } from '../fs/atomic-file.js';
+import { fsyncDir, writeSynced } from '../fs/atomic-file.js';
 
 /**
  * Listens that matched no library track (docs/API.md, Listening history): an append-only JSON Lines
@@ -61,10 +61,9 @@ export class UnmatchedListens {
       // Nothing kept, nothing to offer: no file is written.
       if ((await this.handle.stat()).size === 0) return { taken: 0, kept: 0 };
       const next = `${this.path}.next`;
-      const out = await open(next, 'w', 0o600);
       let taken = 0;
       let kept = 0;
-      try {
+      await writeSynced(next, 'w', 0o600, async (out) => {
         let batch: Listen[] = [];
         const flush = async () => {
           const took = await take(batch);
@@ -79,13 +78,7 @@ export class UnmatchedListens {
           if (batch.length >= batchSize) await flush();
         }
         if (batch.length > 0) await flush();
-        await out.sync();
-      } catch (error) {
-        await out.close();
-        await rm(next, { force: true });
-        throw error;
-      }
-      await out.close();
+      });
       if (taken === 0) {
         // Every listen stayed: the file is as it was.
         await rm(next, { force: true });

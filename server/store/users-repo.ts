@@ -2,6 +2,13 @@ import type { ApiKeyRecord } from '../domain/api-key.js';
 import { usernameKey } from '../domain/username.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../domain/user.js';
 import type { InvitesStore, UsersStore } from '../domain/ports.js';
+import {
+  findActiveInvite,
+  isActiveInvite,
+  redeemInvite,
+  refuseNewInvite,
+  revocableInvite,
+} from '../domain/invite.js';
 import { JsonDocument, type Migrations, type Versioned } from './json-document.js';
 
 interface UsersFile extends Versioned {
@@ -80,9 +87,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
       if (data.users.some((other) => sameName(other.username, user.username))) return 'username_taken';
       if (redeemInviteId !== null) {
         const invite = data.invites.find((record) => record.id === redeemInviteId);
-        if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null) return 'invite_spent';
-        invite.redeemedAt = user.createdAt;
-        invite.joinedUserId = user.id;
+        if (!redeemInvite(invite, user)) return 'invite_spent';
       }
       data.users.push(user);
       return 'added';
@@ -143,7 +148,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
   // --- invite codes -------------------------------------------------------------------------------
 
   activeInvites(now: number): InviteRecord[] {
-    return this.doc.data.invites.filter((invite) => isActive(invite, now));
+    return this.doc.data.invites.filter((invite) => isActiveInvite(invite, now));
   }
 
   /** Every invite still kept (up to a day past its expiry), newest first. */
@@ -158,12 +163,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
   revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined> {
     return this.doc.mutate(
       (data) => {
-        const invite = data.invites
-          .filter((record) => record.code === code && record.redeemedAt === null && record.revokedAt === null)
-          .filter((record) =>
-            record.usedAt === null ? now < record.expiresAt : now < record.usedAt + serverTokenMs,
-          )
-          .sort((a, b) => b.createdAt - a.createdAt)[0];
+        const invite = revocableInvite(data.invites, code, now, serverTokenMs);
         if (invite) invite.revokedAt = now;
         return invite ? { ...invite } : undefined;
       },
@@ -182,9 +182,8 @@ export class UsersRepo implements UsersStore, InvitesStore {
   addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'> {
     return this.doc.mutate(
       (data) => {
-        const active = data.invites.filter((other) => isActive(other, invite.createdAt));
-        if (active.length >= maxActive) return 'too_many';
-        if (active.some((other) => other.code === invite.code)) return 'code_clash';
+        const refused = refuseNewInvite(data.invites, invite, maxActive);
+        if (refused) return refused;
         data.invites = data.invites.filter(
           (other) => invite.createdAt - other.expiresAt < INVITE_RETENTION_MS,
         );
@@ -200,7 +199,7 @@ export class UsersRepo implements UsersStore, InvitesStore {
     // A wrong code changes nothing, so it costs no write: guesses must not make the disk work.
     return this.doc.mutate(
       (data) => {
-        const invite = findActive(data.invites, code, now);
+        const invite = findActiveInvite(data.invites, code, now);
         if (invite) invite.usedAt = now;
         return invite ? { ...invite } : undefined;
       },
@@ -282,13 +281,4 @@ export class UsersRepo implements UsersStore, InvitesStore {
   flush(): Promise<void> {
     return this.doc.flush();
   }
-}
-
-function isActive(invite: InviteRecord, now: number): boolean {
-  return invite.usedAt === null && invite.revokedAt === null && now < invite.expiresAt;
-}
-
-/** The active invite with this code, if any. */
-function findActive(invites: readonly InviteRecord[], code: string, now: number): InviteRecord | undefined {
-  return invites.find((invite) => invite.code === code && isActive(invite, now));
 }

@@ -57,7 +57,8 @@ describe('Apps view', () => {
     await view.getByTestId('app-key-made').waitFor();
     const key = await view.getByTestId('app-key-value').inputValue();
     expect(key).toMatch(/^melon_[A-Za-z0-9_-]{43}$/);
-    expect(await texts(view.locator('.app-key-name'))).toEqual(['DSub on my phone']);
+    // The list of passwords is fetched again after the new one is shown: wait for it, not the old list.
+    await eventually(() => texts(view.locator('.app-key-name')), ['DSub on my phone']);
     expect(await view.getByTestId('app-key-used').textContent()).toContain('not used yet');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'apps-key-made');

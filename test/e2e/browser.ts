@@ -122,10 +122,12 @@ export async function openSection(page: Page, id: string): Promise<Locator> {
   // On a phone the links sit behind the Menu button.
   const menu = page.getByTestId('menu-toggle');
   if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  // A tab always draws its view anew (from the hash change that follows, or at once when it is the
+  // open one): the view shown before is marked, so the wait is for the new one, not the old.
+  await page.evaluate(() => document.querySelector('#view > .view')?.setAttribute('data-stale', ''));
   await page.getByTestId(`tab-${id}`).click();
-  const view = page.getByTestId(`view-${id}`);
-  await view.waitFor();
-  return view;
+  await page.locator(`[data-testid="view-${id}"]:not([data-stale])`).waitFor();
+  return page.getByTestId(`view-${id}`);
 }
 
 /** A way the page is seen: its colour scheme and the window's width. */

@@ -134,6 +134,8 @@ describe('A household member browses the others', () => {
     const { page } = browser;
     await signOut(page);
     await signIn(house.robin);
+    // The Person menu is filled when the members arrive, after the view is drawn.
+    await settled(page);
     const options = await texts(page.getByTestId('stats-user').locator('option'));
     expect(options).toEqual(expect.arrayContaining(['Everyone', 'robin (you)', 'kim', 'sam (private)']));
     await page.getByTestId('stats-range-all').click();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Forwarding } from '../../server/contract/forwarding.js';
 import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { historyLibrary } from '../history/library.js';
@@ -29,6 +30,11 @@ beforeAll(async () => {
   member = await makeUser(t, { username: 'robin' });
 });
 
+/** The member's forwarding as the server has it now. */
+async function forwarding(): Promise<Forwarding> {
+  return (await (await t.call('/api/users/forwarding', { token: member.token })).json()) as Forwarding;
+}
+
 describe('Account: forward plays to ListenBrainz', () => {
   it('turns on with a token, shows the last send and a refused token, and turns off', async () => {
     const { page } = browser;
@@ -47,6 +53,9 @@ describe('Account: forward plays to ListenBrainz', () => {
     expect((await postJson(t, '/api/stats/log-play', { id: 'never' }, member.token)).status).toBe(200);
     await fake.received(1);
     expect(fake.submissions[0]!.authorization).toBe('Token my-listenbrainz-token');
+    // Received is not yet recorded: the server notes the send once the service has answered, and
+    // the card, drawn before that, would wait for its next refresh.
+    await expect.poll(async () => (await forwarding()).lastSentAt).not.toBeNull();
     await page.reload();
     view = await openSection(page, 'account');
     await eventually(
@@ -57,6 +66,7 @@ describe('Account: forward plays to ListenBrainz', () => {
     fake.answers.push({ status: 401, body: { code: 401, error: 'Invalid authorization token.' } });
     expect((await postJson(t, '/api/stats/log-play', { id: 'crazy' }, member.token)).status).toBe(200);
     await fake.received(2);
+    await expect.poll(async () => (await forwarding()).lastError?.code).toBe('token_refused');
     await page.reload();
     view = await openSection(page, 'account');
     await eventually(

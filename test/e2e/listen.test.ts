@@ -197,11 +197,12 @@ describe('Listen', () => {
         async () => {
           await page.getByTestId('album-card').first().locator('.album-open').click();
           await page.getByTestId('track-row').first().waitFor();
+          // Paused first, so the "Pause" awaited is the new start's, not what played before.
+          const player = page.getByRole('region', { name: 'Player' });
+          await page.evaluate(() => document.querySelector('audio')?.pause());
+          await player.getByRole('button', { name: 'Play', exact: true }).waitFor();
           await page.getByTestId('play-all').click();
-          await page
-            .getByRole('region', { name: 'Player' })
-            .getByRole('button', { name: /^(Play|Pause)$/ })
-            .waitFor();
+          await player.getByRole('button', { name: 'Pause' }).waitFor();
         },
       ],
       [

@@ -147,6 +147,11 @@ describe('Updates', () => {
     t.clock.advance(RELEASE_CACHE_MS + 1000);
     await openSection(page, 'library');
     await openSection(page, 'updates');
+    // Drawn once the server has answered the view's check, which is when it would have asked.
+    await eventually(
+      () => page.getByTestId('update-where').textContent(),
+      expect.stringMatching(/only when an admin asks/),
+    );
     await eventually(() => daily.isChecked(), false);
     expect(fake.apiCount()).toBe(before);
     await daily.click();

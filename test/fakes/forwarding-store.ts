@@ -1,12 +1,12 @@
 import * as outbox from '../../server/domain/forwarding.js';
-import type { ForwardingError, KeptForwarding, OutgoingListen } from '../../server/domain/forwarding.js';
+import type { KeptForwarding, OutgoingListen } from '../../server/domain/forwarding.js';
 import type { ForwardingStore } from '../../server/domain/ports.js';
 
 /**
  * Members' forwarding in memory, changed by the same rules as ForwardingRepo
  * (test/unit/domain/ports.test.ts).
  */
-export class FakeForwardingStore implements ForwardingStore {
+export class FakeForwardingStore extends outbox.SendOutcomes implements ForwardingStore {
   readonly records = new Map<string, KeptForwarding>();
 
   find(userId: string): KeptForwarding | undefined {
@@ -26,26 +26,13 @@ export class FakeForwardingStore implements ForwardingStore {
     return Promise.resolve(outbox.enqueue(this.records.get(userId), listens, limit, now) ?? 0);
   }
 
-  sent(userId: string, epoch: number, taken: number, now: number): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markSent(record, taken, now));
-  }
-
-  dropped(userId: string, epoch: number, refused: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markDropped(record, refused, error));
-  }
-
-  failed(userId: string, epoch: number, error: ForwardingError): Promise<void> {
-    return this.change(userId, epoch, (record) => outbox.markFailed(record, error));
-  }
-
   removeUser(userId: string): Promise<void> {
     this.records.delete(userId);
     return Promise.resolve();
   }
 
-  private change(userId: string, epoch: number, apply: (record: KeptForwarding) => void): Promise<void> {
-    const record = this.records.get(userId);
-    if (record && record.epoch === epoch) apply(record);
+  protected change(userId: string, epoch: number, apply: (record: KeptForwarding) => void): Promise<void> {
+    outbox.changeIfCurrent(this.records.get(userId), epoch, apply);
     return Promise.resolve();
   }
 }

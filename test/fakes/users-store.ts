@@ -2,6 +2,13 @@ import type { ApiKeyRecord } from '../../server/domain/api-key.js';
 import type { AccountRole, InviteRecord, UserRecord } from '../../server/domain/user.js';
 import { usernameKey } from '../../server/domain/username.js';
 import type { ApiKeysStore, InvitesStore, UsersStore } from '../../server/domain/ports.js';
+import {
+  findActiveInvite,
+  isActiveInvite,
+  redeemInvite,
+  refuseNewInvite,
+  revocableInvite,
+} from '../../server/domain/invite.js';
 
 const sameName = (a: string, b: string) => usernameKey(a) === usernameKey(b);
 
@@ -38,11 +45,7 @@ export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
     if (this.users.some((other) => sameName(other.username, user.username)))
       return Promise.resolve('username_taken');
     if (redeemInviteId !== null) {
-      const invite = this.findInvite(redeemInviteId);
-      if (!invite || invite.redeemedAt !== null || invite.revokedAt !== null)
-        return Promise.resolve('invite_spent');
-      invite.redeemedAt = user.createdAt;
-      invite.joinedUserId = user.id;
+      if (!redeemInvite(this.findInvite(redeemInviteId), user)) return Promise.resolve('invite_spent');
     }
     this.users.push(user);
     return Promise.resolve('added');
@@ -76,7 +79,7 @@ export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
   }
 
   activeInvites(now: number): InviteRecord[] {
-    return this.invites.filter((invite) => isActive(invite, now));
+    return this.invites.filter((invite) => isActiveInvite(invite, now));
   }
 
   findInvite(id: string): InviteRecord | undefined {
@@ -84,15 +87,14 @@ export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
   }
 
   addInvite(invite: InviteRecord, maxActive: number): Promise<'added' | 'too_many' | 'code_clash'> {
-    const active = this.activeInvites(invite.createdAt);
-    if (active.length >= maxActive) return Promise.resolve('too_many');
-    if (active.some((other) => other.code === invite.code)) return Promise.resolve('code_clash');
+    const refused = refuseNewInvite(this.invites, invite, maxActive);
+    if (refused) return Promise.resolve(refused);
     this.invites.push(invite);
     return Promise.resolve('added');
   }
 
   consumeInvite(code: string, now: number): Promise<InviteRecord | undefined> {
-    const invite = this.invites.find((record) => record.code === code && isActive(record, now));
+    const invite = findActiveInvite(this.invites, code, now);
     if (invite) invite.usedAt = now;
     return Promise.resolve(invite ? { ...invite } : undefined);
   }
@@ -102,12 +104,7 @@ export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
   }
 
   revokeInvite(code: string, now: number, serverTokenMs: number): Promise<InviteRecord | undefined> {
-    const invite = this.invites
-      .filter((record) => record.code === code && record.redeemedAt === null && record.revokedAt === null)
-      .filter((record) =>
-        record.usedAt === null ? now < record.expiresAt : now < record.usedAt + serverTokenMs,
-      )
-      .sort((a, b) => b.createdAt - a.createdAt)[0];
+    const invite = revocableInvite(this.invites, code, now, serverTokenMs);
     if (invite) invite.revokedAt = now;
     return Promise.resolve(invite ? { ...invite } : undefined);
   }
@@ -147,8 +144,4 @@ export class FakeUsersStore implements UsersStore, InvitesStore, ApiKeysStore {
     }
     return Promise.resolve(key !== undefined);
   }
-}
-
-function isActive(invite: InviteRecord, now: number): boolean {
-  return invite.usedAt === null && invite.revokedAt === null && now < invite.expiresAt;
 }

@@ -61,12 +61,11 @@ export class ImportService {
       tempPath: string;
     },
   ) {
-    const self = accountOf(caller);
-    const userId = request.userId ?? self;
-    if (userId !== self && caller.role !== 'Admin')
-      throw unauthorized('forbidden_role', 'Only an Admin may import history for another user');
-    if (!isValidId(userId) || !this.users.findById(userId))
-      throw notFound('user_not_found', `User '${userId}' not found`);
+    const userId = this.memberFor(
+      caller,
+      request.userId,
+      'Only an Admin may import history for another user',
+    );
     this.requireRoomFor(userId);
     // Recognised before it is kept: a file that is no history is refused and leaves nothing.
     const plan = await planUpload(request.tempPath, request.source, IMPORT_MAX_BYTES);
@@ -75,7 +74,7 @@ export class ImportService {
     const job = queuedJob({
       id: newId(),
       userId,
-      startedBy: self,
+      startedBy: accountOf(caller),
       source: plan.source,
       takenAs: plan.takenAs,
       keepIncognito: request.keepIncognito ?? false,
@@ -135,13 +134,25 @@ export class ImportService {
    * own; an Admin's for anyone): what to add to the library.
    */
   async missing(caller: Principal, request: { userId?: string | undefined }) {
-    const self = accountOf(caller);
-    const userId = request.userId ?? self;
-    if (userId !== self && caller.role !== 'Admin')
-      throw unauthorized('forbidden_role', "Only an Admin may see another user's missing listens");
-    if (!isValidId(userId) || !this.users.findById(userId))
-      throw notFound('user_not_found', `User '${userId}' not found`);
+    const userId = this.memberFor(
+      caller,
+      request.userId,
+      "Only an Admin may see another user's missing listens",
+    );
     return this.history.missing(userId, 50);
+  }
+
+  /**
+   * The member a request is about: the caller, or (for an Admin only; `refusal` says what others
+   * may not do) the account `userId` names, which must exist.
+   */
+  private memberFor(caller: Principal, userId: string | undefined, refusal: string): string {
+    const self = accountOf(caller);
+    const member = userId ?? self;
+    if (member !== self && caller.role !== 'Admin') throw unauthorized('forbidden_role', refusal);
+    if (!isValidId(member) || !this.users.findById(member))
+      throw notFound('user_not_found', `User '${member}' not found`);
+    return member;
   }
 
   /** Resolves once every queued import has finished (tests, shutdown). */

@@ -5,6 +5,11 @@ import type { LibraryService } from '../library-service.js';
 import type { TopLists } from './reads/top-lists.js';
 import type { StatsIndex } from './stats-index.js';
 
+/** The measures every top list gives each of its items (the contract's `measures`). */
+function measuresOf(item: { plays: number; listeningMs: number; lastPlayedAt: number }) {
+  return { plays: item.plays, listeningMs: item.listeningMs, lastPlayedAt: isoUtc(item.lastPlayedAt) };
+}
+
 /**
  * Names for what the statistics list: the library's current names, else the names the plays
  * recorded when the track, album or artist has left the library since (a deleted album still shows
@@ -29,10 +34,8 @@ export class StatsNames {
             name: track.name,
             album: track.album,
             artists: track.artists,
-            plays: item.plays,
             skips: item.skips,
-            listeningMs: item.listeningMs,
-            lastPlayedAt: isoUtc(item.lastPlayedAt),
+            ...measuresOf(item),
           };
         }),
       albums: (items) =>
@@ -41,26 +44,20 @@ export class StatsNames {
           id: item.id,
           name: this.album(item.id).name,
           artists: this.library.albumArtists(item.id),
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
+          ...measuresOf(item),
         })),
       artists: (items) =>
         items.map((item, i) => ({
           rank: rank(i),
           id: item.id,
           name: this.artist(item.id).name,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
+          ...measuresOf(item),
         })),
       genres: (items) =>
         items.map((item, i) => ({
           rank: rank(i),
           genre: item.genre,
-          plays: item.plays,
-          listeningMs: item.listeningMs,
-          lastPlayedAt: isoUtc(item.lastPlayedAt),
+          ...measuresOf(item),
         })),
     };
     return name[kind](items);

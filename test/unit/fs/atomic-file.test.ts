@@ -19,3 +19,25 @@ describe('writeFileAtomic', () => {
     await rm(dir, { recursive: true });
   });
 });
+
+describe('writeSynced', () => {
+  it('keeps what was written, and leaves no half-written file when the writing fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'melon-synced-'));
+    const path = join(dir, 'next');
+    await atomic.writeSynced(path, 'w', 0o600, async (handle) => {
+      await handle.write('one\n');
+      await handle.write('two\n');
+    });
+    expect(await readFile(path, 'utf8')).toBe('one\ntwo\n');
+    const failed = join(dir, 'failed');
+    await expect(
+      atomic.writeSynced(failed, 'w', 0o600, async (handle) => {
+        await handle.write('half');
+        throw new Error('the listens could not be offered');
+      }),
+    ).rejects.toThrow('the listens could not be offered');
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(dir)).toEqual(['next']);
+    await rm(dir, { recursive: true });
+  });
+});

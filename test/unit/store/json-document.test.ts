@@ -28,6 +28,23 @@ describe('JsonDocument', () => {
     expect(reopened.data.items).toEqual(['a']);
   });
 
+  it('drops a deleted account’s entry to disk, and writes nothing when it had none', async () => {
+    const path = await fresh();
+    const doc = await JsonDocument.open<Doc & { byUser: Record<string, string[]> }>(path, {
+      schemaVersion: 1,
+      items: [],
+      byUser: { ann: ['a'], bob: ['b'] },
+    });
+    const spy = vi.spyOn(atomic, 'writeFileAtomic');
+    expect(await doc.dropEntry((data) => data.byUser, 'ann')).toBe(true);
+    expect(JSON.parse(await readFile(path, 'utf8')).byUser).toEqual({ bob: ['b'] });
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(await doc.dropEntry((data) => data.byUser, 'ann')).toBe(false);
+    expect(await doc.dropEntry((data) => data.byUser, 'toString')).toBe(false);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
   it('groups concurrent changes into few writes, and loses none', async () => {
     const path = await fresh();
     const doc = await JsonDocument.open<Doc>(path, { schemaVersion: 1, items: [] });

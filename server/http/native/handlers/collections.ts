@@ -4,7 +4,7 @@ import type { LibraryService } from '../../../services/library-service.js';
 import type { CollectionService } from '../../../services/collection-service.js';
 import type { CollectionKind } from '../../../domain/collection.js';
 import { idPath, listQuery, stringList, text } from '../../params.js';
-import { callerOf, endpoint } from '../../endpoint.js';
+import { byIdEndpoint, callerOf, endpoint } from '../../endpoint.js';
 
 export function collectionHandlers(
   collections: CollectionService,
@@ -26,15 +26,12 @@ export function collectionHandlers(
       errors: { 404: [`${kind}_not_found`] },
       handle: ({ path }) => collections.get(kind, path.id),
     }),
-    tracks: endpoint({
+    tracks: byIdEndpoint({
       summary: `A ${kind}'s tracks, in its order`,
       description: 'One request for the whole list, however long, instead of one per track.',
-      path: idPath,
       response: trackListSchema,
-      errors: { 404: [`${kind}_not_found`] },
-      handle: ({ path, request }) => ({
-        items: library.tracksOf(callerOf(request), collections.get(kind, path.id).trackIds),
-      }),
+      notFound: `${kind}_not_found`,
+      handle: (caller, id) => ({ items: library.tracksOf(caller, collections.get(kind, id).trackIds) }),
     }),
     create: endpoint({
       summary: `Create a ${kind}`,

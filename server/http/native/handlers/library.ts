@@ -7,8 +7,8 @@ import {
   trackSchema,
 } from '../../../contract/library.js';
 import type { LibraryService } from '../../../services/library-service.js';
-import { idPath, listQuery } from '../../params.js';
-import { callerOf, endpoint } from '../../endpoint.js';
+import { listQuery } from '../../params.js';
+import { byIdEndpoint, callerOf, endpoint } from '../../endpoint.js';
 
 export function libraryHandlers(library: LibraryService) {
   return {
@@ -36,26 +36,23 @@ export function libraryHandlers(library: LibraryService) {
       response: artistPageSchema,
       handle: ({ params, request }) => library.listArtists(callerOf(request), params),
     }),
-    track: endpoint({
+    track: byIdEndpoint({
       summary: 'A track',
-      path: idPath,
       response: trackSchema,
-      errors: { 404: ['track_not_found'] },
-      handle: ({ path, request }) => library.getTrack(callerOf(request), path.id),
+      notFound: 'track_not_found',
+      handle: (caller, id) => library.getTrack(caller, id),
     }),
-    album: endpoint({
+    album: byIdEndpoint({
       summary: 'An album',
-      path: idPath,
       response: albumSchema,
-      errors: { 404: ['album_not_found'] },
-      handle: ({ path, request }) => library.getAlbum(callerOf(request), path.id),
+      notFound: 'album_not_found',
+      handle: (caller, id) => library.getAlbum(caller, id),
     }),
-    artist: endpoint({
+    artist: byIdEndpoint({
       summary: 'An artist',
-      path: idPath,
       response: artistSchema,
-      errors: { 404: ['artist_not_found'] },
-      handle: ({ path, request }) => library.getArtist(callerOf(request), path.id),
+      notFound: 'artist_not_found',
+      handle: (caller, id) => library.getArtist(caller, id),
     }),
   };
 }

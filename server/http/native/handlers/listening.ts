@@ -13,7 +13,7 @@ import type { FavouritesService } from '../../../services/favourites-service.js'
 import type { BrowseService } from '../../../services/playback/browse-service.js';
 import { MAX_QUEUE_TRACKS, type PlayQueueService } from '../../../services/play-queue-service.js';
 import { id, idPath, integer, listQuery, stringList, text } from '../../params.js';
-import { callerOf, endpoint, rawEndpoint } from '../../endpoint.js';
+import { byIdEndpoint, callerOf, endpoint, rawEndpoint } from '../../endpoint.js';
 import { imageReply } from '../../image-reply.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -94,27 +94,24 @@ export function listeningHandlers(
       response: albumPageSchema,
       handle: ({ params, request }) => browse.albums(callerOf(request), params),
     }),
-    albumTracks: endpoint({
+    albumTracks: byIdEndpoint({
       summary: "An album's tracks in play order (disc, track number)",
-      path: idPath,
       response: z.array(trackSchema),
-      errors: { 404: ['album_not_found'] },
-      handle: ({ path, request }) => browse.albumTracks(callerOf(request), path.id),
+      notFound: 'album_not_found',
+      handle: (caller, id) => browse.albumTracks(caller, id),
     }),
-    artistAlbums: endpoint({
+    artistAlbums: byIdEndpoint({
       summary: "An artist's albums, the newest first",
-      path: idPath,
       response: z.array(albumSchema),
-      errors: { 404: ['artist_not_found'] },
-      handle: ({ path, request }) => browse.artistAlbums(callerOf(request), path.id),
+      notFound: 'artist_not_found',
+      handle: (caller, id) => browse.artistAlbums(caller, id),
     }),
-    artistTopTracks: endpoint({
+    artistTopTracks: byIdEndpoint({
       summary: "An artist's tracks the caller played most, then the rest by name",
-      path: idPath,
       params: { count: integer(1, 100).default(10).meta({ description: 'How many' }) },
       response: z.array(trackSchema),
-      errors: { 404: ['artist_not_found'] },
-      handle: ({ path, params, request }) => browse.artistTopTracks(callerOf(request), path.id, params.count),
+      notFound: 'artist_not_found',
+      handle: (caller, id, params) => browse.artistTopTracks(caller, id, params.count),
     }),
     genres: endpoint({
       summary: 'Every genre of the library with its album and track counts, by name',

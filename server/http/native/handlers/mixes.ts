@@ -2,8 +2,8 @@ import { MIX_IDS, mixHiddenSchema, mixListSchema, mixSchema } from '../../../con
 import { trackListSchema } from '../../../contract/library.js';
 import type { LibraryService } from '../../../services/library-service.js';
 import type { MixService } from '../../../services/mixes/mix-service.js';
-import { boolean, id, idPath } from '../../params.js';
-import { callerOf, endpoint } from '../../endpoint.js';
+import { boolean, id } from '../../params.js';
+import { byIdEndpoint, callerOf, endpoint } from '../../endpoint.js';
 
 /** Melon's mixes (docs/API.md, Mixes): read-only playlists; each account may hide some. */
 export function mixHandlers(mixes: MixService, library: LibraryService) {
@@ -31,22 +31,19 @@ export function mixHandlers(mixes: MixService, library: LibraryService) {
         items: await mixes.list(callerOf(request), params.includeHidden),
       }),
     }),
-    get: endpoint({
+    get: byIdEndpoint({
       summary: 'One of the caller’s mixes, hidden or not, even without tracks',
-      path: idPath,
       response: mixSchema,
-      errors: { 404: ['mix_not_found'] },
-      handle: ({ path, request }) => mixes.get(callerOf(request), path.id),
+      notFound: 'mix_not_found',
+      handle: (caller, id) => mixes.get(caller, id),
     }),
-    tracks: endpoint({
+    tracks: byIdEndpoint({
       summary: 'One of the caller’s mixes’ tracks, in its order, in one answer',
-      path: idPath,
       response: trackListSchema,
-      errors: { 404: ['mix_not_found'] },
-      handle: async ({ path, request }) => {
-        const caller = callerOf(request);
-        return { items: library.tracksOf(caller, (await mixes.get(caller, path.id)).trackIds) };
-      },
+      notFound: 'mix_not_found',
+      handle: async (caller, id) => ({
+        items: library.tracksOf(caller, (await mixes.get(caller, id)).trackIds),
+      }),
     }),
     hide: hide(true),
     unhide: hide(false),

@@ -51,7 +51,7 @@ export function infoMethods(services: Services) {
     if (library.hasTrack(id)) {
       seedArtists = library.track(id).artistIds;
       exclude = id;
-    } else if (!id3 && tryAlbum(services, id)) seedArtists = library.album(id).artistIds;
+    } else if (!id3 && library.has('album', id)) seedArtists = library.album(id).artistIds;
     else seedArtists = [library.artist(id).id];
     const artists = new Set(seedArtists);
     for (const seed of seedArtists)
@@ -79,15 +79,6 @@ export function infoMethods(services: Services) {
     getSimilarSongs: (request: MethodRequest) => similarSongs(request, false),
     getSimilarSongs2: (request: MethodRequest) => similarSongs(request, true),
   };
-}
-
-function tryAlbum(services: Services, id: string): boolean {
-  try {
-    services.library.album(id);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** getCoverArt URLs of a picture in three sizes, signed as the request was. */
@@ -131,19 +122,10 @@ export async function similarArtists(
   }
   const { library } = services;
   return [...scores.entries()]
-    .filter(([id]) => library.artistName(id) !== null && hasArtist(services, id))
+    .filter(([id]) => library.artistName(id) !== null && library.has('artist', id))
     .sort(
       ([a, x], [b, y]) =>
         y - x || (library.artistName(a) ?? '').localeCompare(library.artistName(b) ?? '') || (a < b ? -1 : 1),
     )
     .map(([id]) => id);
-}
-
-function hasArtist(services: Services, id: string): boolean {
-  try {
-    services.library.artist(id);
-    return true;
-  } catch {
-    return false;
-  }
 }

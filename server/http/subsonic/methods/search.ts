@@ -1,5 +1,6 @@
 import type { Services } from '../../../services/create-services.js';
 import { callerOf, type MethodRequest } from '../types.js';
+import type { Payload } from '../render.js';
 import { checkMusicFolder } from './system.js';
 
 /**
@@ -40,29 +41,19 @@ export function searchMethods(services: Services) {
     };
   }
 
-  return {
-    search2: (request: MethodRequest) => {
-      const found = search(request);
-      const p = request.present;
-      return {
-        searchResult2: {
-          artist: found.artists.map((artist) => p.indexArtist(artist)),
-          album: found.albums.map((album) => p.albumDirectory(album)),
-          song: found.songs.map((track) => p.song(track)),
-        },
-      };
-    },
+  /** search2 answers in the folder shapes, search3 in the ID3 ones; both find the same. */
+  function searchResult(request: MethodRequest, id3: boolean): Payload {
+    const found = search(request);
+    const p = request.present;
+    return {
+      artist: found.artists.map((artist) => (id3 ? p.artist(artist) : p.indexArtist(artist))),
+      album: found.albums.map((album) => (id3 ? p.album(album) : p.albumDirectory(album))),
+      song: found.songs.map((track) => p.song(track)),
+    };
+  }
 
-    search3: (request: MethodRequest) => {
-      const found = search(request);
-      const p = request.present;
-      return {
-        searchResult3: {
-          artist: found.artists.map((artist) => p.artist(artist)),
-          album: found.albums.map((album) => p.album(album)),
-          song: found.songs.map((track) => p.song(track)),
-        },
-      };
-    },
+  return {
+    search2: (request: MethodRequest) => ({ searchResult2: searchResult(request, false) }),
+    search3: (request: MethodRequest) => ({ searchResult3: searchResult(request, true) }),
   };
 }

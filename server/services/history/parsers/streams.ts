@@ -100,10 +100,19 @@ export async function* fileLines(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
 ): AsyncGenerator<string | null> {
+  yield* fromFile(path, progress, byteLines);
+}
+
+/** What `parse` makes of a file's bytes, with the file's size in `progress`; the file is closed after. */
+async function* fromFile<T>(
+  path: string,
+  progress: ReadProgress,
+  parse: (source: ByteReader, progress: ReadProgress) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
   const handle = await open(path, 'r');
   try {
     progress.size = (await handle.stat()).size;
-    yield* byteLines(fileReader(handle), progress);
+    yield* parse(fileReader(handle), progress);
   } finally {
     await handle.close();
   }
@@ -165,13 +174,7 @@ export async function* jsonArrayItems(
   path: string,
   progress: ReadProgress = { size: 0, read: 0 },
 ): AsyncGenerator<ArrayItem> {
-  const handle = await open(path, 'r');
-  try {
-    progress.size = (await handle.stat()).size;
-    yield* byteJsonArrayItems(fileReader(handle), progress);
-  } finally {
-    await handle.close();
-  }
+  yield* fromFile(path, progress, byteJsonArrayItems);
 }
 
 /**
