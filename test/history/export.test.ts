@@ -1,15 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, problem, useTestServer } from '../support/server.js';
-import { historyLibrary } from './library.js';
-import { importFile, listenBrainz, playCount, scrobblerKey } from './support.js';
+import { historyServer, importFile, listenBrainz, playCount, scrobblerKey } from './support.js';
 
-const t = useTestServer({
-  scanner: fakeScanner(historyLibrary()),
-  clock: new ManualClock(Date.parse('2026-06-15T12:00:00Z')),
-});
+const t = useTestServer(historyServer());
 let user: TestUser;
 
 beforeAll(async () => {

@@ -1,9 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { problem, useTestServer } from '../support/server.js';
-import { historyLibrary } from './library.js';
 import {
   ghanCsv,
   lastfmCsv,
@@ -13,14 +10,11 @@ import {
   spotifyHistory,
   type SampleListen,
 } from './samples.js';
-import { importFile, recentPlays, upload, waitForImport } from './support.js';
+import { historyServer, importFile, recentPlays, upload, waitForImport } from './support.js';
 import { declaringEntries, zipOf } from './zips.js';
 
 /** The files people hold: the services' ZIPs and each Last.fm tool's CSV, recognised by content. */
-const t = useTestServer({
-  scanner: fakeScanner(historyLibrary()),
-  clock: new ManualClock(Date.parse('2026-06-15T12:00:00Z')),
-});
+const t = useTestServer(historyServer());
 
 let alice: TestUser;
 beforeAll(async () => {

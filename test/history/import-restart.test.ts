@@ -1,20 +1,14 @@
 import { afterAll, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { fakeScanner } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
 import { loginToken, startTestServer, type TestServer } from '../support/server.js';
-import { historyLibrary } from './library.js';
 import { listenBrainzLines, type SampleListen } from './samples.js';
-import { playCount, upload, waitForImport, type ImportProgress } from './support.js';
+import { historyServer, playCount, upload, waitForImport, type ImportProgress } from './support.js';
 
 let t: TestServer;
 afterAll(() => t?.stop());
 
 it('resumes an import a stop interrupted, counting every listen once', async () => {
-  t = await startTestServer({
-    scanner: fakeScanner(historyLibrary()),
-    clock: new ManualClock(Date.parse('2026-06-15T12:00:00Z')),
-  });
+  t = await startTestServer(historyServer());
   const user = await makeUser(t);
   const tracks: Array<[string, string]> = [
     ['Rick Astley', 'Never Gonna Give You Up'],

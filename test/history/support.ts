@@ -1,7 +1,19 @@
 import { expect } from 'vitest';
 import type { TestUser } from '../factories/users.js';
-import type { TestServer } from '../support/server.js';
+import type { TestServer, TestServerOptions } from '../support/server.js';
 import type { ImportProgress } from '../../server/contract/history.js';
+import { ManualClock } from '../../server/clock.js';
+import { fakeScanner } from '../factories/library.js';
+import { historyLibrary } from './library.js';
+
+/** Noon on a fixed day, after every listen the history tests import, so none is in the future. */
+export const HISTORY_NOW = Date.parse('2026-06-15T12:00:00Z');
+
+/** A server over the history library, its clock stopped at HISTORY_NOW. */
+export const historyServer = (): TestServerOptions => ({
+  scanner: fakeScanner(historyLibrary()),
+  clock: new ManualClock(HISTORY_NOW),
+});
 
 /** A Melon API key made for the user (POST /api/users/api-keys/create): what a scrobbler is given. */
 export async function scrobblerKey(t: TestServer, user: TestUser): Promise<string> {

@@ -1,19 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { fakeScanner } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postForm, postJson, problem, useTestServer } from '../support/server.js';
 import type { YearInReview } from '../../server/contract/history.js';
-import { historyLibrary } from './library.js';
+import { historyServer } from './support.js';
 
 /**
  * The year in review of a small history whose figures are worked out by hand below. Times are local
  * (no offset), as the review counts days, months and hours in the server's time zone.
  */
-const t = useTestServer({
-  scanner: fakeScanner(historyLibrary()),
-  clock: new ManualClock(Date.parse('2026-06-15T12:00:00Z')),
-});
+const t = useTestServer(historyServer());
 let ann: TestUser;
 let ben: TestUser;
 let cat: TestUser;
