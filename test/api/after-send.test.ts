@@ -1,53 +1,34 @@
-import { mkdtemp } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { buildApp } from '../../server/http/app.js';
-import { createMemoryLogger } from '../../server/logger.js';
-import { AuthService } from '../../server/services/auth-service.js';
-import { TokenSigner } from '../../server/services/tokens.js';
-import { UsersRepo } from '../../server/store/users-repo.js';
+import { serveRoutes } from '../support/route-app.js';
 
 /**
  * A reply's after-send step (the update install) runs once, whether the response went out or the
  * client went away first, even while the handler was still working.
  */
-let server: Server;
+let served: Awaited<ReturnType<typeof serveRoutes>>;
 let port: number;
 let entered: () => void = () => undefined;
 let release: () => void = () => undefined;
 const ran: string[] = [];
 
 beforeAll(async () => {
-  const clock = new ManualClock();
-  const users = await UsersRepo.open(join(await mkdtemp(join(tmpdir(), 'melon-after-send-')), 'users.json'));
-  const auth = new AuthService(users, new TokenSigner(Buffer.alloc(32), clock), clock, 60);
-  const app = buildApp(
-    [
-      {
-        method: 'GET',
-        group: 'server',
-        path: '/slow/:name',
-        access: 'public',
-        handler: async ({ path }) => {
-          entered();
-          await new Promise<void>((resolve) => (release = resolve));
-          return { body: { ok: true }, afterSend: () => void ran.push(path['name']!) };
-        },
+  served = await serveRoutes([
+    {
+      method: 'GET',
+      group: 'server',
+      path: '/slow/:name',
+      access: 'public',
+      handler: async ({ path }) => {
+        entered();
+        await new Promise<void>((resolve) => (release = resolve));
+        return { body: { ok: true }, afterSend: () => void ran.push(path['name']!) };
       },
-    ],
-    auth,
-    createMemoryLogger(),
-  );
-  const handle = app.callback();
-  server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+    },
+  ]);
+  port = served.port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => served.close());
 
 const handlerEntered = () => new Promise<void>((resolve) => (entered = resolve));
 const until = async (done: () => boolean) => {

@@ -1,15 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { buildApp } from '../../server/http/app.js';
 import { createMemoryLogger } from '../../server/logger.js';
-import { AuthService } from '../../server/services/auth-service.js';
-import { TokenSigner } from '../../server/services/tokens.js';
-import { UsersRepo } from '../../server/store/users-repo.js';
+import { serveRoutes } from '../support/route-app.js';
 import { problem, useTestServer } from '../support/server.js';
 
 const t = useTestServer();
@@ -71,15 +62,12 @@ describe('problem documents', () => {
 });
 
 describe('unexpected faults', () => {
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveRoutes>>;
   let url: string;
   const logger = createMemoryLogger();
 
   beforeAll(async () => {
-    const clock = new ManualClock();
-    const users = await UsersRepo.open(join(await mkdtemp(join(tmpdir(), 'melon-fault-')), 'users.json'));
-    const auth = new AuthService(users, new TokenSigner(Buffer.alloc(32), clock), clock, 60);
-    const app = buildApp(
+    served = await serveRoutes(
       [
         {
           method: 'GET',
@@ -91,15 +79,11 @@ describe('unexpected faults', () => {
           },
         },
       ],
-      auth,
       logger,
     );
-    const handle = app.callback();
-    server = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = served.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => served.close());
 
   it('become a 500 problem with a request id that the log also has, and no internals', async () => {
     const response = await fetch(`${url}/boom`);
