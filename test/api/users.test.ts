@@ -6,6 +6,7 @@ import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { changePassword, makeUser } from '../factories/users.js';
 import {
   ADMIN_PASSWORD,
+  expectProblem,
   loginToken,
   postForm,
   postJson,
@@ -77,8 +78,7 @@ describe('POST /api/users/create', () => {
       { username: 'MARTA', password: 'long enough' },
       t.adminToken,
     );
-    expect(clash.status).toBe(409);
-    expect((await problem(clash)).code).toBe('username_taken');
+    await expectProblem(clash, '409 username_taken');
     const racing = await Promise.all(
       [1, 2, 3].map(() =>
         postJson(t, '/api/users/create', { username: 'twin', password: 'long enough' }, t.adminToken),

@@ -5,7 +5,7 @@ import { SubsonicAPI } from 'subsonic-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, NewApiKey } from '../../server/contract/users.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postJson, problem, useTestServer } from '../support/server.js';
+import { expectProblem, postJson, useTestServer } from '../support/server.js';
 import { failsWith, ok, subsonicOnce } from './support.js';
 
 /**
@@ -21,13 +21,12 @@ beforeAll(async () => {
   member = await makeUser(t, { role: 'User', username: 'alex' });
 });
 
+/** Asks for an app password named `name` (for `userId`, when an Admin names a member). */
+const askForAppPassword = (token: string, name: string, userId?: string) =>
+  postJson(t, '/api/users/api-keys/create', { name, ...(userId ? { userId } : {}) }, token);
+
 async function makeAppPassword(token: string, name: string, userId?: string): Promise<NewApiKey> {
-  const response = await postJson(
-    t,
-    '/api/users/api-keys/create',
-    { name, ...(userId ? { userId } : {}) },
-    token,
-  );
+  const response = await askForAppPassword(token, name, userId);
   expect(response.status).toBe(201);
   return (await response.json()) as NewApiKey;
 }
@@ -230,24 +229,10 @@ describe('an Admin making an app password for a member', () => {
 
   it('is for Admins only; an unknown member is 404', async () => {
     const other = await makeUser(t);
-    const refused = await postJson(
-      t,
-      '/api/users/api-keys/create',
-      { name: 'x', userId: other.id },
-      member.token,
-    );
-    expect(refused.status).toBe(401);
-    expect((await problem(refused)).code).toBe('forbidden_role');
+    await expectProblem(await askForAppPassword(member.token, 'x', other.id), '401 forbidden_role');
     const listed = await t.call(`/api/users/api-keys?userId=${other.id}`, { token: member.token });
-    expect((await problem(listed)).code).toBe('forbidden_role');
-    const unknown = await postJson(
-      t,
-      '/api/users/api-keys/create',
-      { name: 'x', userId: 'no-such-user' },
-      t.adminToken,
-    );
-    expect(unknown.status).toBe(404);
-    expect((await problem(unknown)).code).toBe('user_not_found');
+    await expectProblem(listed, '401 forbidden_role');
+    await expectProblem(await askForAppPassword(t.adminToken, 'x', 'no-such-user'), '404 user_not_found');
     // Naming oneself is the same as naming nobody.
     await makeAppPassword(member.token, 'Mine', member.id);
   });
