@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { makeUser } from '../factories/users.js';
-import { createInvite, serverToken } from '../support/invites.js';
+import { createAccountWith, createInvite, serverToken } from '../support/invites.js';
 import {
   postForm,
   postJson,
@@ -19,13 +19,9 @@ const t = useTestServer();
 // Each test starts with no active codes and fresh guessing windows.
 beforeEach(() => t.clock.advance(11 * 60_000));
 
-/** A device makes its account with the Server token its invite code was exchanged for. */
-const createAccount = (token: string, account: { username: string; password: string; role?: string }) =>
-  postJson(t, '/api/users/create', account, token);
-
 /** A device that asks for an Admin account: made, with the role its invite gave, never Admin. */
 async function accountAskingForAdmin(token: string, username: string): Promise<unknown> {
-  const created = await createAccount(token, { username, password: `${username}-pw`, role: 'Admin' });
+  const created = await createAccountWith(t, token, { username, password: `${username}-pw`, role: 'Admin' });
   expect(created.status).toBe(201);
   return created.json();
 }
@@ -79,7 +75,7 @@ describe('GET /auth/invite', () => {
     const { token } = (await exchange.json()) as { token: string };
     const used = await createInvite(t);
     await t.call(`/auth/code-authenticate?code=${used.code}`);
-    const tablet = await createAccount(token, { username: 'hall-tablet', password: 'hall-tablet-pw' });
+    const tablet = await createAccountWith(t, token, { username: 'hall-tablet', password: 'hall-tablet-pw' });
     expect(tablet.status).toBe(201);
     const revoked = await createInvite(t);
     await postJson(t, '/auth/invites/revoke', { code: revoked.code }, t.adminToken);
@@ -126,7 +122,7 @@ describe('POST /auth/invites/revoke', () => {
       token: string;
     };
     expect((await postForm(t, '/auth/invites/revoke', { code: invite.code }, t.adminToken)).status).toBe(200);
-    const create = await createAccount(token, { username: 'late-tv', password: 'late-tv-pw' });
+    const create = await createAccountWith(t, token, { username: 'late-tv', password: 'late-tv-pw' });
     expect(create.status).toBe(401);
   });
 
@@ -263,7 +259,7 @@ describe('the Server token', () => {
       role: 'User',
     });
 
-    const second = await createAccount(token, { username: 'speaker-2', password: 'kitchen-speaker' });
+    const second = await createAccountWith(t, token, { username: 'speaker-2', password: 'kitchen-speaker' });
     await expectProblem(second, '401 invalid_token');
   });
 
@@ -294,15 +290,18 @@ describe('the Server token', () => {
   it('expires after 10 minutes', async () => {
     const token = await serverToken(t);
     t.clock.advance(10 * 60_000 + 1000);
-    const response = await createAccount(token, { username: 'late-device', password: 'late-device-pw' });
+    const response = await createAccountWith(t, token, {
+      username: 'late-device',
+      password: 'late-device-pw',
+    });
     expect(response.status).toBe(401);
   });
 
   it('survives a duplicate-name attempt and can still make its one user', async () => {
     const token = await serverToken(t);
-    const clash = await createAccount(token, { username: 'ADMIN', password: 'whatever-long' });
+    const clash = await createAccountWith(t, token, { username: 'ADMIN', password: 'whatever-long' });
     expect(clash.status).toBe(409);
-    const ok = await createAccount(token, { username: 'tv-room', password: 'whatever-long' });
+    const ok = await createAccountWith(t, token, { username: 'tv-room', password: 'whatever-long' });
     expect(ok.status).toBe(201);
   });
 });

@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rangeQuery, type RangeKind } from '../../renderer/format.js';
 import { fakeScanner } from '../factories/library.js';
-import { loginToken, postJson } from '../support/server.js';
+import { createAccountWith } from '../support/invites.js';
+import { loginToken } from '../support/server.js';
 import { axeViolations, type AxeViolation } from './axe.js';
 import {
   eventually,
@@ -265,16 +266,8 @@ describe('Invites that close the loop', () => {
       token: string;
     };
     await eventually(() => view.getByTestId('invite-used').count(), 1);
-    expect(
-      (
-        await postJson(
-          house.t,
-          '/api/users/create',
-          { username: 'tablet', password: 'tablet-password', role: 'Admin' },
-          token,
-        )
-      ).status,
-    ).toBe(201);
+    const tablet = { username: 'tablet', password: 'tablet-password', role: 'Admin' };
+    expect((await createAccountWith(house.t, token, tablet)).status).toBe(201);
     await eventually(() => view.getByTestId('invite-joined').textContent(), `✓ ${code} joined as tablet`);
     await eventually(
       () => view.getByTestId('invite-joined-row').textContent(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInvite } from '../support/invites.js';
-import { ADMIN_PASSWORD, ADMIN_USER, postJson } from '../support/server.js';
+import { createAccountWith, createInvite } from '../support/invites.js';
+import { ADMIN_PASSWORD, ADMIN_USER } from '../support/server.js';
 import {
   eventually,
   expectDetailShown,
@@ -135,12 +135,10 @@ describe('Invites', () => {
     expect(exchange.status).toBe(200);
     const { token, role } = (await exchange.json()) as { token: string; role: string };
     expect(role).toBe('Server');
-    const created = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'kitchen-speaker', password: 'speaker-password' },
-      token,
-    );
+    const created = await createAccountWith(t, token, {
+      username: 'kitchen-speaker',
+      password: 'speaker-password',
+    });
     expect(created.status).toBe(201);
 
     // The used code is no longer active, and the device's account is listed.

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../factories/users.js';
 import { send, type HostileResponse } from '../support/attacker.js';
-import { createInvite, serverToken } from '../support/invites.js';
-import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { createAccountWith, createInvite, serverToken } from '../support/invites.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Guessing passwords and invite codes (docs/API.md, Authentication), as an attacker on the household network would:
@@ -163,12 +163,10 @@ describe('invite code guessing', () => {
       (line) => line.includes('WARN') && line.includes('invite code guessing detected'),
     );
     expect(warning).toContain('revoked=3');
-    const withOldToken = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'late', password: 'a long password 1' },
-      exchanged,
-    );
+    const withOldToken = await createAccountWith(t, exchanged, {
+      username: 'late',
+      password: 'a long password 1',
+    });
     expect(withOldToken.status).toBe(401);
     for (const { code } of invites) {
       const response = await exchange(code, '127.0.0.60');
