@@ -2,33 +2,40 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnServer } from '../support/child-server.js';
+import { spawnServer, type SpawnedServer } from '../support/child-server.js';
 
 let dataDir: string;
 afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
+/** Sends the server `signal` and answers its exit code. */
+async function stop(server: SpawnedServer, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  server.child.kill(signal);
+  return server.exited;
+}
+
+/** Lets the process print what it prints just after its banner. */
+const afterBanner = () => new Promise((resolve) => setTimeout(resolve, 200));
+
 describe('npm start (headless server)', () => {
   it('prints its address and the generated Admin password once, and that password works', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
     const first = spawnServer({ MELON_DATA_DIR: dataDir });
     const url = await first.url;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await afterBanner();
     const password = /with the password (\S+)/.exec(first.output())?.[1];
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
     const login = await fetch(`${url}/auth/login?username=admin&password=${password}`);
     expect(login.status).toBe(200);
     expect(await readFile(join(dataDir, 'users.json'), 'utf8')).not.toContain(password!);
     expect(first.output()).not.toContain(`password=${password}`);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    expect(await stop(first)).toBe(0);
 
     const second = spawnServer({ MELON_DATA_DIR: dataDir });
     await second.url;
     expect(second.output()).not.toMatch(/with the password/);
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
+    expect(await stop(second, 'SIGINT')).toBe(0);
   });
 
   it('names a music folder that is missing in its start banner, with the fix, and its log', async () => {
@@ -41,14 +48,13 @@ describe('npm start (headless server)', () => {
       MELON_LIBRARY: missing,
     });
     await server.url;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await afterBanner();
     const output = server.output();
     expect(output).toContain(`music folder unavailable: ${missing}`);
     expect(output).toMatch(/set MELON_LIBRARY to your music folder .*MELON_LIBRARY=\/srv\/music npm start/);
     // The log line (JSON) names it too, as a warning.
     expect(output.split('\n').some((line) => line.includes('WARN') && line.includes(missing))).toBe(true);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await stop(server)).toBe(0);
   });
 
   it('logs no request before its banner: its own warm-up is not a client', async () => {
@@ -56,7 +62,7 @@ describe('npm start (headless server)', () => {
     const server = spawnServer({ MELON_DATA_DIR: dataDir, MELON_ADMIN_PASSWORD: 'configured-pw' });
     const url = await server.url;
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await afterBanner();
     const output = server.output();
     const banner = output.indexOf('is listening on');
     expect(banner).toBeGreaterThan(-1);
@@ -64,8 +70,7 @@ describe('npm start (headless server)', () => {
     // The client's request after the banner is logged; the server's own before it is not.
     expect(healthLines).toHaveLength(1);
     expect(output.indexOf('/api/health')).toBeGreaterThan(banner);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await stop(server)).toBe(0);
   });
 
   it('finishes an in-flight request on SIGTERM and exits 0 within 5 s', async () => {
@@ -100,8 +105,7 @@ describe('npm start (headless server)', () => {
     await first.exited;
     const third = spawnServer(env);
     await third.url;
-    third.child.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    expect(await stop(third)).toBe(0);
     await expect(readFile(join(dataDir, 'melon.lock'))).rejects.toThrow(/ENOENT/);
   });
 
@@ -111,14 +115,12 @@ describe('npm start (headless server)', () => {
     const notice = /MELON_ADMIN_PASSWORD is ignored: the Admin account exists already.*melon reset-password/g;
     const first = spawnServer(env);
     await first.url;
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    expect(await stop(first)).toBe(0);
     expect(first.output()).not.toMatch(notice);
 
     const second = spawnServer({ ...env, MELON_ADMIN_PASSWORD: 'a later password' });
     await second.url;
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await stop(second)).toBe(0);
     expect(second.output().match(notice)).toHaveLength(1);
     expect(second.output()).not.toContain('a later password');
   });

@@ -19,6 +19,17 @@ const t = useTestServer();
 // Each test starts with no active codes and fresh guessing windows.
 beforeEach(() => t.clock.advance(11 * 60_000));
 
+/** A device makes its account with the Server token its invite code was exchanged for. */
+const createAccount = (token: string, account: { username: string; password: string; role?: string }) =>
+  postJson(t, '/api/users/create', account, token);
+
+/** A device that asks for an Admin account: made, with the role its invite gave, never Admin. */
+async function accountAskingForAdmin(token: string, username: string): Promise<unknown> {
+  const created = await createAccount(token, { username, password: `${username}-pw`, role: 'Admin' });
+  expect(created.status).toBe(201);
+  return created.json();
+}
+
 describe('GET /auth/invite', () => {
   it('makes a four-character code from the alphabet, valid 10 minutes', async () => {
     const invite = await createInvite(t);
@@ -68,10 +79,8 @@ describe('GET /auth/invite', () => {
     const { token } = (await exchange.json()) as { token: string };
     const used = await createInvite(t);
     await t.call(`/auth/code-authenticate?code=${used.code}`);
-    expect(
-      (await postJson(t, '/api/users/create', { username: 'hall-tablet', password: 'hall-tablet-pw' }, token))
-        .status,
-    ).toBe(201);
+    const tablet = await createAccount(token, { username: 'hall-tablet', password: 'hall-tablet-pw' });
+    expect(tablet.status).toBe(201);
     const revoked = await createInvite(t);
     await postJson(t, '/auth/invites/revoke', { code: revoked.code }, t.adminToken);
     const active = await createInvite(t);
@@ -117,12 +126,7 @@ describe('POST /auth/invites/revoke', () => {
       token: string;
     };
     expect((await postForm(t, '/auth/invites/revoke', { code: invite.code }, t.adminToken)).status).toBe(200);
-    const create = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'late-tv', password: 'late-tv-pw' },
-      token,
-    );
+    const create = await createAccount(token, { username: 'late-tv', password: 'late-tv-pw' });
     expect(create.status).toBe(401);
   });
 
@@ -254,21 +258,12 @@ describe('the Server token', () => {
       expect(response.status, path).toBe(401);
       expect((await problem(response)).code).toBe('forbidden_role');
     }
-    const created = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'speaker', password: 'kitchen-speaker', role: 'Admin' },
-      token,
-    );
-    expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ username: 'speaker', role: 'User' });
+    expect(await accountAskingForAdmin(token, 'speaker')).toMatchObject({
+      username: 'speaker',
+      role: 'User',
+    });
 
-    const second = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'speaker-2', password: 'kitchen-speaker' },
-      token,
-    );
+    const second = await createAccount(token, { username: 'speaker-2', password: 'kitchen-speaker' });
     await expectProblem(second, '401 invalid_token');
   });
 
@@ -282,14 +277,10 @@ describe('the Server token', () => {
     expect(listed.map((row) => row.role)).toEqual(['Pass']);
     const exchanged = await t.call(`/auth/code-authenticate?code=${invite.code}`);
     const { token } = (await exchanged.json()) as { token: string };
-    const created = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'hall-display', password: 'hall-display', role: 'Admin' },
-      token,
-    );
-    expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ username: 'hall-display', role: 'Pass' });
+    expect(await accountAskingForAdmin(token, 'hall-display')).toMatchObject({
+      username: 'hall-display',
+      role: 'Pass',
+    });
   });
 
   it('cannot come from an invite that asks for an Admin: 400, and no code is made', async () => {
@@ -303,30 +294,15 @@ describe('the Server token', () => {
   it('expires after 10 minutes', async () => {
     const token = await serverToken(t);
     t.clock.advance(10 * 60_000 + 1000);
-    const response = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'late-device', password: 'late-device-pw' },
-      token,
-    );
+    const response = await createAccount(token, { username: 'late-device', password: 'late-device-pw' });
     expect(response.status).toBe(401);
   });
 
   it('survives a duplicate-name attempt and can still make its one user', async () => {
     const token = await serverToken(t);
-    const clash = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'ADMIN', password: 'whatever-long' },
-      token,
-    );
+    const clash = await createAccount(token, { username: 'ADMIN', password: 'whatever-long' });
     expect(clash.status).toBe(409);
-    const ok = await postJson(
-      t,
-      '/api/users/create',
-      { username: 'tv-room', password: 'whatever-long' },
-      token,
-    );
+    const ok = await createAccount(token, { username: 'tv-room', password: 'whatever-long' });
     expect(ok.status).toBe(201);
   });
 });

@@ -1,8 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { HTTP_LIMITS } from '../../server/create-server.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 /**
  * A household client keeps its connection open between requests and reuses it later. If the server
@@ -74,11 +74,7 @@ function advertisedTimeoutMs(answer: Answer): number {
 }
 
 describe('an idle kept-alive connection', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(() => t.stop());
+  const t = useTestServer();
 
   it('outlasts the idle time of the clients that ignore the advertised timeout', async () => {
     expect(HTTP_LIMITS.keepAliveTimeoutMs).toBeGreaterThan(LONGEST_CLIENT_IDLE_MS);
@@ -103,11 +99,7 @@ describe('an idle kept-alive connection', () => {
 describe('at the server’s keep-alive boundary', () => {
   // A short timeout of its own, so that the test can wait it out.
   const keepAliveTimeoutMs = 2_000;
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ httpLimits: { keepAliveTimeoutMs } });
-  });
-  afterAll(() => t.stop());
+  const t = useTestServer({ httpLimits: { keepAliveTimeoutMs } });
 
   it('a client sending when its advertised time is up, and a little late, is answered, not reset', async () => {
     const client = await connection(t.url);

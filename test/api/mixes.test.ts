@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Mix, MixList } from '../../server/contract/mixes.js';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
 import { makeUser } from '../factories/users.js';
-import { loginToken, postJson, problem, startTestServer, type TestServer } from '../support/server.js';
+import {
+  loginToken,
+  postJson,
+  problem,
+  startTestServer,
+  type TestServer,
+  useTestServer,
+} from '../support/server.js';
 
 /** The native mixes API (docs/API.md, Mixes): each account's own list, hiding that lasts. */
-const index = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [
-    { id: 't1', artistIds: ['ar1'] },
-    { id: 't2', artistIds: ['ar1'] },
-    { id: 't3', artistIds: ['ar1'] },
-  ],
-});
+const index = oneAlbumLibrary(3);
 index.tracks.forEach((track, i) => (track.mtimeMs = 1_000 * (i + 1)));
 
 async function list(t: TestServer, token: string, query = ''): Promise<Mix[]> {
@@ -62,39 +61,33 @@ describe('mixes in the native API', () => {
       await t.stop();
     }
   });
+});
+
+describe('one mix in the native API', () => {
+  const t = useTestServer({ scanner: fakeScanner(index) });
 
   it("sends a mix's tracks in its order in one answer", async () => {
-    const t = await startTestServer({ scanner: fakeScanner(index) });
-    try {
-      const sam = await makeUser(t);
-      const response = await t.call('/api/mixes/mix-new/tracks', { token: sam.token });
-      expect(response.status).toBe(200);
-      const { items } = (await response.json()) as { items: Array<{ id: string }> };
-      // Sam played nothing: every track is new to him, newest file first.
-      expect(items.map((track) => track.id)).toEqual(['t3', 't2', 't1']);
-      const unknown = await t.call('/api/mixes/mix-nothing/tracks', { token: sam.token });
-      expect((await problem(unknown)).code).toBe('mix_not_found');
-    } finally {
-      await t.stop();
-    }
+    const sam = await makeUser(t);
+    const response = await t.call('/api/mixes/mix-new/tracks', { token: sam.token });
+    expect(response.status).toBe(200);
+    const { items } = (await response.json()) as { items: Array<{ id: string }> };
+    // Sam played nothing: every track is new to him, newest file first.
+    expect(items.map((track) => track.id)).toEqual(['t3', 't2', 't1']);
+    const unknown = await t.call('/api/mixes/mix-nothing/tracks', { token: sam.token });
+    expect((await problem(unknown)).code).toBe('mix_not_found');
   });
 
   it('answers 404 mix_not_found for an id that is no mix, and 400 without an id', async () => {
-    const t = await startTestServer({ scanner: fakeScanner(index) });
-    try {
-      const alex = await makeUser(t);
-      for (const response of [
-        await t.call('/api/mixes/mix-nothing', { token: alex.token }),
-        await postJson(t, '/api/mixes/hide', { id: 'top' }, alex.token),
-      ]) {
-        expect(response.status).toBe(404);
-        expect((await problem(response)).code).toBe('mix_not_found');
-      }
-      const missing = await postJson(t, '/api/mixes/hide', {}, alex.token);
-      expect(missing.status).toBe(400);
-      expect((await problem(missing)).code).toBe('invalid_parameter');
-    } finally {
-      await t.stop();
+    const alex = await makeUser(t);
+    for (const response of [
+      await t.call('/api/mixes/mix-nothing', { token: alex.token }),
+      await postJson(t, '/api/mixes/hide', { id: 'top' }, alex.token),
+    ]) {
+      expect(response.status).toBe(404);
+      expect((await problem(response)).code).toBe('mix_not_found');
     }
+    const missing = await postJson(t, '/api/mixes/hide', {}, alex.token);
+    expect(missing.status).toBe(400);
+    expect((await problem(missing)).code).toBe('invalid_parameter');
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, startTestServer, type TestServer } from '../support/server.js';
 
@@ -9,14 +9,7 @@ import { postJson, startTestServer, type TestServer } from '../support/server.js
  * with 503 `starting` once it has waited long enough. The test holds the load through the server's
  * load turn, so "during the load" is certain on any machine.
  */
-const library = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [
-    { id: 't1', artistIds: ['ar1'] },
-    { id: 't2', artistIds: ['ar1'] },
-  ],
-});
+const library = oneAlbumLibrary(2);
 
 /** A request that needs the plays waits this long during the load before it is refused. */
 const WAIT_MS = 1_000;

@@ -293,18 +293,16 @@ describe('transcoding', () => {
     await lower.arrayBuffer();
   });
 
-  it('refuses unknown formats and bit rates it cannot honour', async () => {
-    for (const query of [
-      '?format=wav',
-      '?format=MP3x',
-      '?maxBitRate=16',
-      '?maxBitRate=abc',
-      '?maxBitRate=-1',
-    ]) {
-      const response = await stream(mp3, {}, query);
-      expect(response.status, query).toBe(400);
-      expect((await problem(response)).code, query).toBe('invalid_parameter');
-    }
+  it.each([
+    ['?format=wav', 'a format it does not encode'],
+    ['?format=MP3x', 'a misspelt format'],
+    ['?maxBitRate=16', 'a bit rate below what it encodes'],
+    ['?maxBitRate=abc', 'a bit rate that is not a number'],
+    ['?maxBitRate=-1', 'a negative bit rate'],
+  ])('refuses %s, %s, with 400 invalid_parameter', async (query) => {
+    const response = await stream(mp3, {}, query);
+    expect(response.status).toBe(400);
+    expect((await problem(response)).code).toBe('invalid_parameter');
   });
 
   it('starts a transcode timeOffset seconds in, so a player can seek in it', async () => {

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ListedUser } from '../../server/contract/users.js';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
 import { changePassword, makeUser } from '../factories/users.js';
 import {
@@ -16,6 +17,13 @@ import { expectTokenRefused } from '../support/tokens.js';
 
 const t = useTestServer();
 beforeEach(() => t.clock.advance(16 * 60_000));
+
+/** The users as `server`'s Admin lists them. */
+async function listedUsers(server: typeof t): Promise<ListedUser[]> {
+  const response = await server.call('/api/users', { token: server.adminToken });
+  expect(response.status).toBe(200);
+  return (await response.json()) as ListedUser[];
+}
 
 describe('POST /api/users/create', () => {
   it('makes users of each role with 201 and the public fields only', async () => {
@@ -165,9 +173,7 @@ describe('token revocation', () => {
   it('keeps the last Admin', async () => {
     const own = await startTestServer();
     try {
-      const admins = (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
-        id: string;
-      }>;
+      const admins = await listedUsers(own);
       const response = await postForm(own, '/api/users/delete', { id: admins[0]!.id }, own.adminToken);
       expect(response.status).toBe(409);
       expect((await problem(response)).code).toBe('last_admin');
@@ -179,10 +185,8 @@ describe('token revocation', () => {
   it('keeps one Admin when every Admin deletes itself at once', async () => {
     const own = await startTestServer();
     try {
-      const first = (
-        (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{ id: string }>
-      )[0]!;
-      const admins = [{ id: first.id, token: own.adminToken }];
+      const [first] = await listedUsers(own);
+      const admins = [{ id: first!.id, token: own.adminToken }];
       for (let i = 0; i < 4; i++) admins.push(await makeUser(own, { role: 'Admin' }));
       // Each deletes its own account, so no request is refused for a token already revoked.
       const responses = await Promise.all(
@@ -243,9 +247,7 @@ describe('POST /api/users/role', () => {
   it('keeps the last Admin an Admin', async () => {
     const own = await startTestServer();
     try {
-      const [admin] = (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
-        id: string;
-      }>;
+      const [admin] = await listedUsers(own);
       const response = await postForm(
         own,
         '/api/users/role',
@@ -272,15 +274,12 @@ describe('GET /api/users: last activity', () => {
       await own.call('/api/library/scan', { method: 'POST', token: own.adminToken });
       await own.server.services.library.waitForIdle();
       const user = await makeUser(own);
-      const list = async () =>
-        (await (await own.call('/api/users', { token: own.adminToken })).json()) as Array<{
-          id: string;
-          lastActivity: string | null;
-        }>;
-      expect((await list()).find((u) => u.id === user.id)?.lastActivity).toBeNull();
+      expect((await listedUsers(own)).find((u) => u.id === user.id)?.lastActivity).toBeNull();
       await postForm(own, '/api/stats/log-play', { id: 't1', dateTime: '2026-01-02T03:04:05Z' }, user.token);
       await postForm(own, '/api/stats/log-skip', { id: 't1' }, user.token);
-      expect((await list()).find((u) => u.id === user.id)?.lastActivity).toBe('2026-01-02T03:04:05.000Z');
+      expect((await listedUsers(own)).find((u) => u.id === user.id)?.lastActivity).toBe(
+        '2026-01-02T03:04:05.000Z',
+      );
     } finally {
       await own.stop();
     }
@@ -315,13 +314,7 @@ describe('publicStats default and the users file migration', () => {
         ]),
       );
       const fresh = await makeUser(restarted);
-      const listed = (await (
-        await restarted.call('/api/users', { token: restarted.adminToken })
-      ).json()) as Array<{
-        id: string;
-        publicStats: boolean;
-      }>;
-      expect(listed.find((u) => u.id === fresh.id)?.publicStats).toBe(true);
+      expect((await listedUsers(restarted)).find((u) => u.id === fresh.id)?.publicStats).toBe(true);
     } finally {
       await restarted.stop();
     }

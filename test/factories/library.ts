@@ -51,6 +51,15 @@ export function makeLibrary(spec: {
   return { tracks, albums, artists };
 }
 
+/** One artist (ar1) and their one album (al1) of `count` tracks by them: t1, t2, … */
+export function oneAlbumLibrary(count: number): LibraryIndex {
+  return makeLibrary({
+    artists: [{ id: 'ar1' }],
+    albums: [{ id: 'al1', artistIds: ['ar1'] }],
+    tracks: Array.from({ length: count }, (_, i) => ({ id: `t${i + 1}`, artistIds: ['ar1'] })),
+  });
+}
+
 /** What sets a track apart from the defaults of `makeLibrary` and from its album. */
 export type TrackDetails = Partial<Omit<TrackRecord, 'id' | 'name' | 'albumId'>>;
 /** What sets an album apart from the defaults of `makeLibrary`. */

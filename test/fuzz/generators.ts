@@ -186,6 +186,14 @@ const NASTY = [
  */
 const str = (constraints: fc.StringConstraints = {}) => fc.noBias(fc.string(constraints));
 
+/** `usual`, `odds` times out of `odds + 1`; otherwise one of the `rare` values. */
+function mostly<T>(odds: number, usual: T, ...rare: T[]): fc.Arbitrary<T> {
+  return fc.oneof(
+    { weight: odds, arbitrary: fc.constant(usual) },
+    { weight: 1, arbitrary: fc.constantFrom(...rare) },
+  );
+}
+
 const huge = fc.constantFrom('x'.repeat(100_000), '🎵'.repeat(30_000), 'a,'.repeat(20_000));
 
 const anyText = fc.oneof(
@@ -582,10 +590,7 @@ function routeRequest(
         },
         { weight: 1, arbitrary: fc.constant<BodyKind>('big-json') },
       )
-    : fc.oneof(
-        { weight: 12, arbitrary: fc.constant<BodyKind>('none') },
-        { weight: 1, arbitrary: fc.constantFrom<BodyKind>('json', 'form', 'truncated-json', 'encoding') },
-      );
+    : mostly<BodyKind>(12, 'none', 'json', 'form', 'truncated-json', 'encoding');
   const method = route
     ? fc.oneof(
         { weight: 6, arbitrary: fc.constant(route.method) },
@@ -662,41 +667,28 @@ function routeRequest(
       '',
       'x'.repeat(300),
     ),
-    flaw: fc.oneof(
-      { weight: 8, arbitrary: fc.constant<MultipartFlaw>('none') },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom<MultipartFlaw>(
-          'truncated',
-          'wrong-boundary',
-          'no-boundary',
-          'nameless-part',
-        ),
-      },
-    ),
+    flaw: mostly<MultipartFlaw>(8, 'none', 'truncated', 'wrong-boundary', 'no-boundary', 'nameless-part'),
     ifNoneMatch: fc.boolean(),
-    origin: fc.oneof(
-      { weight: 12, arbitrary: fc.constant(null) },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom(
-          '$self',
-          '$self/',
-          'http://evil.example',
-          'null',
-          'http://127.0.0.1',
-          'https://127.0.0.1',
-          'file://',
-          'not a url',
-        ),
-      },
+    origin: mostly<string | null>(
+      12,
+      null,
+      '$self',
+      '$self/',
+      'http://evil.example',
+      'null',
+      'http://127.0.0.1',
+      'https://127.0.0.1',
+      'file://',
+      'not a url',
     ),
-    fetchSite: fc.oneof(
-      { weight: 12, arbitrary: fc.constant(null) },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'cross-site navigate'),
-      },
+    fetchSite: mostly<string | null>(
+      12,
+      null,
+      'cross-site',
+      'same-site',
+      'same-origin',
+      'none',
+      'cross-site navigate',
     ),
   });
 }

@@ -185,19 +185,21 @@ describe('invite code guessing', () => {
   it('does not count well-formed guesses differently from malformed ones', async () => {
     // Malformed codes (wrong length, characters outside the alphabet) are failures too: they cannot
     // be used to probe the limit for free.
-    for (const guess of [
-      'A',
-      'AAAAA',
-      '0O1I',
-      '%00AA',
-      'ab%20c',
-      'ÄÖÜß',
-      'AAA',
-      'AAAAAAAA',
-      '....',
-      '9999',
-    ]) {
-      expect((await exchange(encodeURIComponent(guess), '127.0.0.70')).status).toBe(401);
+    const guesses: Array<[guess: string, shape: string]> = [
+      ['A', 'one letter'],
+      ['AAAAA', 'one letter too many'],
+      ['0O1I', 'the look-alikes the alphabet leaves out'],
+      ['%00AA', 'a NUL escape, sent as text'],
+      ['ab%20c', 'a space escape, sent as text'],
+      ['ÄÖÜß', 'letters outside ASCII'],
+      ['AAA', 'one letter too few'],
+      ['AAAAAAAA', 'twice the length'],
+      ['....', 'punctuation'],
+      ['9999', 'well-formed, but no such code'],
+    ];
+    for (const [guess, shape] of guesses) {
+      const response = await exchange(encodeURIComponent(guess), '127.0.0.70');
+      expect(response.status, `${guess}: ${shape}`).toBe(401);
     }
     expect((await exchange('ZZZZ', '127.0.0.70')).status).toBe(429);
   });

@@ -19,18 +19,19 @@ const send = async (host: string, path = '/auth/login?username=admin&password=gu
 };
 
 describe('DNS rebinding', () => {
-  it('refuses names it does not know with 421 unknown_host, before login or invite guessing runs', async () => {
-    for (const host of [
-      'evil.example',
-      'attacker.example:14524',
-      'melon.example.com.',
-      'localhost.evil.example',
-    ]) {
-      const response = await send(host);
-      expect(response.status, host).toBe(421);
-      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(JSON.parse(response.body.toString()).code).toBe('unknown_host');
-    }
+  it.each([
+    ['evil.example', 'a name on the internet'],
+    ['attacker.example:14524', "a name on the internet, with Melon's port"],
+    ['melon.example.com.', 'a fully qualified name with its trailing dot'],
+    ['localhost.evil.example', 'a name that starts like localhost'],
+  ])('refuses the Host %s, %s, with 421 unknown_host', async (host) => {
+    const response = await send(host);
+    expect(response.status).toBe(421);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(response.body.toString()).code).toBe('unknown_host');
+  });
+
+  it('refuses a name it does not know before login or invite guessing runs', async () => {
     const invite = await send('evil.example', '/auth/code-authenticate?code=ABCD');
     expect(invite.status).toBe(421);
     // Twelve wrong passwords through a rebound name count for nothing: the Admin is not locked out.

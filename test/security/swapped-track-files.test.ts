@@ -113,30 +113,25 @@ afterAll(async () => {
 async function swap(attack: Attack, read: Read): Promise<void> {
   const song = songOf(attack, read);
   const other = join(outside, read === 'art-delete' ? 'private.ogg' : 'private.mp3');
-  const temp = join(folderOf(attack, read), '.swap.tmp');
-  switch (attack) {
-    case 'link-to-secret':
-      await symlink(join(t.dataDir, 'secret.key'), temp);
-      return rename(temp, song);
-    case 'link-outside':
-      await symlink(other, temp);
-      return rename(temp, song);
-    case 'hard-link-to-secret':
-      await link(join(t.dataDir, 'secret.key'), temp);
-      return rename(temp, song);
-    case 'other-file':
-      await copyFile(other, temp);
-      return rename(temp, song);
-    case 'folder-link': {
-      const elsewhere = join(outside, `${attack} ${read}`);
-      await mkdir(elsewhere);
-      await copyFile(other, join(elsewhere, 'song.ogg'));
-      const away = join(outside, `moved ${read}`);
-      await rename(folderOf(attack, read), away);
-      await symlink(elsewhere, folderOf(attack, read));
-      return;
-    }
+  if (attack === 'folder-link') {
+    const elsewhere = join(outside, `${attack} ${read}`);
+    await mkdir(elsewhere);
+    await copyFile(other, join(elsewhere, 'song.ogg'));
+    const away = join(outside, `moved ${read}`);
+    await rename(folderOf(attack, read), away);
+    await symlink(elsewhere, folderOf(attack, read));
+    return;
   }
+  const temp = join(folderOf(attack, read), '.swap.tmp');
+  const secret = join(t.dataDir, 'secret.key');
+  const replacements: Record<typeof attack, () => Promise<void>> = {
+    'link-to-secret': () => symlink(secret, temp),
+    'link-outside': () => symlink(other, temp),
+    'hard-link-to-secret': () => link(secret, temp),
+    'other-file': () => copyFile(other, temp),
+  };
+  await replacements[attack]();
+  await rename(temp, song);
 }
 
 const contains = (body: Buffer, part: Buffer) => part.length > 0 && body.includes(part);

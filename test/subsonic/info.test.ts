@@ -131,29 +131,21 @@ describe('getSimilarSongs and getSimilarSongs2', () => {
 });
 
 describe('what Melon does not have', () => {
-  it('answers empty lists for podcasts and shares', async () => {
-    const lists: Array<[string, string]> = [
-      ['getPodcasts', 'podcasts'],
-      ['getNewestPodcasts', 'newestPodcasts'],
-      ['getShares', 'shares'],
-    ];
-    for (const [method, element] of lists) {
-      const answer = await ok(t, me, method);
-      expect(answer[element], method).toEqual({});
-      expect(await xsdErrors(await xml(method, {})), method).toBe('');
-    }
+  it.each([
+    ['getPodcasts', 'podcasts'],
+    ['getNewestPodcasts', 'newestPodcasts'],
+    ['getShares', 'shares'],
+  ])('answers %s with an empty %s list', async (method, element) => {
+    const answer = await ok(t, me, method);
+    expect(answer[element]).toEqual({});
+    expect(await xsdErrors(await xml(method, {}))).toBe('');
   });
 
-  it('refuses changes with 50 "not authorized", as getUser says it has no podcast, share or jukebox role', async () => {
-    for (const method of [
-      'createPodcastChannel',
-      'refreshPodcasts',
-      'createShare',
-      'deleteShare',
-      'jukeboxControl',
-    ])
-      expect(
-        await failsWith(t, me, method, { url: 'http://example.invalid/feed', id: 'x', action: 'status' }, 50),
-      ).toMatch(/Melon has no/);
-  });
+  it.each(['createPodcastChannel', 'refreshPodcasts', 'createShare', 'deleteShare', 'jukeboxControl'])(
+    'refuses %s with 50 "not authorized", as getUser says it has no podcast, share or jukebox role',
+    async (method) => {
+      const params = { url: 'http://example.invalid/feed', id: 'x', action: 'status' };
+      expect(await failsWith(t, me, method, params, 50)).toMatch(/Melon has no/);
+    },
+  );
 });

@@ -41,31 +41,26 @@ describe('close to tray', () => {
 describe('fitBounds', () => {
   const screen = [{ x: 0, y: 0, width: 1920, height: 1080 }];
 
-  it('restores bounds that are on a display', () => {
-    expect(fitBounds({ x: 100, y: 50, width: 800, height: 600 }, screen)).toEqual({
-      x: 100,
-      y: 50,
-      width: 800,
-      height: 600,
-    });
-  });
-
-  it('keeps only the size when the display is gone', () => {
-    expect(fitBounds({ x: 3000, y: 50, width: 800, height: 600 }, screen)).toEqual({
-      width: 800,
-      height: 600,
-    });
-  });
-
-  it('falls back to the default size for junk and enforces a minimum', () => {
-    expect(fitBounds(null, screen)).toEqual(DEFAULT_SIZE);
-    expect(fitBounds({ x: 'a' }, screen)).toEqual(DEFAULT_SIZE);
-    expect(fitBounds({ x: 0, y: 0, width: 10, height: 10 }, screen)).toEqual({
-      x: 0,
-      y: 0,
-      width: 420,
-      height: 360,
-    });
+  it.each([
+    {
+      when: 'restores bounds that are on a display',
+      saved: { x: 100, y: 50, width: 800, height: 600 },
+      fitted: { x: 100, y: 50, width: 800, height: 600 },
+    },
+    {
+      when: 'keeps only the size when the display is gone',
+      saved: { x: 3000, y: 50, width: 800, height: 600 },
+      fitted: { width: 800, height: 600 },
+    },
+    { when: 'falls back to the default size when nothing was saved', saved: null, fitted: DEFAULT_SIZE },
+    { when: 'falls back to the default size for junk', saved: { x: 'a' }, fitted: DEFAULT_SIZE },
+    {
+      when: 'enforces a minimum size',
+      saved: { x: 0, y: 0, width: 10, height: 10 },
+      fitted: { x: 0, y: 0, width: 420, height: 360 },
+    },
+  ])('$when', ({ saved, fitted }) => {
+    expect(fitBounds(saved, screen)).toEqual(fitted);
   });
 });
 

@@ -7,41 +7,41 @@ import { ensureFixtures } from '../../../scripts/make-fixtures.js';
 import { commentPictures, oggPictures } from '../../../server/library/ogg-pictures.js';
 import { oggPage } from '../../support/ogg.js';
 
+/** A 32-bit length or number: big-endian in a FLAC picture block, little-endian in Vorbis comments. */
+function u32(n: number, order: 'BE' | 'LE'): Buffer {
+  const b = Buffer.alloc(4);
+  if (order === 'BE') b.writeUInt32BE(n);
+  else b.writeUInt32LE(n);
+  return b;
+}
+
 function pictureBlock(type: number, mime: string, data: Buffer): Buffer {
-  const u32 = (n: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32BE(n);
-    return b;
-  };
+  const be = (n: number) => u32(n, 'BE');
   const description = Buffer.from('a description');
   return Buffer.concat([
-    u32(type),
-    u32(mime.length),
+    be(type),
+    be(mime.length),
     Buffer.from(mime, 'latin1'),
-    u32(description.length),
+    be(description.length),
     description,
-    u32(600),
-    u32(600),
-    u32(24),
-    u32(0),
-    u32(data.length),
+    be(600),
+    be(600),
+    be(24),
+    be(0),
+    be(data.length),
     data,
   ]);
 }
 
 function comments(fields: string[], magic = '\x03vorbis'): Buffer {
-  const u32 = (n: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(n);
-    return b;
-  };
+  const le = (n: number) => u32(n, 'LE');
   const vendor = Buffer.from('test vendor');
   return Buffer.concat([
     Buffer.from(magic, 'latin1'),
-    u32(vendor.length),
+    le(vendor.length),
     vendor,
-    u32(fields.length),
-    ...fields.flatMap((f) => [u32(Buffer.byteLength(f)), Buffer.from(f)]),
+    le(fields.length),
+    ...fields.flatMap((f) => [le(Buffer.byteLength(f)), Buffer.from(f)]),
   ]);
 }
 

@@ -53,13 +53,19 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 const a = trackAt(path.resolve('music', 'a.mp3'));
 const b = trackAt(path.resolve('music', 'b.mp3'));
 
+/** Two picture removals asked for on a.mp3 at once, held on a disk of held edits. */
+async function twoEditsOfA() {
+  const disk = heldEdits();
+  const files = new TrackFiles(disk.io);
+  const first = files.removePicture(a, 0);
+  const second = files.removePicture(a, 1);
+  await settle();
+  return { disk, first, second };
+}
+
 describe('TrackFiles', () => {
   it('runs the edits of one path one after another, and returns the re-read track', async () => {
-    const disk = heldEdits();
-    const files = new TrackFiles(disk.io);
-    const first = files.removePicture(a, 0);
-    const second = files.removePicture(a, 1);
-    await settle();
+    const { disk, first, second } = await twoEditsOfA();
     expect(disk.started).toEqual(['a.mp3#0']);
     disk.edit('a.mp3#0').finish();
     await expect(first).resolves.toEqual({ ...a, mtimeMs: 1 });
@@ -70,11 +76,7 @@ describe('TrackFiles', () => {
   });
 
   it('starts the next edit of a path after one that failed, and rejects with its error', async () => {
-    const disk = heldEdits();
-    const files = new TrackFiles(disk.io);
-    const first = files.removePicture(a, 0);
-    const second = files.removePicture(a, 1);
-    await settle();
+    const { disk, first, second } = await twoEditsOfA();
     disk.edit('a.mp3#0').fail(new Error('disk full'));
     await expect(first).rejects.toThrow('disk full');
     await settle();

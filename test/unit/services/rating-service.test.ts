@@ -3,15 +3,11 @@ import type { RatingKind } from '../../../server/domain/rating.js';
 import type { UserRecord } from '../../../server/domain/user.js';
 import { RatingService } from '../../../server/services/rating-service.js';
 import { makeUserRecord, principalOf } from '../../factories/accounts.js';
-import { makeLibrary } from '../../factories/library.js';
+import { oneAlbumLibrary } from '../../factories/library.js';
 import { newTestService } from '../../fakes/test-service.js';
 import { problemOf } from '../../support/problem-of.js';
 
-const library = makeLibrary({
-  artists: [{ id: 'ar1' }],
-  albums: [{ id: 'al1', artistIds: ['ar1'] }],
-  tracks: [{ id: 't1', artistIds: ['ar1'] }],
-});
+const library = oneAlbumLibrary(1);
 
 let t: ReturnType<typeof newTestService<typeof RatingService>>;
 let admin: UserRecord;

@@ -65,7 +65,6 @@ async function open(dataDir: string) {
   return { index, store, logger, saveIndex, close };
 }
 
-/** What an index built from the whole log answers. */
 /** Stops a store as a kill would: the log closed, no index save, and the folder's lock left behind. */
 async function kill(opened: Awaited<ReturnType<typeof open>>, dataDir: string): Promise<void> {
   await opened.store.plays.close();
@@ -85,6 +84,34 @@ async function rebuilt(dataDir: string) {
 const appendAll = async (store: Store, from: number, to: number) => {
   for (let i = from; i < to; i += 1) await store.plays.append(entry(i));
 };
+
+/** A data folder whose log holds the first `count` entries, closed cleanly (its index saved). */
+async function closedFolder(count: number): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
+  const first = await open(dataDir);
+  await appendAll(first.store, 0, count);
+  await first.close();
+  return dataDir;
+}
+
+/**
+ * Starts on the folder again and stops: whatever it loaded and read, its index must answer as one
+ * built from the whole log does. Returns how many log lines the start read, the index's size and
+ * what it logged.
+ */
+async function restart(dataDir: string): Promise<{ replayed: number; size: number; logs: string }> {
+  const opened = await open(dataDir);
+  try {
+    expect(answers(opened.index)).toEqual(await rebuilt(dataDir));
+    return {
+      replayed: opened.store.plays.replayed,
+      size: opened.index.size,
+      logs: opened.logger.lines.join('\n'),
+    };
+  } finally {
+    await opened.close();
+  }
+}
 
 describe('saved play index', () => {
   it('is saved on close and loaded at the next start, reading no log line again', async () => {
@@ -106,19 +133,12 @@ describe('saved play index', () => {
   });
 
   it('reads only the lines written after it when the server stopped without saving (a crash)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
-    const first = await open(dataDir);
-    await appendAll(first.store, 0, 60);
-    await first.close();
+    const dataDir = await closedFolder(60);
     const second = await open(dataDir);
     await appendAll(second.store, 60, 75);
     await kill(second, dataDir);
 
-    const third = await open(dataDir);
-    expect(third.store.plays.replayed).toBe(15);
-    expect(third.index.size).toBe(75);
-    expect(answers(third.index)).toEqual(await rebuilt(dataDir));
-    await third.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 15, size: 75 });
   });
 
   it('is saved while serving once 20,000 logs were added (an import), so a crash then loses none of it', async () => {
@@ -139,18 +159,11 @@ describe('saved play index', () => {
       .toBeGreaterThan(20_000 * 28);
     await kill(first, dataDir);
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(0);
-    expect(second.index.size).toBe(20_050);
-    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 20_050 });
   });
 
   it('is ignored, and the index rebuilt from the log, when it does not fit the log', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
-    const first = await open(dataDir);
-    await appendAll(first.store, 0, 40);
-    await first.close();
+    const dataDir = await closedFolder(40);
     const log = join(dataDir, 'plays.jsonl');
     const lines = (await readFile(log, 'utf8')).split('\n');
     // A log restored from an older backup: shorter than the saved position (20 logs, each after
@@ -160,12 +173,11 @@ describe('saved play index', () => {
     );
     await writeFile(log, lines.slice(0, twentieth + 1).join('\n') + '\n');
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(20);
-    expect(second.index.size).toBe(20);
-    expect(second.logger.lines.join('\n')).toMatch(/does not fit/);
-    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.close();
+    expect(await restart(dataDir)).toMatchObject({
+      replayed: 20,
+      size: 20,
+      logs: expect.stringMatching(/does not fit/),
+    });
 
     // A log of the same length whose last line differs (the saved index marks its position by the
     // bytes before it; a hand edit further back needs plays.index deleted, see docs/API.md).
@@ -173,10 +185,7 @@ describe('saved play index', () => {
     await kill(third, dataDir);
     const other = (await readFile(log, 'utf8')).replace(/"durationMs":1019/, '"durationMs":9019');
     await writeFile(log, other);
-    const fourth = await open(dataDir);
-    expect(fourth.store.plays.replayed).toBe(20);
-    expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
-    await fourth.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 20 });
   });
 
   it('is not kept when the index failed to take an entry: the log still has it, the next start rebuilds', async () => {
@@ -193,18 +202,11 @@ describe('saved play index', () => {
     await first.close();
     expect(first.logger.lines.join('\n')).toMatch(/indexing a durable entry failed/);
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(12);
-    expect(second.index.size).toBe(12);
-    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 12, size: 12 });
   });
 
   it('is ignored when its bytes are damaged', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
-    const first = await open(dataDir);
-    await appendAll(first.store, 0, 30);
-    await first.close();
+    const dataDir = await closedFolder(30);
     const saved = join(dataDir, 'plays.index');
     const bytes = await readFile(saved);
     // The header still fits the log, the index data does not decode.
@@ -214,15 +216,10 @@ describe('saved play index', () => {
       Buffer.concat([bytes.subarray(0, newline + 1), Buffer.alloc(bytes.length - newline - 1, 7)]),
     );
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(30);
-    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
 
     await appendFile(saved, 'x'); // a length that does not match the header
-    const third = await open(dataDir);
-    expect(third.store.plays.replayed).toBe(30);
-    await third.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
   });
 
   it('grows by a segment per save, and is ignored when cut short or of another format', async () => {
@@ -239,31 +236,22 @@ describe('saved play index', () => {
     expect(twice.length).toBeGreaterThan(once.length);
     expect(twice.subarray(0, once.length).equals(once)).toBe(true);
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(0);
-    expect(answers(second.index)).toEqual(await rebuilt(dataDir));
-    await second.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0 });
 
     // A save cut short (a crash part way through the last segment).
     const whole = await readFile(saved);
     await writeFile(saved, whole.subarray(0, whole.length - 7));
-    const third = await open(dataDir);
-    expect(third.store.plays.replayed).toBe(45);
-    expect(third.logger.lines.join('\n')).toMatch(/does not fit/);
-    expect(answers(third.index)).toEqual(await rebuilt(dataDir));
-    await third.close();
+    expect(await restart(dataDir)).toMatchObject({
+      replayed: 45,
+      logs: expect.stringMatching(/does not fit/),
+    });
 
     // An index of another format (as an older Melon saved it): ignored, then saved afresh.
     await writeFile(
       saved,
       Buffer.concat([Buffer.from('{"schemaVersion":1,"length":3}\n'), Buffer.from([1, 2, 3])]),
     );
-    const fourth = await open(dataDir);
-    expect(fourth.store.plays.replayed).toBe(45);
-    expect(answers(fourth.index)).toEqual(await rebuilt(dataDir));
-    await fourth.close();
-    const fifth = await open(dataDir);
-    expect(fifth.store.plays.replayed).toBe(0);
-    await fifth.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 45 });
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0 });
   });
 });

@@ -6,20 +6,24 @@ import {
 } from '../../../../../server/services/history/parsers/formats.js';
 
 describe('recognise', () => {
-  it('tells each history file from its first bytes', () => {
-    expect(recognise('{"listened_at": 1, "track_metadata": {}}\n')).toBe('listenbrainz-lines');
-    expect(recognise('\uFEFF [\n  {"listened_at": 1, "track_metadata": {}}')).toBe('listenbrainz-array');
-    expect(recognise('[{"ts": "2023-01-01T00:00:00Z", "ms_played": 1')).toBe('spotify-extended');
-    expect(
-      recognise('[{"endTime": "2023-01-01 00:00", "artistName": "a", "trackName": "t", "msPlayed": 1}]'),
-    ).toBe('spotify-account');
-    expect(
-      recognise('"uts","utc_time","artist","artist_mbid","album","album_mbid","track","track_mbid"\n'),
-    ).toBe('lastfm-ghan');
-    expect(recognise('artist,album,name,date\r\n')).toBe('lastfm-benjaminbenben');
-    expect(recognise('Artist,Track,Album,Time\n')).toBe('librefm-csv');
-    expect(recognise('ARTIST,ALBUM,TITLE,DATE\n')).toBe('lastfm-csv');
-    expect(recognise('Rick Astley,Whenever,Never,31 Jan 2021 14:03\n')).toBe('lastfm-csv');
+  it.each([
+    { format: 'listenbrainz-lines', start: '{"listened_at": 1, "track_metadata": {}}\n' },
+    { format: 'listenbrainz-array', start: '\uFEFF [\n  {"listened_at": 1, "track_metadata": {}}' },
+    { format: 'spotify-extended', start: '[{"ts": "2023-01-01T00:00:00Z", "ms_played": 1' },
+    {
+      format: 'spotify-account',
+      start: '[{"endTime": "2023-01-01 00:00", "artistName": "a", "trackName": "t", "msPlayed": 1}]',
+    },
+    {
+      format: 'lastfm-ghan',
+      start: '"uts","utc_time","artist","artist_mbid","album","album_mbid","track","track_mbid"\n',
+    },
+    { format: 'lastfm-benjaminbenben', start: 'artist,album,name,date\r\n' },
+    { format: 'librefm-csv', start: 'Artist,Track,Album,Time\n' },
+    { format: 'lastfm-csv', start: 'ARTIST,ALBUM,TITLE,DATE\n' },
+    { format: 'lastfm-csv', start: 'Rick Astley,Whenever,Never,31 Jan 2021 14:03\n' },
+  ])('tells $format from its first bytes $start', ({ format, start }) => {
+    expect(recognise(start)).toBe(format);
   });
 
   it('uses the uploader’s hint only where the content does not say', () => {
@@ -45,24 +49,26 @@ describe('recognise', () => {
 });
 
 describe('formatOfZipEntry', () => {
-  it('takes the entries of listens and passes over the rest', () => {
-    expect(formatOfZipEntry('listens/2024/3.jsonl')).toBe('listenbrainz-lines');
-    expect(formatOfZipEntry('export/listens/2010/12.jsonl')).toBe('listenbrainz-lines');
-    expect(
-      formatOfZipEntry('Spotify Extended Streaming History/Streaming_History_Audio_2019-2021_3.json'),
-    ).toBe('spotify-extended');
-    expect(formatOfZipEntry('MyData/endsong_0.json')).toBe('spotify-extended');
-    expect(formatOfZipEntry('Spotify Account Data/StreamingHistory_music_0.json')).toBe('spotify-account');
-    expect(formatOfZipEntry('MyData/StreamingHistory0.json')).toBe('spotify-account');
-    for (const other of [
-      'user.json',
-      'feedback.jsonl',
-      'pinned_recording.jsonl',
-      'Spotify Account Data/StreamingHistory_podcast_0.json',
-      'Spotify Extended Streaming History/Streaming_History_Video_2023.json',
-      '__MACOSX/listens/2024/._3.jsonl',
-    ])
-      expect(formatOfZipEntry(other)).toBeNull();
+  it.each([
+    ['listens/2024/3.jsonl', 'listenbrainz-lines'],
+    ['export/listens/2010/12.jsonl', 'listenbrainz-lines'],
+    ['Spotify Extended Streaming History/Streaming_History_Audio_2019-2021_3.json', 'spotify-extended'],
+    ['MyData/endsong_0.json', 'spotify-extended'],
+    ['Spotify Account Data/StreamingHistory_music_0.json', 'spotify-account'],
+    ['MyData/StreamingHistory0.json', 'spotify-account'],
+  ])('takes the entry %s as %s', (entry, format) => {
+    expect(formatOfZipEntry(entry)).toBe(format);
+  });
+
+  it.each([
+    'user.json',
+    'feedback.jsonl',
+    'pinned_recording.jsonl',
+    'Spotify Account Data/StreamingHistory_podcast_0.json',
+    'Spotify Extended Streaming History/Streaming_History_Video_2023.json',
+    '__MACOSX/listens/2024/._3.jsonl',
+  ])('passes over the entry %s', (entry) => {
+    expect(formatOfZipEntry(entry)).toBeNull();
   });
 
   it('says why a ZIP of no listens is not imported', () => {

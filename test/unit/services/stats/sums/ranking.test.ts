@@ -3,14 +3,29 @@ import { Ranking } from '../../../../../server/services/stats/sums/ranking.js';
 import { Tally } from '../../../../../server/services/stats/sums/tally.js';
 import { byPlays } from '../../../../../server/services/stats/sums/top-n.js';
 
-/** A tally of `count` items with a few plays each (many ties), and their ids. */
-function tallyOf(count: number): { tally: Tally; ids: string[] } {
+/** A ranking by plays of a tally of `count` items with a few plays each (many ties), and their ids. */
+function rankingOf(count: number): { ranking: Ranking; tally: Tally; ids: string[] } {
   const tally = new Tally();
   const ids = Array.from({ length: count }, (_, i) => `t${(i * 7919) % count}`);
   for (let i = 0; i < count; i += 1) {
     for (let p = 0; p <= i % 5; p += 1) tally.bump(i, true, 1000, 1_000 + ((i * 31) % 97));
   }
-  return { tally, ids };
+  return { ranking: new Ranking(tally, () => byPlays(tally, ids)), tally, ids };
+}
+
+/** Prepares `ranking`, running `onTurn` at each turn it yields; answers how many turns it took. */
+async function prepareCountingTurns(
+  ranking: Ranking,
+  version: () => number,
+  onTurn: (turn: number) => void = () => {},
+): Promise<number> {
+  let turns = 0;
+  await ranking.prepare(version, () => {
+    turns += 1;
+    onTurn(turns);
+    return Promise.resolve();
+  });
+  return turns;
 }
 
 /** The order a ranking must have: every played item sorted at once. */
@@ -20,35 +35,23 @@ function reference(tally: Tally, ids: string[]): number[] {
 
 describe('a ranking made ahead of its first read', () => {
   it('is sorted a step per turn and lists what a ranking made at its read lists', async () => {
-    const { tally, ids } = tallyOf(5000);
-    const ranking = new Ranking(tally, () => byPlays(tally, ids));
-    let turns = 0;
-    await ranking.prepare(
-      () => 0,
-      () => {
-        turns += 1;
-        return Promise.resolve();
-      },
-    );
-    expect(turns).toBeGreaterThan(1);
+    const { ranking, tally, ids } = rankingOf(5000);
+    expect(await prepareCountingTurns(ranking, () => 0)).toBeGreaterThan(1);
     expect(ranking.page(0, 5000)).toEqual(reference(tally, ids));
   });
 
   it('starts over when a log is counted between steps, and is made at once after three tries', async () => {
-    const { tally, ids } = tallyOf(5000);
-    const ranking = new Ranking(tally, () => byPlays(tally, ids));
+    const { ranking, tally, ids } = rankingOf(5000);
     let version = 0;
-    let turns = 0;
-    await ranking.prepare(
+    const turns = await prepareCountingTurns(
+      ranking,
       () => version,
-      () => {
-        turns += 1;
+      (turn) => {
         // A play of item 3 arrives: it moves up, so a sort half made is out of date.
         const at = ranking.before(3);
-        tally.bump(3, true, 1000, 5_000 + turns);
+        tally.bump(3, true, 1000, 5_000 + turn);
         ranking.after(3, at);
         version += 1;
-        return Promise.resolve();
       },
     );
     expect(turns).toBe(3);
@@ -56,8 +59,7 @@ describe('a ranking made ahead of its first read', () => {
   });
 
   it('is kept current by the logs counted after it was made', async () => {
-    const { tally, ids } = tallyOf(3000);
-    const ranking = new Ranking(tally, () => byPlays(tally, ids));
+    const { ranking, tally, ids } = rankingOf(3000);
     await ranking.prepare(
       () => 0,
       () => Promise.resolve(),
