@@ -6,7 +6,7 @@ import type { LogRows } from './columns/log-rows.js';
 import { MARK_EVERY } from './columns/row-marks.js';
 import type { IdOfLine } from './columns/row-entry.js';
 import { FAR_INSERT_BUDGET, IN_PLACE_LIMIT, type UserColumns } from './columns/user-columns.js';
-import type { Listener} from './listener.js';
+import type { Listener } from './listener.js';
 import { type ListenerParts } from './listener.js';
 import type {
   ActivitySums,
