@@ -193,6 +193,8 @@ export async function startLibraryServer(
     exit: () => undefined,
   });
   const url = await server.listen();
+  // The scan starts once the plays are in, after the server listens: wait for it to start, then end.
+  await server.started;
   await server.services.library.waitForIdle();
   return { server, url };
 }

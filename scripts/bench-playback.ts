@@ -5,6 +5,7 @@
  * first tracks at real audio files made here with ffmpeg. Called by scripts/bench.ts.
  */
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,12 @@ const WORDS = [
 ];
 
 /** 100,000 tracks with word-made names; the first 20 are real WAV files, the next one a FLAC. */
+/** The identity a scan records for a file: the server opens a track's file only if it is still this one. */
+const identityOf = (path: string) => {
+  const { dev, ino } = statSync(path);
+  return { path, dev, ino };
+};
+
 function library(wavs: string[], flac: string) {
   const rnd = random(7);
   const word = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
@@ -79,8 +86,8 @@ function library(wavs: string[], flac: string) {
     durationMs: AUDIO_SECONDS * 1000,
   }));
   const index = makeLibrary({ artists, albums, tracks });
-  wavs.forEach((path, i) => Object.assign(index.tracks[i]!, { path, format: 'wav' }));
-  Object.assign(index.tracks[wavs.length]!, { path: flac, format: 'flac' });
+  wavs.forEach((path, i) => Object.assign(index.tracks[i]!, { ...identityOf(path), format: 'wav' }));
+  Object.assign(index.tracks[wavs.length]!, { ...identityOf(flac), format: 'flac' });
   return index;
 }
 
@@ -134,7 +141,8 @@ async function measure(server: ServerProcess, token: string, ids: { wavs: string
   const streamSamples: number[] = [];
   for (let i = 0; i < 220; i += 1) {
     const id = ids.wavs[i % ids.wavs.length]!;
-    const { ms } = await firstByte(`${url}/api/tracks/${id}/stream`, { ...auth, range: 'bytes=0-' });
+    const { ms, status } = await firstByte(`${url}/api/tracks/${id}/stream`, { ...auth, range: 'bytes=0-' });
+    if (status !== 206) throw new Error(`stream: ${status}`);
     if (i >= 20) streamSamples.push(ms);
   }
 
@@ -243,7 +251,8 @@ export async function playbackBench(): Promise<PlaybackFigures> {
     const { server: setup } = await startLibraryServer(dataDir, index);
     await setup.close(100);
 
-    const server = await startServerProcess(dataDir);
+    // The files' folder is the server's music folder (not scanned at start): it opens no file outside one.
+    const server = await startServerProcess(dataDir, music);
     try {
       const token = await login(server.url, ADMIN_USER, ADMIN_PASSWORD);
       console.error(

@@ -149,8 +149,16 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
   // the event loop with the rest of the start and the warm-up, and delay listening.
   let beginLoad: () => void = () => undefined;
+  let loadFailed = false;
+  let onLoadFailed: () => void = () => undefined;
+  const failure = new Promise<void>((resolve) => {
+    onLoadFailed = () => {
+      loadFailed = true;
+      resolve();
+    };
+  });
   const playsLoaded = new Promise<void>((resolve) => {
-    beginLoad = () => resolve(loadInBackground(loading, logger));
+    beginLoad = () => resolve(loadInBackground(loading, logger, onLoadFailed));
   });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
@@ -208,7 +216,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     get ready() {
       return ready;
     },
-    done: started,
+    get failed() {
+      return loadFailed;
+    },
+    settled: Promise.race([started, failure]),
   };
   const warmUpKey = warmUpSecret();
   const app = buildApp(routes, services.auth, logger, {
@@ -293,14 +304,15 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
 
 /**
  * Runs the rest of the play index's load in the background; resolves once every play is in. A load
- * that fails never resolves: the server stays starting (sign-ins answered, plays refused with 503)
- * and its log says why.
+ * that fails never resolves: the server stays starting (sign-ins answered, everything else refused
+ * at once with 503, told by `onFailed`) and its log says why.
  */
-function loadInBackground(loading: LoadingIndex, logger: Logger): Promise<void> {
+function loadInBackground(loading: LoadingIndex, logger: Logger, onFailed: () => void): Promise<void> {
   return loading.finish().catch((error: unknown) => {
     logger.error('could not load the saved play index; remove plays.index to rebuild it from the log', {
       error: String(error),
     });
+    onFailed();
     return new Promise<void>(() => undefined);
   });
 }

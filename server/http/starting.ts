@@ -9,12 +9,14 @@ import { LISTENBRAINZ_ROOT } from './listenbrainz/routes.js';
 export interface StartState {
   /** True once every play is in the index. */
   readonly ready: boolean;
-  /** Resolves once ready. */
-  readonly done: Promise<void>;
+  /** The load failed: what is not answered at once is refused at once, until Melon starts again. */
+  readonly failed: boolean;
+  /** Resolves once the load has ended: ready, failed, or cut short by a close (neither). */
+  readonly settled: Promise<void>;
 }
 
 /**
- * How long a request that needs the plays waits for them while Melon starts before it is refused:
+ * How long a request that is not answered at once waits for them while Melon starts before it is refused:
  * a start at a million plays takes about a second on a quiet machine, so most such requests only
  * wait, and a client's own timeout (10 s and more) is never reached.
  */
@@ -45,14 +47,20 @@ const ANSWERED_AT_ONCE = new Set([
   `${LISTENBRAINZ_ROOT}/validate-token`,
 ]);
 
-/** Whether a request to `path` is answered at once while the plays load (else it may wait, then be refused). */
+/**
+ * Whether a request to `path` is answered at once while the plays load (else it may wait, then be
+ * refused). Its path as the routers match it: any case, a trailing slash or not.
+ */
 export function answeredWhileStarting(path: string): boolean {
-  return ANSWERED_AT_ONCE.has(path);
+  return ANSWERED_AT_ONCE.has(routedPath(path));
 }
+
+const routedPath = (path: string): string => path.replace(/(?<=.)\/+$/u, '').toLowerCase();
 
 /**
  * The one rule for requests that come while the play index still loads (docs/API.md, Starting):
- * those of ANSWERED_AT_ONCE go on; every other waits for the load, at most `waitMs`, then goes on,
+ * those of ANSWERED_AT_ONCE (and preflights) go on; every other waits for the load, at most
+ * `waitMs` and not at all once it failed, then goes on,
  * or is refused with 503 `starting` and Retry-After, in the caller's API's own error shape. A
  * refused write wrote nothing. `/api/health` says `"status": "starting"` until the load ends.
  */
@@ -61,26 +69,35 @@ export function startingGate(
   version: string,
   waitMs = START_WAIT_MS,
 ): Koa.Middleware<AppState> {
+  // The waiting requests, released together when the load ends. One reaction to the load, not one
+  // per request: a load that never ends (it failed) must not gather a reaction per request refused.
+  const waiting = new Set<() => void>();
+  let settled = false;
+  void state.settled.then(() => {
+    settled = true;
+    for (const release of waiting) release();
+  });
+  const loaded = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (settled) return resolve(state.ready);
+      const release = () => {
+        clearTimeout(timer);
+        waiting.delete(release);
+        resolve(state.ready);
+      };
+      const timer = setTimeout(release, waitMs);
+      waiting.add(release);
+    });
   return async (ctx, next) => {
-    if (!state.ready && ctx.path === '/api/health' && ctx.method === 'GET') {
+    if (!state.ready && routedPath(ctx.path) === '/api/health' && ctx.method === 'GET') {
       ctx.body = { status: 'starting', version };
       return;
     }
-    if (state.ready || answeredWhileStarting(ctx.path) || (await loaded(state, waitMs))) await next();
+    // A preflight reads and writes nothing: its API answers it (ListenBrainz allows any origin).
+    const atOnce = ctx.method === 'OPTIONS' || answeredWhileStarting(ctx.path);
+    if (state.ready || atOnce || (!state.failed && (await loaded()))) await next();
     else refuse(ctx, version);
   };
-}
-
-async function loaded(state: StartState, waitMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), waitMs);
-  });
-  try {
-    return await Promise.race([state.done.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function refuse(ctx: Koa.ParameterizedContext<AppState>, version: string): void {
@@ -102,6 +119,8 @@ function refuse(ctx: Koa.ParameterizedContext<AppState>, version: string): void 
     // ListenBrainz's own shape: a scrobbler keeps a listen a server error refused and sends it later.
     ctx.status = 503;
     ctx.set('Retry-After', retryAfter);
+    // As every ListenBrainz answer: a browser extension must be able to read it.
+    ctx.set('Access-Control-Allow-Origin', '*');
     ctx.body = { code: 503, error: `${MESSAGE}.` };
     return;
   }

@@ -14,9 +14,9 @@ export function warmUpSecret(): string {
 
 /**
  * One request to the server's own `/api/health` once it listens, before it says so. V8 compiles a
- * function the first time it runs: the first request runs the whole middleware chain (host check,
- * logging, problem mapping, headers) for the first time and holds the event loop longer than any
- * later request. Paid here, at start, no client's request waits behind it. Its failure changes
+ * function the first time it runs: the first request runs the middleware in front of every route
+ * (host check, logging, problem mapping, headers, the start gate, which answers health itself while
+ * the plays load) for the first time and holds the event loop longer than any later request. Paid here, at start, no client's request waits behind it. Its failure changes
  * nothing: it is only a warm-up. It carries `secret` in WARM_UP_HEADER: it is no client's request,
  * and the log read before the start banner should show only clients.
  */

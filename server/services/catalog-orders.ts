@@ -10,8 +10,9 @@ export interface OrderedCatalog extends AlbumShelf {
 /**
  * The album and track orders of one catalog snapshot, each made at its first read and kept with
  * the snapshot (which is replaced, never changed, when the library changes). A page of a list then
- * costs the page, not a sort or a filter of the whole library. Each order is the one album-order.ts
- * gives, ties included.
+ * costs the page, not a sort or a filter of the whole library. Each order is what a sort or filter
+ * of the whole library per request gave (album-order.ts and the year and genre filters), ties
+ * included.
  */
 export class CatalogOrders {
   private newest: readonly AlbumRecord[] | undefined;

@@ -75,8 +75,10 @@ export class BrowseService {
     // sorts are stable): only the played order, the caller's own, is sorted per request.
     let albums = await this.sorted(caller, query.sort);
     if (query.genre) {
-      const ofGenre = new Set(this.library.albumsOfGenre(query.genre));
-      albums = albums.filter((album) => ofGenre.has(album));
+      // By id: the played order waits for the rankings, and a scan may replace the catalog (and
+      // every record in it) meanwhile.
+      const ofGenre = new Set(this.library.albumsOfGenre(query.genre).map((album) => album.id));
+      albums = albums.filter((album) => ofGenre.has(album.id));
     }
     if (query.q) {
       const q = folded(query.q);

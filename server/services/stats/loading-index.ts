@@ -11,6 +11,12 @@ import type { StatsIndex } from './stats-index.js';
  *
  * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
  */
+/**
+ * How long one turn of the event loop may run load steps before requests get their turn: steps are
+ * small, so a turn stays near this whatever the machine, and a fast machine takes many in one turn.
+ */
+const TURN_BUDGET_MS = 8;
+
 export class LoadingIndex {
   private steps: Generator<void, boolean> | null = null;
   private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
@@ -20,6 +26,9 @@ export class LoadingIndex {
     private readonly index: StatsIndex,
     /** The wait between steps: a later turn of the event loop. */
     private readonly nextTurn: () => Promise<void>,
+    /** How long a turn may run steps (0: one step a turn). */
+    private readonly budgetMs = TURN_BUDGET_MS,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** True once the index holds every log the store has handed over. */
@@ -61,11 +70,13 @@ export class LoadingIndex {
     if (!this.steps) this.index.settle();
   }
 
-  /** Runs the rest of the load, a step per turn of the event loop; resolves once `ready`. */
+  /** Runs the rest of the load, steps for up to `budgetMs` a turn of the event loop; resolves once `ready`. */
   async finish(): Promise<void> {
     while (this.steps) {
       await this.nextTurn();
-      this.step();
+      const until = this.now() + this.budgetMs;
+      do this.step();
+      while (this.steps && this.now() < until);
     }
   }
 

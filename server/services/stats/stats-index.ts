@@ -14,10 +14,12 @@ import { EXPLICIT, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
 
-/** Saved rows added between pauses of a load in steps: each costs far more than a scanned row. */
-const ROWS_PER_LOAD_STEP = 25_000;
-/** Snapshots counted anew for the library between pauses of a load in steps. */
-const SNAPSHOTS_PER_LOAD_STEP = 2_000;
+/**
+ * Saved rows added between pauses of a load in steps (each costs far more than a scanned row), and
+ * snapshots counted anew for the library: small, as the loader runs as many steps as fit its turn.
+ */
+const ROWS_PER_LOAD_STEP = 2_500;
+const SNAPSHOTS_PER_LOAD_STEP = 250;
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the

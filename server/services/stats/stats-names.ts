@@ -5,7 +5,7 @@ import type { LibraryService } from '../library-service.js';
 import type { TopLists } from './reads/top-lists.js';
 import type { StatsIndex } from './stats-index.js';
 
-/** The measures every top list gives each of its items (the contract's `measures`). */
+/** The measures a top list gives each of its items (the contract's `measures`); tracks add skips among them. */
 function measuresOf(item: { plays: number; listeningMs: number; lastPlayedAt: number }) {
   return { plays: item.plays, listeningMs: item.listeningMs, lastPlayedAt: isoUtc(item.lastPlayedAt) };
 }
@@ -34,8 +34,10 @@ export class StatsNames {
             name: track.name,
             album: track.album,
             artists: track.artists,
+            plays: item.plays,
             skips: item.skips,
-            ...measuresOf(item),
+            listeningMs: item.listeningMs,
+            lastPlayedAt: isoUtc(item.lastPlayedAt),
           };
         }),
       albums: (items) =>

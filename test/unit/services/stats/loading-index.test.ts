@@ -18,12 +18,16 @@ describe('an index loading in the background', () => {
   it('adds the saved rows a step per turn, then the logs handed over meanwhile, in order', async () => {
     let turns = 0;
     const index = new StatsIndex({ rowsPerTurn: 10 });
-    const loading = new LoadingIndex(index, () => {
-      turns += 1;
-      // A log appended while loading waits for the saved rows.
-      if (turns === 5) loading.add(logs[299]!);
-      return Promise.resolve();
-    });
+    const loading = new LoadingIndex(
+      index,
+      () => {
+        turns += 1;
+        // A log appended while loading waits for the saved rows.
+        if (turns === 5) loading.add(logs[299]!);
+        return Promise.resolve();
+      },
+      0,
+    );
     expect(loading.load([savedOf(250)], [])).toBe(true);
     // The log's lines after the saved index.
     for (const log of logs.slice(250, 299)) loading.add(log);
@@ -36,6 +40,31 @@ describe('an index loading in the background', () => {
     expect(turns).toBeGreaterThan(20);
     expect(index.size).toBe(300);
     expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+  });
+
+  it('runs as many steps a turn as fit its time, then lets the event loop go', async () => {
+    const turnsWith = async (budgetMs: number) => {
+      let turns = 0;
+      let clock = 0;
+      const loading = new LoadingIndex(
+        new StatsIndex({ rowsPerTurn: 10 }),
+        () => {
+          turns += 1;
+          return Promise.resolve();
+        },
+        budgetMs,
+        // Each look at the clock finds a millisecond gone.
+        () => (clock += 1),
+      );
+      expect(loading.load([savedOf(250)], [])).toBe(true);
+      await loading.finish();
+      expect(loading.ready).toBe(true);
+      return turns;
+    };
+    const oneStepATurn = await turnsWith(0);
+    const fourStepsATurn = await turnsWith(4);
+    expect(fourStepsATurn).toBeGreaterThan(1);
+    expect(fourStepsATurn).toBeLessThanOrEqual(Math.ceil(oneStepATurn / 3));
   });
 
   it('counts the loaded plays for the artists and albums the library gives their tracks now', async () => {

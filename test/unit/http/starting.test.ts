@@ -1,0 +1,114 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../server/errors.js';
+import { startingGate, type StartState } from '../../../server/http/starting.js';
+import type { AppState } from '../../../server/http/problem.js';
+
+/** A start the test ends by hand: loaded, failed, or cut short by a close. */
+function startOf() {
+  let end: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const state = { ready: false, failed: false, settled };
+  return {
+    state: state as StartState,
+    load: () => ((state.ready = true), end()),
+    fail: () => ((state.failed = true), end()),
+    close: () => end(),
+  };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** The gate in front of a handler that answers 200 "passed"; a refusal answers its code. */
+async function gated(state: StartState, waitMs: number): Promise<string> {
+  const app = new Koa<AppState>();
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      ctx.status = 503;
+      ctx.body = error.code;
+    }
+  });
+  app.use(startingGate(state, '1.0.0', waitMs));
+  app.use((ctx) => {
+    ctx.body = 'passed';
+  });
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const timed = async (request: Promise<Response>) => {
+  const started = performance.now();
+  const response = await request;
+  return { status: response.status, body: await response.text(), ms: performance.now() - started, response };
+};
+
+describe('the start gate', () => {
+  it('refuses at once, once the load has failed, and releases the requests that waited for it', async () => {
+    const start = startOf();
+    const url = await gated(start.state, 60_000);
+    const waiting = timed(fetch(`${url}/api/stats/top-tracks`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    start.fail();
+    expect(await waiting).toMatchObject({ status: 503, body: 'starting' });
+    const after = await timed(fetch(`${url}/api/stats/top-tracks`));
+    expect(after).toMatchObject({ status: 503, body: 'starting' });
+    // Not the minute it would wait during a load.
+    expect((await waiting).ms).toBeLessThan(30_000);
+  });
+
+  it('lets a waiting request through when the load ends, and refuses it when a close ends the start', async () => {
+    const loaded = startOf();
+    const url = await gated(loaded.state, 60_000);
+    const waiting = timed(fetch(`${url}/api/stats/top-tracks`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    loaded.load();
+    expect(await waiting).toMatchObject({ status: 200, body: 'passed' });
+
+    const closed = startOf();
+    const other = await gated(closed.state, 60_000);
+    const cut = timed(fetch(`${other}/api/stats/top-tracks`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    closed.close();
+    expect(await cut).toMatchObject({ status: 503, body: 'starting' });
+  });
+
+  it('answers at once what the routers serve under another case or a trailing slash, and preflights', async () => {
+    const url = await gated(startOf().state, 60_000);
+    for (const path of [
+      '/admin/',
+      '/ADMIN',
+      '/auth/login/',
+      '/rest/ping.view',
+      '/listenbrainz/1/validate-token/',
+    ])
+      expect(await timed(fetch(`${url}${path}`)), path).toMatchObject({ status: 200, body: 'passed' });
+    expect(await timed(fetch(`${url}/api/health/`))).toMatchObject({
+      status: 200,
+      body: expect.stringContaining('starting'),
+    });
+    const preflight = await timed(fetch(`${url}/listenbrainz/1/submit-listens`, { method: 'OPTIONS' }));
+    expect(preflight).toMatchObject({ status: 200, body: 'passed' });
+  });
+
+  it('refuses a ListenBrainz request in a form a browser extension can read', async () => {
+    const start = startOf();
+    const url = await gated(start.state, 10);
+    const refused = await timed(fetch(`${url}/listenbrainz/1/submit-listens`, { method: 'POST' }));
+    expect(refused.status).toBe(503);
+    expect(refused.response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.response.headers.get('retry-after')).toBe('5');
+  });
+});
