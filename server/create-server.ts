@@ -149,13 +149,9 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
   // the event loop with the rest of the start and the warm-up, and delay listening.
   let beginLoad: () => void = () => undefined;
-  let loadFailed = false;
   let onLoadFailed: () => void = () => undefined;
   const failure = new Promise<void>((resolve) => {
-    onLoadFailed = () => {
-      loadFailed = true;
-      resolve();
-    };
+    onLoadFailed = resolve;
   });
   const playsLoaded = new Promise<void>((resolve) => {
     beginLoad = () => resolve(loadInBackground(loading, logger, onLoadFailed));
@@ -215,9 +211,6 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const startState: StartState = {
     get ready() {
       return ready;
-    },
-    get failed() {
-      return loadFailed;
     },
     settled: Promise.race([started, failure]),
   };

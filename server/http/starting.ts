@@ -9,16 +9,17 @@ import { LISTENBRAINZ_ROOT } from './listenbrainz/routes.js';
 export interface StartState {
   /** True once every play is in the index. */
   readonly ready: boolean;
-  /** The load failed: what is not answered at once is refused at once, until Melon starts again. */
-  readonly failed: boolean;
-  /** Resolves once the load has ended: ready, failed, or cut short by a close (neither). */
+  /**
+   * Resolves once the load has ended: ready, failed, or cut short by a close (neither). After that,
+   * what is not ready is refused at once, until Melon starts again.
+   */
   readonly settled: Promise<void>;
 }
 
 /**
- * How long a request that is not answered at once waits for them while Melon starts before it is refused:
- * a start at a million plays takes about a second on a quiet machine, so most such requests only
- * wait, and a client's own timeout (10 s and more) is never reached.
+ * How long a request that is not answered at once waits for the plays while Melon starts, before it
+ * is refused: a start at a million plays takes about a second on a quiet machine, so most such
+ * requests only wait, and a client's own timeout (10 s and more) is never reached.
  */
 export const START_WAIT_MS = 5_000;
 /** The Retry-After of a request refused while starting. */
@@ -60,7 +61,7 @@ const routedPath = (path: string): string => path.replace(/(?<=.)\/+$/u, '').toL
 /**
  * The one rule for requests that come while the play index still loads (docs/API.md, Starting):
  * those of ANSWERED_AT_ONCE (and preflights) go on; every other waits for the load, at most
- * `waitMs` and not at all once it failed, then goes on,
+ * `waitMs` and not at all once it ended without the plays (it failed), then goes on,
  * or is refused with 503 `starting` and Retry-After, in the caller's API's own error shape. A
  * refused write wrote nothing. `/api/health` says `"status": "starting"` until the load ends.
  */
@@ -95,7 +96,7 @@ export function startingGate(
     }
     // A preflight reads and writes nothing: its API answers it (ListenBrainz allows any origin).
     const atOnce = ctx.method === 'OPTIONS' || answeredWhileStarting(ctx.path);
-    if (state.ready || atOnce || (!state.failed && (await loaded()))) await next();
+    if (state.ready || atOnce || (await loaded())) await next();
     else refuse(ctx, version);
   };
 }
