@@ -27,14 +27,15 @@ export type Tier = keyof typeof TIERS;
 
 /** The unit tests that use fast-check: the slow tier runs them with every case they ask for. */
 export function propertyTests(): string[] {
-  return unitFiles().filter((file) => /from 'fast-check'/.test(readFileSync(join(ROOT, file), 'utf8')));
+  return unitFilesMatching(/from 'fast-check'/);
 }
 
-/** Every test file of test/unit/, as a path from the repository's root. */
-function unitFiles(): string[] {
+/** The test files of test/unit/ whose text matches `pattern`, as paths from the repository's root. */
+function unitFilesMatching(pattern: RegExp): string[] {
   return readdirSync(join(ROOT, 'test', 'unit'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `test/unit/${file.split('\\').join('/')}`)
+    .filter((file) => pattern.test(readFileSync(join(ROOT, file), 'utf8')))
     .sort();
 }
 
@@ -43,7 +44,7 @@ function unitFiles(): string[] {
  * since a module an earlier file imported keeps the real one it bound to.
  */
 export function moduleMockingTests(): string[] {
-  return unitFiles().filter((file) => /\bvi\.mock\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+  return unitFilesMatching(/\bvi\.mock\(/);
 }
 
 /** Property cases the unit tier runs per property unless MELON_PROPERTY_RUNS says otherwise. */
