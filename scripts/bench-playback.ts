@@ -59,13 +59,13 @@ const WORDS = [
   'moon',
 ];
 
-/** 100,000 tracks with word-made names; the first 20 are real WAV files, the next one a FLAC. */
 /** The identity a scan records for a file: the server opens a track's file only if it is still this one. */
 const identityOf = (path: string) => {
   const { dev, ino } = statSync(path);
   return { path, dev, ino };
 };
 
+/** 100,000 tracks with word-made names; the first 20 are real WAV files, the next one a FLAC. */
 function library(wavs: string[], flac: string) {
   const rnd = random(7);
   const word = () => WORDS[Math.floor(rnd() * WORDS.length)]!;

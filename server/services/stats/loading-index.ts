@@ -2,21 +2,22 @@ import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
 import type { StatsIndex } from './stats-index.js';
 
 /**
- * The statistics index as the store fills it at start, with the saved index loaded in the
- * background: the store opens (and the server listens) once the saved index is found whole, and its
- * rows are then added a step per turn of the event loop (StatsIndex.loadInSteps) while the server
- * answers sign-ins. Logs the store hands over meanwhile (the log's lines after the saved index, a
- * log appended while loading) wait, in order, and are added right after it. Without a usable saved
- * index the store reads the whole log into the index at once, as it always did.
- *
- * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
- */
-/**
  * How long one turn of the event loop may run load steps before requests get their turn: steps are
  * small, so a turn stays near this whatever the machine, and a fast machine takes many in one turn.
  */
 const TURN_BUDGET_MS = 8;
 
+/**
+ * The statistics index as the store fills it at start, with the saved index loaded in the
+ * background: the store opens (and the server listens) once the saved index is found whole, and its
+ * rows are then added in steps (StatsIndex.loadInSteps), as many a turn of the event loop as fit its
+ * budget, while the server answers sign-ins. Logs the store hands over meanwhile (the log's lines
+ * after the saved index, a log appended while loading) wait, in order, and are added right after it.
+ * Without a usable saved index the store reads the whole log into the index at once, as it always
+ * did.
+ *
+ * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
+ */
 export class LoadingIndex {
   private steps: Generator<void, boolean> | null = null;
   private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
