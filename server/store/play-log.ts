@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../domain/play.js';
 import { errnoCode } from '../fs/errno.js';
 import { readSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import {
   tryParse,
 } from './play-log-codec.js';
 import { readHeader, readLines } from './play-log-reader.js';
+import { PlayRowReader } from './play-log-rows.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import type { PlayStore } from '../domain/ports.js';
@@ -29,6 +30,12 @@ export interface PlayLogOptions {
    * the entry's line starts in the file (`idAt` reads its id back from there).
    */
   onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void;
+  /**
+   * When given, the entries in the file come here instead, as batches of rows in file order (no
+   * object per entry: a start reads millions); `onEntry` hears only appended ones. `names` is the
+   * same object for every batch; `rows` is valid only during the call.
+   */
+  onRows?: ((rows: LoggedRows, names: LoggedNames) => void) | undefined;
   /**
    * Read only the entries after this point; check it first with `PlayLog.reaches`. The snapshots
    * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
@@ -147,11 +154,22 @@ export class PlayLog implements PlayStore {
         checkVersion(path, header.text);
         const from = options.from;
         if (from) snapshots = from.snapshots;
-        const onEntry = options.onEntry;
+        const { onEntry, onRows } = options;
+        const rowReader = onRows && new PlayRowReader((batch) => onRows(batch, names));
+        const names: LoggedNames = {
+          users: rowReader?.users.values ?? [],
+          devices: rowReader?.devices.values ?? [],
+          snapshots: snapshots.snapshots,
+        };
         const read = (buf: Buffer, start: number, end: number, offset: number): boolean => {
           if (buf[start] === 0x7b /* { */) {
             const line = decodeSnapshotLine(buf.toString('utf8', start, end));
             return line !== undefined && snapshots.define(line.n, line.snapshot);
+          }
+          if (rowReader) {
+            const ok = rowReader.read(buf, start, end, offset, snapshots.snapshots.length);
+            if (ok) replayed += 1;
+            return ok;
           }
           const line = decodePlayLine(buf, start, end);
           const snapshot = line && snapshots.snapshots[line.snapshot];
@@ -167,6 +185,7 @@ export class PlayLog implements PlayStore {
           from?.position.bytes ?? header.bytes,
           read,
         );
+        rowReader?.flush();
         bytes = result.goodBytes;
         loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {

@@ -1,4 +1,4 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
 import type { StatsIndex } from './stats-index.js';
 
 /**
@@ -20,7 +20,8 @@ const TURN_BUDGET_MS = 8;
  */
 export class LoadingIndex {
   private steps: Generator<void, boolean> | null = null;
-  private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
+  /** What the store handed over during the load, in order, to add once it is done. */
+  private waiting: Array<(index: StatsIndex) => void> = [];
   private failure: Error | undefined;
 
   constructor(
@@ -52,8 +53,27 @@ export class LoadingIndex {
 
   /** As StatsIndex.add: `snapshot` and `line` are the log's, when the log hands the entry over. */
   add(entry: PlayLogEntry, snapshot?: number, line?: number): void {
-    if (this.steps) this.waiting.push([entry, snapshot, line]);
+    if (this.steps) this.waiting.push((index) => index.add(entry, snapshot, line));
     else this.index.add(entry, snapshot, line);
+  }
+
+  /** As StatsIndex.addRows. */
+  addRows(rows: LoggedRows, names: LoggedNames): void {
+    if (!this.steps) {
+      this.index.addRows(rows, names);
+      return;
+    }
+    // The store fills its rows again once this returns: they wait as a copy.
+    const copy = {
+      count: rows.count,
+      at: rows.at.slice(0, rows.count),
+      user: rows.user.slice(0, rows.count),
+      snapshot: rows.snapshot.slice(0, rows.count),
+      device: rows.device.slice(0, rows.count),
+      kind: rows.kind.slice(0, rows.count),
+      line: rows.line.slice(0, rows.count),
+    };
+    this.waiting.push((index) => index.addRows(copy, names));
   }
 
   readIdsFrom(log: { idAt(line: number): string }): void {
@@ -103,6 +123,6 @@ export class LoadingIndex {
   private addWaiting(): void {
     const waiting = this.waiting;
     this.waiting = [];
-    for (const [entry, snapshot, line] of waiting) this.index.add(entry, snapshot, line);
+    for (const add of waiting) add(this.index);
   }
 }

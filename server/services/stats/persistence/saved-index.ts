@@ -51,6 +51,17 @@ export class SavedRecords {
   constructor(private readonly from: TableCounts = { users: 0, devices: 0, snapshots: 0 }) {}
 
   addRow(u: UserColumns, row: number): void {
+    const flags = u.flags[row]!;
+    let ref = u.ref[row]!;
+    if (flags & OTHER_ID) {
+      this.otherIds.push(u.otherIds[ref]!);
+      ref = this.otherIds.length - 1;
+    }
+    this.addRecord(u.at[row]!, u.userIdx, u.snap[row]!, u.device[row]!, flags, ref);
+  }
+
+  /** A row's record from its fields (as `addRow` reads them from the columns). */
+  addRecord(at: number, userIdx: number, s: number, device: number, flags: number, ref: number): void {
     if ((this.count + 1) * RECORD_BYTES > this.bytes.length) {
       const next = new Uint8Array(Math.max(64 * RECORD_BYTES, Math.ceil(this.bytes.length * 1.5)));
       next.set(this.bytes);
@@ -59,18 +70,12 @@ export class SavedRecords {
     }
     const o = this.count * RECORD_BYTES;
     const v = this.view;
-    const flags = u.flags[row]!;
-    v.setFloat64(o, u.at[row]!, true);
-    v.setUint32(o + 8, u.userIdx, true);
-    v.setUint32(o + 12, u.snap[row]!, true);
-    v.setUint32(o + 16, u.device[row]!, true);
+    v.setFloat64(o, at, true);
+    v.setUint32(o + 8, userIdx, true);
+    v.setUint32(o + 12, s, true);
+    v.setUint32(o + 16, device, true);
     v.setUint32(o + 20, flags, true);
-    if (flags & OTHER_ID) {
-      v.setUint32(o + 24, this.otherIds.length, true);
-      this.otherIds.push(u.otherIds[u.ref[row]!]!);
-    } else {
-      v.setUint32(o + 24, u.ref[row]!, true);
-    }
+    v.setUint32(o + 24, ref, true);
     this.count += 1;
   }
 
