@@ -37,6 +37,11 @@ export type PlaySnapshot = Pick<
  */
 export interface LoggedRows {
   readonly count: number;
+  /**
+   * How many more rows the rest of the log holds, per row read so far, estimated from its bytes
+   * (0 at the end): an index can make room for them all at once.
+   */
+  readonly toCome: number;
   readonly at: Float64Array;
   readonly user: Uint32Array;
   readonly snapshot: Uint32Array;

@@ -25,6 +25,7 @@ KINDS[0x53] = ROW_SKIP | ROW_EXPLICIT_AT;
 
 class RowBatch implements LoggedRows {
   count = 0;
+  toCome = 0;
   readonly at = new Float64Array(BATCH_ROWS);
   readonly user = new Uint32Array(BATCH_ROWS);
   readonly snapshot = new Uint32Array(BATCH_ROWS);
@@ -47,7 +48,15 @@ export class PlayRowReader {
   /** One batch, filled again once handed over: millions of rows make no garbage. */
   private readonly batch = new RowBatch();
 
-  constructor(private readonly deliver: (rows: LoggedRows) => void) {}
+  /** The log's bytes read as rows: from the first one's line to the end of the last one's. */
+  private firstLine = -1;
+  private end = 0;
+
+  /** `fileBytes`: the log's size, for the estimate of the rows to come. */
+  constructor(
+    private readonly deliver: (rows: LoggedRows) => void,
+    private readonly fileBytes = 0,
+  ) {}
 
   /**
    * Reads the line `buf[start, end)` (without its newline), which starts at byte `offset` of the
@@ -117,7 +126,7 @@ export class PlayRowReader {
       b.snapshot[row] = snapshot;
       b.device[row] = device;
       b.kind[row] = kind;
-      return this.commit(offset);
+      return this.commit(offset, end - start + 1);
     }
     return this.readSlowly(buf, start, end, offset, defined);
   }
@@ -125,12 +134,17 @@ export class PlayRowReader {
   /** Hands over the rows not handed over yet; the batch is then filled again from its start. */
   flush(): void {
     if (this.batch.count === 0) return;
+    const read = this.end - this.firstLine;
+    this.batch.toCome = read > 0 ? Math.max(0, this.fileBytes - this.end) / read : 0;
     this.deliver(this.batch);
     this.batch.count = 0;
   }
 
-  private commit(offset: number): boolean {
+  /** Adds the row filled in at `count`, whose line starts at `offset` and takes `bytes` with its newline. */
+  private commit(offset: number, bytes: number): boolean {
     const b = this.batch;
+    if (this.firstLine < 0) this.firstLine = offset;
+    this.end = offset + bytes;
     b.line[b.count] = offset;
     b.count += 1;
     if (b.count === BATCH_ROWS) this.flush();
@@ -147,6 +161,6 @@ export class PlayRowReader {
     b.snapshot[row] = line.snapshot;
     b.device[row] = line.device === null ? 0 : this.devices.keyOf(line.device) + 1;
     b.kind[row] = (line.type === 'skip' ? ROW_SKIP : 0) | (line.explicitAt ? ROW_EXPLICIT_AT : 0);
-    return this.commit(offset);
+    return this.commit(offset, end - start + 1);
   }
 }

@@ -155,7 +155,7 @@ export class PlayLog implements PlayStore {
         const from = options.from;
         if (from) snapshots = from.snapshots;
         const { onEntry, onRows } = options;
-        const rowReader = onRows && new PlayRowReader((batch) => onRows(batch, names));
+        const rowReader = onRows && new PlayRowReader((batch) => onRows(batch, names), existing?.size);
         const names: LoggedNames = {
           users: rowReader?.users.values ?? [],
           devices: rowReader?.devices.values ?? [],

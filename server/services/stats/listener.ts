@@ -10,15 +10,14 @@ import type { RowSpan, Selection } from './reads/selection.js';
 
 /** Rows of the play log as the index numbers them (StatsIndex.addRows), by batch row. */
 export interface RowBatch {
+  /** More rows to come, per row read so far (LoggedRows.toCome). */
+  toCome: number;
   at: Float64Array;
   snap: Uint32Array;
   device: Uint32Array;
   flags: Uint8Array;
   line: Float64Array;
 }
-
-/** At most this much spare room is made ahead at once for a listener's rows (see `addRows`). */
-const LARGEST_RESERVE = 1 << 22;
 
 /** What every listener shares: the index's tables, its sums helper, and how rows are placed. */
 export interface ListenerParts {
@@ -83,10 +82,12 @@ export class Listener {
       }
       if (end > from) {
         const first = u.n;
-        // Room for the whole run at once, doubling: the log read at start adds millions of rows, and
-        // growing by a step each time would copy a heavy listener's columns over and over. The
-        // settling after the read trims the spare.
-        u.reserve(Math.max(first + end - from, Math.min(2 * first, first + LARGEST_RESERVE)));
+        // Room for the rows of the rest of the log too, as many more as the read ones promise: the
+        // log read at start adds millions, and growing by a step each time would copy a heavy
+        // listener's columns over and over. The settling after the read trims the spare.
+        const rows = first + end - from;
+        if (rows > u.at.length)
+          u.reserve(Math.max(capacityFor(rows, u.at.length), Math.ceil(rows * (1 + batch.toCome))));
         u.widenFor(maxSnap, maxDevice);
         for (let k = from, row = first; k < end; k += 1, row += 1) {
           const r = order[k]!;

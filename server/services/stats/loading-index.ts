@@ -66,6 +66,7 @@ export class LoadingIndex {
     // The store fills its rows again once this returns: they wait as a copy.
     const copy = {
       count: rows.count,
+      toCome: rows.toCome,
       at: rows.at.slice(0, rows.count),
       user: rows.user.slice(0, rows.count),
       snapshot: rows.snapshot.slice(0, rows.count),

@@ -192,11 +192,13 @@ export class StatsIndex extends IndexReads {
       flags[i] = (k & ROW_SKIP ? SKIP : 0) | (k & ROW_EXPLICIT_AT ? EXPLICIT : 0) | lineFlags(line[i]!);
     }
     const starts = byUser(userOf, count, users.count, order);
-    const batch = { at, snap, device, flags, line };
+    const batch = { at, snap, device, flags, line, toCome: rows.toCome };
     for (let userIdx = 0; userIdx < users.count; userIdx += 1) {
       if (starts[userIdx] === starts[userIdx + 1]) continue;
       this.listener(userIdx).addRows(batch, order, starts[userIdx]!, starts[userIdx + 1]!);
     }
+    const records = this.unsaved.size + count;
+    this.unsaved.reserve(records, Math.ceil(records * (1 + rows.toCome)));
     for (let i = 0; i < count; i += 1) {
       this.latest.note(snap[i]!, userOf[i]!, at[i]!);
       this.unsaved.addRecord(at[i]!, userOf[i]!, snap[i]!, device[i]!, flags[i]!, line[i]! % 2 ** 32);

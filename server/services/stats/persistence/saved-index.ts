@@ -60,14 +60,26 @@ export class SavedRecords {
     this.addRecord(u.at[row]!, u.userIdx, u.snap[row]!, u.device[row]!, flags, ref);
   }
 
+  /**
+   * Room for `records` records in all; when it must be made, room for `wanted` (more rows expected
+   * soon), and at least a step of growth.
+   */
+  reserve(records: number, wanted = records): void {
+    const room = this.bytes.length / RECORD_BYTES;
+    if (records <= room) return;
+    const next = new Uint8Array(Math.max(records, wanted, 64, Math.ceil(room * 1.5)) * RECORD_BYTES);
+    next.set(this.bytes.subarray(0, this.count * RECORD_BYTES));
+    this.bytes = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
   /** A row's record from its fields (as `addRow` reads them from the columns). */
   addRecord(at: number, userIdx: number, s: number, device: number, flags: number, ref: number): void {
-    if ((this.count + 1) * RECORD_BYTES > this.bytes.length) {
-      const next = new Uint8Array(Math.max(64 * RECORD_BYTES, Math.ceil(this.bytes.length * 1.5)));
-      next.set(this.bytes);
-      this.bytes = next;
-      this.view = new DataView(next.buffer);
-    }
+    this.reserve(this.count + 1);
     const o = this.count * RECORD_BYTES;
     const v = this.view;
     v.setFloat64(o, at, true);

@@ -34,6 +34,7 @@ function rowsOf(entries: readonly PlayLogEntry[]): { rows: LoggedRows; names: Lo
   };
   const rows = {
     count: entries.length,
+    toCome: 0,
     at: Float64Array.from(entries, (e) => e.at),
     user: Uint32Array.from(entries, (e) => numberOf(users, e.userId)),
     snapshot: Uint32Array.from(entries, (e) => {

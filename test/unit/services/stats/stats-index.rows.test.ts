@@ -11,8 +11,11 @@ import { tempDirPerFile } from '../../../support/temp-dir.js';
 
 const dir = tempDirPerFile('melon-index-rows-');
 
-/** What only building from rows keeps: its numbering of the log's names, and its scratch columns. */
-const IGNORED = ['known', 'scratch'];
+/**
+ * What only building from rows keeps (its numbering of the log's names, its scratch columns), and
+ * the records of the next save, which differ in spare room only: compared by the bytes it writes.
+ */
+const IGNORED = ['known', 'scratch', 'unsaved'];
 
 /**
  * A play log of several users over more than one batch of rows: a heavy listener and another in
@@ -135,6 +138,7 @@ describe('building the stats index from the play log as rows', () => {
     await byEntry.log.appendMany(later);
     await byRows.log.appendMany(later);
     expect(differences(byRows.index, byEntry.index, IGNORED)).toEqual([]);
+    expect(Buffer.concat(byRows.index.takeUnsaved())).toEqual(Buffer.concat(byEntry.index.takeUnsaved()));
     await Promise.all([byEntry.log.close(), byRows.log.close()]);
   });
 });
