@@ -63,7 +63,8 @@ export class LoadingIndex {
       this.index.addRows(rows, names);
       return;
     }
-    // The store fills its rows again once this returns: they wait as a copy.
+    // The store fills its rows again once this returns, and lets its snapshots go once the log is
+    // read: they wait as copies.
     const copy = {
       count: rows.count,
       toCome: rows.toCome,
@@ -74,7 +75,8 @@ export class LoadingIndex {
       kind: rows.kind.slice(0, rows.count),
       line: rows.line.slice(0, rows.count),
     };
-    this.waiting.push((index) => index.addRows(copy, names));
+    const named = { users: [...names.users], devices: [...names.devices], snapshots: [...names.snapshots] };
+    this.waiting.push((index) => index.addRows(copy, named));
   }
 
   readIdsFrom(log: { idAt(line: number): string }): void {
