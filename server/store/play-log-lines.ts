@@ -17,8 +17,12 @@ export function lineReader(
       return line !== undefined && snapshots.define(line.n, line.snapshot);
     }
     const line = decodePlayLine(buf, start, end);
-    const snapshot = line && snapshots.snapshots[line.snapshot];
-    if (!line || !snapshot) return false;
+    if (!line) return false;
+    const snapshot = snapshots.at(line.snapshot);
+    // A snapshot a saved index gave back that does not read: the line itself is whole and is kept
+    // (never cut off as a torn last line). The index is rebuilt from the whole log, once its check
+    // of the saved index finds that text.
+    if (!snapshot) return line.snapshot < snapshots.count;
     onEntry(entryOf(line, snapshot), line.snapshot, offset);
     return true;
   };

@@ -1,4 +1,4 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import {
   addBlock,
   checkBlocks,
@@ -65,10 +65,10 @@ export class StatsIndex extends IndexReads {
   /**
    * Adds saved blocks to this empty index. False when the bytes are not an index this code saved:
    * then the caller rebuilds it from the log (in a new index). An index saved by an older Melon
-   * (format 1) loads too. `logSnapshots`: the play log's snapshots, for blocks that number
-   * snapshots as the log does.
+   * (format 1) loads too. `logSnapshots`: the texts of the play log's snapshots, for blocks that
+   * number snapshots as the log does.
    */
-  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly PlaySnapshot[] = []): boolean {
+  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly string[] = []): boolean {
     const steps = this.loadInSteps(bytes, logSnapshots);
     for (;;) {
       const step = steps.next();
@@ -85,7 +85,7 @@ export class StatsIndex extends IndexReads {
    */
   *loadInSteps(
     bytes: Uint8Array | Uint8Array[],
-    logSnapshots: readonly PlaySnapshot[] = [],
+    logSnapshots: readonly string[] = [],
     /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
     afterRows?: () => void,
   ): Generator<void, boolean> {

@@ -127,15 +127,24 @@ const RECORDS_PER_CHECK_STEP = 50_000;
 const TEXTS_PER_CHECK_STEP = 1_000;
 
 /**
- * Whether saved blocks are whole: each table entry new, each snapshot readable, each row referring
- * to entries. If so, the snapshots each block defines. A generator that pauses after every slice of
+ * Whether saved blocks are whole: each table entry new, each snapshot readable (the log's too:
+ * `logSnapshots`, their texts as the saved index gave them back), each row referring to entries.
+ * If so, the snapshots each block defines. A generator that pauses after every slice of
  * rows and of snapshot texts: a saved index of millions of plays is checked after the server
  * listens, in steps (LoadingIndex).
  */
 export function* checkBlocks(
   blocks: SavedBlock[],
-  logSnapshots: readonly PlaySnapshot[],
+  logSnapshotTexts: readonly string[],
 ): Generator<void, DefinedSnapshots[] | undefined> {
+  // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
+  const logSnapshots: PlaySnapshot[] = [];
+  for (const [i, text] of logSnapshotTexts.entries()) {
+    if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
+    const snapshot = decodeSnapshotText(text);
+    if (!snapshot) return undefined;
+    logSnapshots.push(snapshot);
+  }
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();

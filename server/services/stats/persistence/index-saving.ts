@@ -1,4 +1,4 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
+import type { PlayLogEntry } from '../../../domain/play.js';
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
 import type { PlayLog } from '../../../store/play-log.js';
@@ -18,9 +18,10 @@ export interface PlayIndex {
   takeUnsaved(): Uint8Array[];
   /**
    * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
-   * where they were saved; false when they are not usable (the index is then rebuilt from the log).
+   * where they were saved (as the saved index gave them back, not yet read); false when they are
+   * not usable (the index is then rebuilt from the log).
    */
-  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
+  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean;
   /** The log is read: a moment to drop spare room. */
   settle(): void;
   /**
@@ -89,9 +90,9 @@ export async function openStoreWithIndex(
       const copy = await file.read();
       // Taken before the log is read on: reading defines more snapshots in the same table.
       const logSnapshots = copy?.logSnapshots ?? 0;
-      // A copy: the log forgets its parsed snapshots once it is read, and the index may check
-      // the saved parts after that (LoadingIndex).
-      const usable = copy && index.load(copy.data, [...copy.from.snapshots.snapshots]);
+      // A copy: the log defines more as it is read, and the index may check the saved parts after
+      // that (LoadingIndex).
+      const usable = copy && index.load(copy.data, copy.from.snapshots.texts.slice(0, copy.logSnapshots));
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable) saved = { bytes: copy.bytes, logSnapshots };
