@@ -145,6 +145,7 @@ export function* checkBlocks(
     if (!snapshot) return undefined;
     logSnapshots.push(snapshot);
   }
+  yield;
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();
