@@ -56,8 +56,10 @@ describe('a heavy listener settling in a load in the background', () => {
       const { listener, s, artist } = listenerWithOneTrack();
       for (let i = 0; i < rows; i += 1) listener.add(1_000 + i, s, 0, i % 10 === 0 ? SKIP : 0);
       let pauses = 0;
-      if (inSteps) for (const _ of listener.settleInSteps()) pauses += 1;
-      else listener.settle();
+      if (inSteps) {
+        const steps = listener.settleInSteps();
+        while (!steps.next().done) pauses += 1;
+      } else listener.settle();
       const u = listener.rows;
       return { pauses, plays: u.all?.plays, ms: u.all?.ms, first: u.firstHeard?.[artist] };
     };
