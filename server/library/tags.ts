@@ -4,10 +4,10 @@
  */
 import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
-import { EndOfStreamError, FileTokenizer, type IRandomAccessFileInfo, type IReadChunkOptions } from 'strtok3';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { FileWindow } from './file-window.js';
+import { WindowTokenizer } from './window-tokenizer.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
@@ -22,39 +22,6 @@ import type { OpenedTrackFile } from './track-file.js';
 export type AudioSource = string | OpenedTrackFile;
 
 const pathOf = (source: AudioSource): string => (typeof source === 'string' ? source : source.path);
-
-/**
- * music-metadata reading through the file's window (file-window.ts): its parsers ask for a few
- * bytes at a time, each a read of the file otherwise. The handle is not closed here.
- */
-class WindowTokenizer extends FileTokenizer {
-  static of(window: FileWindow, file: string): WindowTokenizer {
-    return new WindowTokenizer(window, { path: file, size: window.size });
-  }
-
-  private constructor(
-    private readonly window: FileWindow,
-    fileInfo: IRandomAccessFileInfo,
-  ) {
-    super(window.handle, { fileInfo });
-  }
-
-  override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const { length, position, mayBeLess } = this.normalizeOptions(target, options);
-    this.position = position;
-    const read = await this.window.copy(target, position, length);
-    this.position += read;
-    if (!mayBeLess && read < length) throw new EndOfStreamError();
-    return read;
-  }
-
-  override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const { length, position, mayBeLess } = this.normalizeOptions(target, options);
-    const read = await this.window.copy(target, position, length);
-    if (!mayBeLess && read < length) throw new EndOfStreamError();
-    return read;
-  }
-}
 
 /** Runs `use` over a window on the file; a path is opened for it and closed after. */
 async function withAudio<T>(file: AudioSource, use: (window: FileWindow) => Promise<T>): Promise<T> {

@@ -27,10 +27,10 @@ async function readsOf(file: string): Promise<{ reads: number; durationMs: numbe
   const { handle } = opened;
   const read = handle.read.bind(handle);
   let reads = 0;
-  handle.read = ((...args: Parameters<typeof read>) => {
+  handle.read = (...args: Parameters<typeof read>) => {
     reads++;
     return read(...args);
-  });
+  };
   try {
     const track = await readTrackFile(opened);
     return { reads, durationMs: track.durationMs, pictures: track.pictures.length };
