@@ -93,6 +93,8 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
       }
       if (question.ask === 'memory') return memoryNow();
       if (question.ask === 'scan') {
+        // The plays load after listening: the scan's figures are the scan's alone.
+        await server.started;
         const scanStart = performance.now();
         const cpuStart = process.cpuUsage();
         server.services.library.startScan();
