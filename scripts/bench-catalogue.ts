@@ -77,7 +77,7 @@ async function tinyMp3(): Promise<Buffer> {
 }
 
 /** Writes the files not there yet; returns the catalogue of all of them, sizes and times as on disk. */
-async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
+export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
   const dir = folderFor(tracks);
   const artistsCount = Math.max(1, Math.round(tracks / 25));
   const bytes = await tinyMp3();
@@ -126,6 +126,9 @@ async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
         path: s.file,
         size: infos[k]!.size,
         mtimeMs: infos[k]!.mtimeMs,
+        // As a scan records them: without them a rescan would add them and rewrite the library.
+        dev: infos[k]!.dev,
+        ino: infos[k]!.ino,
         name: capital(title(i)),
         // The credit as a scan records it: a record without one is read again by the next scan.
         artist: guest && guest.id !== lead.id ? `${lead.name}, ${guest.name}` : lead.name,
