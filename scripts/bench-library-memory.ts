@@ -3,8 +3,8 @@
  * scripts/bench-library-memory.ts [--tracks N] [--snapshot]`. Writes a library.json of N tracks
  * shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist, a guest on
  * one track in ten, genres, years; a front cover per track as scanned files have), then opens it
- * through the store and builds the catalog and its orders as the server does, and reports the heap
- * after each step (`--one-line`: from a library.json an older Melon wrote, on one line). `--snapshot` writes a heap snapshot at the end and prints the largest
+ * through the store and builds the catalog and its orders as the server does (and the track matcher
+ * a scrobbler's first listen makes), and reports the heap after each step (`--one-line`: from a library.json an older Melon wrote, on one line). `--snapshot` writes a heap snapshot at the end and prints the largest
  * constructors by retained self size.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
+import { TrackMatcher } from '../server/services/history/track-matcher.js';
 import { LibraryCatalog } from '../server/services/library-catalog.js';
 import { writeLibraryFile } from '../server/store/library-file.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
@@ -189,6 +190,11 @@ try {
   catalog.orders.tracksOfArtist(some);
   const ordersMs = performance.now() - started;
   const afterOrders = heapMb();
+  // What a ListenBrainz scrobbler's first listen builds (the history service keeps it).
+  started = performance.now();
+  const matcher = new TrackMatcher(repo.index());
+  const matcherMs = performance.now() - started;
+  const afterMatcher = heapMb();
   const rss = process.memoryUsage().rss / 2 ** 20;
   const perTrack = (mb: number) => Math.round((mb * 2 ** 20) / tracks);
   console.log(
@@ -201,10 +207,12 @@ try {
       ordersHeapMb: +(afterOrders - afterCatalog).toFixed(1),
       totalHeapMb: +(afterOrders - base).toFixed(1),
       totalBytesPerTrack: perTrack(afterOrders - base),
+      matcherHeapMb: +(afterMatcher - afterOrders).toFixed(1),
       rssGrowthMb: Math.round(rss - rssBase),
       loadMs: Math.round(loadMs),
       catalogMs: Math.round(catalogMs),
       ordersMs: Math.round(ordersMs),
+      matcherMs: Math.round(matcherMs),
     }),
   );
   if (args.includes('--snapshot')) {
@@ -212,7 +220,7 @@ try {
     await summarise(shot);
   }
   // Keep everything reachable until measured.
-  if (repo.index().tracks.length !== tracks) throw new Error('lost tracks');
+  if (repo.index().tracks.length !== tracks || !matcher) throw new Error('lost tracks');
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
