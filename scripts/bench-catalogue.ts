@@ -180,9 +180,14 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
       const user = data.users[0]!;
       const token = await login(server.url, user.username, user.password);
       started = performance.now();
-      const top = await fetch(`${server.url}/api/stats/top-tracks?count=50`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
+      // Until the plays are in, a read waits and then answers 503 `starting`: ask again.
+      let top: Response;
+      do {
+        top = await fetch(`${server.url}/api/stats/top-tracks?count=50`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        if (top.status === 503) await top.text();
+      } while (top.status === 503);
       if (!top.ok) throw new Error(`top-tracks: ${top.status}`);
       await top.text();
       const firstStatsMs = performance.now() - started;
