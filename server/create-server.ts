@@ -186,6 +186,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     logger,
     resizer: services.resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
+    started: playsLoaded,
   });
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
