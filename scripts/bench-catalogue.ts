@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-import { buildBenchData, login, runTsxScript, type BenchData } from './bench-data.js';
+import { buildBenchData, firstTopTracks, login, runTsxScript, type BenchData } from './bench-data.js';
 import { startServerProcess } from './server-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -77,7 +77,7 @@ async function tinyMp3(): Promise<Buffer> {
 }
 
 /** Writes the files not there yet; returns the catalogue of all of them, sizes and times as on disk. */
-async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
+export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
   const dir = folderFor(tracks);
   const artistsCount = Math.max(1, Math.round(tracks / 25));
   const bytes = await tinyMp3();
@@ -126,6 +126,9 @@ async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
         path: s.file,
         size: infos[k]!.size,
         mtimeMs: infos[k]!.mtimeMs,
+        // As a scan records them: without them a rescan would add them and rewrite the library.
+        dev: infos[k]!.dev,
+        ino: infos[k]!.ino,
         name: capital(title(i)),
         // The credit as a scan records it: a record without one is read again by the next scan.
         artist: guest && guest.id !== lead.id ? `${lead.name}, ${guest.name}` : lead.name,
@@ -177,11 +180,7 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
       const user = data.users[0]!;
       const token = await login(server.url, user.username, user.password);
       started = performance.now();
-      const top = await fetch(`${server.url}/api/stats/top-tracks?count=50`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      if (!top.ok) throw new Error(`top-tracks: ${top.status}`);
-      await top.text();
+      await firstTopTracks(server.url, token);
       const firstStatsMs = performance.now() - started;
 
       const auth = `u=${encodeURIComponent(user.username)}&p=enc:${Buffer.from(user.password).toString('hex')}&v=1.16.1&c=bench&f=json`;

@@ -54,37 +54,56 @@ interface WalkState {
   problems: ScanProblem[];
 }
 
-/** Lists audio files below `root`, entering each real directory only once. */
-async function walk(root: string, state: WalkState): Promise<void> {
+/** Folders listed at once: a walk waits on the disk per folder, and a collection has tens of thousands. */
+const WALKERS = 8;
+
+/** Lists audio files below `root`, entering each real directory only once, `WALKERS` folders at a time. */
+function walk(root: string, state: WalkState): Promise<void> {
   const pending = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
-    let info;
-    let entries: Dirent[];
-    try {
-      info = await stat(dir);
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (err) {
-      state.problems.push({ path: dir, reason: `Folder could not be read (${errnoCode(err) ?? 'error'})` });
-      continue;
-    }
-    const key = `${info.dev}:${info.ino}`;
-    if (state.visited.has(key)) continue; // symlink loop or a folder reached twice
-    state.visited.add(key);
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      const kind = await entryKind(entry, full, state);
-      if (kind === 'dir') pending.push(full);
-      else if (kind === 'file' && isAudioFile(entry.name)) state.files.push({ path: full, root });
-    }
+  let listing = 0;
+  return new Promise<void>((resolve, reject) => {
+    const next = (): void => {
+      while (listing < WALKERS && pending.length > 0) {
+        listing++;
+        listFolder(pending.pop()!, root, state, pending).then(() => {
+          listing--;
+          next();
+        }, reject);
+      }
+      if (listing === 0 && pending.length === 0) resolve();
+    };
+    next();
+  });
+}
+
+async function listFolder(dir: string, root: string, state: WalkState, pending: string[]): Promise<void> {
+  let info;
+  let entries: Dirent[];
+  try {
+    info = await stat(dir);
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    state.problems.push({ path: dir, reason: `Folder could not be read (${errnoCode(err) ?? 'error'})` });
+    return;
+  }
+  const key = `${info.dev}:${info.ino}`;
+  if (state.visited.has(key)) return; // symlink loop or a folder reached twice
+  state.visited.add(key);
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    // Plain files and folders need no look at the disk; only links are followed and checked.
+    const kind = entry.isSymbolicLink() ? await linkKind(entry, full, state) : direntKind(entry);
+    if (kind === 'dir') pending.push(full);
+    else if (kind === 'file' && isAudioFile(entry.name)) state.files.push({ path: full, root });
   }
 }
 
-async function entryKind(entry: Dirent, full: string, state: WalkState): Promise<'dir' | 'file' | 'other'> {
-  if (entry.isDirectory()) return 'dir';
-  if (entry.isFile()) return 'file';
-  if (!entry.isSymbolicLink()) return 'other';
+function direntKind(entry: Dirent): 'dir' | 'file' | 'other' {
+  return entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+}
+
+async function linkKind(entry: Dirent, full: string, state: WalkState): Promise<'dir' | 'file' | 'other'> {
   let target;
   let real;
   try {

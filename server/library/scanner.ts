@@ -10,6 +10,7 @@
  */
 import type { ScanStatus } from '../contract/library.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex } from '../domain/library.js';
+import { stat } from 'node:fs/promises';
 import { messageOf } from '../errors.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
 import { readTrackFile } from './tags.js';
@@ -19,7 +20,10 @@ import { entryFromPrevious, entryFromTags, lookup, type Entry } from './track-en
 /** The API's scan status without its capped problem list (the library service adds that). */
 export type ScanProgress = Omit<ScanStatus, 'problems' | 'problemCount'>;
 
+/** Files read at once: tag reads hold buffers and CPU, so few. */
 const CONCURRENCY = 4;
+/** Files looked at at once to see whether they changed: only a `stat` each, so the disk sets the pace. */
+const STAT_CONCURRENCY = 32;
 const PROGRESS_EVERY = 50;
 
 // ------------------------------------------------------------------------------------- index merge
@@ -87,6 +91,28 @@ export async function scanLibrary(
   const previousNames = lookup(previous);
   const realRoots = await realMusicFolders(dirs);
 
+  const countSeen = (): void => {
+    progress.filesSeen++;
+    if (progress.filesSeen % PROGRESS_EVERY === 0) report();
+  };
+
+  // A file whose size, time and inode are what the library holds is not opened: nothing of it is
+  // read, and every later read of it opens and checks it (track-file.ts) against that inode.
+  const keptAsItWas = async (file: FoundFile): Promise<Entry | null> => {
+    const old = previousByPath.get(file.path);
+    // A record without a credited artist was made by an older Melon, which split credits on `&`
+    // and `,`: it is read again, so its artists follow the rules of today. A record without an
+    // identity gets one from the checked open below.
+    if (!old || old.artist === undefined || old.ino === undefined) return null;
+    const info = await stat(file.path).catch(() => null);
+    // The device number alone may change when a share or disk is mounted again: same inode, size
+    // and time is the same file.
+    if (!info?.isFile() || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino)
+      return null;
+    countSeen();
+    return entryFromPrevious(info.dev === old.dev ? old : { ...old, dev: info.dev }, previousNames);
+  };
+
   const scanOne = async (file: FoundFile): Promise<Entry | null> => {
     const old = previousByPath.get(file.path);
     try {
@@ -95,10 +121,6 @@ export async function scanLibrary(
       const opened = await openTrackFile(file.path, realRoots, null);
       try {
         const { size, mtimeMs, dev, ino } = opened.stat;
-        // The device number alone may change when a share or disk is mounted again: same inode, size
-        // and time is the same file. A record from before identities were kept gets them here.
-        // A record without a credited artist was made by an older Melon, which split credits on `&`
-        // and `,`: it is read again, so its artists follow the rules of today.
         const unchanged = old && old.size === size && old.mtimeMs === mtimeMs && (old.ino ?? ino) === ino;
         if (unchanged && old.artist !== undefined)
           return entryFromPrevious({ ...old, dev, ino }, previousNames);
@@ -113,12 +135,20 @@ export async function scanLibrary(
       progress.errors.push({ path: file.path, reason: messageOf(err) });
       return null;
     } finally {
-      progress.filesSeen++;
-      if (progress.filesSeen % PROGRESS_EVERY === 0) report();
+      countSeen();
     }
   };
 
-  const entries = (await mapLimited(files, CONCURRENCY, scanOne)).filter((e): e is Entry => e !== null);
+  const kept = await mapLimited(files, STAT_CONCURRENCY, keptAsItWas);
+  const read = await mapLimited(
+    files.filter((_, i) => kept[i] === null),
+    CONCURRENCY,
+    scanOne,
+  );
+  let nextRead = 0;
+  const entries = kept
+    .map((entry) => entry ?? read[nextRead++])
+    .filter((e): e is Entry => e !== null && e !== undefined);
   // A music folder that is not there (an unmounted disk or share) is an error, not an empty folder:
   // its tracks stay in the library until a scan can read it again.
   for (const root of missingRoots) {
@@ -130,9 +160,9 @@ export async function scanLibrary(
       if (isUnder(track.path, root)) entries.push(entryFromPrevious(track, previousNames));
   }
   if (missingRoots.length > 0) entries.sort((a, b) => (a.track.path < b.track.path ? -1 : 1));
-  const kept = new Set(entries.map((e) => e.track.path));
+  const keptPaths = new Set(entries.map((e) => e.track.path));
   // A previously indexed file that vanished, or now fails to parse, leaves the index.
-  progress.removed = previous.tracks.filter((t) => !kept.has(t.path)).length;
+  progress.removed = previous.tracks.filter((t) => !keptPaths.has(t.path)).length;
   progress.errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   progress.running = false;
   report();

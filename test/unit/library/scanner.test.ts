@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, cp, mkdtemp, rm, symlink, unlink, utimes } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { File as TagFile } from 'node-taglib-sharp';
@@ -145,6 +145,28 @@ describe('incremental rescans', () => {
     expect(tags.readTrackFile).toHaveBeenCalledTimes(1);
     expect(second.index).toEqual(first.index);
     expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0, filesSeen: 8 });
+  });
+
+  it('keeps an unchanged file\'s record as it was, without copying it', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const second = await scanLibrary([work], first.index);
+    // The very same objects: a large library is not copied record by record on every rescan.
+    second.index.tracks.forEach((track, i) => expect(track).toBe(first.index.tracks[i]));
+  });
+
+  it('reads again a file swapped for another of the same size and time', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const mp3 = trackNamed(first.index, 'Tone MP3');
+    const copy = `${mp3.path}.swap`;
+    await copyFile(mp3.path, copy);
+    await utimes(copy, new Date(mp3.mtimeMs), new Date(mp3.mtimeMs));
+    await rename(copy, mp3.path);
+    vi.mocked(tags.readTrackFile).mockClear();
+    const second = await scanLibrary([work], first.index);
+    // The corrupt file and the swapped one: same bytes, size and time, but another inode.
+    expect(tags.readTrackFile).toHaveBeenCalledTimes(2);
+    expect(trackNamed(second.index, 'Tone MP3').ino).not.toBe(mp3.ino);
+    expect(second.progress).toMatchObject({ added: 0, updated: 1, removed: 0 });
   });
 
   it('reads again an unchanged file whose record an older Melon made, without the credited artist', async () => {
