@@ -57,6 +57,9 @@ export const ROW_EXPLICIT_AT = 2;
 export interface LoggedNames {
   readonly users: readonly string[];
   readonly devices: readonly string[];
-  /** The log's snapshots by number (all those defined before a row are defined when it is handed over). */
-  readonly snapshots: readonly PlaySnapshot[];
+  /**
+   * The log's snapshot `n`: every row's is there when the row is handed over, until the log is
+   * read (the store lets them go then).
+   */
+  snapshot(n: number): PlaySnapshot | undefined;
 }

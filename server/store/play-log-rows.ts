@@ -1,6 +1,7 @@
-import { ROW_EXPLICIT_AT, ROW_SKIP, type LoggedRows } from '../domain/play.js';
+import { ROW_EXPLICIT_AT, ROW_SKIP, type LoggedNames, type LoggedRows } from '../domain/play.js';
 import { ByteInterner, FNV_OFFSET, FNV_PRIME } from './byte-interner.js';
 import { decodePlayLineSlowly } from './play-log-codec.js';
+import type { LogSnapshots } from './play-log-snapshots.js';
 
 /** Rows handed over at a time: big enough that a batch costs nothing per row, small beside the log. */
 const BATCH_ROWS = 1 << 16;
@@ -51,19 +52,35 @@ export class PlayRowReader {
   /** The log's bytes read as rows: from the first one's line to the end of the last one's. */
   private firstLine = -1;
   private end = 0;
+  private rows = 0;
+  /** Per snapshot number: 0 not looked at yet, 1 there, 2 its text (from a saved index) does not read. */
+  private usable = new Uint8Array(1024);
+  private readonly names: LoggedNames;
 
-  /** `fileBytes`: the log's size, for the estimate of the rows to come. */
+  /**
+   * Rows of the log whose snapshots `snapshots` defines, handed to `deliver` with their names;
+   * `fileBytes`: the log's size, for the estimate of the rows to come.
+   */
   constructor(
-    private readonly deliver: (rows: LoggedRows) => void,
+    private readonly snapshots: Pick<LogSnapshots, 'count' | 'at'>,
+    private readonly deliver: (rows: LoggedRows, names: LoggedNames) => void,
     private readonly fileBytes = 0,
-  ) {}
+  ) {
+    this.names = {
+      users: this.users.values,
+      devices: this.devices.values,
+      snapshot: (n) => snapshots.at(n),
+    };
+  }
 
   /**
    * Reads the line `buf[start, end)` (without its newline), which starts at byte `offset` of the
-   * log, into the batch; false when it is not a log line of a snapshot below `defined` (then
-   * nothing is added). A full batch is handed over at once.
+   * log, into the batch; false when it is not a log line of a snapshot defined before it (then
+   * nothing is added). A log of a snapshot whose text does not read is a whole line but no row, as
+   * `lineReader` has it. A full batch is handed over at once.
    */
-  read(buf: Buffer, start: number, end: number, offset: number, defined: number): boolean {
+  read(buf: Buffer, start: number, end: number, offset: number): boolean {
+    const defined = this.snapshots.count;
     const b = this.batch;
     const row = b.count;
     let pos = start + 1;
@@ -121,6 +138,7 @@ export class PlayRowReader {
       for (let c = buf[pos]!; pos < end && c !== QUOTE; c = buf[++pos]!) if (c === BACKSLASH) break fast;
       if (pos !== end - 2) break fast;
       if (snapshot >= defined) return false;
+      if (!this.isUsable(snapshot)) return true;
       b.at[row] = negative ? -at : at;
       b.user[row] = user;
       b.snapshot[row] = snapshot;
@@ -131,13 +149,27 @@ export class PlayRowReader {
     return this.readSlowly(buf, start, end, offset, defined);
   }
 
-  /** Hands over the rows not handed over yet; the batch is then filled again from its start. */
-  flush(): void {
-    if (this.batch.count === 0) return;
+  /**
+   * Hands over the rows not handed over yet (the batch is then filled again from its start); how
+   * many rows were read in all.
+   */
+  flush(): number {
+    if (this.batch.count === 0) return this.rows;
     const read = this.end - this.firstLine;
     this.batch.toCome = read > 0 ? Math.max(0, this.fileBytes - this.end) / read : 0;
-    this.deliver(this.batch);
+    this.deliver(this.batch, this.names);
     this.batch.count = 0;
+    return this.rows;
+  }
+
+  private isUsable(n: number): boolean {
+    if (n >= this.usable.length) {
+      const more = new Uint8Array(Math.max(n + 1, this.usable.length * 2));
+      more.set(this.usable);
+      this.usable = more;
+    }
+    if (this.usable[n] === 0) this.usable[n] = this.snapshots.at(n) ? 1 : 2;
+    return this.usable[n] === 1;
   }
 
   /** Adds the row filled in at `count`, whose line starts at `offset` and takes `bytes` with its newline. */
@@ -145,6 +177,7 @@ export class PlayRowReader {
     const b = this.batch;
     if (this.firstLine < 0) this.firstLine = offset;
     this.end = offset + bytes;
+    this.rows += 1;
     b.line[b.count] = offset;
     b.count += 1;
     if (b.count === BATCH_ROWS) this.flush();
@@ -154,6 +187,7 @@ export class PlayRowReader {
   private readSlowly(buf: Buffer, start: number, end: number, offset: number, defined: number): boolean {
     const line = decodePlayLineSlowly(buf.toString('utf8', start, end));
     if (!line || line.snapshot >= defined) return false;
+    if (!this.isUsable(line.snapshot)) return true;
     const b = this.batch;
     const row = b.count;
     b.at[row] = line.at;

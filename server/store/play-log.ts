@@ -5,15 +5,8 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
-import {
-  decodePlayLine,
-  decodeSnapshotLine,
-  entryOf,
-  HEADER,
-  playLine,
-  SCHEMA_VERSION,
-  tryParse,
-} from './play-log-codec.js';
+import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
+import { lineReader, rowLineReader } from './play-log-lines.js';
 import { readHeader, readLines } from './play-log-reader.js';
 import { PlayRowReader } from './play-log-rows.js';
 import { migrateV1Log } from './play-log-migration.js';
@@ -155,29 +148,13 @@ export class PlayLog implements PlayStore {
         const from = options.from;
         if (from) snapshots = from.snapshots;
         const { onEntry, onRows } = options;
-        const rowReader = onRows && new PlayRowReader((batch) => onRows(batch, names), existing?.size);
-        const names: LoggedNames = {
-          users: rowReader?.users.values ?? [],
-          devices: rowReader?.devices.values ?? [],
-          snapshots: snapshots.snapshots,
-        };
-        const read = (buf: Buffer, start: number, end: number, offset: number): boolean => {
-          if (buf[start] === 0x7b /* { */) {
-            const line = decodeSnapshotLine(buf.toString('utf8', start, end));
-            return line !== undefined && snapshots.define(line.n, line.snapshot);
-          }
-          if (rowReader) {
-            const ok = rowReader.read(buf, start, end, offset, snapshots.snapshots.length);
-            if (ok) replayed += 1;
-            return ok;
-          }
-          const line = decodePlayLine(buf, start, end);
-          const snapshot = line && snapshots.snapshots[line.snapshot];
-          if (!line || !snapshot) return false;
-          replayed += 1;
-          onEntry(entryOf(line, snapshot), line.snapshot, offset);
-          return true;
-        };
+        const rowReader = onRows && new PlayRowReader(snapshots, onRows, existing?.size);
+        const read = rowReader
+          ? rowLineReader(snapshots, rowReader)
+          : lineReader(snapshots, (entry, snapshot, line) => {
+              replayed += 1;
+              onEntry(entry, snapshot, line);
+            });
         const result = await readLines(
           handle,
           path,
@@ -185,7 +162,7 @@ export class PlayLog implements PlayStore {
           from?.position.bytes ?? header.bytes,
           read,
         );
-        rowReader?.flush();
+        if (rowReader) replayed = rowReader.flush();
         bytes = result.goodBytes;
         loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {
@@ -211,6 +188,27 @@ export class PlayLog implements PlayStore {
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /**
+   * Reads the durable entries again, from the first, and hands each to `onEntry` with its snapshot
+   * number and line, as `open` did (to rebuild what was built from them). Entries that become
+   * durable meanwhile are not read: they reach the log's own `onEntry` as usual.
+   */
+  async replay(onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void): Promise<void> {
+    // Taken now: what is appended from here on is delivered as usual, never read here too.
+    const end = this.bytes;
+    const handle = await open(this.path, 'r');
+    try {
+      const header = await readHeader(handle);
+      if (!header || header.bytes < 0) return;
+      const read = lineReader(new LogSnapshots(), onEntry);
+      await readLines(handle, this.path, this.logger, header.bytes, (buf, start, stop, offset) =>
+        offset >= end ? true : read(buf, start, stop, offset),
+      );
+    } finally {
+      await handle.close();
     }
   }
 

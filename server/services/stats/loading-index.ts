@@ -1,4 +1,5 @@
-import type { LoggedNames, LoggedRows, PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../domain/play.js';
+import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 
 /**
@@ -9,18 +10,22 @@ const TURN_BUDGET_MS = 8;
 
 /**
  * The statistics index as the store fills it at start, with the saved index loaded in the
- * background: the store opens (and the server listens) once the saved index is found whole, and its
- * rows are then added in steps (StatsIndex.loadInSteps), as many a turn of the event loop as fit its
- * budget, while the server answers sign-ins. Logs the store hands over meanwhile (the log's lines
- * after the saved index, a log appended while loading) wait, in order, and are added right after it.
- * Without a usable saved index the store reads the whole log into the index at once, as it always
- * did.
+ * background: the store opens (and the server listens) once the saved index's framing is read, and
+ * it is then checked whole and its rows added in steps (StatsIndex.loadInSteps), as many a turn of
+ * the event loop as fit its budget, while the server answers sign-ins. Logs the store hands over
+ * meanwhile (the log's lines after the saved index, a log appended while loading) wait, in order,
+ * and are added right after it. A saved index found not to fit is dropped, and the index is rebuilt
+ * from the whole log (`rebuild`), still in the background. Without a usable saved index the store
+ * reads the whole log into the index at once, as it always did.
  *
  * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
  */
 export class LoadingIndex {
   private steps: Generator<void, boolean> | null = null;
-  /** What the store handed over during the load, in order, to add once it is done. */
+  /** Not `ready`: loading saved parts, or waiting for (or in) a rebuild after they did not fit. */
+  private pending = false;
+  private unusable = false;
+  /** What the store handed over meanwhile, in order, to add once the load is done. */
   private waiting: Array<(index: StatsIndex) => void> = [];
   private failure: Error | undefined;
 
@@ -35,47 +40,54 @@ export class LoadingIndex {
 
   /** True once the index holds every log the store has handed over. */
   get ready(): boolean {
-    return this.steps === null;
+    return !this.pending;
   }
 
   /**
-   * Checks the saved parts whole (the load's first step) and leaves the rest for `finish`; false
-   * when they are not usable, the index left empty for the store to rebuild from the log.
+   * Reads the saved parts' framing (the load's first step) and leaves the rest for `finish`; false
+   * when they are no saved index, the index left empty for the store to rebuild from the log.
    */
-  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean {
+  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean {
     // The log's lines after the saved index come before the load's counting and settling.
     const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting());
     const first = steps.next();
     if (first.done) return first.value;
     this.steps = steps;
+    this.pending = true;
     return true;
   }
 
   /** As StatsIndex.add: `snapshot` and `line` are the log's, when the log hands the entry over. */
   add(entry: PlayLogEntry, snapshot?: number, line?: number): void {
-    if (this.steps) this.waiting.push((index) => index.add(entry, snapshot, line));
+    if (this.pending) this.waiting.push((index) => index.add(entry, snapshot, line));
     else this.index.add(entry, snapshot, line);
   }
 
   /** As StatsIndex.addRows. */
   addRows(rows: LoggedRows, names: LoggedNames): void {
-    if (!this.steps) {
+    if (!this.pending) {
       this.index.addRows(rows, names);
       return;
     }
     // The store fills its rows again once this returns, and lets its snapshots go once the log is
     // read: they wait as copies.
+    const { count } = rows;
     const copy = {
-      count: rows.count,
+      count,
       toCome: rows.toCome,
-      at: rows.at.slice(0, rows.count),
-      user: rows.user.slice(0, rows.count),
-      snapshot: rows.snapshot.slice(0, rows.count),
-      device: rows.device.slice(0, rows.count),
-      kind: rows.kind.slice(0, rows.count),
-      line: rows.line.slice(0, rows.count),
+      at: rows.at.slice(0, count),
+      user: rows.user.slice(0, count),
+      snapshot: rows.snapshot.slice(0, count),
+      device: rows.device.slice(0, count),
+      kind: rows.kind.slice(0, count),
+      line: rows.line.slice(0, count),
     };
-    const named = { users: [...names.users], devices: [...names.devices], snapshots: [...names.snapshots] };
+    const snapshots = new Map(Array.from(new Set(copy.snapshot), (n) => [n, names.snapshot(n)]));
+    const named = {
+      users: [...names.users],
+      devices: [...names.devices],
+      snapshot: (n: number) => snapshots.get(n),
+    };
     this.waiting.push((index) => index.addRows(copy, named));
   }
 
@@ -83,25 +95,33 @@ export class LoadingIndex {
     this.index.readIdsFrom(log);
   }
 
-  /** A save takes what the index holds with the log's position: the load is finished first, at once. */
+  /**
+   * A save takes what the index holds with the log's position: the load is finished first, at once.
+   * Refused while the index must be rebuilt: it holds nothing worth saving yet.
+   */
   takeUnsaved(): Uint8Array[] {
     this.finishNow();
+    if (this.pending) throw new Error('the play index is being rebuilt from the log');
     return this.index.takeUnsaved();
   }
 
   /** The log is read: a loaded index settles at the end of its load instead. */
   settle(): void {
-    if (!this.steps) this.index.settle();
+    if (!this.pending) this.index.settle();
   }
 
-  /** Runs the rest of the load, steps for up to `budgetMs` a turn of the event loop; resolves once `ready`. */
-  async finish(): Promise<void> {
+  /**
+   * Runs the rest of the load, steps for up to `budgetMs` a turn of the event loop; true once
+   * `ready`, false when the saved parts did not fit (the index is empty: `rebuild` it).
+   */
+  async finish(): Promise<boolean> {
     while (this.steps) {
       await this.nextTurn();
       const until = this.now() + this.budgetMs;
       do this.step();
       while (this.steps && this.now() < until);
     }
+    return !this.unusable;
   }
 
   /** Runs the rest of the load now (a save or a stop during the start). */
@@ -109,17 +129,40 @@ export class LoadingIndex {
     while (this.steps) this.step();
   }
 
+  /**
+   * After saved parts that did not fit: reads the whole log into the empty index, then what was
+   * appended meanwhile. The logs handed over so far are all in the log again: they are dropped.
+   */
+  async rebuild(readLog: ReadWholeLog): Promise<void> {
+    if (!this.unusable) return;
+    // Taken together with the log's end, so nothing is added twice or missed.
+    this.waiting = [];
+    await readLog((entry, snapshot, line) => this.index.add(entry, snapshot, line));
+    this.index.settle();
+    this.unusable = false;
+    this.pending = false;
+    this.addWaiting();
+  }
+
   private step(): void {
     if (this.failure !== undefined) throw this.failure;
     if (!this.steps) return;
+    let loaded: boolean;
     try {
-      if (!this.steps.next().done) return;
+      const step = this.steps.next();
+      if (!step.done) return;
+      loaded = step.value;
     } catch (error) {
       // Half loaded: never `ready`, never saved over the file it came from.
       this.failure = error instanceof Error ? error : new Error(String(error));
       throw this.failure;
     }
     this.steps = null;
+    if (!loaded) {
+      this.unusable = true;
+      return;
+    }
+    this.pending = false;
     this.addWaiting();
   }
 

@@ -4,6 +4,7 @@ import {
   ROW_SKIP,
   type LoggedRows,
   type PlayLogEntry,
+  type PlaySnapshot,
 } from '../../../server/domain/play.js';
 import { decodePlayLine, playLine } from '../../../server/store/play-log-codec.js';
 import { PlayRowReader } from '../../../server/store/play-log-rows.js';
@@ -19,10 +20,26 @@ interface ReadRow {
   line: number;
 }
 
-function reader() {
+const SNAPSHOT: PlaySnapshot = {
+  trackId: 't1',
+  albumId: null,
+  artistIds: [],
+  genres: [],
+  durationMs: 1,
+  trackName: null,
+  albumName: null,
+  artistNames: [],
+};
+
+/** A reader of a log defining `defined` snapshots, all readable but those in `unreadable`. */
+function reader(defined = 1_000, unreadable: number[] = []) {
   const rows: ReadRow[] = [];
   const batches: number[] = [];
-  const r: PlayRowReader = new PlayRowReader((batch: LoggedRows) => {
+  const snapshots = {
+    count: defined,
+    at: (n: number) => (n < snapshots.count && !unreadable.includes(n) ? SNAPSHOT : undefined),
+  };
+  const r: PlayRowReader = new PlayRowReader(snapshots, (batch: LoggedRows) => {
     batches.push(batch.count);
     for (let i = 0; i < batch.count; i += 1) {
       const kind = batch.kind[i]!;
@@ -37,7 +54,7 @@ function reader() {
       });
     }
   });
-  return { r, rows, batches };
+  return { r, rows, batches, snapshots };
 }
 
 const entry = (overrides: Partial<PlayLogEntry> = {}): PlayLogEntry => ({
@@ -103,7 +120,7 @@ describe('reading play log lines as rows', () => {
     for (const text of LINES) {
       const buf = Buffer.from(text + '\n');
       const decoded = decodePlayLine(buf, 0, buf.length - 1);
-      const read = r.read(buf, 0, buf.length - 1, offset, 1_000);
+      const read = r.read(buf, 0, buf.length - 1, offset);
       expect([text, read]).toEqual([text, decoded !== undefined]);
       if (decoded) {
         const { at, userId, snapshot, device, type, explicitAt } = decoded;
@@ -124,7 +141,7 @@ describe('reading play log lines as rows', () => {
       '[3,"user-1",0,"Car","p","c"]',
     ]) {
       const buf = Buffer.from(text);
-      expect(r.read(buf, 0, buf.length, 0, 1)).toBe(true);
+      expect(r.read(buf, 0, buf.length, 0)).toBe(true);
     }
     r.flush();
     expect(rows.map((row) => [row.userId, row.device])).toEqual([
@@ -136,21 +153,24 @@ describe('reading play log lines as rows', () => {
     expect(r.devices.values).toEqual(['Phone', 'Car']);
   });
 
-  it('refuses a log of a snapshot not defined before it', () => {
-    const { r, rows } = reader();
-    const buf = Buffer.from(playLine(entry(), 5));
-    expect(r.read(buf, 0, buf.length - 1, 0, 5)).toBe(false);
-    expect(r.read(buf, 0, buf.length - 1, 0, 6)).toBe(true);
-    r.flush();
-    expect(rows).toHaveLength(1);
+  it('refuses a log of a snapshot not defined before it, and keeps no row of one whose text does not read', () => {
+    const { r, rows, snapshots } = reader(5, [6]);
+    const line = (n: number) => Buffer.from(playLine(entry(), n));
+    expect(r.read(line(5), 0, line(5).length - 1, 0)).toBe(false);
+    snapshots.count = 7;
+    expect(r.read(line(5), 0, line(5).length - 1, 0)).toBe(true);
+    // A whole line (never cut off as torn), but no row: the saved index it came from is rebuilt.
+    expect(r.read(line(6), 0, line(6).length - 1, 0)).toBe(true);
+    expect(r.flush()).toBe(1);
+    expect(rows.map((row) => row.snapshot)).toEqual([5]);
   });
 
   it('hands the rows over in file order, a full batch at a time, and the rest when flushed', () => {
-    const { r, rows, batches } = reader();
+    const { r, rows, batches } = reader(4);
     const count = 70_000;
     for (let i = 0; i < count; i += 1) {
       const buf = Buffer.from(playLine(entry({ at: i, userId: `u${i % 3}` }), i % 4));
-      r.read(buf, 0, buf.length - 1, i * 10, 4);
+      r.read(buf, 0, buf.length - 1, i * 10);
     }
     expect(batches).toEqual([65_536]);
     r.flush();
