@@ -1,7 +1,7 @@
-import type { PlayLogEntry } from '../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../domain/play.js';
 import { decodePlayLine, decodeSnapshotLine, entryOf } from './play-log-codec.js';
 import type { LineReader } from './play-log-reader.js';
-import type { PlayRowReader } from './play-log-rows.js';
+import { PlayRowReader } from './play-log-rows.js';
 import type { LogSnapshots } from './play-log-snapshots.js';
 
 /**
@@ -37,4 +37,27 @@ export function rowLineReader(snapshots: LogSnapshots, rows: PlayRowReader): Lin
 function defineSnapshot(snapshots: LogSnapshots, buf: Buffer, start: number, end: number): boolean {
   const line = decodeSnapshotLine(buf.toString('utf8', start, end));
   return line !== undefined && snapshots.define(line.n, line.snapshot);
+}
+
+/**
+ * Reads a log's lines (readLines) into `onRows` as rows when it is given, else into `onEntry`;
+ * `flush` hands over the last rows and says how many entries or rows were read. `fileBytes`: where
+ * the log ends, for the rows' estimate of those to come.
+ */
+export function logLines(
+  snapshots: LogSnapshots,
+  onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void,
+  onRows: ((rows: LoggedRows, names: LoggedNames) => void) | undefined,
+  fileBytes: number,
+): { read: LineReader; flush: () => number } {
+  if (onRows) {
+    const rows = new PlayRowReader(snapshots, onRows, fileBytes);
+    return { read: rowLineReader(snapshots, rows), flush: () => rows.flush() };
+  }
+  let entries = 0;
+  const read = lineReader(snapshots, (entry, snapshot, line) => {
+    entries += 1;
+    onEntry(entry, snapshot, line);
+  });
+  return { read, flush: () => entries };
 }

@@ -6,9 +6,8 @@ import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
 import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
-import { lineReader, rowLineReader } from './play-log-lines.js';
+import { logLines } from './play-log-lines.js';
 import { readHeader, readLines } from './play-log-reader.js';
-import { PlayRowReader } from './play-log-rows.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import type { PlayStore } from '../domain/ports.js';
@@ -147,22 +146,15 @@ export class PlayLog implements PlayStore {
         checkVersion(path, header.text);
         const from = options.from;
         if (from) snapshots = from.snapshots;
-        const { onEntry, onRows } = options;
-        const rowReader = onRows && new PlayRowReader(snapshots, onRows, existing?.size);
-        const read = rowReader
-          ? rowLineReader(snapshots, rowReader)
-          : lineReader(snapshots, (entry, snapshot, line) => {
-              replayed += 1;
-              onEntry(entry, snapshot, line);
-            });
+        const lines = logLines(snapshots, options.onEntry, options.onRows, existing?.size ?? 0);
         const result = await readLines(
           handle,
           path,
           options.logger,
           from?.position.bytes ?? header.bytes,
-          read,
+          lines.read,
         );
-        if (rowReader) replayed = rowReader.flush();
+        replayed = lines.flush();
         bytes = result.goodBytes;
         loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {
@@ -193,20 +185,24 @@ export class PlayLog implements PlayStore {
 
   /**
    * Reads the durable entries again, from the first, and hands each to `onEntry` with its snapshot
-   * number and line, as `open` did (to rebuild what was built from them). Entries that become
-   * durable meanwhile are not read: they reach the log's own `onEntry` as usual.
+   * number and line, or all to `onRows` when given, as `open` did (to rebuild what was built from
+   * them). Entries that become durable meanwhile are not read: they reach the log's own `onEntry`.
    */
-  async replay(onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void): Promise<void> {
+  async replay(
+    onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void,
+    onRows?: (rows: LoggedRows, names: LoggedNames) => void,
+  ): Promise<void> {
     // Taken now: what is appended from here on is delivered as usual, never read here too.
     const end = this.bytes;
     const handle = await open(this.path, 'r');
     try {
       const header = await readHeader(handle);
       if (!header || header.bytes < 0) return;
-      const read = lineReader(new LogSnapshots(), onEntry);
+      const lines = logLines(new LogSnapshots(), onEntry, onRows, end);
       await readLines(handle, this.path, this.logger, header.bytes, (buf, start, stop, offset) =>
-        offset >= end ? true : read(buf, start, stop, offset),
+        offset >= end ? true : lines.read(buf, start, stop, offset),
       );
+      lines.flush();
     } finally {
       await handle.close();
     }

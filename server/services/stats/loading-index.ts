@@ -137,7 +137,10 @@ export class LoadingIndex {
     if (!this.unusable) return;
     // Taken together with the log's end, so nothing is added twice or missed.
     this.waiting = [];
-    await readLog((entry, snapshot, line) => this.index.add(entry, snapshot, line));
+    await readLog(
+      (entry, snapshot, line) => this.index.add(entry, snapshot, line),
+      (rows, names) => this.index.addRows(rows, names),
+    );
     this.index.settle();
     this.unusable = false;
     this.pending = false;

@@ -123,7 +123,10 @@ export class StatsIndex extends IndexReads {
 
   /** Reads the whole log into this empty index (PlayIndex.rebuild). */
   async rebuild(readLog: ReadWholeLog): Promise<void> {
-    await readLog((entry, snapshot, line) => this.add(entry, snapshot, line));
+    await readLog(
+      (entry, snapshot, line) => this.add(entry, snapshot, line),
+      (rows, names) => this.addRows(rows, names),
+    );
     this.settle();
   }
 

@@ -99,6 +99,27 @@ describe('PlayLog', () => {
     await again.log.close();
   });
 
+  it('reads its entries again as rows, as a start does, leaving out those appended meanwhile', async () => {
+    const path = await fresh();
+    const { log } = await load(path);
+    await log.appendMany([entry(1), entry(2), entry(3)]);
+    const read: Array<[number, string, string | null]> = [];
+    const replaying = log.replay(
+      () => expect.unreachable('the entries come as rows'),
+      (rows, names) => {
+        for (let i = 0; i < rows.count; i += 1) {
+          const device = rows.device[i]! > 0 ? names.devices[rows.device[i]! - 1]! : null;
+          read.push([rows.at[i]!, names.users[rows.user[i]!]!, device]);
+          expect(names.snapshot(rows.snapshot[i]!)?.trackId).toBe(`t${i + 1}`);
+        }
+      },
+    );
+    await log.append(entry(4));
+    await replaying;
+    expect(read).toEqual([1, 2, 3].map((i) => [entry(i).at, 'u1', entry(i).device]));
+    await log.close();
+  });
+
   it('reads a log larger than one read chunk', async () => {
     const path = await fresh();
     const { log } = await load(path);

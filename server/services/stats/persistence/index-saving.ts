@@ -35,10 +35,12 @@ export interface PlayIndex {
 
 /**
  * Hands each entry of the play log to `onEntry`, in order, with its snapshot number and line when
- * the log gives them (PlayLog.replay).
+ * the log gives them (PlayLog.replay); or, when the log can and `onRows` is given, all of them to
+ * `onRows` as batches of rows.
  */
 export type ReadWholeLog = (
   onEntry: (entry: PlayLogEntry, snapshot?: number, line?: number) => void,
+  onRows?: (rows: LoggedRows, names: LoggedNames) => void,
 ) => Promise<void>;
 
 /** The data folder opened with the play log read into an index, and that index's saving. */
@@ -125,7 +127,7 @@ export async function openStoreWithIndex(
     rebuildIndex: async () => {
       logger.warn('the saved play index does not fit the play log; rebuilding it');
       saving.restart();
-      await index.rebuild((onEntry) => store.plays.replay(onEntry));
+      await index.rebuild((onEntry, onRows) => store.plays.replay(onEntry, onRows));
       saving.saveInBackground();
     },
   };
