@@ -189,6 +189,7 @@ export function createServices(
     });
   countPlays();
   library.onScanned(countPlays);
+  library.onOpened(countPlays);
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
