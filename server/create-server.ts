@@ -194,7 +194,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     logger,
     resizer: services.resizer,
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
+    started: playsLoaded,
   });
+  // The search indexes are made in steps once the plays are loaded, not at the first search; a
+  // failure leaves them to that search.
+  void playsLoaded.then(() => services.search.warm()).catch(() => undefined);
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
   // What reads or writes plays outside a request starts once they are all loaded: imports a stop
