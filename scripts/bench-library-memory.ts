@@ -1,11 +1,12 @@
 /**
  * Where a large library's memory goes, in one process: `npx tsx --expose-gc
- * scripts/bench-library-memory.ts [--tracks N] [--snapshot]`. Writes a library.json of N tracks
- * shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist, a guest on
- * one track in ten, genres, years; a front cover per track as scanned files have), then opens it
- * through the store and builds the catalog and its orders as the server does (and the track matcher
- * a scrobbler's first listen makes), and reports the heap after each step (`--one-line`: from a library.json an older Melon wrote, on one line). `--snapshot` writes a heap snapshot at the end and prints the largest
- * constructors by retained self size.
+ * scripts/bench-library-memory.ts [--tracks N] [--one-line] [--snapshot]`. Writes a library.json
+ * of N tracks shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist,
+ * a guest on one track in ten, genres, years; a front cover per track as scanned files have; with
+ * `--one-line` on one line, as an older Melon wrote it), then opens it through the store and builds
+ * the catalog and its orders as the server does (and the track matcher a scrobbler's first listen
+ * makes), and reports the memory in use (heap and typed arrays) after each step. `--snapshot`
+ * writes a heap snapshot at the end and prints the largest constructors by their own size.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -113,7 +114,8 @@ function catalogue(tracks: number, root: string): LibraryIndex {
 function heapMb(): number {
   globalThis.gc?.();
   globalThis.gc?.();
-  return v8.getHeapStatistics().used_heap_size / 2 ** 20;
+  // Typed arrays live outside the heap: counted too.
+  return (v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers) / 2 ** 20;
 }
 
 interface Node {
