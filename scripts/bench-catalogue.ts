@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-import { buildBenchData, login, runTsxScript, type BenchData } from './bench-data.js';
+import { buildBenchData, firstTopTracks, login, runTsxScript, type BenchData } from './bench-data.js';
 import { startServerProcess } from './server-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -180,16 +180,7 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
       const user = data.users[0]!;
       const token = await login(server.url, user.username, user.password);
       started = performance.now();
-      // Until the plays are in, a read waits and then answers 503 `starting`: ask again.
-      let top: Response;
-      do {
-        top = await fetch(`${server.url}/api/stats/top-tracks?count=50`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        if (top.status === 503) await top.text();
-      } while (top.status === 503);
-      if (!top.ok) throw new Error(`top-tracks: ${top.status}`);
-      await top.text();
+      await firstTopTracks(server.url, token);
       const firstStatsMs = performance.now() - started;
 
       const auth = `u=${encodeURIComponent(user.username)}&p=enc:${Buffer.from(user.password).toString('hex')}&v=1.16.1&c=bench&f=json`;

@@ -213,6 +213,23 @@ export async function login(url: string, username: string, password: string): Pr
   return (await json<{ token: string }>(response)).token;
 }
 
+/**
+ * A listener's all-time top tracks, asked again while the server answers 503 `starting` (its gate
+ * holds a read at most a few seconds; on a loaded machine the load may take longer). Polled every
+ * 50 ms rather than after Retry-After's whole seconds, so the time it took is what is measured.
+ */
+export async function firstTopTracks(url: string, token: string): Promise<void> {
+  for (;;) {
+    const top = await fetch(`${url}/api/stats/top-tracks?count=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = await top.text();
+    if (top.ok) return;
+    if (top.status !== 503) throw new Error(`first top-tracks: ${top.status} ${body.slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function buildBenchData(
   dataDir: string,
   plays: number,

@@ -15,18 +15,14 @@ import { mixTimings } from './bench-mixes.js';
 import { timeStatsReads } from './bench-stats-reads.js';
 import { closeRequests } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
-import { login } from './bench-data.js';
+import { firstTopTracks, login } from './bench-data.js';
 
 /** From listening until a listener has signed in and their all-time top tracks answered (ms). */
 async function firstStatsMs(url: string, data: BenchData): Promise<number> {
   const started = performance.now();
   const user = data.users[0]!;
   const token = await login(url, user.username, user.password);
-  const top = await fetch(`${url}/api/stats/top-tracks?count=50`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (!top.ok) throw new Error(`first top-tracks: ${top.status}`);
-  await top.text();
+  await firstTopTracks(url, token);
   return performance.now() - started;
 }
 

@@ -64,6 +64,8 @@ export interface RatingsStore extends AccountData {
   summary(kind: RatingKind, targetId: string, userId: string | null): RatingSummary;
   /** Every item of a kind the user rated, with the rating. */
   ratedBy(kind: RatingKind, userId: string): Array<{ id: string; rating: number }>;
+  /** Every item of a kind that someone rated. */
+  ratedByAnyone(kind: RatingKind): string[];
 }
 
 /** Playlists and collections (playlists.json). */

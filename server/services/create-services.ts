@@ -189,6 +189,9 @@ export function createServices(
     });
   countPlays();
   library.onScanned(countPlays);
+  const search = new SearchService(library);
+  // Its indexes are made again in steps after a scan, before the next search needs them.
+  library.onScanned(() => void search.warm().catch(() => undefined));
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {
@@ -229,7 +232,7 @@ export function createServices(
       transcodeIdleMs: config.transcodeIdleMs,
       logger,
     }),
-    search: new SearchService(library),
+    search,
     lyrics: new LyricsService(library, config.libraryDirs),
     ratings: new RatingService(store.ratings, library),
     collections,

@@ -19,6 +19,11 @@ export class RatingService {
     return { id, rating };
   }
 
+  /** The ids of the items of a kind that someone rated (whether or not still in the library). */
+  ratedByAnyone(kind: RatingKind): string[] {
+    return this.ratings.ratedByAnyone(kind);
+  }
+
   /** The caller's rated items of a kind still in the library, the highest first (then the id). */
   highest(caller: Principal, kind: RatingKind): Array<{ id: string; rating: number }> {
     return this.ratings

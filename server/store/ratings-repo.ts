@@ -54,6 +54,10 @@ export class RatingsRepo implements RatingsStore {
     return rated;
   }
 
+  ratedByAnyone(kind: RatingKind): string[] {
+    return Object.keys(this.doc.data.ratings[kind]);
+  }
+
   /** Drops every rating of a user (when the account is deleted). */
   removeUser(userId: string): Promise<void> {
     return this.doc.mutate((data) => {

@@ -40,6 +40,10 @@ export class FakeRatingsStore implements RatingsStore {
     return rated;
   }
 
+  ratedByAnyone(kind: RatingKind): string[] {
+    return [...this.table[kind].keys()];
+  }
+
   removeUser(userId: string): Promise<void> {
     for (const byTarget of Object.values(this.table)) {
       for (const [targetId, byUser] of byTarget) {

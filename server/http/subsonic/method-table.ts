@@ -28,6 +28,11 @@ export interface SubsonicOptions {
   resizer: ImageResizer;
   /** Whether API keys can be checked (the apiKeyAuthentication extension is listed only then). */
   apiKeys: boolean;
+  /**
+   * Settles once the server has started (its plays loaded): the answers Subsonic keeps between
+   * requests are made then, in steps, rather than at a player's first request. None: at that request.
+   */
+  started?: Promise<unknown>;
 }
 
 /**
@@ -37,7 +42,7 @@ export interface SubsonicOptions {
  */
 export function subsonicMethods(services: Services, options: SubsonicOptions): SubsonicMethod[] {
   const system = systemMethods(services, { apiKeys: options.apiKeys });
-  const browse = browsingMethods(services);
+  const browse = browsingMethods(services, options.started);
   const lists = listMethods(services, options.clock);
   const search = searchMethods(services);
   const annotate = annotationMethods(services);

@@ -47,6 +47,17 @@ export function render(format: Format, body: Payload): { text: string; type: str
   return { text: out.join(''), type: 'text/xml; charset=utf-8' };
 }
 
+/**
+ * One item of a list as it stands inside an answer: the element named `name` in XML, the object in
+ * JSON. Pieces made this way and joined give the answer `render` makes of the whole list.
+ */
+export function renderItem(format: Format, name: string, fields: Payload): string {
+  if (format === 'json') return JSON.stringify(fields);
+  const out: string[] = [];
+  element(out, name, fields);
+  return out.join('');
+}
+
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 

@@ -89,6 +89,7 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
         clientAddress: ctx.ip,
         origin: `${ctx.protocol}://${ctx.host}`,
         present: new Presenter(services, caller ?? anonymous),
+        format,
         ifNoneMatch: ctx.get('If-None-Match') || null,
         http: {
           params: {},

@@ -3,7 +3,7 @@ import type { AccountRole, Principal } from '../../domain/user.js';
 import type { Request as HttpRequest } from '../endpoint.js';
 import type { Presenter } from './presenter.js';
 import type { SubsonicParams } from './params.js';
-import type { Payload } from './render.js';
+import type { Format, Payload } from './render.js';
 
 /** What a Subsonic method gets: its parameters, the verified caller and a presenter for that caller. */
 export interface MethodRequest {
@@ -16,6 +16,8 @@ export interface MethodRequest {
   /** `http://host:port` as the client reached Melon, for URLs in answers (artist image URLs). */
   origin: string;
   present: Presenter;
+  /** The answer's format (`f`): a method that sends bytes it keeps must send them in this one. */
+  format: Format;
   /** The client's cache validator, for cover art. */
   ifNoneMatch: string | null;
   /**

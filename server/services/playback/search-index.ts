@@ -53,11 +53,11 @@ export class NameIndex<T> {
   /** Where each item's name starts in `text`, and one past the last (its length + 1). */
   private readonly starts: Int32Array;
 
-  constructor(
+  /** `keys` are the items' searchKeys, in the same order. */
+  private constructor(
     private readonly items: readonly T[],
-    nameOf: (item: T) => string,
+    keys: readonly string[],
   ) {
-    const keys = items.map((item) => searchKey(nameOf(item)));
     this.starts = new Int32Array(keys.length + 1);
     let at = 0;
     keys.forEach((key, i) => {
@@ -66,6 +66,31 @@ export class NameIndex<T> {
     });
     this.starts[keys.length] = at;
     this.text = keys.join('\n') + '\n';
+  }
+
+  /** The index of `items` (in the catalog's name order), made at once. */
+  static of<T>(items: readonly T[], nameOf: (item: T) => string): NameIndex<T> {
+    const making = NameIndex.making(items, nameOf);
+    let step = making.next();
+    while (!step.done) step = making.next();
+    return step.value;
+  }
+
+  /**
+   * The index of `items` made in steps: it yields after every `step` names normalised, so a
+   * warm-up can let requests run between them.
+   */
+  static *making<T>(
+    items: readonly T[],
+    nameOf: (item: T) => string,
+    step = 2_000,
+  ): Generator<void, NameIndex<T>> {
+    const keys = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      keys[i] = searchKey(nameOf(items[i]!));
+      if ((i + 1) % step === 0) yield;
+    }
+    return new NameIndex(items, keys);
   }
 
   /**

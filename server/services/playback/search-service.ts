@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { SearchResult } from '../../contract/playback.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
@@ -26,13 +27,27 @@ interface SnapshotIndex {
   artists: NameIndex<ArtistRecord>;
 }
 
+/** What a search found: the records, for adapters that present them in their own shapes. */
+export interface FoundRecords {
+  tracks: TrackRecord[];
+  albums: AlbumRecord[];
+  artists: ArtistRecord[];
+}
+
+/** How long a warm-up works before it lets requests run. */
+const STEP_MS = 4;
+
 /**
  * Search by name over tracks, albums and artists (docs/API.md, Search). The library replaces its
  * catalog (never changes it) whenever a scan or an edit changes the library; the indexes are built
- * once per catalog, on the first search that sees it, and dropped with it.
+ * once per catalog and dropped with it: by `warm`, in steps, after the server starts and after a
+ * scan, or else by the first search that sees the catalog.
  */
 export class SearchService {
   private readonly indexes = new WeakMap<LibraryCatalog, SnapshotIndex>();
+  /** The indexes a warm-up is making; a search that needs them finishes them at once. */
+  private making: { catalog: LibraryCatalog; steps: Generator<void, SnapshotIndex> } | undefined;
+  private warming = false;
 
   constructor(private readonly library: LibraryService) {}
 
@@ -47,34 +62,74 @@ export class SearchService {
    * asks for them; a count of 0 leaves that kind out.
    */
   searchWindows(caller: Principal, query: string, windows: SearchWindows): SearchResult {
+    const found = this.find(query, windows);
+    return {
+      tracks: found.tracks.map((track) => this.library.getTrack(caller, track.id)),
+      albums: found.albums.map((album) => this.library.getAlbum(caller, album.id)),
+      artists: found.artists.map((artist) => this.library.getArtist(caller, artist.id)),
+    };
+  }
+
+  /** The records of `searchWindows`, the same for every caller. */
+  find(query: string, windows: SearchWindows): FoundRecords {
     const index = this.current();
     const page = <T>(found: NameIndex<T>, { count, offset }: SearchWindow) =>
       count <= 0 ? [] : found.search(query, offset + count).slice(offset);
     return {
-      tracks: page(index.tracks, windows.tracks).map((track) => this.library.getTrack(caller, track.id)),
-      albums: page(index.albums, windows.albums).map((album) => this.library.getAlbum(caller, album.id)),
-      artists: page(index.artists, windows.artists).map((artist) =>
-        this.library.getArtist(caller, artist.id),
-      ),
+      tracks: page(index.tracks, windows.tracks),
+      albums: page(index.albums, windows.albums),
+      artists: page(index.artists, windows.artists),
     };
   }
 
-  /** Builds the indexes of the current snapshot now (e.g. after start) instead of at the first search. */
-  warm(): void {
-    this.current();
+  /**
+   * Builds the indexes of the current snapshot now, a few milliseconds at a time between requests,
+   * instead of at the first search. Resolves when they are built, or left for a newer snapshot.
+   */
+  async warm(): Promise<void> {
+    const catalog = this.library.snapshot();
+    if (this.warming || this.indexes.has(catalog)) return;
+    this.warming = true;
+    try {
+      const making = { catalog, steps: indexing(catalog) };
+      this.making = making;
+      for (;;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        // A search finished it, or the library changed and it is of no use.
+        if (this.making !== making || this.library.snapshot() !== catalog) return;
+        const until = performance.now() + STEP_MS;
+        let step = making.steps.next();
+        while (!step.done && performance.now() < until) step = making.steps.next();
+        if (step.done) {
+          this.indexes.set(catalog, step.value);
+          this.making = undefined;
+          return;
+        }
+      }
+    } finally {
+      this.warming = false;
+    }
   }
 
   private current(): SnapshotIndex {
     const catalog = this.library.snapshot();
     let index = this.indexes.get(catalog);
     if (!index) {
-      index = {
-        tracks: new NameIndex(catalog.tracksByName(), (track) => track.name),
-        albums: new NameIndex(catalog.albumsByName(), (album) => album.name),
-        artists: new NameIndex(catalog.artistsByName(), (artist) => artist.name),
-      };
+      const steps = this.making?.catalog === catalog ? this.making.steps : indexing(catalog);
+      this.making = undefined;
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      index = step.value;
       this.indexes.set(catalog, index);
     }
     return index;
   }
+}
+
+/** The three name indexes of a snapshot, made in steps (NameIndex.making). */
+function* indexing(catalog: LibraryCatalog): Generator<void, SnapshotIndex> {
+  const tracks = yield* NameIndex.making(catalog.tracksByName(), (track) => track.name);
+  const albums = yield* NameIndex.making(catalog.albumsByName(), (album) => album.name);
+  const artists = yield* NameIndex.making(catalog.artistsByName(), (artist) => artist.name);
+  return { tracks, albums, artists };
 }

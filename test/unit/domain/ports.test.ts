@@ -199,6 +199,16 @@ describe.each<[string, Open<RatingsStore>]>([
     expect(ratings.ratedBy('album', 'u1')).toEqual([{ id: 'a1', rating: 6 }]);
     expect(ratings.ratedBy('artist', 'u1')).toEqual([]);
   });
+
+  it('lists the items of one kind that anyone rated, and forgets one whose last rating is removed', async () => {
+    const ratings = await open();
+    await ratings.set('artist', 'ar1', 'u1', 6);
+    await ratings.set('artist', 'ar2', 'u2', 8);
+    await ratings.set('album', 'a1', 'u1', 2);
+    await ratings.set('artist', 'ar2', 'u2', 0);
+    expect(ratings.ratedByAnyone('artist')).toEqual(['ar1']);
+    expect(ratings.ratedByAnyone('track')).toEqual([]);
+  });
 });
 
 describe.each<[string, Open<CollectionsStore>]>([

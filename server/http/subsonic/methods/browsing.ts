@@ -1,6 +1,7 @@
-import type { ArtistRecord, TrackRecord } from '../../../domain/library.js';
+import type { TrackRecord } from '../../../domain/library.js';
 import type { Services } from '../../../services/create-services.js';
 import type { LibraryCatalog } from '../../../services/library-catalog.js';
+import { ArtistIndexAnswers, IGNORED_ARTICLES } from '../artist-index.js';
 import { notFoundError } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
@@ -8,34 +9,6 @@ import { householdTrackPlays } from './household.js';
 import { checkMusicFolder } from './system.js';
 
 const byTitle = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
-
-const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'];
-const ARTICLE = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+`, 'i');
-
-/** The index letter of a name: its first letter after a leading article, upper case; else `#`. */
-function indexKey(name: string): string {
-  const first = name.replace(ARTICLE, '').trim().charAt(0).toLocaleUpperCase('en');
-  return /\p{L}/u.test(first) ? first : '#';
-}
-
-/** The artists under each index letter, letters in order (`#` last), artists by name. */
-function indexGroups(artists: readonly ArtistRecord[]): Array<[string, ArtistRecord[]]> {
-  const groups = new Map<string, ArtistRecord[]>();
-  for (const artist of artists) {
-    const key = indexKey(artist.name);
-    const list = groups.get(key) ?? [];
-    list.push(artist);
-    groups.set(key, list);
-  }
-  return [...groups.entries()].sort(([a], [b]) =>
-    a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
-  );
-}
-
-/** The newest file time in the library: Subsonic's "last modified" of the index. */
-function lastModified(tracks: readonly TrackRecord[]): number {
-  return Math.round(tracks.reduce((latest, track) => Math.max(latest, track.mtimeMs), 0));
-}
 
 /** Every genre with its songs and albums, by name. */
 function genreCounts(tracks: readonly TrackRecord[]) {
@@ -68,35 +41,37 @@ function perSnapshot<T>(library: Services['library'], make: (snapshot: LibraryCa
   };
 }
 
-export function browsingMethods(services: Services) {
+export function browsingMethods(services: Services, started?: Promise<unknown>) {
   const { library } = services;
+  const index = new ArtistIndexAnswers(services);
+  // Made ahead, so no player waits for them: once the server has started, and after each scan that
+  // changed the library. A warm-up that fails leaves the work to the first request, which says why.
+  const warm = () => index.warm().catch(() => undefined);
+  void started?.then(warm, () => undefined);
+  library.onScanned(() => void warm());
   const shelves = {
-    index: perSnapshot(library, (snapshot) => indexGroups(snapshot.artistsByName())),
-    lastModified: perSnapshot(library, (snapshot) => lastModified(snapshot.tracksByName())),
     genres: perSnapshot(library, (snapshot) => genreCounts(snapshot.tracksByName())),
   };
-  const byIndex = (present: (artist: ArtistRecord) => Payload) =>
-    shelves.index().map(([name, artists]) => ({ name, artist: artists.map(present) }));
 
   return {
     getIndexes: (request: MethodRequest) => {
       checkMusicFolder(request);
-      const modified = shelves.lastModified();
+      const modified = index.lastModified();
       const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
       const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
-      if (since === undefined || since < modified)
-        indexes.index = byIndex((artist) => request.present.indexArtist(artist));
-      return { indexes };
+      if (since !== undefined && since >= modified) return { indexes };
+      return {
+        binary: true,
+        ...index.answer('getIndexes', request.format, request.present),
+      } as const;
     },
 
     getArtists: (request: MethodRequest) => {
       checkMusicFolder(request);
       return {
-        artists: {
-          ignoredArticles: IGNORED_ARTICLES.join(' '),
-          index: byIndex((artist) => request.present.artist(artist)),
-        },
-      };
+        binary: true,
+        ...index.answer('getArtists', request.format, request.present),
+      } as const;
     },
 
     getArtist: (request: MethodRequest) => {

@@ -1,5 +1,5 @@
 import type { Services } from '../../../services/create-services.js';
-import { callerOf, type MethodRequest } from '../types.js';
+import type { MethodRequest } from '../types.js';
 import type { Payload } from '../render.js';
 import { checkMusicFolder } from './system.js';
 
@@ -33,12 +33,8 @@ export function searchMethods(services: Services) {
         songs: page(library.trackRecords(), windows.tracks),
       };
     }
-    const found = services.search.searchWindows(callerOf(request), query, windows);
-    return {
-      artists: found.artists.map((artist) => library.artist(artist.id)),
-      albums: found.albums.map((album) => library.album(album.id)),
-      songs: found.tracks.map((track) => library.track(track.id)),
-    };
+    const found = services.search.find(query, windows);
+    return { artists: found.artists, albums: found.albums, songs: found.tracks };
   }
 
   /** search2 answers in the folder shapes, search3 in the ID3 ones; both find the same. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, render } from '../../../../server/http/subsonic/render.js';
+import { envelope, render, renderItem } from '../../../../server/http/subsonic/render.js';
 import { normalise, parseXmlAnswer } from '../../../subsonic/support.js';
 
 const awkward = 'AC/DC & "Friends" <live> \'97\ttab\nline — ß 🎵';
@@ -55,5 +55,17 @@ describe('Subsonic rendering', () => {
     expect(render('xml', body).text).toMatch(
       /^<\?xml version="1.0" encoding="UTF-8"\?>\n<subsonic-response xmlns="http:\/\/subsonic.org\/restapi" status="failed" version="1.16.1" type="melon" serverVersion="0.1.0" openSubsonic="true"><error code="40" message="Wrong username or password"\/><\/subsonic-response>$/,
     );
+  });
+
+  it('writes one item of a list as it stands inside the whole answer, in both forms', () => {
+    const items = [
+      { id: 'a1', name: awkward, starred: undefined, albumCount: 2 },
+      { id: 'a2', name: 'Plain', albumCount: 0 },
+    ];
+    for (const format of ['xml', 'json'] as const) {
+      const whole = render(format, envelope('ok', '1', { artists: { artist: items } })).text;
+      const pieces = items.map((item) => renderItem(format, 'artist', item));
+      expect(whole).toContain(format === 'json' ? `[${pieces.join(',')}]` : pieces.join(''));
+    }
   });
 });

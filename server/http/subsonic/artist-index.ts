@@ -1,0 +1,253 @@
+import type { ArtistRecord } from '../../domain/library.js';
+import type { Principal } from '../../domain/user.js';
+import type { Services } from '../../services/create-services.js';
+import type { LibraryCatalog } from '../../services/library-catalog.js';
+import { performance } from 'node:perf_hooks';
+import { KeptAnswers } from './kept-answers.js';
+import { Presenter } from './presenter.js';
+import { envelope, render, renderItem, type Format, type Payload } from './render.js';
+
+export const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'];
+const ARTICLE = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+`, 'i');
+
+/** The index letter of a name: its first letter after a leading article, upper case; else `#`. */
+export function indexKey(name: string): string {
+  const first = name.replace(ARTICLE, '').trim().charAt(0).toLocaleUpperCase('en');
+  return /\p{L}/u.test(first) ? first : '#';
+}
+
+/** The artists under each index letter, letters in order (`#` last), artists by name. */
+export function indexGroups(artists: readonly ArtistRecord[]): Array<[string, ArtistRecord[]]> {
+  const groups = new Map<string, ArtistRecord[]>();
+  for (const artist of artists) {
+    const key = indexKey(artist.name);
+    const list = groups.get(key);
+    if (list) list.push(artist);
+    else groups.set(key, [artist]);
+  }
+  return [...groups.entries()].sort(([a], [b]) =>
+    a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
+  );
+}
+
+/** getArtists (ArtistID3 under each letter) and getIndexes (the old API's Artist). */
+export type IndexMethod = 'getArtists' | 'getIndexes';
+
+/** A whole answer as sent, and where each artist's element (XML) or object (JSON) lies in it. */
+interface KeptIndex {
+  body: Buffer;
+  type: string;
+  /** Byte start and end of the artist at each position (the letter groups' order), two per artist. */
+  spans: Int32Array;
+}
+
+/** One library snapshot's letter groups, each artist's position in them, and its newest file time. */
+interface Shelf {
+  snapshot: LibraryCatalog;
+  groups: Array<[string, ArtistRecord[]]>;
+  order: ArtistRecord[];
+  positions: Map<string, number>;
+  lastModified: number;
+}
+
+/**
+ * The fields of an artist that differ by caller: the caller's star and rating, and the household's
+ * average rating. The kept answer leaves them out; an artist that has any of them is presented for
+ * the caller at each request. A new field of this kind in presenter.ts must be listed here.
+ */
+const PERSONAL = { starred: undefined, userRating: undefined, averageRating: undefined };
+
+/** Whose answer the kept one is: nobody's, with every personal field left out. */
+const NOBODY: Principal = { userId: null, username: null, role: 'Pass', expiresAt: 0, inviteId: null };
+
+/** Enough for the four answers (two methods, two formats) of a library of ~300,000 tracks. */
+export const INDEX_BUDGET_BYTES = 32 * 2 ** 20;
+/** Artists presented between two yields of a warm-up: a few milliseconds of work. */
+const STEP_ARTISTS = 500;
+/** How long a warm-up works before it lets requests run. */
+const STEP_MS = 4;
+
+const marker = (group: number) => `@@melon-index-${group}@@`;
+const MARKERS: Record<Format, RegExp> = {
+  xml: /<artist>@@melon-index-(\d+)@@<\/artist>/,
+  json: /"@@melon-index-(\d+)@@"/,
+};
+
+/** Each method's payload around its letter groups (`index`). */
+const OUTLINES: Record<IndexMethod, (shelf: Shelf) => (index: Payload[]) => Payload> = {
+  getArtists: () => (index) => ({ artists: { ignoredArticles: IGNORED_ARTICLES.join(' '), index } }),
+  getIndexes: (shelf) => (index) => ({
+    indexes: { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: shelf.lastModified, index },
+  }),
+};
+
+/**
+ * getArtists' and getIndexes' answers: every artist of the library, ~38,000 at 200,000 tracks, a
+ * few megabytes that cannot be presented and written per request in a player's patience. Each
+ * method's answer in each format is made once per library snapshot, for nobody, and kept as the
+ * bytes sent (within a byte budget: the least recently asked goes first). A caller's answer is that
+ * one with the few artists they starred, or that someone rated, presented for them and put in
+ * place: bytes copied, not a library presented, and no copy kept per user. A new snapshot (a scan
+ * or an edit changed the library) drops them all; `warm` makes them again in steps, before a
+ * player asks: getArtists in both formats, and whatever else was asked since the server started.
+ */
+export class ArtistIndexAnswers {
+  private shelf: Shelf | undefined;
+  private readonly kept: KeptAnswers<KeptIndex>;
+  /** Answers being made by a warm-up; a request that needs one finishes it at once. */
+  private readonly making = new Map<string, Generator<void, KeptIndex>>();
+  private readonly wanted = new Set<string>(['getArtists:json', 'getArtists:xml']);
+  private warming = false;
+
+  constructor(
+    private readonly services: Services,
+    budgetBytes = INDEX_BUDGET_BYTES,
+  ) {
+    this.kept = new KeptAnswers(budgetBytes, (index) => index.body.length + index.spans.byteLength);
+  }
+
+  /** The bytes kept now, for every method and format. */
+  get keptBytes(): number {
+    return this.kept.bytes;
+  }
+
+  /** The newest file time of the library (getIndexes' `lastModified`). */
+  lastModified(): number {
+    return this.current().lastModified;
+  }
+
+  /** The whole subsonic-response of `method` in `format` for `present`'s caller, as sent. */
+  answer(method: IndexMethod, format: Format, present: Presenter): { body: Buffer; type: string } {
+    const shelf = this.current();
+    const key = `${method}:${format}`;
+    this.wanted.add(key);
+    let kept = this.kept.get(key);
+    if (!kept) {
+      const making = this.making.get(key) ?? this.building(shelf, method, format);
+      this.making.delete(key);
+      let step = making.next();
+      while (!step.done) step = making.next();
+      kept = step.value;
+      this.kept.set(key, kept);
+    }
+    const positions = this.personal(shelf, method, present.caller);
+    if (positions.length === 0) return { body: kept.body, type: kept.type };
+    const pieces: Buffer[] = [];
+    let at = 0;
+    for (const position of positions) {
+      const artist = shelf.order[position]!;
+      pieces.push(kept.body.subarray(at, kept.spans[2 * position]));
+      pieces.push(Buffer.from(renderItem(format, 'artist', presentAs(method, present, artist))));
+      at = kept.spans[2 * position + 1]!;
+    }
+    pieces.push(kept.body.subarray(at));
+    return { body: Buffer.concat(pieces), type: kept.type };
+  }
+
+  /**
+   * Makes the wanted answers of the current snapshot that are not kept, a few milliseconds at a
+   * time between requests. Resolves when they are made, or left because the library changed.
+   */
+  async warm(): Promise<void> {
+    if (this.warming) return;
+    this.warming = true;
+    try {
+      for (const key of [...this.wanted]) {
+        const shelf = this.current();
+        if (this.kept.get(key)) continue;
+        const [method, format] = key.split(':') as [IndexMethod, Format];
+        const making = this.building(shelf, method, format);
+        this.making.set(key, making);
+        for (;;) {
+          await new Promise((resolve) => setImmediate(resolve));
+          // A request finished it, or the library changed and it is of no use.
+          if (this.making.get(key) !== making || this.shelf !== shelf) break;
+          const until = performance.now() + STEP_MS;
+          let step = making.next();
+          while (!step.done && performance.now() < until) step = making.next();
+          if (step.done) {
+            this.making.delete(key);
+            this.kept.set(key, step.value);
+            break;
+          }
+        }
+      }
+    } finally {
+      this.warming = false;
+    }
+  }
+
+  private current(): Shelf {
+    const snapshot = this.services.library.snapshot();
+    if (this.shelf?.snapshot !== snapshot) {
+      this.kept.clear();
+      this.making.clear();
+      const groups = indexGroups(snapshot.artistsByName());
+      const order = groups.flatMap(([, artists]) => artists);
+      const positions = new Map(order.map((artist, position) => [artist.id, position]));
+      let newest = 0;
+      for (const track of snapshot.tracksByName()) newest = Math.max(newest, track.mtimeMs);
+      this.shelf = { snapshot, groups, order, positions, lastModified: Math.round(newest) };
+    }
+    return this.shelf;
+  }
+
+  /** Where the artists presented differently for this caller stand, in order. */
+  private personal(shelf: Shelf, method: IndexMethod, caller: Principal): number[] {
+    const ids = this.services.favourites.list(caller, 'artist').map((item) => item.id);
+    if (method === 'getIndexes') ids.push(...this.services.ratings.ratedByAnyone('artist'));
+    const positions = new Set<number>();
+    for (const id of ids) {
+      const position = shelf.positions.get(id);
+      if (position !== undefined) positions.add(position);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  /**
+   * The answer for nobody, and where each artist's piece lies in its bytes; made in steps of
+   * STEP_ARTISTS artists, so a warm-up can let requests run between them.
+   */
+  private *building(shelf: Shelf, method: IndexMethod, format: Format): Generator<void, KeptIndex> {
+    const present = new Presenter(this.services, NOBODY);
+    const outline = OUTLINES[method](shelf);
+    const { text, type } = render(
+      format,
+      envelope(
+        'ok',
+        this.services.version,
+        outline(shelf.groups.map(([name], group) => ({ name, artist: [marker(group)] }))),
+      ),
+    );
+    // The outline with a marker in place of each group's artists: text, group number, text, …
+    const parts = text.split(MARKERS[format]);
+    const spans = new Int32Array(shelf.order.length * 2);
+    const pieces: string[] = [];
+    let bytes = 0;
+    const add = (piece: string) => {
+      pieces.push(piece);
+      bytes += Buffer.byteLength(piece);
+    };
+    let position = 0;
+    for (let i = 0; i < parts.length; i++) {
+      if (i % 2 === 0) {
+        add(parts[i]!);
+        continue;
+      }
+      const artists = shelf.groups[Number(parts[i])]![1];
+      for (let k = 0; k < artists.length; k++) {
+        if (k > 0 && format === 'json') add(',');
+        spans[2 * position] = bytes;
+        add(renderItem(format, 'artist', { ...presentAs(method, present, artists[k]!), ...PERSONAL }));
+        spans[2 * position + 1] = bytes;
+        position += 1;
+        if (position % STEP_ARTISTS === 0) yield;
+      }
+    }
+    return { body: Buffer.from(pieces.join('')), type, spans };
+  }
+}
+
+function presentAs(method: IndexMethod, present: Presenter, artist: ArtistRecord): Payload {
+  return method === 'getArtists' ? present.artist(artist) : present.indexArtist(artist);
+}

@@ -1,0 +1,53 @@
+/**
+ * Answers kept between requests within a byte budget: the least recently used go first when a new
+ * one would pass it, and one larger than the whole budget is not kept at all. The budget bounds
+ * what a library of any size can hold in memory, whoever asks.
+ */
+export class KeptAnswers<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private used = 0;
+
+  constructor(
+    readonly budgetBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
+
+  /** The bytes kept now. */
+  get bytes(): number {
+    return this.used;
+  }
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    // A Map keeps insertion order: put back at the end, the most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V): void {
+    this.delete(key);
+    const bytes = this.sizeOf(value);
+    if (bytes > this.budgetBytes) return;
+    for (const [oldest, entry] of this.entries) {
+      if (this.used + bytes <= this.budgetBytes) break;
+      this.entries.delete(oldest);
+      this.used -= entry.bytes;
+    }
+    this.entries.set(key, { value, bytes });
+    this.used += bytes;
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.used -= entry.bytes;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
+  }
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { LibraryIndex } from '../../server/domain/library.js';
+import { IGNORED_ARTICLES, indexGroups } from '../../server/http/subsonic/artist-index.js';
+import { Presenter } from '../../server/http/subsonic/presenter.js';
+import { envelope, render, type Format } from '../../server/http/subsonic/render.js';
+import { principalOf } from '../factories/accounts.js';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { useTestServer } from '../support/server.js';
+import { ok, restUrl, type Credentials } from './support.js';
+
+/** Ids as the scanner makes them (16 hex digits): the methods that star and rate check their shape. */
+const id = (n: number) => n.toString(16).padStart(16, 'a');
+
+function library(artistNames: string[]): LibraryIndex {
+  const artists = artistNames.map((name, i) => ({ id: id(100 + i), name }));
+  return makeLibrary({
+    artists,
+    albums: artists.map((artist, i) => ({ id: id(200 + i), name: `Album ${i}`, artistIds: [artist.id] })),
+    tracks: artists.map((artist, i) => ({ id: id(300 + i), albumId: id(200 + i), artistIds: [artist.id] })),
+  });
+}
+
+const names = ['Aurora Lane', 'The Birch Choir', 'Beyoncé', '4 Seasons', 'Øya', 'Cedar & "Sons" <live>'];
+const scanner = fakeScanner(library(names));
+const t = useTestServer({ scanner });
+
+const credentials = (user: TestUser): Credentials => ({ username: user.username, password: user.password });
+
+async function answerText(user: TestUser, method: string, format: Format): Promise<string> {
+  const params = { u: user.username, p: user.password, ...(format === 'json' ? { f: 'json' } : {}) };
+  const response = await fetch(restUrl(t, method, params));
+  expect(response.headers.get('content-type')).toBe(
+    format === 'json' ? 'application/json; charset=utf-8' : 'text/xml; charset=utf-8',
+  );
+  return response.text();
+}
+
+/** The answer as presenting every artist for this caller and rendering the whole of it gives. */
+function presentedWhole(user: TestUser, method: 'getArtists' | 'getIndexes', format: Format): string {
+  const { services } = t.server;
+  const present = new Presenter(services, principalOf(user));
+  const snapshot = services.library.snapshot();
+  const index = indexGroups(snapshot.artistsByName()).map(([name, artists]) => ({
+    name,
+    artist: artists.map((artist) =>
+      method === 'getArtists' ? present.artist(artist) : present.indexArtist(artist),
+    ),
+  }));
+  const ignoredArticles = IGNORED_ARTICLES.join(' ');
+  const lastModified = Math.round(Math.max(0, ...snapshot.tracksByName().map((track) => track.mtimeMs)));
+  const payload =
+    method === 'getArtists'
+      ? { artists: { ignoredArticles, index } }
+      : { indexes: { ignoredArticles, lastModified, index } };
+  return render(format, envelope('ok', services.version, payload)).text;
+}
+
+async function expectAsPresentedWhole(users: TestUser[]): Promise<void> {
+  for (const user of users)
+    for (const method of ['getArtists', 'getIndexes'] as const)
+      for (const format of ['xml', 'json'] as const)
+        expect(await answerText(user, method, format), `${user.username} ${method} ${format}`).toBe(
+          presentedWhole(user, method, format),
+        );
+}
+
+describe('getArtists and getIndexes, kept between requests', () => {
+  it("give each listener their own stars and ratings, and everyone's averages, as they change", async () => {
+    const [alice, bob] = [await makeUser(t), await makeUser(t)];
+    await expectAsPresentedWhole([alice, bob]);
+
+    await ok(t, credentials(alice), 'star', { artistId: [id(101), id(104)] });
+    await ok(t, credentials(bob), 'setRating', { id: id(102), rating: '4' });
+    await ok(t, credentials(alice), 'setRating', { id: id(102), rating: '2' });
+    const starred = await answerText(alice, 'getArtists', 'json');
+    expect(starred.match(/"starred"/g)).toHaveLength(2);
+    await expectAsPresentedWhole([alice, bob]);
+
+    await ok(t, credentials(alice), 'unstar', { artistId: id(101) });
+    await ok(t, credentials(bob), 'setRating', { id: id(102), rating: '0' });
+    await expectAsPresentedWhole([alice, bob]);
+  });
+
+  it('show the library as a rescan left it, and ratings taken back after it', async () => {
+    const user = await makeUser(t);
+    await ok(t, credentials(user), 'star', { artistId: id(100) });
+    await ok(t, credentials(user), 'setRating', { id: id(101), rating: '5' });
+    await expectAsPresentedWhole([user]);
+    scanner.set(library([...names.slice(0, 3), 'Zephyr', 'Les Rita Mitsouko']));
+    t.server.services.library.startScan();
+    await t.server.services.library.waitForIdle();
+    const artists = await answerText(user, 'getArtists', 'json');
+    expect(artists).toContain('Zephyr');
+    expect(artists).not.toContain('Øya');
+    await expectAsPresentedWhole([user]);
+    await ok(t, credentials(user), 'setRating', { id: id(101), rating: '0' });
+    await expectAsPresentedWhole([user]);
+  });
+});

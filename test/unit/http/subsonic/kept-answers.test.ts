@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { KeptAnswers } from '../../../../server/http/subsonic/kept-answers.js';
+
+const kept = (budget: number) => new KeptAnswers<string>(budget, (value) => value.length);
+
+describe('KeptAnswers', () => {
+  it('keeps answers within its byte budget, letting the least recently asked go first', () => {
+    const answers = kept(10);
+    answers.set('a', 'aaaa');
+    answers.set('b', 'bbbb');
+    expect(answers.get('a')).toBe('aaaa');
+    answers.set('c', 'cccc');
+    expect(answers.get('b')).toBeUndefined();
+    expect(answers.get('a')).toBe('aaaa');
+    expect(answers.get('c')).toBe('cccc');
+    expect(answers.bytes).toBe(8);
+  });
+
+  it('keeps no answer larger than the whole budget, and drops the old one of that key', () => {
+    const answers = kept(10);
+    answers.set('a', 'aaaa');
+    answers.set('a', 'x'.repeat(11));
+    expect(answers.get('a')).toBeUndefined();
+    expect(answers.bytes).toBe(0);
+  });
+
+  it('counts a replaced answer once, and nothing once cleared', () => {
+    const answers = kept(10);
+    answers.set('a', 'aaaa');
+    answers.set('a', 'aaaaaa');
+    expect(answers.bytes).toBe(6);
+    answers.set('b', 'bbbb');
+    expect(answers.get('a')).toBe('aaaaaa');
+    answers.clear();
+    expect([answers.get('a'), answers.get('b'), answers.bytes]).toEqual([undefined, undefined, 0]);
+  });
+});
