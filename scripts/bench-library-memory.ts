@@ -15,31 +15,11 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
+import { capital, GENRES, title, WORDS } from './bench-catalogue.js';
 import { TrackMatcher } from '../server/services/history/track-matcher.js';
 import { LibraryCatalog } from '../server/services/library-catalog.js';
 import { writeLibraryFile } from '../server/store/library-file.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-
-const WORDS = (
-  'blue night river gold summer fire heart city rain light ghost dream stone road winter wild ' +
-  'electric silver ocean shadow morning paper glass echo velvet thunder golden moon song home ' +
-  'broken sweet midnight neon island garden highway lonely crystal'
-).split(' ');
-const GENRES = [
-  'Rock',
-  'Pop',
-  'Jazz',
-  'Hip-Hop',
-  'Electronic',
-  'Classical',
-  'Folk',
-  'Metal',
-  'Soul',
-  'Ambient',
-];
-const title = (i: number): string =>
-  `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
-const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
 
 function catalogue(tracks: number, root: string): LibraryIndex {
   const artistsCount = Math.max(1, Math.round(tracks / 25));

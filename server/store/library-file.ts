@@ -1,10 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
-import { fsyncDir, writeSynced } from '../fs/atomic-file.js';
+import { replaceFileAtomic } from '../fs/atomic-file.js';
 import { errnoCode } from '../fs/errno.js';
 import { StoreFileError } from './json-document.js';
 
@@ -123,9 +121,7 @@ const RECORDS_PER_WRITE = 2000;
  * the folder), a few thousand records at a time.
  */
 export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeSynced(temp, 'wx', 0o600, async (handle) => {
+  await replaceFileAtomic(path, 0o600, async (handle) => {
     await handle.write(`${HEAD}\n`);
     for (const [at, section] of SECTIONS.entries()) {
       const records: readonly object[] = index[section];
@@ -139,11 +135,4 @@ export async function writeLibraryFile(path: string, index: Readonly<LibraryInde
       await handle.write(`${closing(SECTIONS[at + 1])}\n`);
     }
   });
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await fsyncDir(dir);
 }
