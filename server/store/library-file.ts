@@ -9,9 +9,9 @@ import { StoreFileError } from './json-document.js';
 /**
  * library.json: one JSON document, `{"schemaVersion":1,"artists":[…],"albums":[…],"tracks":[…]}`,
  * written with one record per line. Any JSON reader reads it whole; Melon reads it a line at a
- * time, so a library of hundreds of thousands of tracks is never held as one string of tens of MB
- * beside its records, and the event loop gets a turn between chunks. A file in another layout (an
- * older Melon wrote it on one line, or a person edited it) is read whole, as before.
+ * time, so a library of hundreds of thousands of tracks is never held as one string the size of
+ * the file beside its records, and the event loop gets a turn between chunks. A file in another
+ * layout (an older Melon wrote it on one line, or a person edited it) is read whole, as before.
  */
 
 export const LIBRARY_SCHEMA_VERSION = 1;
