@@ -4,7 +4,7 @@
  * of N tracks shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist,
  * a guest on one track in ten, genres, years; a front cover per track as scanned files have; with
  * `--one-line` on one line, as an older Melon wrote it), then opens it through the store and builds
- * the catalog and its orders as the server does (and the track matcher a scrobbler's first listen
+ * the catalog, its orders and the search indexes as the server does (and the track matcher a scrobbler's first listen
  * makes), and reports the memory in use (heap and typed arrays) after each step. `--snapshot`
  * writes a heap snapshot at the end and prints the largest constructors by their own size.
  */
@@ -18,6 +18,7 @@ import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
 import { capital, GENRES, title, WORDS } from './bench-catalogue.js';
 import { TrackMatcher } from '../server/services/history/track-matcher.js';
 import { LibraryCatalog } from '../server/services/library-catalog.js';
+import { NameIndex } from '../server/services/playback/search-index.js';
 import { writeLibraryFile } from '../server/store/library-file.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
 
@@ -172,6 +173,13 @@ try {
   catalog.orders.tracksOfArtist(some);
   const ordersMs = performance.now() - started;
   const afterOrders = heapMb();
+  // The search service's name indexes of the snapshot.
+  const search = [
+    NameIndex.of(catalog.tracksByName(), (track) => track.name),
+    NameIndex.of(catalog.albumsByName(), (album) => album.name),
+    NameIndex.of(catalog.artistsByName(), (artist) => artist.name),
+  ];
+  const afterSearch = heapMb();
   // What a ListenBrainz scrobbler's first listen builds (the history service keeps it).
   started = performance.now();
   const matcher = new TrackMatcher(repo.index());
@@ -189,7 +197,8 @@ try {
       ordersHeapMb: +(afterOrders - afterCatalog).toFixed(1),
       totalHeapMb: +(afterOrders - base).toFixed(1),
       totalBytesPerTrack: perTrack(afterOrders - base),
-      matcherHeapMb: +(afterMatcher - afterOrders).toFixed(1),
+      searchHeapMb: +(afterSearch - afterOrders).toFixed(1),
+      matcherHeapMb: +(afterMatcher - afterSearch).toFixed(1),
       rssGrowthMb: Math.round(rss - rssBase),
       loadMs: Math.round(loadMs),
       catalogMs: Math.round(catalogMs),
@@ -202,7 +211,8 @@ try {
     await summarise(shot);
   }
   // Keep everything reachable until measured.
-  if (repo.index().tracks.length !== tracks || !matcher) throw new Error('lost tracks');
+  if (repo.index().tracks.length !== tracks || !matcher || search.length !== 3)
+    throw new Error('lost tracks');
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
