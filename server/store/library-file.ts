@@ -30,17 +30,21 @@ export interface RecordSink {
 
 const asIs: RecordSink = { artist: (r) => r, album: (r) => r, track: (r) => r };
 
+/** Whether library.json is a record a line, as writeLibraryFile writes it. */
+export async function isInLines(path: string): Promise<boolean> {
+  return (await firstBytes(path, HEAD.length + 1)) === `${HEAD}\n`;
+}
+
 /** Reads library.json; null when there is none. A file Melon cannot read is never overwritten. */
 export async function readLibraryFile(path: string, keep: RecordSink = asIs): Promise<LibraryIndex | null> {
-  let first: string;
+  let lines: boolean;
   try {
-    first = await firstBytes(path, HEAD.length + 1);
+    lines = await isInLines(path);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;
   }
-  if (first === `${HEAD}\n`) return readLines(path, keep);
-  return readWhole(path, keep);
+  return lines ? readLines(path, keep) : readWhole(path, keep);
 }
 
 async function firstBytes(path: string, length: number): Promise<string> {

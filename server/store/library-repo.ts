@@ -1,7 +1,7 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
 import { IdTable } from './id-table.js';
-import { readLibraryFile, writeLibraryFile } from './library-file.js';
+import { isInLines, readLibraryFile, writeLibraryFile } from './library-file.js';
 import { LibraryPool } from './library-pool.js';
 
 /**
@@ -31,7 +31,11 @@ export class LibraryRepo implements LibraryStore {
   static async open(path: string): Promise<LibraryRepo> {
     const stored = await readLibraryFile(path, new LibraryPool());
     const empty: LibraryIndex = { tracks: [], albums: [], artists: [] };
+    // A file an older Melon wrote on one line is written a record a line at once: read whole, it
+    // costs its size again in memory at every start, and a start's scan that finds nothing new
+    // does not write it.
     if (!stored) await writeLibraryFile(path, empty);
+    else if (!(await isInLines(path))) await writeLibraryFile(path, stored);
     return new LibraryRepo(path, stored ?? empty);
   }
 
