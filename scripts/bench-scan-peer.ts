@@ -4,21 +4,25 @@
  * the next run): 3–6 minute tracks of pink noise and a tone under a tremolo, so that encoders work
  * as on music, in the usual formats and bit rates, each copied and given its own tags and, except
  * WAV, a 600×600 JPEG cover. Then, with the files in the page cache, it measures the CPU time of a
- * first scan by the real Melon server (in a process of its own) and by Debian's `supysonic-cli`
- * (its own config and database in a temp folder, its start-up cost measured on an empty folder and
- * taken off). Where supysonic is not installed it uses a reference figure measured here before.
+ * first scan by the real Melon server (in a process of its own, built as `npm start` runs it) and
+ * by Debian's `supysonic-cli` (its own config and database in a temp folder, its start-up cost
+ * measured on an empty folder and taken off). Where supysonic is not installed it uses a reference
+ * figure measured here before. Melon's first scan is also split into what each file costs once the
+ * code is warm (bench-scan-reads.ts) and what the first files cost once.
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
-import { execFile, fork } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { readTrackFile } from '../server/library/tags.js';
-import { startScanServer } from './bench-data.js';
+import type { ScanStatus } from '../server/contract/library.js';
+import { transpile } from './build-dist.js';
+import type { WarmReads } from './bench-scan-reads.js';
+import { BUILT, startServerProcess } from './server-process.js';
 import { editTags, ffmpeg, pictureFromFile } from './tagged-audio.js';
 
 const run = promisify(execFile);
@@ -156,53 +160,36 @@ interface MelonFigures {
   scanWallMs: number;
   added: number;
   errors: number;
-  perVariantCpuMs: Record<string, number>;
+  warm: WarmReads;
 }
 
-const cpuMs = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-/** Runs in the child: a first scan by the real server, then each file's tag reading alone. */
-async function melonChild(): Promise<void> {
+/**
+ * A first scan by the real server in a process of its own, running the built JavaScript as
+ * `npm start` does (server-process.ts): tsx's loader would add its own work to every module the
+ * scan loads. Then, in another process over the same built code, each file's reading alone, warm.
+ */
+async function melonScan(): Promise<MelonFigures> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-peer-'));
-  const server = await startScanServer(dataDir, REAL);
-  const library = server.services.library;
-  const cpu = cpuMs();
-  const wall = performance.now();
-  library.startScan();
-  await library.waitForIdle();
-  const figures: MelonFigures = {
-    scanCpuMs: cpuMs() - cpu,
-    scanWallMs: performance.now() - wall,
-    added: library.scanStatus().added,
-    errors: library.scanStatus().problemCount,
-    perVariantCpuMs: {},
-  };
-  const perVariant = new Map<string, number[]>();
-  for (const file of await listFiles(REAL)) {
-    const variant = path.basename(path.dirname(file));
-    const before = cpuMs();
-    await readTrackFile(file);
-    perVariant.set(variant, [...(perVariant.get(variant) ?? []), cpuMs() - before]);
+  try {
+    const server = await startServerProcess(dataDir, REAL);
+    const scan = await server
+      .ask<{ scanMs: number; cpuMs: number; status: ScanStatus }>('scan')
+      .finally(() => server.stop());
+    await transpile([path.join(ROOT, 'scripts', 'bench-scan-reads.ts')], BUILT);
+    const { stdout } = await run(process.execPath, [
+      path.join(BUILT, 'scripts', 'bench-scan-reads.js'),
+      REAL,
+    ]);
+    return {
+      scanCpuMs: scan.cpuMs,
+      scanWallMs: scan.scanMs,
+      added: scan.status.added,
+      errors: scan.status.problemCount,
+      warm: JSON.parse(stdout.trim().split('\n').pop()!) as WarmReads,
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
   }
-  for (const [variant, times] of perVariant)
-    figures.perVariantCpuMs[variant] = times.reduce((a, b) => a + b, 0) / times.length;
-  process.send!(figures);
-  await server.close(500);
-  await rm(dataDir, { recursive: true, force: true });
-}
-
-function melonScan(): Promise<MelonFigures> {
-  return new Promise((resolve, reject) => {
-    const child = fork(SELF, ['--child'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    child.on('message', (figures: MelonFigures) => resolve(figures));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`Melon scan child exited with ${code}`));
-    });
-  });
 }
 
 // --------------------------------------------------------------------------------------- supysonic
@@ -262,29 +249,28 @@ export async function comparePeer(peer: string, files: number): Promise<void> {
     peerSource = 'measured';
   }
   const melonMsPerFile = melon.scanCpuMs / files;
-  for (const [variant, ms] of Object.entries(melon.perVariantCpuMs).sort())
-    console.log(`  Melon tag reading  ${variant.padEnd(20)} ${ms.toFixed(1)} ms CPU a file`);
+  // What the first files cost beyond the rest: compiling the code and loading the parsers.
+  const fixedMs = melon.scanCpuMs - files * melon.warm.all;
+  for (const [variant, ms] of Object.entries(melon.warm.byFolder).sort())
+    console.log(`  Melon tag reading  ${variant.padEnd(20)} ${ms.toFixed(1)} ms CPU a file (warm)`);
   console.log(
-    `  Melon first scan   ${melonMsPerFile.toFixed(1)} ms CPU a file (${Math.round(melon.scanWallMs)} ms wall)`,
+    `  Melon first scan   ${melonMsPerFile.toFixed(1)} ms CPU a file (${Math.round(melon.scanWallMs)} ms wall; ` +
+      `warm ${melon.warm.all.toFixed(1)} ms a file + ${Math.round(fixedMs)} ms once)`,
   );
   console.log(`  ${peer} first scan ${peerMsPerFile.toFixed(1)} ms CPU a file (${peerSource})`);
+  const round2 = (ms: number) => Number(ms.toFixed(2));
   const result = {
     files,
-    melonCpuMsPerFile: Number(melonMsPerFile.toFixed(2)),
+    melonCpuMsPerFile: round2(melonMsPerFile),
     melonFirstScanMs: Math.round(melon.scanWallMs),
-    [`${peer}CpuMsPerFile`]: Number(peerMsPerFile.toFixed(2)),
+    [`${peer}CpuMsPerFile`]: round2(peerMsPerFile),
     [`${peer}Figure`]: peerSource,
-    melonToPeer: Number((melonMsPerFile / peerMsPerFile).toFixed(2)),
+    melonToPeer: round2(melonMsPerFile / peerMsPerFile),
+    melonWarmCpuMsPerFile: round2(melon.warm.all),
+    melonFixedCpuMs: Math.round(fixedMs),
     melonCpuMsPerFileByFormat: Object.fromEntries(
-      Object.entries(melon.perVariantCpuMs).map(([k, v]) => [k, Number(v.toFixed(2))]),
+      Object.entries(melon.warm.byFolder).map(([k, v]) => [k, round2(v)]),
     ),
   };
   console.log(JSON.stringify(result));
-}
-
-if (process.argv[1] === SELF && process.argv.includes('--child')) {
-  melonChild().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
 }

@@ -43,6 +43,8 @@ async function serveAndScan(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-scan-'));
   const server = await startScanServer(dataDir, AUDIO);
   const library = server.services.library;
+  // The plays load after listening: the scans' figures are the scans' alone.
+  await server.started;
   const scan = async () => {
     const started = performance.now();
     library.startScan();

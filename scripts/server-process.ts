@@ -29,7 +29,7 @@ import { benchConfig } from './bench-config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The built tree the server process runs from (ignored by git, eslint and prettier). */
-const BUILT = join(ROOT, 'dist-bench');
+export const BUILT = join(ROOT, 'dist-bench');
 
 interface Started {
   url: string;
@@ -93,10 +93,18 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
       }
       if (question.ask === 'memory') return memoryNow();
       if (question.ask === 'scan') {
+        // The plays load after listening: the scan's figures are the scan's alone.
+        await server.started;
         const scanStart = performance.now();
+        const cpuStart = process.cpuUsage();
         server.services.library.startScan();
         await server.services.library.waitForIdle();
-        return { scanMs: performance.now() - scanStart, status: server.services.library.scanStatus() };
+        const cpu = process.cpuUsage(cpuStart);
+        return {
+          scanMs: performance.now() - scanStart,
+          cpuMs: (cpu.user + cpu.system) / 1000,
+          status: server.services.library.scanStatus(),
+        };
       }
       // Read before the forced collections below: they hold the loop up themselves, and are the
       // bench's doing, not the server's.

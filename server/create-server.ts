@@ -154,7 +154,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     onLoadFailed = resolve;
   });
   const playsLoaded = new Promise<void>((resolve) => {
-    beginLoad = () => resolve(loadInBackground(loading, logger, onLoadFailed));
+    beginLoad = () => resolve(loadInBackground(loading, indexed.rebuildIndex, logger, onLoadFailed));
   });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
@@ -300,12 +300,21 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
 }
 
 /**
- * Runs the rest of the play index's load in the background; resolves once every play is in. A load
- * that fails never resolves: the server stays starting (sign-ins answered, everything else refused
- * at once with 503, told by `onFailed`) and its log says why.
+ * Runs the rest of the play index's load in the background, and rebuilds the index from the log
+ * when the saved index turns out not to fit it; resolves once every play is in. A load that fails
+ * never resolves: the server stays starting (sign-ins answered, everything else refused at once
+ * with 503, told by `onFailed`) and its log says why.
  */
-function loadInBackground(loading: LoadingIndex, logger: Logger, onFailed: () => void): Promise<void> {
-  return loading.finish().catch((error: unknown) => {
+function loadInBackground(
+  loading: LoadingIndex,
+  rebuild: () => Promise<void>,
+  logger: Logger,
+  onFailed: () => void,
+): Promise<void> {
+  const load = async () => {
+    if (!(await loading.finish())) await rebuild();
+  };
+  return load().catch((error: unknown) => {
     logger.error('could not load the saved play index; remove plays.index to rebuild it from the log', {
       error: String(error),
     });

@@ -4,68 +4,38 @@
  * ignores the LAME tag's encoder delay and padding) and raw ADTS AAC (it stops a frame short). A full
  * decode plays every frame, so the frame count times the samples per frame is what a player hears.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { withWindow, type ByteSource, type FileWindow } from './file-window.js';
 
-/** The first reads and jumps are small (most MP3s need only their first frame); a walk over frames reads more. */
-const FIRST_WINDOW = 16 * 1024;
-const WINDOW = 256 * 1024;
+/** A jump (a probe, the first frames) reads little; a walk over frames reads more at once. */
+const JUMP_AHEAD = 16 * 1024;
+const WALK_AHEAD = 256 * 1024;
+/** A request this close after the one before it is part of a walk. */
+const WALK_STEP = 8 * 1024;
 
-/** Reads a file through one sliding window, so walking frame headers costs a read per 256 KiB. */
-class WindowedReader {
-  private start = 0;
-  private buf = Buffer.alloc(0);
-  private reads = 0;
+/** Reads through the file's window, guessing from the requests whether a walk is on. */
+class FrameReader {
+  private last = -Infinity;
 
-  private constructor(
-    private readonly fh: FileHandle,
-    readonly size: number,
-    /** Whether this reader opened the file (a handle it was given stays open for its owner). */
-    private readonly owned: boolean,
-  ) {}
+  constructor(private readonly window: FileWindow) {}
 
-  static async open(file: string | FileHandle): Promise<WindowedReader> {
-    const fh = typeof file === 'string' ? await open(file, 'r') : file;
-    try {
-      return new WindowedReader(fh, (await fh.stat()).size, typeof file === 'string');
-    } catch (err) {
-      if (typeof file === 'string') await fh.close();
-      throw err;
-    }
+  get size(): number {
+    return this.window.size;
   }
 
   /** `n` bytes at `offset`, or fewer at the end of the file. */
-  async bytes(offset: number, n: number): Promise<Buffer> {
-    if (offset < this.start || offset + n > this.start + this.buf.length) {
-      // A walk over frames goes on where the window ends; a jump elsewhere (a probe) needs little.
-      const walking = this.reads++ >= 2 && offset >= this.start && offset <= this.start + this.buf.length;
-      const length = Math.max(walking ? WINDOW : FIRST_WINDOW, n);
-      const buf = Buffer.allocUnsafe(Math.min(length, Math.max(0, this.size - offset)));
-      const { bytesRead } = await this.fh.read(buf, 0, buf.length, offset);
-      this.start = offset;
-      this.buf = buf.subarray(0, bytesRead);
-    }
-    return this.buf.subarray(offset - this.start, offset - this.start + n);
-  }
-
-  close(): Promise<void> {
-    return this.owned ? this.fh.close() : Promise.resolve();
+  bytes(offset: number, n: number): Promise<Buffer> {
+    const walking = offset >= this.last && offset - this.last <= WALK_STEP;
+    this.last = offset;
+    return this.window.read(offset, n, walking ? WALK_AHEAD : JUMP_AHEAD);
   }
 }
 
-async function withReader<T>(
-  file: string | FileHandle,
-  use: (reader: WindowedReader) => Promise<T>,
-): Promise<T> {
-  const reader = await WindowedReader.open(file);
-  try {
-    return await use(reader);
-  } finally {
-    await reader.close();
-  }
+function withReader<T>(file: ByteSource, use: (reader: FrameReader) => Promise<T>): Promise<T> {
+  return withWindow(file, (window) => use(new FrameReader(window)));
 }
 
 /** Skips ID3v2 tags at the start (there may be several). */
-async function afterId3v2(reader: WindowedReader): Promise<number> {
+async function afterId3v2(reader: FrameReader): Promise<number> {
   let pos = 0;
   for (;;) {
     const head = await reader.bytes(pos, 10);
@@ -142,12 +112,12 @@ export function mpegFrame(h: Uint8Array): MpegFrame | null {
  *   length, and encoders that vary the rate nearly always write a Xing header, so this is rare.
  *   (music-metadata estimates from the file size, without the tags, ~0.5 % off.)
  */
-export function mpegDuration(file: string | FileHandle): Promise<number | null> {
+export function mpegDuration(file: ByteSource): Promise<number | null> {
   return withReader(file, async (reader) => {
     let pos = await findMpegSync(reader, await afterId3v2(reader));
     if (pos === null) return null;
     const first = mpegFrame(await reader.bytes(pos, 4))!;
-    const head = Buffer.from(await reader.bytes(pos, Math.max(first.length, 40)));
+    const head = await reader.bytes(pos, Math.max(first.length, 40));
     if (head.toString('latin1', 36, 40) === 'VBRI') return null;
     const fromHeader = xingDuration(head, first);
     if (fromHeader !== undefined) return fromHeader;
@@ -192,7 +162,7 @@ const CBR_PROBE_FRAMES = 4;
  * happens to keep one rate at every probe has frames of that rate's size nearly everywhere, so its
  * length from the byte count is still close.
  */
-async function constantBitrate(reader: WindowedReader, first: number, bitrate: number): Promise<boolean> {
+async function constantBitrate(reader: FrameReader, first: number, bitrate: number): Promise<boolean> {
   const sameRate = async (from: number, frames: number): Promise<boolean> => {
     let pos: number | null = from;
     for (let n = 0; n < frames && pos !== null && pos + 4 <= reader.size; n++) {
@@ -214,7 +184,7 @@ async function constantBitrate(reader: WindowedReader, first: number, bitrate: n
 }
 
 /** Where the audio ends: before an ID3v1 tag, a Lyrics3v2 block and an APE tag at the end, if any. */
-async function audioEnd(reader: WindowedReader): Promise<number> {
+async function audioEnd(reader: FrameReader): Promise<number> {
   let end = reader.size;
   if (end >= 128 && (await reader.bytes(end - 128, 3)).toString('latin1') === 'TAG') end -= 128;
   if (end >= 15) {
@@ -222,7 +192,7 @@ async function audioEnd(reader: WindowedReader): Promise<number> {
     if (lyrics.endsWith('LYRICS200') && /^\d{6}/.test(lyrics)) end -= 15 + Number(lyrics.slice(0, 6));
   }
   if (end >= 32) {
-    const footer = Buffer.from(await reader.bytes(end - 32, 32));
+    const footer = await reader.bytes(end - 32, 32);
     if (footer.toString('latin1', 0, 8) === 'APETAGEX') {
       const hasHeader = (footer.readUInt32LE(20) & 0x80000000) !== 0;
       end -= footer.readUInt32LE(12) + (hasHeader ? 32 : 0);
@@ -262,10 +232,10 @@ function xingDuration(head: Buffer, first: MpegFrame): number | null | undefined
 const SYNC_SPAN = 4096;
 
 /** The next offset holding a frame header followed by another (one lone 0xFFE is often chance). */
-async function findMpegSync(reader: WindowedReader, from: number): Promise<number | null> {
+async function findMpegSync(reader: FrameReader, from: number): Promise<number | null> {
   for (let base = from; base + 4 <= reader.size; base += SYNC_SPAN) {
     // Four bytes more than the span, so a header that starts at its end is whole.
-    const buf = Buffer.from(await reader.bytes(base, Math.min(SYNC_SPAN + 4, reader.size - base)));
+    const buf = await reader.bytes(base, Math.min(SYNC_SPAN + 4, reader.size - base));
     for (
       let i = buf.indexOf(0xff);
       i >= 0 && i < SYNC_SPAN && i + 4 <= buf.length;
@@ -287,7 +257,7 @@ async function findMpegSync(reader: WindowedReader, from: number): Promise<numbe
 const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
 /** The duration in seconds of a raw ADTS AAC stream by counting its frames; null when it has none. */
-export function adtsDuration(file: string | FileHandle): Promise<number | null> {
+export function adtsDuration(file: ByteSource): Promise<number | null> {
   return withReader(file, async (reader) => {
     let pos = await afterId3v2(reader);
     let samples = 0;

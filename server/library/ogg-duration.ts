@@ -4,12 +4,12 @@
  * found by reading backwards from the end of the file in small chunks; the first page says which
  * codec it is, its sample rate and (Opus) how many samples the decoder drops at the start.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { withWindow, type ByteSource } from './file-window.js';
 
 /** The fixed part of a page header: "OggS", version, flags, granule (8), serial (4), sequence, CRC, segment count. */
 const PAGE_HEADER = 27;
 const FIRST_PAGE_BYTES = 512;
-/** Small enough that a stream ending in one page costs a single read; pages are at most ~64 KiB. */
+/** How far back each look goes (pages are at most ~64 KiB); the file window reads more at once. */
 const CHUNK = 16 * 1024;
 /** A stream whose last page is not found this far from the end is not one this reader knows. */
 const MAX_BACKWARDS = 256 * 1024;
@@ -69,26 +69,18 @@ function pageEnd(chunk: Buffer, at: number, segments: number): number | null {
   return table + segments + body;
 }
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, position);
-  return buf.subarray(0, bytesRead);
-}
-
 /**
  * The duration in seconds of an Ogg Vorbis or Opus file as a decoder plays it; null for another
  * codec, a chained file whose last stream is not the first, or a file without a last page.
  */
-export async function oggDuration(file: string | FileHandle): Promise<number | null> {
-  // A handle is the caller's to close (a checked track file); a path is opened and closed here.
-  const fh = typeof file === 'string' ? await open(file, 'r') : file;
-  try {
-    const size = (await fh.stat()).size;
-    const head = streamHead(await readAt(fh, 0, FIRST_PAGE_BYTES));
+export function oggDuration(file: ByteSource): Promise<number | null> {
+  return withWindow(file, async (window) => {
+    const { size } = window;
+    const head = streamHead(await window.read(0, FIRST_PAGE_BYTES));
     if (!head) return null;
     for (let end = size; end > 0 && size - end < MAX_BACKWARDS; end -= CHUNK - OVERLAP) {
       const start = Math.max(0, end - CHUNK);
-      const granule = lastGranule(await readAt(fh, start, end - start), start, size, head.serial);
+      const granule = lastGranule(await window.read(start, end - start), start, size, head.serial);
       if (granule !== null) {
         const samples = Number(granule) - head.preSkip;
         return samples > 0 ? samples / head.sampleRate : null;
@@ -96,7 +88,5 @@ export async function oggDuration(file: string | FileHandle): Promise<number | n
       if (start === 0) break;
     }
     return null;
-  } finally {
-    if (typeof file === 'string') await fh.close();
-  }
+  });
 }

@@ -4,7 +4,7 @@
  * the base64 goes a character at a time in JavaScript and costs more than the rest of a scan of the
  * file; Node decodes it natively.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { withWindow, type ByteSource, type FileWindow } from './file-window.js';
 
 export interface OggPicture {
   /** The picture type of ID3v2 and FLAC (3 is the front cover). */
@@ -18,23 +18,17 @@ const PAGE_HEADER = 27;
 /** A comment header larger than this (a 16 MiB cover) is not read: no pictures are listed. */
 const MAX_COMMENT_BYTES = 16 * 1024 * 1024;
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, position);
-  return buf.subarray(0, bytesRead);
-}
-
 /**
  * The second packet of the first logical stream (the comment header), joined from its pages by
  * their segment tables; null when the file ends first or it is too large.
  */
-async function commentPacket(fh: FileHandle): Promise<Buffer | null> {
+async function commentPacket(window: FileWindow): Promise<Buffer | null> {
   const parts: Buffer[] = [];
   let packet = 0;
   let bytes = 0;
   let serial: number | null = null;
   for (let pos = 0; pos < 2 * MAX_COMMENT_BYTES;) {
-    const header = await readAt(fh, pos, PAGE_HEADER + 255);
+    const header = await window.read(pos, PAGE_HEADER + 255);
     if (header.length < PAGE_HEADER || header.toString('latin1', 0, 4) !== 'OggS') return null;
     const segments = header[26]!;
     if (header.length < PAGE_HEADER + segments) return null;
@@ -45,7 +39,7 @@ async function commentPacket(fh: FileHandle): Promise<Buffer | null> {
     const bodyStart = pos + PAGE_HEADER + segments;
     pos = bodyStart + bodyLength;
     if (pageSerial !== serial) continue; // another stream's page, interleaved
-    const body = await readAt(fh, bodyStart, bodyLength);
+    const body = await window.read(bodyStart, bodyLength);
     let at = 0;
     for (const n of lacing) {
       if (packet === 1) {
@@ -104,13 +98,9 @@ export function commentPictures(packet: Buffer): OggPicture[] {
 }
 
 /** The pictures of the Ogg file, in their order in its comment header. */
-export async function oggPictures(file: string | FileHandle): Promise<OggPicture[]> {
-  // A handle is the caller's to close (a checked track file); a path is opened and closed here.
-  const fh = typeof file === 'string' ? await open(file, 'r') : file;
-  try {
-    const packet = await commentPacket(fh);
+export function oggPictures(file: ByteSource): Promise<OggPicture[]> {
+  return withWindow(file, async (window) => {
+    const packet = await commentPacket(window);
     return packet ? commentPictures(packet) : [];
-  } finally {
-    if (typeof file === 'string') await fh.close();
-  }
+  });
 }

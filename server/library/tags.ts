@@ -2,11 +2,12 @@
  * Reads tags, duration and embedded pictures of one audio file with music-metadata. The values are raw
  * (credits and genres unsplit): the scanner decides how to split and merge them (artist-credit.ts).
  */
-import { parseFile, parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import path from 'node:path';
-import { FileTokenizer } from 'strtok3';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
+import { FileWindow } from './file-window.js';
+import { WindowTokenizer } from './window-tokenizer.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
@@ -22,10 +23,16 @@ export type AudioSource = string | OpenedTrackFile;
 
 const pathOf = (source: AudioSource): string => (typeof source === 'string' ? source : source.path);
 
-/** music-metadata reading from a handle its caller opened and will close. */
-class OpenFileTokenizer extends FileTokenizer {
-  static of(file: OpenedTrackFile): OpenFileTokenizer {
-    return new OpenFileTokenizer(file.handle, { fileInfo: { path: file.path, size: file.stat.size } });
+/** Runs `use` over a window on the file; a path is opened for it and closed after. */
+async function withAudio<T>(file: AudioSource, use: (window: FileWindow) => Promise<T>): Promise<T> {
+  const window =
+    typeof file === 'string'
+      ? await FileWindow.open(file)
+      : await FileWindow.open(file.handle, file.stat.size);
+  try {
+    return await use(window);
+  } finally {
+    await window.close();
   }
 }
 
@@ -122,10 +129,14 @@ const MM_PICTURE_TYPES = [
   'Publisher/Studio logotype',
 ];
 
-export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
+export function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
+  return withAudio(file, (window) => trackOf(window, pathOf(file)));
+}
+
+async function trackOf(window: FileWindow, file: string): Promise<ParsedTrack> {
   // Covers are needed for their type, size and dimensions.
-  const { meta, duration } = await parseAudio(file);
-  const pictures = isOgg(meta) ? await oggPicturesAsTags(file) : (meta.common.picture ?? []);
+  const { meta, duration } = await parseAudio(window, file);
+  const pictures = isOgg(meta) ? await oggPicturesAsTags(window) : (meta.common.picture ?? []);
   const { common } = meta;
   const fix = latin1Repair(meta);
   return {
@@ -141,7 +152,7 @@ export async function readTrackFile(file: AudioSource): Promise<ParsedTrack> {
     discNumber: positive(common.disk.no),
     year: positive(common.year),
     durationMs: Math.round(duration * 1000),
-    format: formatLabel(meta, pathOf(file)),
+    format: formatLabel(meta, file),
     pictures: pictures.map(describePicture),
     recordingMbid: text(common.musicbrainz_recordingid),
     releaseMbid: text(common.musicbrainz_albumid),
@@ -158,10 +169,12 @@ export async function readPicture(
   file: AudioSource,
   pos: number,
 ): Promise<{ mime: ImageMime | null; data: Uint8Array } | undefined> {
-  const meta = await parseMetadata(file, false);
-  const picture = (isOgg(meta) ? await oggPicturesAsTags(file) : meta.common.picture)?.[pos];
-  if (!picture) return undefined;
-  return { mime: sniffImage(picture.data)?.mime ?? null, data: picture.data };
+  return withAudio(file, async (window) => {
+    const meta = await parseMetadata(window, pathOf(file), false);
+    const picture = (isOgg(meta) ? await oggPicturesAsTags(window) : meta.common.picture)?.[pos];
+    if (!picture) return undefined;
+    return { mime: sniffImage(picture.data)?.mime ?? null, data: picture.data };
+  });
 }
 
 /**
@@ -171,11 +184,14 @@ export async function readPicture(
  * length (MP3, ADTS, Ogg) our own readers find it without reading the file through, and only when
  * they cannot does music-metadata read it to the end.
  */
-async function parseAudio(file: AudioSource): Promise<{ meta: IAudioMetadata; duration: number }> {
-  let meta = await parseMetadata(file, false);
-  let duration = (await countedDuration(meta, file)) ?? meta.format.duration;
+async function parseAudio(
+  window: FileWindow,
+  file: string,
+): Promise<{ meta: IAudioMetadata; duration: number }> {
+  let meta = await parseMetadata(window, file, false);
+  let duration = (await countedDuration(meta, window)) ?? meta.format.duration;
   if (meta.format.container && !duration) {
-    meta = await parseMetadata(file, true);
+    meta = await parseMetadata(window, file, true);
     duration = meta.format.duration;
   }
   if (!meta.format.container || !duration || duration <= 0) {
@@ -189,9 +205,9 @@ function isOgg(meta: IAudioMetadata): boolean {
 }
 
 /** An Ogg file's pictures as music-metadata would list them (see ogg-pictures.ts). */
-async function oggPicturesAsTags(file: AudioSource): Promise<IPicture[]> {
+async function oggPicturesAsTags(window: FileWindow): Promise<IPicture[]> {
   try {
-    const pictures = await oggPictures(typeof file === 'string' ? file : file.handle);
+    const pictures = await oggPictures(window);
     return pictures.map((p) => ({ type: MM_PICTURE_TYPES[p.type] ?? 'Other', format: p.mime, data: p.data }));
   } catch (err) {
     if (isErrno(err)) throw err;
@@ -200,25 +216,21 @@ async function oggPicturesAsTags(file: AudioSource): Promise<IPicture[]> {
 }
 
 /** music-metadata's reading of the file's tags with these options (lyrics and the like). */
-export async function readMetadata(
+export function readMetadata(
   file: AudioSource,
   options: { skipCovers: boolean; duration: boolean },
 ): Promise<IAudioMetadata> {
-  if (typeof file === 'string') return parseFile(file, options);
-  // Not closed: the handle belongs to the caller.
-  return parseFromTokenizer(OpenFileTokenizer.of(file), options);
+  return withAudio(file, (window) => parseFromTokenizer(WindowTokenizer.of(window, pathOf(file)), options));
 }
 
 /**
  * music-metadata skips Ogg pictures (read by ogg-pictures.ts instead); other formats' pictures come
  * from it, as their bytes are copied out and not decoded from text.
  */
-async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAudioMetadata> {
-  const skipCovers = OGG_EXTENSIONS.has(path.extname(pathOf(file)).toLowerCase());
+async function parseMetadata(window: FileWindow, file: string, duration: boolean): Promise<IAudioMetadata> {
+  const skipCovers = OGG_EXTENSIONS.has(path.extname(file).toLowerCase());
   try {
-    if (typeof file === 'string') return await parseFile(file, { duration, skipCovers });
-    // Not closed: the handle belongs to the caller.
-    return await parseFromTokenizer(OpenFileTokenizer.of(file), { duration, skipCovers });
+    return await parseFromTokenizer(WindowTokenizer.of(window, file), { duration, skipCovers });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
@@ -230,14 +242,13 @@ async function parseMetadata(file: AudioSource, duration: boolean): Promise<IAud
  * The exact duration of the streams whose headers music-metadata can only estimate from (see
  * frame-count.ts), or whose length is only in their last page (see ogg-duration.ts).
  */
-async function countedDuration(meta: IAudioMetadata, file: AudioSource): Promise<number | null> {
+async function countedDuration(meta: IAudioMetadata, window: FileWindow): Promise<number | null> {
   const container = (meta.format.container ?? '').toLowerCase();
-  const input = typeof file === 'string' ? file : file.handle;
   try {
-    if (container === 'ogg') return await oggDuration(input);
-    if (container === 'mpeg') return await mpegDuration(input);
+    if (container === 'ogg') return await oggDuration(window);
+    if (container === 'mpeg') return await mpegDuration(window);
     // music-metadata names raw AAC 'ADTS/MPEG-4' (or 'ADTS/MPEG-2').
-    if (container.startsWith('adts')) return await adtsDuration(input);
+    if (container.startsWith('adts')) return await adtsDuration(window);
   } catch (err) {
     if (isErrno(err)) throw err;
   }

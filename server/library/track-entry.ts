@@ -155,12 +155,15 @@ function trackTags(parsed: ParsedTrack, file: string): TrackTags {
 export interface PreviousLookup {
   artists: Map<string, ArtistRecord>;
   albums: Map<string, AlbumRecord>;
+  /** One reference per album, shared by its unchanged tracks (the merge only reads them). */
+  albumRefs: Map<string, AlbumRef>;
 }
 
 export function lookup(previous: LibraryIndex): PreviousLookup {
   return {
     artists: new Map(previous.artists.map((a) => [a.id, a])),
     albums: new Map(previous.albums.map((a) => [a.id, a])),
+    albumRefs: new Map(),
   };
 }
 
@@ -171,9 +174,21 @@ export function entryFromPrevious(track: TrackRecord, previous: PreviousLookup):
       const artist = previous.artists.get(id);
       return artist ? [artist] : [];
     });
-  const prevAlbum = track.albumId === null ? undefined : previous.albums.get(track.albumId);
-  const album = prevAlbum ? { ...prevAlbum, artists: artistsOf(prevAlbum.artistIds) } : null;
-  return { track, artists: artistsOf(track.artistIds), album };
+  const albumOf = (id: string): AlbumRef | null => {
+    let ref = previous.albumRefs.get(id);
+    if (!ref) {
+      const prevAlbum = previous.albums.get(id);
+      if (!prevAlbum) return null;
+      ref = { ...prevAlbum, artists: artistsOf(prevAlbum.artistIds) };
+      previous.albumRefs.set(id, ref);
+    }
+    return ref;
+  };
+  return {
+    track,
+    artists: artistsOf(track.artistIds),
+    album: track.albumId === null ? null : albumOf(track.albumId),
+  };
 }
 
 /**

@@ -12,23 +12,39 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 const byName = <T extends { name: string; id: string }>(a: T, b: T) =>
   collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** What the catalog knows of one album id (the album's record may be gone: its tracks still count). */
+interface AlbumEntry {
+  /** Undefined when no album record has this id. */
+  name: string | undefined;
+  artistIds: readonly string[];
+  /** The album's tracks by disc, then track number, then name. */
+  tracks: TrackRecord[];
+  /** When the album's first track came into the library (its earliest file time). */
+  added: number;
+  stats: AlbumStats | undefined;
+}
+
+/** What the catalog knows of one artist id. */
+interface ArtistEntry {
+  /** Undefined when no artist record has this id. */
+  name: string | undefined;
+  trackCount: number;
+  /** The albums they made or appear on, each once, in the order first seen. */
+  albums: string[];
+}
+
 /**
  * Derived, read-only indexes over one library snapshot: name-sorted lists and per-album/per-artist
- * figures. Built once per library change so list requests do no sorting or grouping.
+ * figures. Built once per library change so list requests do no sorting or grouping. One entry per
+ * album and per artist holds all of its figures: a map per figure cost a hash table each at every
+ * album and artist of a collector's library.
  */
 export class LibraryCatalog {
   private readonly tracks: TrackRecord[];
   private readonly albums: AlbumRecord[];
   private readonly artists: ArtistRecord[];
-  private readonly albumNames = new Map<string, string>();
-  private readonly albumArtistIds = new Map<string, readonly string[]>();
-  /** When each album's first track came into the library (its earliest file time). */
-  private readonly albumAdded = new Map<string, number>();
-  private readonly artistNames = new Map<string, string>();
-  private readonly albumFigures = new Map<string, AlbumStats>();
-  private readonly tracksOfArtist = new Map<string, number>();
-  private readonly albumsOfArtist = new Map<string, Set<string>>();
-  private readonly tracksOfAlbum = new Map<string, TrackRecord[]>();
+  private readonly albumEntries = new Map<string, AlbumEntry>();
+  private readonly artistEntries = new Map<string, ArtistEntry>();
   /** The album and track orders of this snapshot, made at their first read. */
   readonly orders = new CatalogOrders(this);
 
@@ -36,38 +52,51 @@ export class LibraryCatalog {
     this.tracks = [...index.tracks].sort(byName);
     this.albums = [...index.albums].sort(byName);
     this.artists = [...index.artists].sort(byName);
+    // Sets only while building: an artist's albums each once, then kept as a list.
+    const albumsOfArtist = new Map<string, Set<string>>();
+    const addAlbumOfArtist = (artistId: string, albumId: string) => {
+      const set = albumsOfArtist.get(artistId);
+      if (set) set.add(albumId);
+      else albumsOfArtist.set(artistId, new Set([albumId]));
+    };
     for (const album of index.albums) {
-      this.albumNames.set(album.id, album.name);
-      this.albumArtistIds.set(album.id, album.artistIds);
-      for (const artistId of album.artistIds) this.addAlbumOfArtist(artistId, album.id);
+      this.albumEntry(album.id).name = album.name;
+      this.albumEntry(album.id).artistIds = album.artistIds;
+      for (const artistId of album.artistIds) addAlbumOfArtist(artistId, album.id);
     }
-    for (const artist of index.artists) this.artistNames.set(artist.id, artist.name);
-    const tracksOfAlbum = new Map<string, TrackRecord[]>();
+    for (const artist of index.artists) this.artistEntry(artist.id).name = artist.name;
     for (const track of index.tracks) {
-      if (track.albumId) {
-        const list = tracksOfAlbum.get(track.albumId) ?? [];
-        list.push(track);
-        tracksOfAlbum.set(track.albumId, list);
-      }
+      if (track.albumId) this.albumEntry(track.albumId).tracks.push(track);
       for (const artistId of track.artistIds) {
-        this.tracksOfArtist.set(artistId, (this.tracksOfArtist.get(artistId) ?? 0) + 1);
-        if (track.albumId) this.addAlbumOfArtist(artistId, track.albumId);
+        this.artistEntry(artistId).trackCount++;
+        if (track.albumId) addAlbumOfArtist(artistId, track.albumId);
       }
     }
-    for (const [albumId, tracks] of tracksOfAlbum) {
-      this.albumFigures.set(albumId, albumStatsOf(tracks));
-      this.albumAdded.set(
-        albumId,
-        tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity),
-      );
-      this.tracksOfAlbum.set(albumId, tracks.sort(byPosition));
+    for (const entry of this.albumEntries.values()) {
+      if (entry.tracks.length === 0) continue;
+      entry.stats = albumStatsOf(entry.tracks);
+      entry.added = entry.tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity);
+      entry.tracks.sort(byPosition);
     }
+    for (const [artistId, albums] of albumsOfArtist) this.artistEntry(artistId).albums = [...albums];
   }
 
-  private addAlbumOfArtist(artistId: string, albumId: string): void {
-    const set = this.albumsOfArtist.get(artistId) ?? new Set<string>();
-    set.add(albumId);
-    this.albumsOfArtist.set(artistId, set);
+  private albumEntry(id: string): AlbumEntry {
+    let entry = this.albumEntries.get(id);
+    if (!entry) {
+      entry = { name: undefined, artistIds: NONE, tracks: [], added: Infinity, stats: undefined };
+      this.albumEntries.set(id, entry);
+    }
+    return entry;
+  }
+
+  private artistEntry(id: string): ArtistEntry {
+    let entry = this.artistEntries.get(id);
+    if (!entry) {
+      entry = { name: undefined, trackCount: 0, albums: NONE as string[] };
+      this.artistEntries.set(id, entry);
+    }
+    return entry;
   }
 
   tracksByName(q?: string): readonly TrackRecord[] {
@@ -84,48 +113,48 @@ export class LibraryCatalog {
 
   albumRef(id: string | null): NamedRef | null {
     if (id === null) return null;
-    const name = this.albumNames.get(id);
+    const name = this.albumEntries.get(id)?.name;
     return name === undefined ? null : { id, name };
   }
 
   artistRefs(ids: readonly string[]): NamedRef[] {
     return ids.flatMap((id) => {
-      const name = this.artistNames.get(id);
+      const name = this.artistEntries.get(id)?.name;
       return name === undefined ? [] : [{ id, name }];
     });
   }
 
   /** The album's artists, as named in the library. */
   albumArtists(id: string): NamedRef[] {
-    return this.artistRefs(this.albumArtistIds.get(id) ?? []);
+    return this.artistRefs(this.albumEntries.get(id)?.artistIds ?? []);
   }
 
   /** The earliest file time of the album's tracks; Infinity for an album without tracks. */
   albumAddedMs(id: string): number {
-    return this.albumAdded.get(id) ?? Infinity;
+    return this.albumEntries.get(id)?.added ?? Infinity;
   }
 
   /** The album's tracks by disc, then track number, then name. */
   albumTracks(id: string): readonly TrackRecord[] {
-    return this.tracksOfAlbum.get(id) ?? [];
+    return this.albumEntries.get(id)?.tracks ?? [];
   }
 
   /** Ids of the albums an artist made or appears on. */
   artistAlbums(id: string): readonly string[] {
-    return [...(this.albumsOfArtist.get(id) ?? [])];
+    return [...(this.artistEntries.get(id)?.albums ?? [])];
   }
 
   albumStats(id: string): AlbumStats {
-    return this.albumFigures.get(id) ?? albumStatsOf([]);
+    return this.albumEntries.get(id)?.stats ?? albumStatsOf([]);
   }
 
   artistStats(id: string): { albumCount: number; trackCount: number } {
-    return {
-      albumCount: this.albumsOfArtist.get(id)?.size ?? 0,
-      trackCount: this.tracksOfArtist.get(id) ?? 0,
-    };
+    const entry = this.artistEntries.get(id);
+    return { albumCount: entry?.albums.length ?? 0, trackCount: entry?.trackCount ?? 0 };
   }
 }
+
+const NONE: readonly string[] = Object.freeze([]);
 
 function byPosition(a: TrackRecord, b: TrackRecord): number {
   return (

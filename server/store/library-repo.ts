@@ -1,30 +1,41 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
-import { JsonDocument, type Versioned } from './json-document.js';
-
-interface LibraryFile extends Versioned, LibraryIndex {}
+import { readLibraryFile, writeLibraryFile } from './library-file.js';
+import { LibraryPool } from './library-pool.js';
 
 /**
  * The scanned library (library.json): tracks, albums and artists as the scanner made them, with
- * lookup maps rebuilt whenever the library changes.
+ * lookup maps rebuilt whenever the library changes. Records are kept small (library-pool.ts) and
+ * the file is read and written a record at a time (library-file.ts): a collector's library is
+ * hundreds of thousands of tracks.
+ *
+ * A change is written first and becomes what reads see once it is on disk; changes are written one
+ * after another, each on the library the one before it left.
  */
 export class LibraryRepo implements LibraryStore {
+  private data: LibraryIndex;
   private tracksById = new Map<string, TrackRecord>();
   private albumsById = new Map<string, AlbumRecord>();
   private artistsById = new Map<string, ArtistRecord>();
+  private writing: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly doc: JsonDocument<LibraryFile>) {
+  private constructor(
+    private readonly path: string,
+    data: LibraryIndex,
+  ) {
+    this.data = data;
     this.reindex();
   }
 
   static async open(path: string): Promise<LibraryRepo> {
-    return new LibraryRepo(
-      await JsonDocument.open<LibraryFile>(path, { schemaVersion: 1, tracks: [], albums: [], artists: [] }),
-    );
+    const stored = await readLibraryFile(path, new LibraryPool());
+    const empty: LibraryIndex = { tracks: [], albums: [], artists: [] };
+    if (!stored) await writeLibraryFile(path, empty);
+    return new LibraryRepo(path, stored ?? empty);
   }
 
   index(): Readonly<LibraryIndex> {
-    return this.doc.data;
+    return this.data;
   }
 
   track(id: string): TrackRecord | undefined {
@@ -39,31 +50,66 @@ export class LibraryRepo implements LibraryStore {
     return this.artistsById.get(id);
   }
 
-  /** Replaces the whole library with a scan's result. */
-  async replace(index: LibraryIndex): Promise<void> {
-    await this.doc.mutate((data) => {
-      data.tracks = index.tracks;
-      data.albums = index.albums;
-      data.artists = index.artists;
+  /**
+   * Replaces the whole library with a scan's result. The store takes the index over: its lists are
+   * filled with the pool's smaller copies in place, so the scan's own records can go as they are
+   * copied instead of living beside the copies until the write ends.
+   */
+  replace(index: LibraryIndex): Promise<void> {
+    return this.change(() => {
+      const pool = new LibraryPool();
+      const { tracks, albums, artists } = index;
+      for (let i = 0; i < tracks.length; i++) tracks[i] = pool.track(tracks[i]!);
+      for (let i = 0; i < albums.length; i++) albums[i] = pool.album(albums[i]!);
+      for (let i = 0; i < artists.length; i++) artists[i] = pool.artist(artists[i]!);
+      return { next: { tracks, albums, artists } };
     });
-    this.reindex();
   }
 
   /** Replaces one track (e.g. after its artwork changed). */
-  async updateTrack(track: TrackRecord): Promise<void> {
-    await this.doc.mutate((data) => {
+  updateTrack(track: TrackRecord): Promise<void> {
+    return this.change((data) => {
       const at = data.tracks.findIndex((other) => other.id === track.id);
-      if (at >= 0) data.tracks[at] = track;
+      if (at < 0) return null;
+      const kept = new LibraryPool().track(track);
+      const tracks = [...data.tracks];
+      tracks[at] = kept;
+      return { next: { ...data, tracks }, reindex: () => this.tracksById.set(kept.id, kept) };
     });
-    this.tracksById.set(track.id, track);
   }
 
-  flush(): Promise<void> {
-    return this.doc.flush();
+  /** Resolves once every change asked for so far is on disk (or has failed). */
+  async flush(): Promise<void> {
+    let last: Promise<unknown> | undefined;
+    while (last !== this.writing) {
+      last = this.writing;
+      await last.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Writes the library `next` makes of the current one (null: nothing to change), then makes it
+   * the current one; `reindex` updates the lookup maps when not all of them need rebuilding.
+   */
+  private change(
+    next: (data: LibraryIndex) => { next: LibraryIndex; reindex?: () => void } | null,
+  ): Promise<void> {
+    const done = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        const changed = next(this.data);
+        if (!changed) return;
+        await writeLibraryFile(this.path, changed.next);
+        this.data = changed.next;
+        if (changed.reindex) changed.reindex();
+        else this.reindex();
+      });
+    this.writing = done;
+    return done;
   }
 
   private reindex(): void {
-    const data = this.doc.data;
+    const data = this.data;
     this.tracksById = new Map(data.tracks.map((track) => [track.id, track]));
     this.albumsById = new Map(data.albums.map((album) => [album.id, album]));
     this.artistsById = new Map(data.artists.map((artist) => [artist.id, artist]));

@@ -8,19 +8,45 @@ import type { PlaySnapshot } from '../domain/play.js';
 export class LogSnapshots {
   /** Canonical text of each snapshot, by number. */
   readonly texts: string[] = [];
-  readonly snapshots: PlaySnapshot[] = [];
-  private readonly numbers = new Map<string, number>();
+  /**
+   * Each snapshot parsed, by number, while the file is read. Those given back as texts are parsed
+   * at their first use: a log's tail refers to few of the tens of thousands a saved index holds.
+   */
+  private readonly parsedAt: Array<PlaySnapshot | undefined> = [];
+  /** Each text's number; made at its first use for snapshots given back as texts. */
+  private numbersMade: Map<string, number> | undefined = new Map<string, number>();
 
-  /** Snapshots from their canonical texts (as `texts` holds them); undefined if one does not read. */
-  static fromTexts(texts: readonly string[]): LogSnapshots | undefined {
+  /**
+   * Snapshots from their canonical texts (as `texts` holds them), each parsed at its first use: one
+   * whose text does not read is none (`at`). Whoever gave the texts checks them whole (the stats
+   * index does, in the background).
+   */
+  static fromTexts(texts: readonly string[]): LogSnapshots {
     const out = new LogSnapshots();
-    for (const text of texts) {
-      const snapshot = decodeSnapshotText(text);
-      if (!snapshot) return undefined;
-      // Written by this code, the text is canonical already: it is the key as it stands.
-      out.push(text, snapshot);
-    }
+    // Written by this code, the texts are canonical already: they are the keys as they stand.
+    for (const text of texts) out.texts.push(text);
+    out.numbersMade = undefined;
     return out;
+  }
+
+  private get numbers(): Map<string, number> {
+    if (!this.numbersMade) {
+      this.numbersMade = new Map<string, number>();
+      for (const [n, text] of this.texts.entries()) this.numbersMade.set(text, n);
+    }
+    return this.numbersMade;
+  }
+
+  /**
+   * Snapshot `n` while the file is read (none after `release`); undefined when there is none, or
+   * when its text, given back by a saved index, does not read.
+   */
+  at(n: number): PlaySnapshot | undefined {
+    const parsed = this.parsedAt[n];
+    if (parsed || !this.parsed || n >= this.count) return parsed;
+    const snapshot = decodeSnapshotText(this.texts[n]!);
+    this.parsedAt[n] = snapshot;
+    return snapshot;
   }
 
   get count(): number {
@@ -33,7 +59,7 @@ export class LogSnapshots {
    */
   release(): void {
     this.parsed = false;
-    this.snapshots.length = 0;
+    this.parsedAt.length = 0;
     this.lastOfTrack.clear();
   }
 
@@ -54,7 +80,8 @@ export class LogSnapshots {
   numberFor(entry: PlaySnapshot, lines: string[]): number {
     // Most logs of a track have the snapshot its previous log had: compared first, without text.
     const previous = this.parsed ? this.lastOfTrack.get(entry.trackId) : undefined;
-    if (previous !== undefined && sameSnapshot(this.snapshots[previous]!, entry)) return previous;
+    const last = previous === undefined ? undefined : this.at(previous);
+    if (last && sameSnapshot(last, entry)) return previous!;
     const text = snapshotText(entry);
     let n = this.numbers.get(text);
     if (n === undefined) {
@@ -74,7 +101,7 @@ export class LogSnapshots {
     for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);
     for (let n = count; n < this.count; n += 1) this.numbers.delete(this.texts[n]!);
     this.texts.length = count;
-    if (this.parsed) this.snapshots.length = count;
+    this.parsedAt.length = Math.min(this.parsedAt.length, count);
   }
 
   private add(snapshot: PlaySnapshot): void {
@@ -82,10 +109,10 @@ export class LogSnapshots {
   }
 
   private push(text: string, snapshot: PlaySnapshot): void {
-    this.numbers.set(text, this.count);
+    this.numbersMade?.set(text, this.count);
     this.texts.push(text);
     if (!this.parsed) return;
-    this.snapshots.push({
+    this.parsedAt[this.count - 1] = {
       trackId: snapshot.trackId,
       albumId: snapshot.albumId,
       artistIds: [...snapshot.artistIds],
@@ -94,7 +121,7 @@ export class LogSnapshots {
       trackName: snapshot.trackName,
       albumName: snapshot.albumName,
       artistNames: [...snapshot.artistNames],
-    });
+    };
   }
 }
 

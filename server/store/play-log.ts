@@ -5,15 +5,8 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
-import {
-  decodePlayLine,
-  decodeSnapshotLine,
-  entryOf,
-  HEADER,
-  playLine,
-  SCHEMA_VERSION,
-  tryParse,
-} from './play-log-codec.js';
+import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
+import { lineReader } from './play-log-lines.js';
 import { readHeader, readLines } from './play-log-reader.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
@@ -148,18 +141,10 @@ export class PlayLog implements PlayStore {
         const from = options.from;
         if (from) snapshots = from.snapshots;
         const onEntry = options.onEntry;
-        const read = (buf: Buffer, start: number, end: number, offset: number): boolean => {
-          if (buf[start] === 0x7b /* { */) {
-            const line = decodeSnapshotLine(buf.toString('utf8', start, end));
-            return line !== undefined && snapshots.define(line.n, line.snapshot);
-          }
-          const line = decodePlayLine(buf, start, end);
-          const snapshot = line && snapshots.snapshots[line.snapshot];
-          if (!line || !snapshot) return false;
+        const read = lineReader(snapshots, (entry, snapshot, line) => {
           replayed += 1;
-          onEntry(entryOf(line, snapshot), line.snapshot, offset);
-          return true;
-        };
+          onEntry(entry, snapshot, line);
+        });
         const result = await readLines(
           handle,
           path,
@@ -192,6 +177,27 @@ export class PlayLog implements PlayStore {
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /**
+   * Reads the durable entries again, from the first, and hands each to `onEntry` with its snapshot
+   * number and line, as `open` did (to rebuild what was built from them). Entries that become
+   * durable meanwhile are not read: they reach the log's own `onEntry` as usual.
+   */
+  async replay(onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void): Promise<void> {
+    // Taken now: what is appended from here on is delivered as usual, never read here too.
+    const end = this.bytes;
+    const handle = await open(this.path, 'r');
+    try {
+      const header = await readHeader(handle);
+      if (!header || header.bytes < 0) return;
+      const read = lineReader(new LogSnapshots(), onEntry);
+      await readLines(handle, this.path, this.logger, header.bytes, (buf, start, stop, offset) =>
+        offset >= end ? true : read(buf, start, stop, offset),
+      );
+    } finally {
+      await handle.close();
     }
   }
 

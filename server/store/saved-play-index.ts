@@ -177,7 +177,7 @@ export class SavedPlayIndexFile {
     const saved = await readSavedPlayIndex(this.path);
     if (!saved) return saved;
     const snapshots = LogSnapshots.fromTexts(saved.logSnapshots);
-    if (!snapshots || !(await PlayLog.reaches(this.logPath, saved.position))) return null;
+    if (!(await PlayLog.reaches(this.logPath, saved.position))) return null;
     return {
       from: { position: saved.position, snapshots },
       logSnapshots: saved.logSnapshots.length,

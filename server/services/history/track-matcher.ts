@@ -1,4 +1,5 @@
 import type { LibraryIndex, TrackRecord } from '../../domain/library.js';
+import { HashedKeys } from './hashed-keys.js';
 import { foldCredit, normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
 
 /** What a listen says about its recording. */
@@ -12,41 +13,51 @@ export interface ListenNames {
 /**
  * Finds the library track a listen was of: by MusicBrainz recording id when the library has it,
  * else by normalised artist + title + album, else artist + title when that names one track only
- * or when no album was given. Built once per library snapshot; a lookup is a few map reads.
+ * or when no album was given. Built once per library snapshot (a scrobbler's first listen builds
+ * it, and it is kept): its keys are hashes in typed arrays (hashed-keys.ts), a candidate's own
+ * keys are worked out again only when a lookup finds it.
  */
 export class TrackMatcher {
-  private readonly byMbid = new Map<string, TrackRecord>();
+  /** The library's tracks by id: a track's place here is what the keys point at. */
+  private readonly tracks: TrackRecord[];
+  private readonly byMbid: HashedKeys;
   /**
-   * Tracks by normalised artist + title, in the library's order (by id): the track itself when it
-   * is the only one, else an array (several albums hold the recording). A listen's album is
-   * compared among these rather than looked up in a map keyed by artist + title + album: such a map,
-   * and an array for every track, would hold almost half of the matcher's memory.
+   * Tracks by normalised artist + title, in the library's order (by id). A listen's album is
+   * compared among these rather than looked up by artist + title + album: that would be a key
+   * more per track.
    */
-  private readonly byArtistTitle = new Map<string, TrackRecord | TrackRecord[]>();
+  private readonly byArtistTitle: HashedKeys;
   /** Normalised album names, by album id. */
   private readonly albums = new Map<string, string>();
+  private readonly artistNames: Map<string, string>;
 
   constructor(library: Readonly<LibraryIndex>) {
-    const artistNames = new Map(library.artists.map((a) => [a.id, a.name]));
+    this.artistNames = new Map(library.artists.map((a) => [a.id, a.name]));
     for (const album of library.albums) this.albums.set(album.id, normaliseAlbum(album.name));
     // Stable choice among equals: the library's order (by id) decides.
-    const tracks = [...library.tracks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const track of tracks) {
-      if (track.recordingMbid) setOnce(this.byMbid, track.recordingMbid.toLowerCase(), track);
-      const title = normaliseTitle(track.name);
-      // A listen may credit the track as its file does, or any of its artists first, by its main
-      // name or its whole name.
-      const names = track.artistIds.map((id) => artistNames.get(id) ?? '');
-      if (track.artist) names.unshift(track.artist);
-      const artists = new Set(names.flatMap((name) => [normaliseArtist(name), foldCredit(name)]));
-      for (const artist of artists) {
-        const key = `${artist}\u0000${title}`;
-        const held = this.byArtistTitle.get(key);
-        if (held === undefined) this.byArtistTitle.set(key, track);
-        else if (Array.isArray(held)) held.push(track);
-        else this.byArtistTitle.set(key, [held, track]);
-      }
-    }
+    this.tracks = [...library.tracks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.byMbid = new HashedKeys(this.tracks.length, (i) => mbidKeys(this.tracks[i]!));
+    this.byArtistTitle = new HashedKeys(this.tracks.length, (i) => this.artistTitleKeys(this.tracks[i]!));
+  }
+
+  /**
+   * A listen may credit the track as its file does, or any of its artists first, by its main name
+   * or its whole name: one key per way, with the normalised title.
+   */
+  private artistTitleKeys(track: TrackRecord): string[] {
+    const title = normaliseTitle(track.name);
+    const names = track.artistIds.map((id) => this.artistNames.get(id) ?? '');
+    if (track.artist) names.unshift(track.artist);
+    const artists = new Set(names.flatMap((name) => [normaliseArtist(name), foldCredit(name)]));
+    return [...artists].map((artist) => `${artist}\u0000${title}`);
+  }
+
+  /** The tracks with `key` (a hash may be shared: each candidate's own keys decide). */
+  private withKey(keys: HashedKeys, key: string, keysOf: (track: TrackRecord) => string[]): TrackRecord[] {
+    return keys
+      .candidates(key)
+      .map((i) => this.tracks[i]!)
+      .filter((track) => keysOf(track).includes(key));
   }
 
   /**
@@ -67,16 +78,16 @@ export class TrackMatcher {
 
   private find(listen: ListenNames): TrackRecord | undefined {
     if (listen.recordingMbid) {
-      const byId = this.byMbid.get(listen.recordingMbid.toLowerCase());
+      const byId = this.withKey(this.byMbid, listen.recordingMbid.toLowerCase(), mbidKeys)[0];
       if (byId) return byId;
     }
     // The whole credit first ("Earth Wind & Fire"), then its main artist ("Beyoncé feat. JAY-Z").
     const title = normaliseTitle(listen.title);
-    const held =
-      this.byArtistTitle.get(`${foldCredit(listen.artist)}\u0000${title}`) ??
-      this.byArtistTitle.get(`${normaliseArtist(listen.artist)}\u0000${title}`);
-    if (held === undefined) return undefined;
-    const tracks = Array.isArray(held) ? held : [held];
+    const keysOf = (track: TrackRecord) => this.artistTitleKeys(track);
+    let tracks = this.withKey(this.byArtistTitle, `${foldCredit(listen.artist)}\u0000${title}`, keysOf);
+    if (tracks.length === 0)
+      tracks = this.withKey(this.byArtistTitle, `${normaliseArtist(listen.artist)}\u0000${title}`, keysOf);
+    if (tracks.length === 0) return undefined;
     if (listen.album) {
       const album = normaliseAlbum(listen.album);
       const exact = tracks.find((track) => this.album(track) === album);
@@ -94,6 +105,5 @@ export class TrackMatcher {
 
 const SEEN_LIMIT = 50_000;
 
-function setOnce<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (!map.has(key)) map.set(key, value);
-}
+const mbidKeys = (track: TrackRecord): string[] =>
+  track.recordingMbid ? [track.recordingMbid.toLowerCase()] : [];

@@ -1,6 +1,6 @@
 import type { IndexTables } from './tables/index-tables.js';
 import { capacityFor } from './columns/columns.js';
-import { firstHeard } from './columns/first-heard.js';
+import { firstHeardInSteps } from './columns/first-heard.js';
 import { logRows, type LogRows } from './columns/log-rows.js';
 import { entryAt, type IdOfLine } from './columns/row-entry.js';
 import { scanInSlices, type Slicing } from './columns/slices.js';
@@ -56,15 +56,19 @@ export class Listener {
     while (!steps.next().done) continue;
   }
 
-  /** `settle` in steps: a pause after each part, for a load in the background. */
+  /**
+   * `settle` in steps, for a load in the background: a pause after each part, and within the
+   * all-time sums (a kind at a time) and the first plays (a slice of rows at a time), which cost
+   * more than a turn's budget at a heavy listener's rows.
+   */
   *settleInSteps(): Generator<void, void> {
     const u = this.rows;
     u.trim();
     u.ensureSorted();
     yield;
-    this.parts.tallies.all(u);
+    yield* this.parts.tallies.allInSteps(u);
     yield;
-    firstHeard(u, this.parts.tables.snapshots.artists);
+    yield* firstHeardInSteps(u, this.parts.tables.snapshots.artists);
   }
 
   /**

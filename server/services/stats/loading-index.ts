@@ -1,4 +1,5 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { PlayLogEntry } from '../../domain/play.js';
+import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 
 /**
@@ -9,17 +10,21 @@ const TURN_BUDGET_MS = 8;
 
 /**
  * The statistics index as the store fills it at start, with the saved index loaded in the
- * background: the store opens (and the server listens) once the saved index is found whole, and its
- * rows are then added in steps (StatsIndex.loadInSteps), as many a turn of the event loop as fit its
- * budget, while the server answers sign-ins. Logs the store hands over meanwhile (the log's lines
- * after the saved index, a log appended while loading) wait, in order, and are added right after it.
- * Without a usable saved index the store reads the whole log into the index at once, as it always
- * did.
+ * background: the store opens (and the server listens) once the saved index's framing is read, and
+ * it is then checked whole and its rows added in steps (StatsIndex.loadInSteps), as many a turn of
+ * the event loop as fit its budget, while the server answers sign-ins. Logs the store hands over
+ * meanwhile (the log's lines after the saved index, a log appended while loading) wait, in order,
+ * and are added right after it. A saved index found not to fit is dropped, and the index is rebuilt
+ * from the whole log (`rebuild`), still in the background. Without a usable saved index the store
+ * reads the whole log into the index at once, as it always did.
  *
  * Nothing may read the index before `ready`: the HTTP layer holds such requests (http/starting.ts).
  */
 export class LoadingIndex {
   private steps: Generator<void, boolean> | null = null;
+  /** Not `ready`: loading saved parts, or waiting for (or in) a rebuild after they did not fit. */
+  private pending = false;
+  private unusable = false;
   private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
   private failure: Error | undefined;
 
@@ -34,25 +39,26 @@ export class LoadingIndex {
 
   /** True once the index holds every log the store has handed over. */
   get ready(): boolean {
-    return this.steps === null;
+    return !this.pending;
   }
 
   /**
-   * Checks the saved parts whole (the load's first step) and leaves the rest for `finish`; false
-   * when they are not usable, the index left empty for the store to rebuild from the log.
+   * Reads the saved parts' framing (the load's first step) and leaves the rest for `finish`; false
+   * when they are no saved index, the index left empty for the store to rebuild from the log.
    */
-  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean {
+  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean {
     // The log's lines after the saved index come before the load's counting and settling.
     const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting());
     const first = steps.next();
     if (first.done) return first.value;
     this.steps = steps;
+    this.pending = true;
     return true;
   }
 
   /** As StatsIndex.add: `snapshot` and `line` are the log's, when the log hands the entry over. */
   add(entry: PlayLogEntry, snapshot?: number, line?: number): void {
-    if (this.steps) this.waiting.push([entry, snapshot, line]);
+    if (this.pending) this.waiting.push([entry, snapshot, line]);
     else this.index.add(entry, snapshot, line);
   }
 
@@ -60,25 +66,33 @@ export class LoadingIndex {
     this.index.readIdsFrom(log);
   }
 
-  /** A save takes what the index holds with the log's position: the load is finished first, at once. */
+  /**
+   * A save takes what the index holds with the log's position: the load is finished first, at once.
+   * Refused while the index must be rebuilt: it holds nothing worth saving yet.
+   */
   takeUnsaved(): Uint8Array[] {
     this.finishNow();
+    if (this.pending) throw new Error('the play index is being rebuilt from the log');
     return this.index.takeUnsaved();
   }
 
   /** The log is read: a loaded index settles at the end of its load instead. */
   settle(): void {
-    if (!this.steps) this.index.settle();
+    if (!this.pending) this.index.settle();
   }
 
-  /** Runs the rest of the load, steps for up to `budgetMs` a turn of the event loop; resolves once `ready`. */
-  async finish(): Promise<void> {
+  /**
+   * Runs the rest of the load, steps for up to `budgetMs` a turn of the event loop; true once
+   * `ready`, false when the saved parts did not fit (the index is empty: `rebuild` it).
+   */
+  async finish(): Promise<boolean> {
     while (this.steps) {
       await this.nextTurn();
       const until = this.now() + this.budgetMs;
       do this.step();
       while (this.steps && this.now() < until);
     }
+    return !this.unusable;
   }
 
   /** Runs the rest of the load now (a save or a stop during the start). */
@@ -86,17 +100,40 @@ export class LoadingIndex {
     while (this.steps) this.step();
   }
 
+  /**
+   * After saved parts that did not fit: reads the whole log into the empty index, then what was
+   * appended meanwhile. The logs handed over so far are all in the log again: they are dropped.
+   */
+  async rebuild(readLog: ReadWholeLog): Promise<void> {
+    if (!this.unusable) return;
+    // Taken together with the log's end, so nothing is added twice or missed.
+    this.waiting = [];
+    await readLog((entry, snapshot, line) => this.index.add(entry, snapshot, line));
+    this.index.settle();
+    this.unusable = false;
+    this.pending = false;
+    this.addWaiting();
+  }
+
   private step(): void {
     if (this.failure !== undefined) throw this.failure;
     if (!this.steps) return;
+    let loaded: boolean;
     try {
-      if (!this.steps.next().done) return;
+      const step = this.steps.next();
+      if (!step.done) return;
+      loaded = step.value;
     } catch (error) {
       // Half loaded: never `ready`, never saved over the file it came from.
       this.failure = error instanceof Error ? error : new Error(String(error));
       throw this.failure;
     }
     this.steps = null;
+    if (!loaded) {
+      this.unusable = true;
+      return;
+    }
+    this.pending = false;
     this.addWaiting();
   }
 

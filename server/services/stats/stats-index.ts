@@ -1,13 +1,14 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../domain/play.js';
+import type { PlayLogEntry } from '../../domain/play.js';
 import {
   addBlock,
-  blocksHold,
+  checkBlocks,
   savedTables,
   savedWhole,
   tableCounts,
   type PlaceRow,
 } from './persistence/index-persistence.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
+import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { TrackNow } from './tables/snapshots.js';
 import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, SKIP } from './columns/user-columns.js';
@@ -64,10 +65,10 @@ export class StatsIndex extends IndexReads {
   /**
    * Adds saved blocks to this empty index. False when the bytes are not an index this code saved:
    * then the caller rebuilds it from the log (in a new index). An index saved by an older Melon
-   * (format 1) loads too. `logSnapshots`: the play log's snapshots, for blocks that number
-   * snapshots as the log does.
+   * (format 1) loads too. `logSnapshots`: the texts of the play log's snapshots, for blocks that
+   * number snapshots as the log does.
    */
-  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly PlaySnapshot[] = []): boolean {
+  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly string[] = []): boolean {
     const steps = this.loadInSteps(bytes, logSnapshots);
     for (;;) {
       const step = steps.next();
@@ -76,14 +77,15 @@ export class StatsIndex extends IndexReads {
   }
 
   /**
-   * `load` in steps: a generator that checks the saved blocks whole in its first step, then pauses
+   * `load` in steps: a generator that reads the saved blocks' framing in its first step (false at
+   * once for bytes that are no saved index), then checks them whole and adds their rows, pausing
    * after every slice of rows and after settling each listener, so the load can run in the
-   * background while the server answers (LoadingIndex). Nothing may read or add to the index until
-   * it ends.
+   * background while the server answers (LoadingIndex). A check that fails ends it with false, the
+   * index still empty. Nothing may read or add to the index until it ends.
    */
   *loadInSteps(
     bytes: Uint8Array | Uint8Array[],
-    logSnapshots: readonly PlaySnapshot[] = [],
+    logSnapshots: readonly string[] = [],
     /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
     afterRows?: () => void,
   ): Generator<void, boolean> {
@@ -93,8 +95,9 @@ export class StatsIndex extends IndexReads {
     if (saved.kind === 'entries') {
       for (const entry of saved.entries) this.add(entry);
     } else {
+      yield;
       // Checked whole first: a load that fails must leave the index empty, for the rebuild.
-      const defined = blocksHold(saved.blocks, logSnapshots);
+      const defined = yield* checkBlocks(saved.blocks, logSnapshots);
       if (!defined) return false;
       const rowsOf = (userIdx: number) => this.listener(userIdx).rows;
       const rowsPerStep = Math.min(this.parts.slicing.rowsPerTurn, ROWS_PER_LOAD_STEP);
@@ -110,6 +113,12 @@ export class StatsIndex extends IndexReads {
       this.forgetArtistSums();
     yield* this.settleInSteps();
     return true;
+  }
+
+  /** Reads the whole log into this empty index (PlayIndex.rebuild). */
+  async rebuild(readLog: ReadWholeLog): Promise<void> {
+    await readLog((entry, snapshot, line) => this.add(entry, snapshot, line));
+    this.settle();
   }
 
   /**

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { StatsFilter } from '../../../server/services/stats/reads/results.js';
+import { LoadingIndex } from '../../../server/services/stats/loading-index.js';
 import { StatsIndex } from '../../../server/services/stats/stats-index.js';
+import { nextTurn } from '../../../server/services/next-turn.js';
 import { openStoreWithIndex } from '../../../server/services/stats/persistence/index-saving.js';
 import type { Store } from '../../../server/store/open-store.js';
 import { PlayLog } from '../../../server/store/play-log.js';
@@ -220,6 +222,33 @@ describe('saved play index', () => {
 
     await appendFile(saved, 'x'); // a length that does not match the header
     expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+  });
+
+  it('loses no log line to a snapshot text in it that does not read: the index is rebuilt from the whole log', async () => {
+    const dataDir = await closedFolder(20);
+    const second = await open(dataDir);
+    // The log's last line refers to a snapshot only the saved index's texts hold.
+    await second.store.plays.append({ ...entry(0), id: 'other-last', at: Date.UTC(2024, 1, 1) });
+    await kill(second, dataDir);
+    const log = join(dataDir, 'plays.jsonl');
+    const logBytes = (await stat(log)).size;
+    const saved = join(dataDir, 'plays.index');
+    const bytes = await readFile(saved, 'latin1');
+    // As long as before: the file's framing holds, the text is JSON but no snapshot.
+    await writeFile(saved, bytes.replace('\\"trackId\\"', '\\"trackXd\\"'), 'latin1');
+
+    const index = new StatsIndex();
+    const loading = new LoadingIndex(index, nextTurn);
+    const third = await openStoreWithIndex(dataDir, { logger: createMemoryLogger(), index: loading });
+    try {
+      expect((await stat(log)).size).toBe(logBytes);
+      expect(await loading.finish()).toBe(false);
+      await third.rebuildIndex();
+      expect(index.size).toBe(21);
+      expect(answers(index)).toEqual(await rebuilt(dataDir));
+    } finally {
+      await third.close();
+    }
   });
 
   it('grows by a segment per save, and is ignored when cut short or of another format', async () => {

@@ -11,13 +11,29 @@ import { SKIP, type UserColumns } from './user-columns.js';
  */
 export function firstHeard(u: UserColumns, artists: Lists): Float64Array {
   if (u.firstHeard) return u.firstHeard;
+  const steps = firstHeardInSteps(u, artists);
+  while (!steps.next().done) continue;
+  return u.firstHeard!;
+}
+
+/** Rows read between pauses of `firstHeardInSteps`. */
+const ROWS_PER_STEP = 50_000;
+
+/**
+ * `firstHeard` made in steps, pausing after every slice of rows (a listener settling in a load in
+ * the background): the rows must not change until it ends.
+ */
+export function* firstHeardInSteps(u: UserColumns, artists: Lists): Generator<void, void> {
+  if (u.firstHeard) return;
   const snapshotFirst = new Float64Array(artists.start.length - 1).fill(Infinity);
   const { at, snap, flags } = u;
   for (let row = 0; row < u.n; row += 1) {
+    if (row > 0 && row % ROWS_PER_STEP === 0) yield;
     if (flags[row]! & SKIP) continue;
     const s = snap[row]!;
     if (at[row]! < snapshotFirst[s]!) snapshotFirst[s] = at[row]!;
   }
+  yield;
   let count = 0;
   for (const artist of artists.values) if (artist >= count) count = artist + 1;
   const heard = new Float64Array(count).fill(Infinity);
@@ -28,7 +44,7 @@ export function firstHeard(u: UserColumns, artists: Lists): Float64Array {
     for (let i = start[s]!; i < start[s + 1]!; i += 1)
       if (first < heard[values[i]!]!) heard[values[i]!] = first;
   }
-  return (u.firstHeard = heard);
+  u.firstHeard = heard;
 }
 
 /** Counts a play of snapshot `s` at `at` in the user's first plays of artists, once they are made. */

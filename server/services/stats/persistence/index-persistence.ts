@@ -122,14 +122,30 @@ export function* addBlock(
   }
 }
 
+/** Saved rows checked between pauses of `checkBlocks` in steps, and snapshot texts read. */
+const RECORDS_PER_CHECK_STEP = 50_000;
+const TEXTS_PER_CHECK_STEP = 1_000;
+
 /**
- * Whether saved blocks are whole: each table entry new, each snapshot readable, each row referring
- * to entries. If so, the snapshots each block defines.
+ * Whether saved blocks are whole: each table entry new, each snapshot readable (the log's too:
+ * `logSnapshots`, their texts as the saved index gave them back), each row referring to entries.
+ * If so, the snapshots each block defines. A generator that pauses after every slice of
+ * rows and of snapshot texts: a saved index of millions of plays is checked after the server
+ * listens, in steps (LoadingIndex).
  */
-export function blocksHold(
+export function* checkBlocks(
   blocks: SavedBlock[],
-  logSnapshots: readonly PlaySnapshot[],
-): DefinedSnapshots[] | undefined {
+  logSnapshotTexts: readonly string[],
+): Generator<void, DefinedSnapshots[] | undefined> {
+  // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
+  const logSnapshots: PlaySnapshot[] = [];
+  for (const [i, text] of logSnapshotTexts.entries()) {
+    if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
+    const snapshot = decodeSnapshotText(text);
+    if (!snapshot) return undefined;
+    logSnapshots.push(snapshot);
+  }
+  yield;
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();
@@ -147,7 +163,8 @@ export function blocksHold(
       if (fields.length !== block.logSnapshots || texts.size > 0) return undefined;
     } else {
       fields = [];
-      for (const text of block.snapshots) {
+      for (const [i, text] of block.snapshots.entries()) {
+        if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
         const snapshot = decodeSnapshotText(text);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
         fields.push(snapshot);
@@ -156,7 +173,9 @@ export function blocksHold(
     defined.push({ fromLog: block.logSnapshots > 0, fields });
     snapshots += fields.length;
     const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
-    for (let o = 0; o < block.count * RECORD_BYTES; o += RECORD_BYTES) {
+    for (let r = 0; r < block.count; r += 1) {
+      if (r > 0 && r % RECORDS_PER_CHECK_STEP === 0) yield;
+      const o = r * RECORD_BYTES;
       if (
         view.getUint32(o + 8, true) >= users.size ||
         view.getUint32(o + 12, true) >= snapshots ||

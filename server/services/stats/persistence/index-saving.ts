@@ -1,4 +1,4 @@
-import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
+import type { PlayLogEntry } from '../../../domain/play.js';
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
 import type { PlayLog } from '../../../store/play-log.js';
@@ -18,12 +18,26 @@ export interface PlayIndex {
   takeUnsaved(): Uint8Array[];
   /**
    * Loads saved parts, in order, into this empty index, with the snapshot texts of the log up to
-   * where they were saved; false when they are not usable (the index is then rebuilt from the log).
+   * where they were saved (as the saved index gave them back, not yet read); false when they are
+   * not usable (the index is then rebuilt from the log).
    */
-  load(parts: Uint8Array[], logSnapshots: readonly PlaySnapshot[]): boolean;
+  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean;
   /** The log is read: a moment to drop spare room. */
   settle(): void;
+  /**
+   * Reads the whole log into the index again, after saved parts `load` took turned out not to fit
+   * (an index that checks them in the background; the index is empty then).
+   */
+  rebuild(readLog: ReadWholeLog): Promise<void>;
 }
+
+/**
+ * Hands each entry of the play log to `onEntry`, in order, with its snapshot number and line when
+ * the log gives them (PlayLog.replay).
+ */
+export type ReadWholeLog = (
+  onEntry: (entry: PlayLogEntry, snapshot?: number, line?: number) => void,
+) => Promise<void>;
 
 /** The data folder opened with the play log read into an index, and that index's saving. */
 export interface IndexedStore {
@@ -32,6 +46,11 @@ export interface IndexedStore {
   readonly saveIndex: () => Promise<void>;
   /** Saves the index, then closes the store: the folder is let go only once the index is saved. */
   readonly close: () => Promise<void>;
+  /**
+   * When the saved index the index took turns out not to fit the log (checked after the store
+   * opened): drops it, rebuilds the index from the whole log and saves it afresh.
+   */
+  readonly rebuildIndex: () => Promise<void>;
 }
 
 /**
@@ -71,7 +90,9 @@ export async function openStoreWithIndex(
       const copy = await file.read();
       // Taken before the log is read on: reading defines more snapshots in the same table.
       const logSnapshots = copy?.logSnapshots ?? 0;
-      const usable = copy && index.load(copy.data, copy.from.snapshots.snapshots);
+      // A copy: the log defines more as it is read, and the index may check the saved parts after
+      // that (LoadingIndex).
+      const usable = copy && index.load(copy.data, copy.from.snapshots.texts.slice(0, copy.logSnapshots));
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable) saved = { bytes: copy.bytes, logSnapshots };
@@ -98,6 +119,12 @@ export async function openStoreWithIndex(
       await saving.close();
       await store.close();
     },
+    rebuildIndex: async () => {
+      logger.warn('the saved play index does not fit the play log; rebuilding it');
+      saving.restart();
+      await index.rebuild((onEntry) => store.plays.replay(onEntry));
+      saving.saveInBackground();
+    },
   };
 }
 
@@ -119,6 +146,12 @@ class IndexSaving {
   added(): void {
     this.addedSinceSave += 1;
     if (this.addedSinceSave >= SAVE_INDEX_EVERY) this.saveInBackground();
+  }
+
+  /** The index is rebuilt from the whole log: the next save writes the file afresh. */
+  restart(): void {
+    this.broken = false;
+    this.saved = undefined;
   }
 
   /** In the background: serving need not wait for it. */

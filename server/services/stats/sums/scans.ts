@@ -208,7 +208,16 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
 
 /** Adds the per-snapshot sums `from` to every kind of `into`, and to its overall sums. */
 export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
-  for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) foldKind(into, from, table, kind);
+  const steps = foldAllInSteps(into, from, table);
+  while (!steps.next().done) continue;
+}
+
+/** `foldAll`, pausing after each kind: a load in the background settles its listeners in steps. */
+export function* foldAllInSteps(into: Tallies, from: Tally, table: SnapshotTable): Generator<void, void> {
+  for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) {
+    foldKind(into, from, table, kind);
+    yield;
+  }
   const { plays, duration } = { plays: from.plays, duration: table.duration };
   for (let t = 0; t < from.touchedCount; t += 1) {
     const s = from.touched[t]!;

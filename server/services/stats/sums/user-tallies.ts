@@ -1,7 +1,7 @@
 import type { IndexTables } from '../tables/index-tables.js';
 import { Ranking } from './ranking.js';
 import { RowMarks } from '../columns/row-marks.js';
-import { foldAll, snapshotSums } from './scans.js';
+import { foldAll, foldAllInSteps, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from '../columns/slices.js';
 import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
@@ -46,6 +46,14 @@ export class UserTallies {
       u.all = all;
     }
     return u.all;
+  }
+
+  /** `all` made in steps, a kind at a time (a listener settling in a load in the background). */
+  *allInSteps(u: UserColumns): Generator<void, void> {
+    if (u.all) return;
+    const all = newTallies();
+    yield* foldAllInSteps(all, u.bySnapshot, this.tables.snapshots);
+    u.all = all;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseArtist, normaliseTitle } from '../../../../server/services/history/normalise.js';
+import { keyHash } from '../../../../server/services/history/hashed-keys.js';
 import { TrackMatcher } from '../../../../server/services/history/track-matcher.js';
 import { makeLibrary } from '../../../factories/library.js';
 import { ASTLEY_MBID, historyLibrary } from '../../../history/library.js';
@@ -96,5 +97,29 @@ describe('TrackMatcher', () => {
     expect(punctuated.match(names('Tyler, The Creator', 'Earfquake'))?.id).toBe('earfquake');
     // The main artist alone still finds a track credited to it.
     expect(punctuated.match(names('Earth feat. Someone', 'September'))?.id).toBe('other');
+  });
+
+  it('takes no track whose title or recording id only shares a hash with the listen’s', () => {
+    // FNV-1a gives these pairs one hash (found by trying names until two met).
+    const [heldTitle, askedTitle] = ['Song 2rnw', 'Song jpba'];
+    const [heldMbid, askedMbid] = [
+      'a00528ab-1111-4111-8111-111111111111',
+      'a0099978-1111-4111-8111-111111111111',
+    ];
+    expect(keyHash(`queen\u0000${heldTitle.toLowerCase()}`)).toBe(
+      keyHash(`queen\u0000${askedTitle.toLowerCase()}`),
+    );
+    expect(keyHash(heldMbid)).toBe(keyHash(askedMbid));
+    const library = makeLibrary({
+      artists: [{ id: 'a', name: 'Queen' }],
+      albums: [{ id: 'al' }],
+      tracks: [{ id: 't1', name: heldTitle, artistIds: ['a'] }],
+    });
+    library.tracks[0]!.recordingMbid = heldMbid;
+    const matcher = new TrackMatcher(library);
+    expect(matcher.match(names('Queen', askedTitle))).toBeUndefined();
+    expect(matcher.match(names('Nobody', 'Nothing', null, askedMbid))).toBeUndefined();
+    expect(matcher.match(names('Queen', heldTitle))?.id).toBe('t1');
+    expect(matcher.match(names('Nobody', 'Nothing', null, heldMbid))?.id).toBe('t1');
   });
 });

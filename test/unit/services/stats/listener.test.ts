@@ -48,3 +48,25 @@ describe('a listener owns their statistics', () => {
     expect(listener.rows.plays).toBe(1);
   });
 });
+
+describe('a heavy listener settling in a load in the background', () => {
+  it('settles in small steps, the all-time sums a kind at a time and the first plays a slice of rows at a time', () => {
+    const rows = 120_000;
+    const settled = (inSteps: boolean) => {
+      const { listener, s, artist } = listenerWithOneTrack();
+      for (let i = 0; i < rows; i += 1) listener.add(1_000 + i, s, 0, i % 10 === 0 ? SKIP : 0);
+      let pauses = 0;
+      if (inSteps) {
+        const steps = listener.settleInSteps();
+        while (!steps.next().done) pauses += 1;
+      } else listener.settle();
+      const u = listener.rows;
+      return { pauses, plays: u.all?.plays, ms: u.all?.ms, first: u.firstHeard?.[artist] };
+    };
+    const stepped = settled(true);
+    // Sorting; four kinds of sums; then the rows in slices, and the fold into artists.
+    expect(stepped.pauses).toBeGreaterThanOrEqual(1 + 4 + 1 + Math.floor(rows / 50_000));
+    expect({ ...stepped, pauses: 0 }).toEqual({ ...settled(false), pauses: 0 });
+    expect(stepped).toMatchObject({ plays: 108_000, first: 1_001 });
+  });
+});

@@ -99,6 +99,33 @@ describe('an index loading in the background', () => {
     expect(answers(index)).toEqual(answers(statsIndexOf(logs.slice(0, 201))));
   });
 
+  it('finds saved parts whose rows do not fit only in the background, then rebuilds from the whole log', async () => {
+    const saved = Uint8Array.from(savedOf(250));
+    // The last row's user is one the saved tables never named.
+    new DataView(saved.buffer).setUint32(saved.length - 28 + 8, 0xffff_ffff, true);
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => Promise.resolve(), 0);
+    expect(loading.load([saved], [])).toBe(true);
+    for (const log of logs.slice(250, 298)) loading.add(log);
+    loading.settle();
+
+    expect(await loading.finish()).toBe(false);
+    expect(loading.ready).toBe(false);
+    expect(index.size).toBe(0);
+    expect(() => loading.takeUnsaved()).toThrow(/rebuilt/);
+
+    await loading.rebuild(async (onEntry) => {
+      for (const log of logs.slice(0, 150)) onEntry(log);
+      // Appended while the log is read again, after the end the rebuild reads to.
+      loading.add(logs[299]!);
+      await Promise.resolve();
+      for (const log of logs.slice(150, 299)) onEntry(log);
+    });
+    expect(loading.ready).toBe(true);
+    expect(index.size).toBe(300);
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+  });
+
   it('refuses saved parts that are not an index, leaving the index empty for a rebuild from the log', async () => {
     const index = new StatsIndex();
     const loading = new LoadingIndex(index, () => Promise.resolve());

@@ -1,0 +1,226 @@
+/**
+ * Where a large library's memory goes, in one process: `npx tsx --expose-gc
+ * scripts/bench-library-memory.ts [--tracks N] [--snapshot]`. Writes a library.json of N tracks
+ * shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist, a guest on
+ * one track in ten, genres, years; a front cover per track as scanned files have), then opens it
+ * through the store and builds the catalog and its orders as the server does (and the track matcher
+ * a scrobbler's first listen makes), and reports the heap after each step (`--one-line`: from a library.json an older Melon wrote, on one line). `--snapshot` writes a heap snapshot at the end and prints the largest
+ * constructors by retained self size.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
+import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
+import { TrackMatcher } from '../server/services/history/track-matcher.js';
+import { LibraryCatalog } from '../server/services/library-catalog.js';
+import { writeLibraryFile } from '../server/store/library-file.js';
+import { LibraryRepo } from '../server/store/library-repo.js';
+
+const WORDS = (
+  'blue night river gold summer fire heart city rain light ghost dream stone road winter wild ' +
+  'electric silver ocean shadow morning paper glass echo velvet thunder golden moon song home ' +
+  'broken sweet midnight neon island garden highway lonely crystal'
+).split(' ');
+const GENRES = [
+  'Rock',
+  'Pop',
+  'Jazz',
+  'Hip-Hop',
+  'Electronic',
+  'Classical',
+  'Folk',
+  'Metal',
+  'Soul',
+  'Ambient',
+];
+const title = (i: number): string =>
+  `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
+const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
+
+function catalogue(tracks: number, root: string): LibraryIndex {
+  const artistsCount = Math.max(1, Math.round(tracks / 25));
+  const artists = new Map<string, ArtistRecord>();
+  const albums = new Map<number, AlbumRecord>();
+  const records: TrackRecord[] = [];
+  const artistOf = (name: string): ArtistRecord => {
+    let artist = artists.get(name);
+    if (!artist) artists.set(name, (artist = { id: artistId(name), name }));
+    return artist;
+  };
+  for (let i = 0; i < tracks; i++) {
+    const albumNo = Math.floor(i / 10);
+    const artistName = `${capital(WORDS[albumNo % WORDS.length]!)} Artist ${albumNo % artistsCount}`;
+    const albumName = `${capital(title(albumNo * 3))} ${albumNo}`;
+    const number = (i % 10) + 1;
+    const file = path.join(
+      root,
+      artistName,
+      albumName,
+      `${String(number).padStart(2, '0')} - ${capital(title(i))}.mp3`,
+    );
+    const lead = artistOf(artistName);
+    const guest =
+      i % 10 === 3
+        ? artistOf(`${capital(WORDS[i % WORDS.length]!)} Artist ${(i * 31) % artistsCount}`)
+        : null;
+    let album = albums.get(albumNo);
+    if (!album) {
+      album = {
+        id: albumId(albumName, artistName),
+        name: albumName,
+        artist: artistName,
+        artistIds: [lead.id],
+        year: 1960 + ((albumNo * 7) % 64),
+      };
+      albums.set(albumNo, album);
+    }
+    const credited = guest && guest.id !== lead.id;
+    records.push({
+      id: trackId(file),
+      path: file,
+      size: 4_000_000 + ((i * 7919) % 6_000_000),
+      mtimeMs: 1_700_000_000_000 + i * 1000.123,
+      dev: 2049,
+      ino: 1_000_000 + i,
+      name: capital(title(i)),
+      artist: credited ? `${lead.name}, ${guest.name}` : lead.name,
+      albumId: album.id,
+      artistIds: credited ? [lead.id, guest.id] : [lead.id],
+      genres: [GENRES[(albumNo * 3) % GENRES.length]!],
+      durationMs: 150_000 + ((i * 7919) % 240_000),
+      trackNumber: number,
+      discNumber: 1,
+      year: album.year,
+      format: 'mp3',
+      artwork: [
+        {
+          pos: 0,
+          type: 'front',
+          mime: 'image/jpeg',
+          width: 600,
+          height: 600,
+          size: 80_000 + (albumNo % 1000),
+        },
+      ],
+    });
+  }
+  return { tracks: records, albums: [...albums.values()], artists: [...artists.values()] };
+}
+
+function heapMb(): number {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  return v8.getHeapStatistics().used_heap_size / 2 ** 20;
+}
+
+interface Node {
+  type: string;
+  name: string;
+  selfSize: number;
+}
+
+/** The largest constructors of a snapshot by their objects' own sizes. */
+async function summarise(file: string): Promise<void> {
+  const snapshot = JSON.parse(await readFile(file, 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const totals = new Map<string, { count: number; bytes: number }>();
+  for (let at = 0; at < snapshot.nodes.length; at += width) {
+    const node: Node = {
+      type: types[snapshot.nodes[at + typeAt!]!]!,
+      name: snapshot.strings[snapshot.nodes[at + nameAt!]!]!,
+      selfSize: snapshot.nodes[at + sizeAt!]!,
+    };
+    const key = ['object', 'closure', 'array'].includes(node.type) ? `${node.type}:${node.name}` : node.type;
+    const total = totals.get(key) ?? { count: 0, bytes: 0 };
+    total.count++;
+    total.bytes += node.selfSize;
+    totals.set(key, total);
+  }
+  const rows = [...totals].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 25);
+  for (const [key, { count, bytes }] of rows)
+    console.log(
+      `  ${(bytes / 2 ** 20).toFixed(1).padStart(8)} MB ${String(count).padStart(9)}  ${key.slice(0, 80)}`,
+    );
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const tracks = Number(flag('--tracks') ?? 200_000);
+if (!globalThis.gc) console.error('run with --expose-gc for exact heap figures');
+
+const dir = await mkdtemp(path.join(tmpdir(), 'melon-library-memory-'));
+try {
+  const file = path.join(dir, 'library.json');
+  // As an older Melon wrote it (one line), or as this one does (a record a line).
+  if (args.includes('--one-line'))
+    await writeFile(file, JSON.stringify({ schemaVersion: 1, ...catalogue(tracks, '/music') }));
+  else await writeLibraryFile(file, catalogue(tracks, '/music'));
+  const fileMb = (await stat(file)).size / 2 ** 20;
+  const base = heapMb();
+  const rssBase = process.memoryUsage().rss / 2 ** 20;
+  let started = performance.now();
+  const repo = await LibraryRepo.open(file);
+  const loadMs = performance.now() - started;
+  const afterStore = heapMb();
+  started = performance.now();
+  const catalog = new LibraryCatalog(repo.index());
+  const catalogMs = performance.now() - started;
+  const afterCatalog = heapMb();
+  started = performance.now();
+  const some = catalog.artistsByName()[0]!.id;
+  catalog.orders.newestAlbums();
+  catalog.orders.albumsByArtist();
+  catalog.orders.albumsByYear();
+  catalog.orders.albumsOfYears(1960, 2030);
+  catalog.orders.albumsOfGenre('rock');
+  catalog.orders.tracksOfGenre('rock');
+  catalog.orders.tracksOfArtist(some);
+  const ordersMs = performance.now() - started;
+  const afterOrders = heapMb();
+  // What a ListenBrainz scrobbler's first listen builds (the history service keeps it).
+  started = performance.now();
+  const matcher = new TrackMatcher(repo.index());
+  const matcherMs = performance.now() - started;
+  const afterMatcher = heapMb();
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  const perTrack = (mb: number) => Math.round((mb * 2 ** 20) / tracks);
+  console.log(
+    JSON.stringify({
+      tracks,
+      libraryJsonMb: +fileMb.toFixed(1),
+      storeHeapMb: +(afterStore - base).toFixed(1),
+      storeBytesPerTrack: perTrack(afterStore - base),
+      catalogHeapMb: +(afterCatalog - afterStore).toFixed(1),
+      ordersHeapMb: +(afterOrders - afterCatalog).toFixed(1),
+      totalHeapMb: +(afterOrders - base).toFixed(1),
+      totalBytesPerTrack: perTrack(afterOrders - base),
+      matcherHeapMb: +(afterMatcher - afterOrders).toFixed(1),
+      rssGrowthMb: Math.round(rss - rssBase),
+      loadMs: Math.round(loadMs),
+      catalogMs: Math.round(catalogMs),
+      ordersMs: Math.round(ordersMs),
+      matcherMs: Math.round(matcherMs),
+    }),
+  );
+  if (args.includes('--snapshot')) {
+    const shot = v8.writeHeapSnapshot(path.join(dir, 'library.heapsnapshot'));
+    await summarise(shot);
+  }
+  // Keep everything reachable until measured.
+  if (repo.index().tracks.length !== tracks || !matcher) throw new Error('lost tracks');
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,111 @@
+/**
+ * An audio file read through a few cached windows of its bytes. The tag and duration readers ask
+ * for many small pieces (a box or frame header, a page's segment table, an ID3v1 tag at the end),
+ * mostly near the start and the end of the file. Each read of a file handle is a trip through
+ * libuv's thread pool and a promise, which costs far more CPU than copying the bytes it brings, so a
+ * miss reads a whole window and the pieces after it come from memory.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** A file to read: a path (opened and closed by the reader), an open handle, or a window on one. */
+export type ByteSource = string | FileHandle | FileWindow;
+
+/** How much a miss reads when its caller does not say: most files' headers fit in one. */
+export const DEFAULT_AHEAD = 128 * 1024;
+/** A read this large goes straight into its caller's buffer: a copy of it would only double it. */
+const DIRECT = 1024 * 1024;
+/** The windows kept: the start and the end of a file and one more place (an MP4 `moov` box). */
+const KEPT = 3;
+
+interface Window {
+  start: number;
+  bytes: Buffer;
+}
+
+export class FileWindow {
+  private windows: Window[] = [];
+  /** Reads of the file so far (tests look at this). */
+  reads = 0;
+
+  private constructor(
+    readonly handle: FileHandle,
+    readonly size: number,
+    /** Whether this window opened the file (a handle it was given stays open for its owner). */
+    private readonly owned: boolean,
+  ) {}
+
+  /** A window on `file`; `size` saves an fstat when the caller already has it. */
+  static async open(file: string | FileHandle, size?: number): Promise<FileWindow> {
+    const handle = typeof file === 'string' ? await open(file, 'r') : file;
+    try {
+      return new FileWindow(handle, size ?? (await handle.stat()).size, typeof file === 'string');
+    } catch (err) {
+      if (typeof file === 'string') await handle.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Up to `length` bytes at `position`, fewer at the end of the file. A miss reads at least `ahead`
+   * bytes: forwards from `position`, or the file's last `ahead` bytes when it is that near the end
+   * (readers near the end go backwards). The bytes may be shared with later reads: copy what is kept
+   * after the file is closed, and never write to them.
+   */
+  async read(position: number, length: number, ahead = DEFAULT_AHEAD): Promise<Buffer> {
+    const end = Math.min(position + length, this.size);
+    if (end <= position) return Buffer.alloc(0);
+    const hit = this.cached(position, end);
+    if (hit) return hit.bytes.subarray(position - hit.start, end - hit.start);
+    const want = Math.max(end - position, ahead);
+    const start = Math.max(0, Math.min(position, this.size - want));
+    const bytes = Buffer.allocUnsafe(Math.min(want, this.size - start));
+    const filled = await this.fill(bytes, start, bytes.length);
+    const window = { start, bytes: bytes.subarray(0, filled) };
+    this.windows = [window, ...this.windows.slice(0, KEPT - 1)];
+    return window.bytes.subarray(position - start, Math.max(position, Math.min(end, start + filled)) - start);
+  }
+
+  private cached(position: number, end: number): Window | undefined {
+    return this.windows.find((w) => position >= w.start && end <= w.start + w.bytes.length);
+  }
+
+  /** Reads `length` bytes at `position` into `target`; how many were there. */
+  private async fill(target: Uint8Array, position: number, length: number): Promise<number> {
+    let filled = 0;
+    // A short read is not the end of the file: only a read of nothing is.
+    while (filled < length) {
+      this.reads++;
+      const { bytesRead } = await this.handle.read(target, filled, length - filled, position + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled;
+  }
+
+  /** Fills `target` with up to `length` bytes at `position`; how many (fewer at the end of the file). */
+  async copy(target: Uint8Array, position: number, length: number): Promise<number> {
+    if (length < DIRECT || this.cached(position, Math.min(position + length, this.size))) {
+      const bytes = await this.read(position, length);
+      target.set(bytes);
+      return bytes.length;
+    }
+    return this.fill(target, position, length);
+  }
+
+  /** Closes the file if this window opened it. */
+  close(): Promise<void> {
+    this.windows = [];
+    return this.owned ? this.handle.close() : Promise.resolve();
+  }
+}
+
+/** Runs `use` over a window on `source`; a file it had to open is closed after. */
+export async function withWindow<T>(source: ByteSource, use: (window: FileWindow) => Promise<T>): Promise<T> {
+  if (source instanceof FileWindow) return use(source);
+  const window = await FileWindow.open(source);
+  try {
+    return await use(window);
+  } finally {
+    await window.close();
+  }
+}

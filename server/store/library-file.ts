@@ -1,0 +1,149 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
+import { fsyncDir, writeSynced } from '../fs/atomic-file.js';
+import { errnoCode } from '../fs/errno.js';
+import { StoreFileError } from './json-document.js';
+
+/**
+ * library.json: one JSON document, `{"schemaVersion":1,"artists":[…],"albums":[…],"tracks":[…]}`,
+ * written with one record per line. Any JSON reader reads it whole; Melon reads it a line at a
+ * time, so a library of hundreds of thousands of tracks is never held as one string of tens of MB
+ * beside its records, and the event loop gets a turn between chunks. A file in another layout (an
+ * older Melon wrote it on one line, or a person edited it) is read whole, as before.
+ */
+
+export const LIBRARY_SCHEMA_VERSION = 1;
+
+const HEAD = `{"schemaVersion":${LIBRARY_SCHEMA_VERSION},"artists":[`;
+const SECTIONS = ['artists', 'albums', 'tracks'] as const;
+type Section = (typeof SECTIONS)[number];
+const closing = (next: Section | undefined) => (next ? `],"${next}":[` : ']}');
+
+/** What a record line holds, handed to `keep` (which may make the record smaller) as it is read. */
+export interface RecordSink {
+  artist(raw: ArtistRecord): ArtistRecord;
+  album(raw: AlbumRecord): AlbumRecord;
+  track(raw: TrackRecord): TrackRecord;
+}
+
+const asIs: RecordSink = { artist: (r) => r, album: (r) => r, track: (r) => r };
+
+/** Reads library.json; null when there is none. A file Melon cannot read is never overwritten. */
+export async function readLibraryFile(path: string, keep: RecordSink = asIs): Promise<LibraryIndex | null> {
+  let first: string;
+  try {
+    first = await firstBytes(path, HEAD.length + 1);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+  if (first === `${HEAD}\n`) return readLines(path, keep);
+  return readWhole(path, keep);
+}
+
+async function firstBytes(path: string, length: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+const invalid = (path: string) =>
+  new StoreFileError(`${path} is not valid JSON; fix or restore it before starting Melon`);
+
+async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> {
+  const index: LibraryIndex = { artists: [], albums: [], tracks: [] };
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let section = -1;
+  let ended = false;
+  for await (const line of lines) {
+    if (section < 0) {
+      section = 0;
+      continue;
+    }
+    if (ended || section >= SECTIONS.length) throw invalid(path);
+    if (line === closing(SECTIONS[section + 1])) {
+      section++;
+      ended = section === SECTIONS.length;
+      continue;
+    }
+    const text = line.endsWith(',') ? line.slice(0, -1) : line;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw invalid(path);
+    }
+    if (typeof raw !== 'object' || raw === null) throw invalid(path);
+    add(index, SECTIONS[section]!, raw, keep);
+  }
+  if (!ended) throw invalid(path);
+  return index;
+}
+
+function add(index: LibraryIndex, section: Section, raw: object, keep: RecordSink): void {
+  if (section === 'artists') index.artists.push(keep.artist(raw as ArtistRecord));
+  else if (section === 'albums') index.albums.push(keep.album(raw as AlbumRecord));
+  else index.tracks.push(keep.track(raw as TrackRecord));
+}
+
+async function readWhole(path: string, keep: RecordSink): Promise<LibraryIndex> {
+  let data: Partial<LibraryIndex> & { schemaVersion?: unknown };
+  try {
+    data = JSON.parse(await readFile(path, 'utf8')) as typeof data;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw invalid(path);
+    throw error;
+  }
+  const version = data.schemaVersion;
+  if (typeof version !== 'number' || version > LIBRARY_SCHEMA_VERSION)
+    throw new StoreFileError(
+      `${path} has schema version ${String(version)}; this Melon understands up to ${LIBRARY_SCHEMA_VERSION}`,
+    );
+  return {
+    artists: (data.artists ?? []).map((r) => keep.artist(r)),
+    albums: (data.albums ?? []).map((r) => keep.album(r)),
+    tracks: (data.tracks ?? []).map((r) => keep.track(r)),
+  };
+}
+
+/** Records a write puts in one piece: large enough to write fast, small enough to stay small. */
+const RECORDS_PER_WRITE = 2000;
+
+/**
+ * Replaces library.json with `index` as a crash-safe write (temporary file, fsync, rename, fsync of
+ * the folder), a few thousand records at a time.
+ */
+export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeSynced(temp, 'wx', 0o600, async (handle) => {
+    await handle.write(`${HEAD}\n`);
+    for (const [at, section] of SECTIONS.entries()) {
+      const records: readonly object[] = index[section];
+      for (let start = 0; start < records.length; start += RECORDS_PER_WRITE) {
+        const end = Math.min(records.length, start + RECORDS_PER_WRITE);
+        let text = '';
+        for (let i = start; i < end; i++)
+          text += JSON.stringify(records[i]) + (i === records.length - 1 ? '\n' : ',\n');
+        await handle.write(text);
+      }
+      await handle.write(`${closing(SECTIONS[at + 1])}\n`);
+    }
+  });
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dir);
+}

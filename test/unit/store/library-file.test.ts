@@ -1,0 +1,121 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
+import { StoreFileError } from '../../../server/store/json-document.js';
+import { readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
+import { LibraryRepo } from '../../../server/store/library-repo.js';
+import { makeLibrary } from '../../factories/library.js';
+import { tempDirPerTest } from '../../support/temp-dir.js';
+
+const temp = tempDirPerTest('melon-library-file-');
+
+/** A library whose records use every field a record can have, with text JSON must escape. */
+function everyField(): LibraryIndex {
+  const index = makeLibrary({
+    artists: [
+      { id: 'ar1', name: 'Simon & "Garfunkel"' },
+      { id: 'ar2', name: 'Björk\nGuðmundsdóttir' },
+    ],
+    albums: [{ id: 'al1', name: 'Bookends ]}, {', artistIds: ['ar1', 'ar2'] }],
+    tracks: [
+      { id: 't1', name: 'Mrs. Robinson', artistIds: ['ar1'], genres: ['Folk', 'Rock'] },
+      { id: 't2', name: 'Line\u2028separator', albumId: null, artistIds: [], genres: [] },
+      { id: 't3', name: '"],"tracks":[', artistIds: ['ar1', 'ar2'] },
+    ],
+  });
+  index.albums[0]!.artist = 'Simon & Garfunkel';
+  const full: TrackRecord = {
+    ...index.tracks[0]!,
+    dev: 2049,
+    ino: 2 ** 40 + 7,
+    mtimeMs: 1_700_000_000_123.456,
+    size: 5 * 2 ** 32,
+    artist: 'Simon & Garfunkel',
+    trackNumber: null,
+    discNumber: null,
+    year: null,
+    artwork: [
+      { pos: 0, type: 'front', mime: 'image/jpeg', width: 600, height: 600, size: 81_234 },
+      { pos: 1, type: 'back', mime: 'image/png', width: null, height: null, size: 12 },
+    ],
+    recordingMbid: 'b1a9c0e9-d987-4042-ae91-78d6a3267d69',
+    releaseMbid: 'f3e9d2c1-1234-4abc-9def-0123456789ab',
+    artistMbids: ['5ae54dee-4dba-49c0-802a-a3b3b3adfe9b'],
+  };
+  index.tracks[0] = full;
+  return index;
+}
+
+describe('library.json', () => {
+  it('keeps every field of every record through a write and a read', async () => {
+    const index = everyField();
+    await writeLibraryFile(temp.path('library.json'), index);
+    expect(await readLibraryFile(temp.path('library.json'))).toStrictEqual(index);
+  });
+
+  it('is one JSON document any reader can read, a record a line', async () => {
+    const index = everyField();
+    await writeLibraryFile(temp.path('library.json'), index);
+    const text = await readFile(temp.path('library.json'), 'utf8');
+    expect(JSON.parse(text)).toStrictEqual({ schemaVersion: 1, ...index });
+    const records = text.split('\n').filter((line) => line.startsWith('{"id":'));
+    expect(records.map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toStrictEqual([
+      ...index.artists,
+      ...index.albums,
+      ...index.tracks,
+    ]);
+  });
+
+  it('still opens a library.json an older Melon wrote on one line, or a person pretty-printed', async () => {
+    const index = everyField();
+    for (const text of [
+      JSON.stringify({ schemaVersion: 1, ...index }),
+      JSON.stringify({ schemaVersion: 1, ...index }, null, 2),
+    ]) {
+      await writeFile(temp.path('library.json'), text);
+      const repo = await LibraryRepo.open(temp.path('library.json'));
+      expect(repo.index()).toStrictEqual(index);
+      expect(repo.track('t1')).toStrictEqual(index.tracks[0]);
+    }
+  });
+
+  it('opens an empty library when there is no file, and writes one', async () => {
+    const repo = await LibraryRepo.open(temp.path('library.json'));
+    expect(repo.index()).toStrictEqual({ tracks: [], albums: [], artists: [] });
+    expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
+      schemaVersion: 1,
+      artists: [],
+      albums: [],
+      tracks: [],
+    });
+  });
+
+  it('refuses a cut-off or newer file, and leaves it as it was', async () => {
+    await writeLibraryFile(temp.path('library.json'), everyField());
+    const whole = await readFile(temp.path('library.json'), 'utf8');
+    const cutOff = whole.slice(0, whole.lastIndexOf('\n', whole.length - 2) + 1);
+    for (const [text, message] of [
+      [cutOff, /not valid JSON/],
+      [whole.slice(0, -10), /not valid JSON/],
+      [JSON.stringify({ schemaVersion: 2, tracks: [], albums: [], artists: [] }), /schema version 2/],
+    ] as const) {
+      await writeFile(temp.path('library.json'), text);
+      const error = await LibraryRepo.open(temp.path('library.json')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreFileError);
+      expect((error as Error).message).toMatch(message);
+      expect(await readFile(temp.path('library.json'), 'utf8')).toBe(text);
+    }
+  });
+
+  it('keeps a scan and an edit across a restart', async () => {
+    const index = everyField();
+    const repo = await LibraryRepo.open(temp.path('library.json'));
+    await repo.replace(structuredClone(index));
+    const edited = { ...index.tracks[2]!, artwork: [], name: 'Edited' };
+    await repo.updateTrack(edited);
+    const reopened = await LibraryRepo.open(temp.path('library.json'));
+    expect(reopened.track('t3')).toStrictEqual(edited);
+    expect(reopened.index().tracks.map((track) => track.id)).toEqual(['t1', 't2', 't3']);
+    expect(reopened.index()).toStrictEqual({ ...index, tracks: [index.tracks[0], index.tracks[1], edited] });
+  });
+});
