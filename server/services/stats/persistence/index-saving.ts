@@ -84,12 +84,13 @@ interface SavedIndexState {
  */
 export async function openStoreWithIndex(
   dataDir: string,
-  { logger, index }: { logger: Logger; index: PlayIndex },
+  { logger, index, libraryLater }: { logger: Logger; index: PlayIndex; libraryLater?: boolean },
 ): Promise<IndexedStore> {
   let saved: SavedIndexState | undefined;
   let added: () => void = () => undefined;
   const store = await openStore(dataDir, {
     logger,
+    libraryLater,
     readPlays: async (file) => {
       const copy = await file.read();
       // Taken before the log is read on: reading defines more snapshots in the same table.
