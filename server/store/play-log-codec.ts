@@ -101,12 +101,13 @@ function toSnapshot(value: unknown): PlaySnapshot | undefined {
   };
 }
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
+/** Bytes a log line is read by (here and in play-log-rows.ts). */
+export const QUOTE = 0x22;
+export const COMMA = 0x2c;
+export const BACKSLASH = 0x5c;
+export const MINUS = 0x2d;
+export const ZERO = 0x30;
+export const NINE = 0x39;
 const TYPES: Record<number, { type: 'play' | 'skip'; explicitAt: boolean }> = {
   0x70: { type: 'play', explicitAt: false },
   0x73: { type: 'skip', explicitAt: false },

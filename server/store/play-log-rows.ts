@@ -1,6 +1,6 @@
 import { ROW_EXPLICIT_AT, ROW_SKIP, type LoggedNames, type LoggedRows } from '../domain/play.js';
 import { ByteInterner, FNV_OFFSET, FNV_PRIME } from './byte-interner.js';
-import { decodePlayLineSlowly } from './play-log-codec.js';
+import { BACKSLASH, COMMA, decodePlayLineSlowly, MINUS, NINE, QUOTE, ZERO } from './play-log-codec.js';
 import type { LogSnapshots } from './play-log-snapshots.js';
 
 /** Rows handed over at a time: big enough that a batch costs nothing per row, small beside the log. */
@@ -8,12 +8,6 @@ const BATCH_ROWS = 1 << 16;
 
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
 const N = 0x6e;
 const U = 0x75;
 const L = 0x6c;

@@ -6,19 +6,11 @@ import {
   type PlayLogEntry,
   type PlaySnapshot,
 } from '../../../server/domain/play.js';
-import { decodePlayLine, playLine } from '../../../server/store/play-log-codec.js';
+import { decodePlayLine, playLine, type PlayLine } from '../../../server/store/play-log-codec.js';
 import { PlayRowReader } from '../../../server/store/play-log-rows.js';
 
-/** What a reader handed over, row by row, with its names resolved. */
-interface ReadRow {
-  at: number;
-  userId: string;
-  snapshot: number;
-  device: string | null;
-  type: 'play' | 'skip';
-  explicitAt: boolean;
-  line: number;
-}
+/** What a reader handed over, row by row, with its names resolved: a decoded line but its id. */
+type ReadRow = Omit<PlayLine, 'id'> & { line: number };
 
 const SNAPSHOT: PlaySnapshot = {
   trackId: 't1',
