@@ -196,7 +196,11 @@ export class StatsIndex extends IndexReads {
       const u = rows.user[i]!;
       userOf[i] = known.users[u] ??= users.intern(names.users[u]!);
       const logSnapshot = rows.snapshot[i]!;
-      snap[i] = snapshots.intern(names.snapshot(logSnapshot)!, logSnapshot);
+      // As `intern` finds a snapshot numbered by the log, without asking the log for it.
+      snap[i] =
+        snapshots.numberedByLog && logSnapshot < snapshots.count
+          ? logSnapshot
+          : snapshots.intern(names.snapshot(logSnapshot)!, logSnapshot);
       const d = rows.device[i]!;
       device[i] = d === 0 ? 0 : (known.devices[d - 1] ??= devices.intern(names.devices[d - 1]!) + 1);
       const k = rows.kind[i]!;
