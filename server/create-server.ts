@@ -42,8 +42,8 @@ export interface ServerDeps {
   /** Replaces some of the HTTP server's limits (tests use short timeouts). */
   httpLimits?: Partial<HttpLimits>;
   /**
-   * The wait between steps of the play index's load at start (default: a turn of the event loop);
-   * tests hold the load with it.
+   * The wait before reading the library and between steps of the play index's load at start
+   * (default: a turn of the event loop); tests hold the start with it.
    */
   loadTurn?: () => Promise<void>;
   /** How long a request that needs the plays waits for their load at start (http/starting.ts). */
@@ -143,8 +143,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   // The stats index is built from the play log while the store opens, then kept current on append;
   // a saved index loads in the background while the server answers (LoadingIndex).
   const statsIndex = new StatsIndex();
-  const loading = new LoadingIndex(statsIndex, deps.loadTurn ?? nextTurn);
-  const indexed = await openStoreWithIndex(config.dataDir, { logger, index: loading });
+  const loadTurn = deps.loadTurn ?? nextTurn;
+  const loading = new LoadingIndex(statsIndex, loadTurn);
+  // library.json is read once the server listens too (openLibrary): at a collector's size it takes
+  // seconds.
+  const indexed = await openStoreWithIndex(config.dataDir, { logger, index: loading, libraryLater: true });
   const { store } = indexed;
   // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
   // the event loop with the rest of the start and the warm-up, and delay listening.
@@ -154,7 +157,12 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     onLoadFailed = resolve;
   });
   const playsLoaded = new Promise<void>((resolve) => {
-    beginLoad = () => resolve(loadInBackground(loading, indexed.rebuildIndex, logger, onLoadFailed));
+    beginLoad = () =>
+      resolve(
+        openLibrary(store, services, loadTurn, logger, onLoadFailed).then(() =>
+          loadInBackground(loading, indexed.rebuildIndex, logger, onLoadFailed),
+        ),
+      );
   });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
@@ -297,6 +305,29 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       }),
     close,
   };
+}
+
+/**
+ * Reads the library once the server listens; resolves once it is in the store and the services. One
+ * that cannot be read never resolves: the server stays starting, as after a failed load.
+ */
+function openLibrary(
+  store: Store,
+  services: Services,
+  turn: () => Promise<void>,
+  logger: Logger,
+  onFailed: () => void,
+): Promise<void> {
+  return turn()
+    .then(() => store.library.open())
+    .then(
+      () => services.library.opened(),
+      (error: unknown) => {
+        logger.error('could not read the library (library.json)', { error: String(error) });
+        onFailed();
+        return new Promise<void>(() => undefined);
+      },
+    );
 }
 
 /**

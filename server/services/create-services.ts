@@ -189,6 +189,7 @@ export function createServices(
     });
   countPlays();
   library.onScanned(countPlays);
+  library.onOpened(countPlays);
   const search = new SearchService(library);
   // Its indexes are made again in steps after a scan, before the next search needs them.
   library.onScanned(() => void search.warm().catch(() => undefined));

@@ -49,6 +49,7 @@ export class LibraryService extends LibraryReads {
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
   private readonly scanListeners: Array<() => void> = [];
+  private readonly openListeners: Array<() => void> = [];
   /** The watcher saw a change while a scan ran: scan again when it ends. */
   private rescanRequested = false;
   private watcher: FolderWatcher | null = null;
@@ -133,6 +134,17 @@ export class LibraryService extends LibraryReads {
   /** Called after every scan that changed the library record (e.g. to match unmatched listens again). */
   onScanned(listener: () => void): void {
     this.scanListeners.push(listener);
+  }
+
+  /** Called once the store has read the library, when it reads it after the server listens. */
+  onOpened(listener: () => void): void {
+    this.openListeners.push(listener);
+  }
+
+  /** The store has read the library (after listening): the catalog, and what follows it, made anew. */
+  opened(): void {
+    this.catalog = new LibraryCatalog(this.library.index());
+    for (const listener of this.openListeners) listener();
   }
 
   scanStatus(): ScanStatus {

@@ -9,7 +9,7 @@ import { ForwardingRepo } from './forwarding-repo.js';
 import type { ImportJob } from '../domain/import-job.js';
 import { ImportJobsRepo } from './import-jobs.js';
 import type { Logger } from '../logger.js';
-import { LibraryRepo } from './library-repo.js';
+import { DeferredLibrary } from './deferred-library.js';
 import { SavedPlayIndexFile } from './saved-play-index.js';
 import { PlayLog, type PlayLogOptions } from './play-log.js';
 import { PlayQueuesRepo } from './play-queues-repo.js';
@@ -28,7 +28,8 @@ import { UsersRepo } from './users-repo.js';
 export interface Store {
   readonly dataDir: string;
   readonly users: UsersRepo;
-  readonly library: LibraryRepo;
+  /** The scanned library: read at open, or at `library.open()` when opened with `libraryLater`. */
+  readonly library: DeferredLibrary;
   readonly ratings: RatingsRepo;
   readonly collections: CollectionsRepo;
   readonly artwork: ArtworkRepo;
@@ -73,10 +74,15 @@ export interface StoreOptions {
    * read and nobody hears its entries.
    */
   readPlays?: (savedPlayIndex: SavedPlayIndexFile) => Promise<PlayLogReading>;
+  /**
+   * Leaves library.json unread until `library.open()`: a server listens first, with the library
+   * empty until then (http/starting.ts holds what needs it).
+   */
+  libraryLater?: boolean;
 }
 
 /** Where reading the play log starts and who hears its entries (PlayLogOptions). */
-export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'from'>;
+export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'onRows' | 'from'>;
 
 const LOG_FILE = 'plays.jsonl';
 const INDEX_FILE = 'plays.index';
@@ -124,7 +130,8 @@ export async function openAccounts(dataDir: string): Promise<AccountsStore> {
 
 async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLock): Promise<Store> {
   const users = await UsersRepo.open(join(dataDir, 'users.json'));
-  const library = await LibraryRepo.open(join(dataDir, 'library.json'));
+  const library = new DeferredLibrary(join(dataDir, 'library.json'));
+  if (!options.libraryLater) await library.open();
   const ratings = await RatingsRepo.open(join(dataDir, 'ratings.json'));
   const collections = await CollectionsRepo.open(join(dataDir, 'playlists.json'));
   const artwork = await ArtworkRepo.open(dataDir);
@@ -144,6 +151,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const plays = await PlayLog.open(logPath, {
     logger: options.logger,
     onEntry: reading?.onEntry ?? (() => undefined),
+    onRows: reading?.onRows,
     from: reading?.from,
   });
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));

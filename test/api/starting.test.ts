@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
-import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { START_WAIT_MS } from '../../server/http/starting.js';
+import { ADMIN_PASSWORD, ADMIN_USER, postJson, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Starting at once (docs/API.md, Starting): the server listens while the saved play index loads in
@@ -107,13 +108,16 @@ describe('a server starting over a saved play index', () => {
     expect(await submit.json()).toMatchObject({ code: 503 });
   });
 
-  it('holds a log-play posted during the load until the plays are in, and loses nothing', async () => {
+  it('holds a log-play and a library read posted during the load until the library and the plays are in, and loses nothing', async () => {
     const posted = postJson(t, '/api/stats/log-play', { id: 't2' }, member.token);
-    // The log-play is waiting at the gate; the load goes on.
+    const tracks = t.call('/api/tracks', { token: member.token });
+    // Both are waiting at the gate; the load goes on.
     await new Promise((resolve) => setTimeout(resolve, 100));
     release();
     const logged = await posted;
     expect(logged.status).toBe(200);
+    // The library was read after the server listened: the read sees all of it.
+    expect(await (await tracks).json()).toMatchObject({ total: 2 });
     await t.server.started;
 
     expect(await (await t.call('/api/health')).json()).toMatchObject({ status: 'ok' });
@@ -185,5 +189,36 @@ describe('a server starting over a saved play index that turns out not to fit it
     const again = await t.call('/api/stats/top-tracks', { token: member.token });
     expect(plays((await again.json()) as TopTracks)).toEqual({ t1: 1, t2: 3 });
     expect(t.logs.join('\n')).not.toMatch(/does not fit/);
+  });
+});
+
+describe('a server whose library cannot be read', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    const first = await startTestServer({ scanner: fakeScanner(library) });
+    await first.stop(true);
+    await writeFile(join(first.dataDir, 'library.json'), '{"schemaVersion":1,"tracks":[');
+    t = await startTestServer({
+      scanner: fakeScanner(library),
+      dataDir: first.dataDir,
+      clock: first.clock,
+      whileStarting: true,
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('listens all the same: health says starting, sign-ins are answered, library reads refused at once', async () => {
+    const login = await postJson(t, '/auth/login', { username: ADMIN_USER, password: ADMIN_PASSWORD });
+    expect(login.status).toBe(200);
+    await expect.poll(() => t.logs.join('\n')).toMatch(/could not read the library/);
+    expect(await (await t.call('/api/health')).json()).toMatchObject({ status: 'starting' });
+    const started = Date.now();
+    const tracks = await t.call('/api/tracks', { token: t.adminToken });
+    expect(Date.now() - started).toBeLessThan(START_WAIT_MS);
+    expect(tracks.status).toBe(503);
+    expect(await tracks.json()).toMatchObject({ code: 'starting' });
   });
 });

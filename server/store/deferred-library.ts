@@ -1,0 +1,60 @@
+import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
+import type { LibraryStore } from '../domain/ports.js';
+import { LibraryRepo } from './library-repo.js';
+
+const EMPTY: Readonly<LibraryIndex> = Object.freeze({ tracks: [], albums: [], artists: [] });
+
+/**
+ * The scanned library (LibraryRepo, library.json) of a store that may open before the file is read:
+ * empty until `open` has read it. A server listens first and reads it after (a collector's
+ * library.json is tens of MB), holding the requests that need it meanwhile (http/starting.ts). A
+ * change asked for before then waits for the file.
+ */
+export class DeferredLibrary implements LibraryStore {
+  private repo: LibraryRepo | undefined;
+  private opening: Promise<LibraryRepo> | undefined;
+
+  constructor(private readonly path: string) {}
+
+  /** Reads library.json, once; resolves when its records are in. */
+  async open(): Promise<void> {
+    this.opening ??= LibraryRepo.open(this.path).then((repo) => (this.repo = repo));
+    await this.opening;
+  }
+
+  index(): Readonly<LibraryIndex> {
+    return this.repo?.index() ?? EMPTY;
+  }
+
+  track(id: string): TrackRecord | undefined {
+    return this.repo?.track(id);
+  }
+
+  album(id: string): AlbumRecord | undefined {
+    return this.repo?.album(id);
+  }
+
+  artist(id: string): ArtistRecord | undefined {
+    return this.repo?.artist(id);
+  }
+
+  async replace(index: LibraryIndex): Promise<void> {
+    await (await this.opened()).replace(index);
+  }
+
+  async updateTrack(track: TrackRecord): Promise<void> {
+    await (await this.opened()).updateTrack(track);
+  }
+
+  /** Resolves once every change asked for so far is on disk; nothing to wait for when never read. */
+  async flush(): Promise<void> {
+    // A file that could not be read was never changed.
+    const repo = await this.opening?.catch(() => undefined);
+    await repo?.flush();
+  }
+
+  private async opened(): Promise<LibraryRepo> {
+    await this.open();
+    return this.repo!;
+  }
+}
