@@ -26,12 +26,12 @@ import { startServerProcess } from './server-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
-const WORDS = (
+export const WORDS = (
   'blue night river gold summer fire heart city rain light ghost dream stone road winter wild ' +
   'electric silver ocean shadow morning paper glass echo velvet thunder golden moon song home ' +
   'broken sweet midnight neon island garden highway lonely crystal'
 ).split(' ');
-const GENRES = [
+export const GENRES = [
   'Rock',
   'Pop',
   'Jazz',
@@ -45,9 +45,9 @@ const GENRES = [
 ];
 
 const folderFor = (tracks: number): string => path.join(ROOT, 'bench-data', `catalogue-${tracks}`);
-const title = (i: number): string =>
+export const title = (i: number): string =>
   `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
-const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
+export const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
 
 interface Shape {
   file: string;

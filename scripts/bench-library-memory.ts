@@ -1,11 +1,12 @@
 /**
  * Where a large library's memory goes, in one process: `npx tsx --expose-gc
- * scripts/bench-library-memory.ts [--tracks N] [--snapshot]`. Writes a library.json of N tracks
- * shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist, a guest on
- * one track in ten, genres, years; a front cover per track as scanned files have), then opens it
- * through the store and builds the catalog and its orders as the server does (and the track matcher
- * a scrobbler's first listen makes), and reports the heap after each step (`--one-line`: from a library.json an older Melon wrote, on one line). `--snapshot` writes a heap snapshot at the end and prints the largest
- * constructors by retained self size.
+ * scripts/bench-library-memory.ts [--tracks N] [--one-line] [--snapshot]`. Writes a library.json
+ * of N tracks shaped as `npm run bench -- --tracks N` makes them (ten tracks an album, 25 an artist,
+ * a guest on one track in ten, genres, years; a front cover per track as scanned files have; with
+ * `--one-line` on one line, as an older Melon wrote it), then opens it through the store and builds
+ * the catalog, its orders and the search indexes as the server does (and the track matcher a scrobbler's first listen
+ * makes), and reports the memory in use (heap and typed arrays) after each step. `--snapshot`
+ * writes a heap snapshot at the end and prints the largest constructors by their own size.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,31 +15,12 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
+import { capital, GENRES, title, WORDS } from './bench-catalogue.js';
 import { TrackMatcher } from '../server/services/history/track-matcher.js';
 import { LibraryCatalog } from '../server/services/library-catalog.js';
+import { NameIndex } from '../server/services/playback/search-index.js';
 import { writeLibraryFile } from '../server/store/library-file.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-
-const WORDS = (
-  'blue night river gold summer fire heart city rain light ghost dream stone road winter wild ' +
-  'electric silver ocean shadow morning paper glass echo velvet thunder golden moon song home ' +
-  'broken sweet midnight neon island garden highway lonely crystal'
-).split(' ');
-const GENRES = [
-  'Rock',
-  'Pop',
-  'Jazz',
-  'Hip-Hop',
-  'Electronic',
-  'Classical',
-  'Folk',
-  'Metal',
-  'Soul',
-  'Ambient',
-];
-const title = (i: number): string =>
-  `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
-const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
 
 function catalogue(tracks: number, root: string): LibraryIndex {
   const artistsCount = Math.max(1, Math.round(tracks / 25));
@@ -113,7 +95,8 @@ function catalogue(tracks: number, root: string): LibraryIndex {
 function heapMb(): number {
   globalThis.gc?.();
   globalThis.gc?.();
-  return v8.getHeapStatistics().used_heap_size / 2 ** 20;
+  // Typed arrays live outside the heap: counted too.
+  return (v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers) / 2 ** 20;
 }
 
 interface Node {
@@ -190,6 +173,13 @@ try {
   catalog.orders.tracksOfArtist(some);
   const ordersMs = performance.now() - started;
   const afterOrders = heapMb();
+  // The search service's name indexes of the snapshot.
+  const search = [
+    NameIndex.of(catalog.tracksByName(), (track) => track.name),
+    NameIndex.of(catalog.albumsByName(), (album) => album.name),
+    NameIndex.of(catalog.artistsByName(), (artist) => artist.name),
+  ];
+  const afterSearch = heapMb();
   // What a ListenBrainz scrobbler's first listen builds (the history service keeps it).
   started = performance.now();
   const matcher = new TrackMatcher(repo.index());
@@ -207,7 +197,8 @@ try {
       ordersHeapMb: +(afterOrders - afterCatalog).toFixed(1),
       totalHeapMb: +(afterOrders - base).toFixed(1),
       totalBytesPerTrack: perTrack(afterOrders - base),
-      matcherHeapMb: +(afterMatcher - afterOrders).toFixed(1),
+      searchHeapMb: +(afterSearch - afterOrders).toFixed(1),
+      matcherHeapMb: +(afterMatcher - afterSearch).toFixed(1),
       rssGrowthMb: Math.round(rss - rssBase),
       loadMs: Math.round(loadMs),
       catalogMs: Math.round(catalogMs),
@@ -220,7 +211,8 @@ try {
     await summarise(shot);
   }
   // Keep everything reachable until measured.
-  if (repo.index().tracks.length !== tracks || !matcher) throw new Error('lost tracks');
+  if (repo.index().tracks.length !== tracks || !matcher || search.length !== 3)
+    throw new Error('lost tracks');
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

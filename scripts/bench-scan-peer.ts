@@ -1,13 +1,14 @@
 /**
  * First scan of realistic files, side by side with a peer (`npm run bench:scan -- --compare
- * supysonic [--real-files N]`). Generates N files (default 64) in bench-data/scan-real/ (reused by
+ * supysonic [--real-files N] [--runs N]`). Generates N files (default 64) in bench-data/scan-real/ (reused by
  * the next run): 3–6 minute tracks of pink noise and a tone under a tremolo, so that encoders work
  * as on music, in the usual formats and bit rates, each copied and given its own tags and, except
  * WAV, a 600×600 JPEG cover. Then, with the files in the page cache, it measures the CPU time of a
  * first scan by the real Melon server (in a process of its own, built as `npm start` runs it) and
  * by Debian's `supysonic-cli` (its own config and database in a temp folder, its start-up cost
  * measured on an empty folder and taken off). Where supysonic is not installed it uses a reference
- * figure measured here before. Melon's first scan is also split into what each file costs once the
+ * figure measured here before. With `--runs N` each scans N times, one after the other, and the
+ * figures are the medians. Melon's first scan is also split into what each file costs once the
  * code is warm (bench-scan-reads.ts) and what the first files cost once.
  *
  * Prints a table, then as its last line one JSON object with the figures.
@@ -155,41 +156,41 @@ async function warmCache(files: string[]): Promise<void> {
 
 // ------------------------------------------------------------------------------------------- Melon
 
-interface MelonFigures {
-  scanCpuMs: number;
-  scanWallMs: number;
+interface MelonScan {
+  cpuMs: number;
+  wallMs: number;
   added: number;
   errors: number;
-  warm: WarmReads;
 }
 
 /**
  * A first scan by the real server in a process of its own, running the built JavaScript as
  * `npm start` does (server-process.ts): tsx's loader would add its own work to every module the
- * scan loads. Then, in another process over the same built code, each file's reading alone, warm.
+ * scan loads.
  */
-async function melonScan(): Promise<MelonFigures> {
+async function melonScan(): Promise<MelonScan> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-peer-'));
   try {
     const server = await startServerProcess(dataDir, REAL);
     const scan = await server
       .ask<{ scanMs: number; cpuMs: number; status: ScanStatus }>('scan')
       .finally(() => server.stop());
-    await transpile([path.join(ROOT, 'scripts', 'bench-scan-reads.ts')], BUILT);
-    const { stdout } = await run(process.execPath, [
-      path.join(BUILT, 'scripts', 'bench-scan-reads.js'),
-      REAL,
-    ]);
     return {
-      scanCpuMs: scan.cpuMs,
-      scanWallMs: scan.scanMs,
+      cpuMs: scan.cpuMs,
+      wallMs: scan.scanMs,
       added: scan.status.added,
       errors: scan.status.problemCount,
-      warm: JSON.parse(stdout.trim().split('\n').pop()!) as WarmReads,
     };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Each file's reading alone, warm, in another process over the same built code. */
+async function melonWarmReads(): Promise<WarmReads> {
+  await transpile([path.join(ROOT, 'scripts', 'bench-scan-reads.ts')], BUILT);
+  const { stdout } = await run(process.execPath, [path.join(BUILT, 'scripts', 'bench-scan-reads.js'), REAL]);
+  return JSON.parse(stdout.trim().split('\n').pop()!) as WarmReads;
 }
 
 // --------------------------------------------------------------------------------------- supysonic
@@ -228,48 +229,74 @@ async function supysonicInstalled(): Promise<boolean> {
 
 // --------------------------------------------------------------------------------------------- main
 
-export async function comparePeer(peer: string, files: number): Promise<void> {
-  if (peer !== 'supysonic') throw new Error('--compare knows only supysonic');
-  console.log(`bench:scan --compare ${peer} — ${files} realistic files in ${path.relative(ROOT, REAL)}/`);
-  const list = await ensureRealFiles(files);
-  await warmCache(list);
-  const melon = await melonScan();
-  if (melon.added !== files || melon.errors !== 0)
-    throw new Error(`Melon's first scan added ${melon.added} of ${files} files, ${melon.errors} refused`);
-  let peerMsPerFile = SUPYSONIC_REFERENCE_MS_PER_FILE;
-  let peerSource = 'reference';
-  if (await supysonicInstalled()) {
-    const work = await mkdtemp(path.join(tmpdir(), 'melon-bench-supysonic-'));
+/** supysonic's CPU a file for a first scan of the folder, its start-up taken off. */
+async function supysonicMsPerFile(files: number): Promise<number> {
+  const work = await mkdtemp(path.join(tmpdir(), 'melon-bench-supysonic-'));
+  try {
     const empty = path.join(work, 'empty');
     await mkdir(empty);
     const baseline = await supysonicScanCpuMs(path.join(work, 'a'), empty);
     const scan = await supysonicScanCpuMs(path.join(work, 'b'), REAL);
+    return (scan - baseline) / files;
+  } finally {
     await rm(work, { recursive: true, force: true });
-    peerMsPerFile = (scan - baseline) / files;
-    peerSource = 'measured';
   }
-  const melonMsPerFile = melon.scanCpuMs / files;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * `runs` first scans of each, Melon's and the peer's one after the other, so that both meet the
+ * same moments of a busy machine; the figures are the medians, each run's listed too.
+ */
+export async function comparePeer(peer: string, files: number, runs = 1): Promise<void> {
+  if (peer !== 'supysonic') throw new Error('--compare knows only supysonic');
+  console.log(`bench:scan --compare ${peer} — ${files} realistic files in ${path.relative(ROOT, REAL)}/`);
+  const list = await ensureRealFiles(files);
+  await warmCache(list);
+  const measured = await supysonicInstalled();
+  const melonRuns: MelonScan[] = [];
+  const peerRuns: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const melon = await melonScan();
+    if (melon.added !== files || melon.errors !== 0)
+      throw new Error(`Melon's first scan added ${melon.added} of ${files} files, ${melon.errors} refused`);
+    melonRuns.push(melon);
+    if (measured) peerRuns.push(await supysonicMsPerFile(files));
+  }
+  const warm = await melonWarmReads();
+  const peerMsPerFile = measured ? median(peerRuns) : SUPYSONIC_REFERENCE_MS_PER_FILE;
+  const peerSource = measured ? 'measured' : 'reference';
+  const melonMsPerFile = median(melonRuns.map((m) => m.cpuMs / files));
   // What the first files cost beyond the rest: compiling the code and loading the parsers.
-  const fixedMs = melon.scanCpuMs - files * melon.warm.all;
-  for (const [variant, ms] of Object.entries(melon.warm.byFolder).sort())
+  const fixedMs = (melonMsPerFile - warm.all) * files;
+  const wallMs = median(melonRuns.map((m) => m.wallMs));
+  for (const [variant, ms] of Object.entries(warm.byFolder).sort())
     console.log(`  Melon tag reading  ${variant.padEnd(20)} ${ms.toFixed(1)} ms CPU a file (warm)`);
   console.log(
-    `  Melon first scan   ${melonMsPerFile.toFixed(1)} ms CPU a file (${Math.round(melon.scanWallMs)} ms wall; ` +
-      `warm ${melon.warm.all.toFixed(1)} ms a file + ${Math.round(fixedMs)} ms once)`,
+    `  Melon first scan   ${melonMsPerFile.toFixed(1)} ms CPU a file (${Math.round(wallMs)} ms wall; ` +
+      `warm ${warm.all.toFixed(1)} ms a file + ${Math.round(fixedMs)} ms once)`,
   );
   console.log(`  ${peer} first scan ${peerMsPerFile.toFixed(1)} ms CPU a file (${peerSource})`);
   const round2 = (ms: number) => Number(ms.toFixed(2));
   const result = {
     files,
+    runs,
     melonCpuMsPerFile: round2(melonMsPerFile),
-    melonFirstScanMs: Math.round(melon.scanWallMs),
+    melonFirstScanMs: Math.round(wallMs),
     [`${peer}CpuMsPerFile`]: round2(peerMsPerFile),
     [`${peer}Figure`]: peerSource,
     melonToPeer: round2(melonMsPerFile / peerMsPerFile),
-    melonWarmCpuMsPerFile: round2(melon.warm.all),
+    melonWarmCpuMsPerFile: round2(warm.all),
     melonFixedCpuMs: Math.round(fixedMs),
+    melonCpuMsPerFileRuns: melonRuns.map((m) => round2(m.cpuMs / files)),
+    [`${peer}CpuMsPerFileRuns`]: peerRuns.map(round2),
     melonCpuMsPerFileByFormat: Object.fromEntries(
-      Object.entries(melon.warm.byFolder).map(([k, v]) => [k, round2(v)]),
+      Object.entries(warm.byFolder).map(([k, v]) => [k, round2(v)]),
     ),
   };
   console.log(JSON.stringify(result));

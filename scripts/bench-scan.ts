@@ -7,7 +7,7 @@
  * new tags. Last, the cost of a 100,000-track library.json: write and load through the real store.
  *
  *   npm run bench:scan -- [--files N]
- *   npm run bench:scan -- --compare supysonic [--real-files N]   (see bench-scan-peer.ts)
+ *   npm run bench:scan -- --compare supysonic [--real-files N] [--runs N]   (see bench-scan-peer.ts)
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
@@ -163,7 +163,9 @@ async function main(): Promise<void> {
     const realFiles = Number(argValue(args, '--real-files') ?? 64);
     if (!Number.isInteger(realFiles) || realFiles < 8)
       throw new Error('--real-files must be a whole number ≥ 8');
-    return comparePeer(peer, realFiles);
+    const runs = Number(argValue(args, '--runs') ?? 1);
+    if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number ≥ 1');
+    return comparePeer(peer, realFiles, runs);
   }
   const files = Number(argValue(args, '--files') ?? 5_000);
   if (!Number.isInteger(files) || files < 100) throw new Error('--files must be a whole number ≥ 100');

@@ -21,12 +21,21 @@ export async function writeFileAtomic(
   data: string | Uint8Array | Uint8Array[],
   mode = 0o644,
 ): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeSynced(temp, 'wx', mode, async (handle) => {
+  await replaceFileAtomic(path, mode, async (handle) => {
     // Parts are written one after the other, so a big file need not be joined in memory first.
     for (const part of Array.isArray(data) ? data : [data]) await handle.writeFile(part);
   });
+}
+
+/** writeFileAtomic, with the content written by `write` (a large file a piece at a time). */
+export async function replaceFileAtomic(
+  path: string,
+  mode: number,
+  write: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeSynced(temp, 'wx', mode, write);
   try {
     await rename(temp, path);
   } catch (error) {

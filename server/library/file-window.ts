@@ -20,7 +20,18 @@ const KEPT = 3;
 interface Window {
   start: number;
   bytes: Buffer;
+  /** The buffer the bytes are in, given back for the next file's window when this one closes. */
+  whole: Buffer;
 }
+
+/**
+ * Window buffers of the default size that closed windows gave back, for the next files. A new
+ * buffer each time is memory outside V8's heap, and enough of that makes V8 collect its whole heap,
+ * again and again over a scan.
+ */
+const spare: Buffer[] = [];
+/** A scan reads four files at once, with up to three windows each. */
+const SPARE_MAX = 12;
 
 export class FileWindow {
   private windows: Window[] = [];
@@ -48,8 +59,8 @@ export class FileWindow {
   /**
    * Up to `length` bytes at `position`, fewer at the end of the file. A miss reads at least `ahead`
    * bytes: forwards from `position`, or the file's last `ahead` bytes when it is that near the end
-   * (readers near the end go backwards). The bytes may be shared with later reads: copy what is kept
-   * after the file is closed, and never write to them.
+   * (readers near the end go backwards). The bytes may be shared with later reads and are another
+   * file's once this window is closed: copy what is kept, and never write to them.
    */
   async read(position: number, length: number, ahead = DEFAULT_AHEAD): Promise<Buffer> {
     const end = Math.min(position + length, this.size);
@@ -58,9 +69,10 @@ export class FileWindow {
     if (hit) return hit.bytes.subarray(position - hit.start, end - hit.start);
     const want = Math.max(end - position, ahead);
     const start = Math.max(0, Math.min(position, this.size - want));
-    const bytes = Buffer.allocUnsafe(Math.min(want, this.size - start));
-    const filled = await this.fill(bytes, start, bytes.length);
-    const window = { start, bytes: bytes.subarray(0, filled) };
+    const bytes = Math.min(want, this.size - start);
+    const whole = (bytes === DEFAULT_AHEAD && spare.pop()) || Buffer.allocUnsafe(bytes);
+    const filled = await this.fill(whole, start, bytes);
+    const window = { start, bytes: whole.subarray(0, filled), whole };
     this.windows = [window, ...this.windows.slice(0, KEPT - 1)];
     return window.bytes.subarray(position - start, Math.max(position, Math.min(end, start + filled)) - start);
   }
@@ -92,8 +104,11 @@ export class FileWindow {
     return this.fill(target, position, length);
   }
 
-  /** Closes the file if this window opened it. */
+  /** Gives the window's buffers back for the next files and closes the file if this window opened it. */
   close(): Promise<void> {
+    // A window dropped for a newer one is not given back: its bytes may still be in use until then.
+    for (const { whole } of this.windows)
+      if (whole.length === DEFAULT_AHEAD && spare.length < SPARE_MAX) spare.push(whole);
     this.windows = [];
     return this.owned ? this.handle.close() : Promise.resolve();
   }

@@ -85,6 +85,11 @@ export abstract class LibraryReads {
     return this.catalog.artistsByName();
   }
 
+  /** The album with this id, if the library holds it (no check of the id's shape: for ids of records). */
+  findAlbum(id: string): AlbumRecord | undefined {
+    return this.library.album(id);
+  }
+
   album(id: string): AlbumRecord {
     this.requireAlbum(id);
     return this.library.album(id)!;

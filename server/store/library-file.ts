@@ -1,19 +1,17 @@
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
-import { fsyncDir, writeSynced } from '../fs/atomic-file.js';
+import { replaceFileAtomic } from '../fs/atomic-file.js';
 import { errnoCode } from '../fs/errno.js';
 import { StoreFileError } from './json-document.js';
 
 /**
  * library.json: one JSON document, `{"schemaVersion":1,"artists":[…],"albums":[…],"tracks":[…]}`,
  * written with one record per line. Any JSON reader reads it whole; Melon reads it a line at a
- * time, so a library of hundreds of thousands of tracks is never held as one string of tens of MB
- * beside its records, and the event loop gets a turn between chunks. A file in another layout (an
- * older Melon wrote it on one line, or a person edited it) is read whole, as before.
+ * time, so a library of hundreds of thousands of tracks is never held as one string the size of
+ * the file beside its records, and the event loop gets a turn between chunks. A file in another
+ * layout (an older Melon wrote it on one line, or a person edited it) is read whole, as before.
  */
 
 export const LIBRARY_SCHEMA_VERSION = 1;
@@ -32,17 +30,21 @@ export interface RecordSink {
 
 const asIs: RecordSink = { artist: (r) => r, album: (r) => r, track: (r) => r };
 
+/** Whether library.json is a record a line, as writeLibraryFile writes it. */
+export async function isInLines(path: string): Promise<boolean> {
+  return (await firstBytes(path, HEAD.length + 1)) === `${HEAD}\n`;
+}
+
 /** Reads library.json; null when there is none. A file Melon cannot read is never overwritten. */
 export async function readLibraryFile(path: string, keep: RecordSink = asIs): Promise<LibraryIndex | null> {
-  let first: string;
+  let lines: boolean;
   try {
-    first = await firstBytes(path, HEAD.length + 1);
+    lines = await isInLines(path);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;
   }
-  if (first === `${HEAD}\n`) return readLines(path, keep);
-  return readWhole(path, keep);
+  return lines ? readLines(path, keep) : readWhole(path, keep);
 }
 
 async function firstBytes(path: string, length: number): Promise<string> {
@@ -123,9 +125,7 @@ const RECORDS_PER_WRITE = 2000;
  * the folder), a few thousand records at a time.
  */
 export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeSynced(temp, 'wx', 0o600, async (handle) => {
+  await replaceFileAtomic(path, 0o600, async (handle) => {
     await handle.write(`${HEAD}\n`);
     for (const [at, section] of SECTIONS.entries()) {
       const records: readonly object[] = index[section];
@@ -139,11 +139,4 @@ export async function writeLibraryFile(path: string, index: Readonly<LibraryInde
       await handle.write(`${closing(SECTIONS[at + 1])}\n`);
     }
   });
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await fsyncDir(dir);
 }

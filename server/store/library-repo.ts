@@ -1,6 +1,7 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
-import { readLibraryFile, writeLibraryFile } from './library-file.js';
+import { IdTable } from './id-table.js';
+import { isInLines, readLibraryFile, writeLibraryFile } from './library-file.js';
 import { LibraryPool } from './library-pool.js';
 
 /**
@@ -14,7 +15,7 @@ import { LibraryPool } from './library-pool.js';
  */
 export class LibraryRepo implements LibraryStore {
   private data: LibraryIndex;
-  private tracksById = new Map<string, TrackRecord>();
+  private tracksById = IdTable.of<TrackRecord>([]);
   private albumsById = new Map<string, AlbumRecord>();
   private artistsById = new Map<string, ArtistRecord>();
   private writing: Promise<unknown> = Promise.resolve();
@@ -30,7 +31,11 @@ export class LibraryRepo implements LibraryStore {
   static async open(path: string): Promise<LibraryRepo> {
     const stored = await readLibraryFile(path, new LibraryPool());
     const empty: LibraryIndex = { tracks: [], albums: [], artists: [] };
+    // A file an older Melon wrote on one line is written a record a line at once: read whole, it
+    // costs its size again in memory at every start, and a start's scan that finds nothing new
+    // does not write it.
     if (!stored) await writeLibraryFile(path, empty);
+    else if (!(await isInLines(path))) await writeLibraryFile(path, stored);
     return new LibraryRepo(path, stored ?? empty);
   }
 
@@ -74,7 +79,7 @@ export class LibraryRepo implements LibraryStore {
       const kept = new LibraryPool().track(track);
       const tracks = [...data.tracks];
       tracks[at] = kept;
-      return { next: { ...data, tracks }, reindex: () => this.tracksById.set(kept.id, kept) };
+      return { next: { ...data, tracks }, reindex: () => (this.tracksById = this.tracksById.over(tracks)) };
     });
   }
 
@@ -110,7 +115,7 @@ export class LibraryRepo implements LibraryStore {
 
   private reindex(): void {
     const data = this.data;
-    this.tracksById = new Map(data.tracks.map((track) => [track.id, track]));
+    this.tracksById = IdTable.of(data.tracks);
     this.albumsById = new Map(data.albums.map((album) => [album.id, album]));
     this.artistsById = new Map(data.artists.map((artist) => [artist.id, artist]));
   }

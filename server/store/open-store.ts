@@ -82,7 +82,7 @@ export interface StoreOptions {
 }
 
 /** Where reading the play log starts and who hears its entries (PlayLogOptions). */
-export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'from'>;
+export type PlayLogReading = Pick<PlayLogOptions, 'onEntry' | 'onRows' | 'from'>;
 
 const LOG_FILE = 'plays.jsonl';
 const INDEX_FILE = 'plays.index';
@@ -151,6 +151,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
   const plays = await PlayLog.open(logPath, {
     logger: options.logger,
     onEntry: reading?.onEntry ?? (() => undefined),
+    onRows: reading?.onRows,
     from: reading?.from,
   });
   const unmatchedListens = await UnmatchedListens.open(join(dataDir, 'history', 'unmatched.jsonl'));

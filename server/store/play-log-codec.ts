@@ -142,7 +142,8 @@ function parseFast(buf: Buffer, start: number, end: number): PlayLine | undefine
   const snapshot = readInt();
   if (Number.isNaN(snapshot) || snapshot < 0 || buf[pos++] !== COMMA) return undefined;
   let device: string | null;
-  if (buf[pos] === 0x6e /* null */) {
+  if (buf[pos] === 0x6e) {
+    if (buf[pos + 1] !== 0x75 || buf[pos + 2] !== 0x6c || buf[pos + 3] !== 0x6c) return undefined; // null
     device = null;
     pos += 4;
   } else {
@@ -191,7 +192,8 @@ function readString(): string | undefined {
   return src.toString(ascii ? 'latin1' : 'utf8', from, pos - 1);
 }
 
-function decodePlayLineSlowly(text: string): PlayLine | undefined {
+/** A log line read with JSON.parse: any line `decodePlayLine` reads, slowly. */
+export function decodePlayLineSlowly(text: string): PlayLine | undefined {
   const v = tryParse(text);
   if (!Array.isArray(v) || v.length !== 6) return undefined;
   const [at, userId, snapshot, device, code, id] = v as unknown[];

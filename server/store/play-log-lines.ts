@@ -1,6 +1,7 @@
 import type { PlayLogEntry } from '../domain/play.js';
 import { decodePlayLine, decodeSnapshotLine, entryOf } from './play-log-codec.js';
 import type { LineReader } from './play-log-reader.js';
+import type { PlayRowReader } from './play-log-rows.js';
 import type { LogSnapshots } from './play-log-snapshots.js';
 
 /**
@@ -12,10 +13,7 @@ export function lineReader(
   onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void,
 ): LineReader {
   return (buf, start, end, offset) => {
-    if (buf[start] === 0x7b /* { */) {
-      const line = decodeSnapshotLine(buf.toString('utf8', start, end));
-      return line !== undefined && snapshots.define(line.n, line.snapshot);
-    }
+    if (buf[start] === 0x7b /* { */) return defineSnapshot(snapshots, buf, start, end);
     const line = decodePlayLine(buf, start, end);
     if (!line) return false;
     const snapshot = snapshots.at(line.snapshot);
@@ -26,4 +24,17 @@ export function lineReader(
     onEntry(entryOf(line, snapshot), line.snapshot, offset);
     return true;
   };
+}
+
+/** `lineReader`, with the log lines read as rows by `rows` (PlayRowReader). */
+export function rowLineReader(snapshots: LogSnapshots, rows: PlayRowReader): LineReader {
+  return (buf, start, end, offset) => {
+    if (buf[start] === 0x7b /* { */) return defineSnapshot(snapshots, buf, start, end);
+    return rows.read(buf, start, end, offset);
+  };
+}
+
+function defineSnapshot(snapshots: LogSnapshots, buf: Buffer, start: number, end: number): boolean {
+  const line = decodeSnapshotLine(buf.toString('utf8', start, end));
+  return line !== undefined && snapshots.define(line.n, line.snapshot);
 }

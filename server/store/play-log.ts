@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../domain/play.js';
 import { errnoCode } from '../fs/errno.js';
 import { readSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -6,8 +6,9 @@ import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
 import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
-import { lineReader } from './play-log-lines.js';
+import { lineReader, rowLineReader } from './play-log-lines.js';
 import { readHeader, readLines } from './play-log-reader.js';
+import { PlayRowReader } from './play-log-rows.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import type { PlayStore } from '../domain/ports.js';
@@ -22,6 +23,12 @@ export interface PlayLogOptions {
    * the entry's line starts in the file (`idAt` reads its id back from there).
    */
   onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void;
+  /**
+   * When given, the entries in the file come here instead, as batches of rows in file order (no
+   * object per entry: a start reads millions); `onEntry` hears only appended ones. `names` is the
+   * same object for every batch; `rows` is valid only during the call.
+   */
+  onRows?: ((rows: LoggedRows, names: LoggedNames) => void) | undefined;
   /**
    * Read only the entries after this point; check it first with `PlayLog.reaches`. The snapshots
    * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
@@ -140,11 +147,14 @@ export class PlayLog implements PlayStore {
         checkVersion(path, header.text);
         const from = options.from;
         if (from) snapshots = from.snapshots;
-        const onEntry = options.onEntry;
-        const read = lineReader(snapshots, (entry, snapshot, line) => {
-          replayed += 1;
-          onEntry(entry, snapshot, line);
-        });
+        const { onEntry, onRows } = options;
+        const rowReader = onRows && new PlayRowReader(snapshots, onRows, existing?.size);
+        const read = rowReader
+          ? rowLineReader(snapshots, rowReader)
+          : lineReader(snapshots, (entry, snapshot, line) => {
+              replayed += 1;
+              onEntry(entry, snapshot, line);
+            });
         const result = await readLines(
           handle,
           path,
@@ -152,6 +162,7 @@ export class PlayLog implements PlayStore {
           from?.position.bytes ?? header.bytes,
           read,
         );
+        if (rowReader) replayed = rowReader.flush();
         bytes = result.goodBytes;
         loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {

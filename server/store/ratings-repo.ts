@@ -34,7 +34,9 @@ export class RatingsRepo implements RatingsStore {
   }
 
   summary(kind: RatingKind, targetId: string, userId: string | null): RatingSummary {
-    const byUser = this.doc.data.ratings[kind][targetId] ?? {};
+    const byUser = this.doc.data.ratings[kind][targetId];
+    // Most items are rated by nobody: a full sync asks this of every track.
+    if (byUser === undefined) return { userRating: null, averageRating: null, ratingCount: 0 };
     const values = Object.values(byUser);
     const sum = values.reduce((total, value) => total + value, 0);
     return {

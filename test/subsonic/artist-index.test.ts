@@ -97,4 +97,20 @@ describe('getArtists and getIndexes, kept between requests', () => {
     await ok(t, credentials(user), 'setRating', { id: id(101), rating: '0' });
     await expectAsPresentedWhole([user]);
   });
+
+  it('answer in full while they are being made, in steps, after a rescan of a larger library', async () => {
+    const user = await makeUser(t);
+    const many = Array.from({ length: 1_500 }, (_, i) => `${['The ', '', 'Les '][i % 3]}Band ${i}`);
+    scanner.set(library(many));
+    t.server.services.library.startScan();
+    await t.server.services.library.waitForIdle();
+    // The warm-up after the scan has only begun: these requests finish what it started.
+    const [artists, indexes] = await Promise.all([
+      answerText(user, 'getArtists', 'xml'),
+      answerText(user, 'getIndexes', 'json'),
+    ]);
+    expect(artists).toBe(presentedWhole(user, 'getArtists', 'xml'));
+    expect(indexes).toBe(presentedWhole(user, 'getIndexes', 'json'));
+    await expectAsPresentedWhole([user]);
+  });
 });

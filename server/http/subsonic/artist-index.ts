@@ -18,16 +18,30 @@ export function indexKey(name: string): string {
 
 /** The artists under each index letter, letters in order (`#` last), artists by name. */
 export function indexGroups(artists: readonly ArtistRecord[]): Array<[string, ArtistRecord[]]> {
+  return finish(indexGrouping(artists));
+}
+
+/** indexGroups in steps of STEP_ARTISTS artists. */
+function* indexGrouping(artists: readonly ArtistRecord[]): Generator<void, Array<[string, ArtistRecord[]]>> {
   const groups = new Map<string, ArtistRecord[]>();
-  for (const artist of artists) {
+  for (let i = 0; i < artists.length; i++) {
+    const artist = artists[i]!;
     const key = indexKey(artist.name);
     const list = groups.get(key);
     if (list) list.push(artist);
     else groups.set(key, [artist]);
+    if ((i + 1) % STEP_ARTISTS === 0) yield;
   }
   return [...groups.entries()].sort(([a], [b]) =>
     a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
   );
+}
+
+/** Runs steps to the end. */
+function finish<T>(steps: Generator<void, T>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 /** getArtists (ArtistID3 under each letter) and getIndexes (the old API's Artist). */
@@ -35,6 +49,7 @@ export type IndexMethod = 'getArtists' | 'getIndexes';
 
 /** A whole answer as sent, and where each artist's element (XML) or object (JSON) lies in it. */
 interface KeptIndex {
+  snapshot: LibraryCatalog;
   body: Buffer;
   type: string;
   /** Byte start and end of the artist at each position (the letter groups' order), two per artist. */
@@ -47,7 +62,8 @@ interface Shelf {
   groups: Array<[string, ArtistRecord[]]>;
   order: ArtistRecord[];
   positions: Map<string, number>;
-  lastModified: number;
+  /** Made at the first getIndexes: a pass over every track. */
+  lastModified?: number;
 }
 
 /**
@@ -64,6 +80,8 @@ const NOBODY: Principal = { userId: null, username: null, role: 'Pass', expiresA
 export const INDEX_BUDGET_BYTES = 32 * 2 ** 20;
 /** Artists presented between two yields of a warm-up: a few milliseconds of work. */
 const STEP_ARTISTS = 500;
+/** Tracks read between two yields when finding the newest file time. */
+const STEP_TRACKS = 5_000;
 /** How long a warm-up works before it lets requests run. */
 const STEP_MS = 4;
 
@@ -95,7 +113,10 @@ export class ArtistIndexAnswers {
   private shelf: Shelf | undefined;
   private readonly kept: KeptAnswers<KeptIndex>;
   /** Answers being made by a warm-up; a request that needs one finishes it at once. */
-  private readonly making = new Map<string, Generator<void, KeptIndex>>();
+  private readonly making = new Map<
+    string,
+    { snapshot: LibraryCatalog; steps: Generator<void, KeptIndex> }
+  >();
   private readonly wanted = new Set<string>(['getArtists:json', 'getArtists:xml']);
   private warming = false;
 
@@ -113,7 +134,7 @@ export class ArtistIndexAnswers {
 
   /** The newest file time of the library (getIndexes' `lastModified`). */
   lastModified(): number {
-    return this.current().lastModified;
+    return finish(newestOf(this.current()));
   }
 
   /** The whole subsonic-response of `method` in `format` for `present`'s caller, as sent. */
@@ -122,12 +143,12 @@ export class ArtistIndexAnswers {
     const key = `${method}:${format}`;
     this.wanted.add(key);
     let kept = this.kept.get(key);
-    if (!kept) {
-      const making = this.making.get(key) ?? this.building(shelf, method, format);
+    if (kept?.snapshot !== shelf.snapshot) {
+      const making = this.making.get(key);
       this.making.delete(key);
-      let step = making.next();
-      while (!step.done) step = making.next();
-      kept = step.value;
+      kept = finish(
+        making?.snapshot === shelf.snapshot ? making.steps : this.building(shelf.snapshot, method, format),
+      );
       this.kept.set(key, kept);
     }
     const positions = this.personal(shelf, method, present.caller);
@@ -145,26 +166,31 @@ export class ArtistIndexAnswers {
   }
 
   /**
-   * Makes the wanted answers of the current snapshot that are not kept, a few milliseconds at a
-   * time between requests. Resolves when they are made, or left because the library changed.
+   * Makes the wanted answers of the current snapshot that are not kept (and its letter groups), a
+   * few milliseconds at a time between requests. Resolves when they are made, or left because the
+   * library changed.
    */
   async warm(): Promise<void> {
     if (this.warming) return;
     this.warming = true;
     try {
+      const snapshot = this.services.library.snapshot();
       for (const key of [...this.wanted]) {
-        const shelf = this.current();
-        if (this.kept.get(key)) continue;
+        if (this.kept.get(key)?.snapshot === snapshot) continue;
         const [method, format] = key.split(':') as [IndexMethod, Format];
-        const making = this.building(shelf, method, format);
+        const making = { snapshot, steps: this.building(snapshot, method, format) };
         this.making.set(key, making);
         for (;;) {
           await new Promise((resolve) => setImmediate(resolve));
           // A request finished it, or the library changed and it is of no use.
-          if (this.making.get(key) !== making || this.shelf !== shelf) break;
+          if (this.making.get(key) !== making) break;
+          if (this.services.library.snapshot() !== snapshot) {
+            this.making.delete(key);
+            return;
+          }
           const until = performance.now() + STEP_MS;
-          let step = making.next();
-          while (!step.done && performance.now() < until) step = making.next();
+          let step = making.steps.next();
+          while (!step.done && performance.now() < until) step = making.steps.next();
           if (step.done) {
             this.making.delete(key);
             this.kept.set(key, step.value);
@@ -177,17 +203,26 @@ export class ArtistIndexAnswers {
     }
   }
 
+  /** The letter groups of the current snapshot, made at once if no warm-up made them. */
   private current(): Shelf {
-    const snapshot = this.services.library.snapshot();
+    return finish(this.shelving(this.services.library.snapshot()));
+  }
+
+  /** The letter groups of `snapshot`, made in steps unless they are kept; kept once made. */
+  private *shelving(snapshot: LibraryCatalog): Generator<void, Shelf> {
+    if (this.shelf?.snapshot === snapshot) return this.shelf;
+    const groups = yield* indexGrouping(snapshot.artistsByName());
+    const order = groups.flatMap(([, artists]) => artists);
+    yield;
+    const positions = new Map<string, number>();
+    for (let position = 0; position < order.length; position++) {
+      positions.set(order[position]!.id, position);
+      if ((position + 1) % STEP_ARTISTS === 0) yield;
+    }
+    // A request may have made them meanwhile; answers of an older snapshot are of no more use.
     if (this.shelf?.snapshot !== snapshot) {
       this.kept.clear();
-      this.making.clear();
-      const groups = indexGroups(snapshot.artistsByName());
-      const order = groups.flatMap(([, artists]) => artists);
-      const positions = new Map(order.map((artist, position) => [artist.id, position]));
-      let newest = 0;
-      for (const track of snapshot.tracksByName()) newest = Math.max(newest, track.mtimeMs);
-      this.shelf = { snapshot, groups, order, positions, lastModified: Math.round(newest) };
+      this.shelf = { snapshot, groups, order, positions };
     }
     return this.shelf;
   }
@@ -208,8 +243,14 @@ export class ArtistIndexAnswers {
    * The answer for nobody, and where each artist's piece lies in its bytes; made in steps of
    * STEP_ARTISTS artists, so a warm-up can let requests run between them.
    */
-  private *building(shelf: Shelf, method: IndexMethod, format: Format): Generator<void, KeptIndex> {
+  private *building(
+    snapshot: LibraryCatalog,
+    method: IndexMethod,
+    format: Format,
+  ): Generator<void, KeptIndex> {
+    const shelf = yield* this.shelving(snapshot);
     const present = new Presenter(this.services, NOBODY);
+    if (method === 'getIndexes') yield* newestOf(shelf);
     const outline = OUTLINES[method](shelf);
     const { text, type } = render(
       format,
@@ -244,8 +285,22 @@ export class ArtistIndexAnswers {
         if (position % STEP_ARTISTS === 0) yield;
       }
     }
-    return { body: Buffer.from(pieces.join('')), type, spans };
+    return { snapshot, body: Buffer.from(pieces.join('')), type, spans };
   }
+}
+
+/** The shelf's newest file time, made in steps at its first use. */
+function* newestOf(shelf: Shelf): Generator<void, number> {
+  if (shelf.lastModified === undefined) {
+    const tracks = shelf.snapshot.tracksByName();
+    let newest = 0;
+    for (let i = 0; i < tracks.length; i++) {
+      newest = Math.max(newest, tracks[i]!.mtimeMs);
+      if ((i + 1) % STEP_TRACKS === 0) yield;
+    }
+    shelf.lastModified = Math.round(newest);
+  }
+  return shelf.lastModified;
 }
 
 function presentAs(method: IndexMethod, present: Presenter, artist: ArtistRecord): Payload {

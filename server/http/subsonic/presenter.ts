@@ -34,13 +34,13 @@ export class Presenter {
 
   song(track: TrackRecord): Payload {
     const { library } = this.services;
-    const albumName = track.albumId ? library.albumName(track.albumId) : null;
+    // One look-up of the album per song: a full sync presents every song of the library.
+    const album = track.albumId ? library.findAlbum(track.albumId) : undefined;
+    const albumName = album?.name;
     const artists = track.artistIds.map((id) => ({ id, name: library.artistName(id) ?? '' }));
     // The credit as tagged ("Simon & Garfunkel"); `artists` lists the separate artists it names.
     const credit = track.artist ?? artists.map((artist) => artist.name).join(', ');
-    const album =
-      track.albumId && library.has('album', track.albumId) ? library.album(track.albumId) : undefined;
-    const albumArtists = track.albumId ? library.albumArtists(track.albumId) : [];
+    const albumArtists = album ? library.albumArtists(album.id) : [];
     const albumCredit = album?.artist ?? albumArtists.map((artist) => artist.name).join(', ');
     const plays = this.playsOfTrack(track.id);
     const seconds = Math.round(track.durationMs / 1000);
@@ -49,7 +49,7 @@ export class Presenter {
       parent: track.albumId ?? undefined,
       isDir: false,
       title: track.name,
-      album: albumName ?? undefined,
+      album: albumName,
       artist: credit || undefined,
       track: track.trackNumber ?? undefined,
       year: track.year ?? undefined,

@@ -8,6 +8,17 @@ import { UserColumns } from './columns/user-columns.js';
 import type { UserTallies } from './sums/user-tallies.js';
 import type { RowSpan, Selection } from './reads/selection.js';
 
+/** Rows of the play log as the index numbers them (StatsIndex.addRows), by batch row. */
+export interface RowBatch {
+  /** More rows to come, per row read so far (LoggedRows.toCome). */
+  toCome: number;
+  at: Float64Array;
+  snap: Uint32Array;
+  device: Uint32Array;
+  flags: Uint8Array;
+  line: Float64Array;
+}
+
 /** What every listener shares: the index's tables, its sums helper, and how rows are placed. */
 export interface ListenerParts {
   tables: IndexTables;
@@ -44,6 +55,58 @@ export class Listener {
       u.growAhead(parts.slicing).catch(() => undefined);
     }
     return row;
+  }
+
+  /**
+   * Adds the rows `order[from, to)` of a batch (`at`, `snap`, `device`, `flags` and the log line
+   * `line` per batch row), in that order, as `add` and `setLine` would one by one. Rows that land at
+   * the end in time order, while only the sums per snapshot are kept (the log read at start), are
+   * written and counted a run at a time, with room made for the batch at once.
+   */
+  addRows(batch: RowBatch, order: Int32Array, from: number, to: number): void {
+    const u = this.rows;
+    const { tallies } = this.parts;
+    const { at, snap, device, flags, line } = batch;
+    let i = from;
+    if (u.sorted === u.n && tallies.onlySnapshotSums(u)) {
+      let last = u.n > 0 ? u.at[u.n - 1]! : -Infinity;
+      let end = from;
+      let maxSnap = 0;
+      let maxDevice = 0;
+      for (; end < to; end += 1) {
+        const r = order[end]!;
+        if (at[r]! < last) break;
+        last = at[r]!;
+        maxSnap = Math.max(maxSnap, snap[r]!);
+        maxDevice = Math.max(maxDevice, device[r]!);
+      }
+      if (end > from) {
+        const first = u.n;
+        // Room for the rows of the rest of the log too, as many more as the read ones promise: the
+        // log read at start adds millions, and growing by a step each time would copy a heavy
+        // listener's columns over and over. The settling after the read trims the spare.
+        const rows = first + end - from;
+        if (rows > u.at.length)
+          u.reserve(Math.max(capacityFor(rows, u.at.length), Math.ceil(rows * (1 + batch.toCome))));
+        u.widenFor(maxSnap, maxDevice);
+        for (let k = from, row = first; k < end; k += 1, row += 1) {
+          const r = order[k]!;
+          u.at[row] = at[r]!;
+          u.snap[row] = snap[r]!;
+          u.device[row] = device[r]!;
+          u.flags[row] = flags[r]!;
+          u.setLine(row, line[r]!);
+        }
+        u.n += end - from;
+        u.sorted = u.n;
+        tallies.addedRun(u, first, u.n);
+        i = end;
+      }
+    }
+    for (; i < to; i += 1) {
+      const r = order[i]!;
+      u.setLine(this.add(at[r]!, snap[r]!, device[r]!, flags[r]!), line[r]!);
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../domain/play.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 
@@ -25,7 +25,8 @@ export class LoadingIndex {
   /** Not `ready`: loading saved parts, or waiting for (or in) a rebuild after they did not fit. */
   private pending = false;
   private unusable = false;
-  private waiting: Array<[PlayLogEntry, number | undefined, number | undefined]> = [];
+  /** What the store handed over meanwhile, in order, to add once the load is done. */
+  private waiting: Array<(index: StatsIndex) => void> = [];
   private failure: Error | undefined;
 
   constructor(
@@ -58,8 +59,36 @@ export class LoadingIndex {
 
   /** As StatsIndex.add: `snapshot` and `line` are the log's, when the log hands the entry over. */
   add(entry: PlayLogEntry, snapshot?: number, line?: number): void {
-    if (this.pending) this.waiting.push([entry, snapshot, line]);
+    if (this.pending) this.waiting.push((index) => index.add(entry, snapshot, line));
     else this.index.add(entry, snapshot, line);
+  }
+
+  /** As StatsIndex.addRows. */
+  addRows(rows: LoggedRows, names: LoggedNames): void {
+    if (!this.pending) {
+      this.index.addRows(rows, names);
+      return;
+    }
+    // The store fills its rows again once this returns, and lets its snapshots go once the log is
+    // read: they wait as copies.
+    const { count } = rows;
+    const copy = {
+      count,
+      toCome: rows.toCome,
+      at: rows.at.slice(0, count),
+      user: rows.user.slice(0, count),
+      snapshot: rows.snapshot.slice(0, count),
+      device: rows.device.slice(0, count),
+      kind: rows.kind.slice(0, count),
+      line: rows.line.slice(0, count),
+    };
+    const snapshots = new Map(Array.from(new Set(copy.snapshot), (n) => [n, names.snapshot(n)]));
+    const named = {
+      users: [...names.users],
+      devices: [...names.devices],
+      snapshot: (n: number) => snapshots.get(n),
+    };
+    this.waiting.push((index) => index.addRows(copy, named));
   }
 
   readIdsFrom(log: { idAt(line: number): string }): void {
@@ -140,6 +169,6 @@ export class LoadingIndex {
   private addWaiting(): void {
     const waiting = this.waiting;
     this.waiting = [];
-    for (const [entry, snapshot, line] of waiting) this.index.add(entry, snapshot, line);
+    for (const add of waiting) add(this.index);
   }
 }

@@ -1,4 +1,10 @@
-import type { PlayLogEntry } from '../../domain/play.js';
+import {
+  ROW_EXPLICIT_AT,
+  ROW_SKIP,
+  type LoggedNames,
+  type LoggedRows,
+  type PlayLogEntry,
+} from '../../domain/play.js';
 import {
   addBlock,
   checkBlocks,
@@ -11,7 +17,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { TrackNow } from './tables/snapshots.js';
 import type { IdOfLine } from './columns/row-entry.js';
-import { EXPLICIT, SKIP } from './columns/user-columns.js';
+import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
 
@@ -172,6 +178,54 @@ export class StatsIndex extends IndexReads {
   }
 
   /**
+   * Adds the play log's rows as `add` adds their entries (with their snapshot numbers and lines), in
+   * order, without an entry object per row: the log read at start. Names and snapshots are numbered
+   * in log order, as `add` would; then each listener takes its rows in one call (Listener.addRows).
+   */
+  addRows(rows: LoggedRows, names: LoggedNames): void {
+    const { users, snapshots, devices } = this.tables;
+    const known = this.namesOf(names);
+    const count = rows.count;
+    if (this.scratch.userOf.length < count) this.scratch = numberedRows(count);
+    const { userOf, snap, device, flags, order } = this.scratch;
+    const { at, line } = rows;
+    for (let i = 0; i < count; i += 1) {
+      const u = rows.user[i]!;
+      userOf[i] = known.users[u] ??= users.intern(names.users[u]!);
+      const logSnapshot = rows.snapshot[i]!;
+      snap[i] = snapshots.intern(names.snapshot(logSnapshot)!, logSnapshot);
+      const d = rows.device[i]!;
+      device[i] = d === 0 ? 0 : (known.devices[d - 1] ??= devices.intern(names.devices[d - 1]!) + 1);
+      const k = rows.kind[i]!;
+      flags[i] = (k & ROW_SKIP ? SKIP : 0) | (k & ROW_EXPLICIT_AT ? EXPLICIT : 0) | lineFlags(line[i]!);
+    }
+    const starts = byUser(userOf, count, users.count, order);
+    const batch = { at, snap, device, flags, line, toCome: rows.toCome };
+    for (let userIdx = 0; userIdx < users.count; userIdx += 1) {
+      if (starts[userIdx] === starts[userIdx + 1]) continue;
+      this.listener(userIdx).addRows(batch, order, starts[userIdx]!, starts[userIdx + 1]!);
+    }
+    const records = this.unsaved.size + count;
+    this.unsaved.reserve(records, Math.ceil(records * (1 + rows.toCome)));
+    for (let i = 0; i < count; i += 1) {
+      this.latest.note(snap[i]!, userOf[i]!, at[i]!);
+      this.unsaved.addRecord(at[i]!, userOf[i]!, snap[i]!, device[i]!, flags[i]!, line[i]! % 2 ** 32);
+    }
+    this.total += count;
+  }
+
+  /** `addRows`'s columns, reused from batch to batch. */
+  private scratch = numberedRows(0);
+
+  /** Per number of the log's user ids and device names, ours (device: index + 1), once known. */
+  private known: { names: LoggedNames; users: number[]; devices: number[] } | undefined;
+
+  private namesOf(names: LoggedNames): { users: number[]; devices: number[] } {
+    if (this.known?.names !== names) this.known = { names, users: [], devices: [] };
+    return this.known;
+  }
+
+  /**
    * Adds a log row to its listener (Listener.add, which counts it in all kept of them) and to the
    * latest logs; returns the row it filled.
    * A bound field rather than a method, so saved blocks (index-persistence.ts) call it directly.
@@ -200,4 +254,28 @@ export class StatsIndex extends IndexReads {
   dropSpareRows(userId: string): void {
     this.listenerOf(userId)?.dropSpare();
   }
+}
+
+/** Columns for a batch of `count` rows as the index numbers them, and their order by user. */
+function numberedRows(count: number) {
+  return {
+    userOf: new Int32Array(count),
+    snap: new Uint32Array(count),
+    device: new Uint32Array(count),
+    flags: new Uint8Array(count),
+    order: new Int32Array(count),
+  };
+}
+
+/**
+ * The first `count` rows of a batch grouped by user, each user's in batch order, into `order`: user
+ * u's rows are `order[starts[u], starts[u + 1])` (a counting sort). Returns `starts`.
+ */
+function byUser(userOf: Int32Array, count: number, users: number, order: Int32Array): Int32Array {
+  const starts = new Int32Array(users + 1);
+  for (let i = 0; i < count; i += 1) starts[userOf[i]! + 1]! += 1;
+  for (let u = 0; u < users; u += 1) starts[u + 1]! += starts[u]!;
+  const next = starts.slice(0, users);
+  for (let i = 0; i < count; i += 1) order[next[userOf[i]!]!++] = i;
+  return starts;
 }

@@ -51,6 +51,20 @@ describe('FileWindow', () => {
     });
   });
 
+  it("gives its buffers to the next file's window once closed, and not before", async () => {
+    const first = await FileWindow.open(file);
+    const head = await first.read(0, 10);
+    const second = await FileWindow.open(file);
+    expect((await second.read(500_000, 10)).buffer).not.toBe(head.buffer);
+    await second.close();
+    await first.close();
+    const third = await FileWindow.open(file);
+    const reused = await third.read(0, 10);
+    expect(reused.buffer).toBe(head.buffer);
+    expect(reused.equals(data.subarray(0, 10))).toBe(true);
+    await third.close();
+  });
+
   it('leaves a handle it was given open for its owner', async () => {
     const handle = await open(file, 'r');
     try {

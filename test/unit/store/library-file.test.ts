@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
-import { readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
+import { isInLines, readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { makeLibrary } from '../../factories/library.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
@@ -66,7 +66,7 @@ describe('library.json', () => {
     ]);
   });
 
-  it('still opens a library.json an older Melon wrote on one line, or a person pretty-printed', async () => {
+  it('still opens a library.json an older Melon wrote on one line, or a person pretty-printed, and writes it a record a line', async () => {
     const index = everyField();
     for (const text of [
       JSON.stringify({ schemaVersion: 1, ...index }),
@@ -76,6 +76,12 @@ describe('library.json', () => {
       const repo = await LibraryRepo.open(temp.path('library.json'));
       expect(repo.index()).toStrictEqual(index);
       expect(repo.track('t1')).toStrictEqual(index.tracks[0]);
+      // Written a record a line at once, so the next start reads it a line at a time.
+      expect(await isInLines(temp.path('library.json'))).toBe(true);
+      expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
+        schemaVersion: 1,
+        ...index,
+      });
     }
   });
 

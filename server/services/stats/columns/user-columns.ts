@@ -27,6 +27,8 @@ const LINE_HIGH_SHIFT = 3;
 const TWO_32 = 2 ** 32;
 /** The flag bits that are not part of a line's position. */
 export const FLAG_BITS = (1 << LINE_HIGH_SHIFT) - 1;
+/** The flag bits of a line's position (`ref` holds the rest). */
+export const lineFlags = (line: number): number => Math.floor(line / TWO_32) << LINE_HIGH_SHIFT;
 
 /** The per-row columns of UserColumns (one element per log). */
 const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
@@ -320,10 +322,14 @@ export class UserColumns {
       this.ref[row] = this.otherIds.length;
       this.otherIds.push(id);
     } else {
-      this.flags[row] =
-        (this.flags[row]! & (FLAG_BITS & ~OTHER_ID)) | (Math.floor(line / TWO_32) << LINE_HIGH_SHIFT);
-      this.ref[row] = line % TWO_32;
+      this.setLine(row, line);
     }
+  }
+
+  /** Records that row `row`'s log id is on the play log's line starting at byte `line`. */
+  setLine(row: number, line: number): void {
+    this.flags[row] = (this.flags[row]! & (FLAG_BITS & ~OTHER_ID)) | lineFlags(line);
+    this.ref[row] = line % TWO_32;
   }
 
   /** The position of row `row`'s line in the play log; undefined when its id is kept in memory. */

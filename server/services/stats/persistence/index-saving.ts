@@ -1,4 +1,4 @@
-import type { PlayLogEntry } from '../../../domain/play.js';
+import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../../domain/play.js';
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
 import type { PlayLog } from '../../../store/play-log.js';
@@ -12,6 +12,8 @@ export interface PlayIndex {
    * starts (PlayLogOptions.onEntry).
    */
   add(entry: PlayLogEntry, snapshot: number, line: number): void;
+  /** The entries already on disk when the store opens, in batches (PlayLogOptions.onRows), instead of `add`. */
+  addRows(rows: LoggedRows, names: LoggedNames): void;
   /** The log is open: read log ids from it from now on (PlayLog.idAt). */
   readIdsFrom(log: { idAt(line: number): string }): void;
   /** Bytes for what was added since the last call (or since `load`): the saved index only grows. */
@@ -102,6 +104,7 @@ export async function openStoreWithIndex(
           index.add(entry, snapshot, line);
           added();
         },
+        onRows: (rows, names) => index.addRows(rows, names),
         from: usable ? copy.from : undefined,
       };
     },

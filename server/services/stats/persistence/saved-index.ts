@@ -51,26 +51,43 @@ export class SavedRecords {
   constructor(private readonly from: TableCounts = { users: 0, devices: 0, snapshots: 0 }) {}
 
   addRow(u: UserColumns, row: number): void {
-    if ((this.count + 1) * RECORD_BYTES > this.bytes.length) {
-      const next = new Uint8Array(Math.max(64 * RECORD_BYTES, Math.ceil(this.bytes.length * 1.5)));
-      next.set(this.bytes);
-      this.bytes = next;
-      this.view = new DataView(next.buffer);
+    const flags = u.flags[row]!;
+    let ref = u.ref[row]!;
+    if (flags & OTHER_ID) {
+      this.otherIds.push(u.otherIds[ref]!);
+      ref = this.otherIds.length - 1;
     }
+    this.addRecord(u.at[row]!, u.userIdx, u.snap[row]!, u.device[row]!, flags, ref);
+  }
+
+  /**
+   * Room for `records` records in all; when it must be made, room for `wanted` (more rows expected
+   * soon), and at least a step of growth.
+   */
+  reserve(records: number, wanted = records): void {
+    const room = this.bytes.length / RECORD_BYTES;
+    if (records <= room) return;
+    const next = new Uint8Array(Math.max(records, wanted, 64, Math.ceil(room * 1.5)) * RECORD_BYTES);
+    next.set(this.bytes.subarray(0, this.count * RECORD_BYTES));
+    this.bytes = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** A row's record from its fields (as `addRow` reads them from the columns). */
+  addRecord(at: number, userIdx: number, s: number, device: number, flags: number, ref: number): void {
+    this.reserve(this.count + 1);
     const o = this.count * RECORD_BYTES;
     const v = this.view;
-    const flags = u.flags[row]!;
-    v.setFloat64(o, u.at[row]!, true);
-    v.setUint32(o + 8, u.userIdx, true);
-    v.setUint32(o + 12, u.snap[row]!, true);
-    v.setUint32(o + 16, u.device[row]!, true);
+    v.setFloat64(o, at, true);
+    v.setUint32(o + 8, userIdx, true);
+    v.setUint32(o + 12, s, true);
+    v.setUint32(o + 16, device, true);
     v.setUint32(o + 20, flags, true);
-    if (flags & OTHER_ID) {
-      v.setUint32(o + 24, this.otherIds.length, true);
-      this.otherIds.push(u.otherIds[u.ref[row]!]!);
-    } else {
-      v.setUint32(o + 24, u.ref[row]!, true);
-    }
+    v.setUint32(o + 24, ref, true);
     this.count += 1;
   }
 

@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { LoadingIndex } from '../../../../server/services/stats/loading-index.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
 import { makeVariedPlays, statsIndexOf } from '../../../factories/plays.js';
+import {
+  ROW_EXPLICIT_AT,
+  ROW_SKIP,
+  type LoggedNames,
+  type LoggedRows,
+  type PlayLogEntry,
+} from '../../../../server/domain/play.js';
+import { snapshotText } from '../../../../server/store/play-log-codec.js';
 
 const logs = makeVariedPlays(300);
 const users = [...new Set(logs.map((log) => log.userId))];
@@ -14,7 +22,53 @@ function answers(index: StatsIndex) {
 /** A saved index of the first `count` logs, as a clean stop writes it. */
 const savedOf = (count: number) => statsIndexOf(logs.slice(0, count)).save();
 
+/** `entries` as the store hands a log's lines over at start (PlayLogOptions.onRows). */
+function rowsOf(entries: readonly PlayLogEntry[]) {
+  const users: string[] = [];
+  const devices: string[] = [];
+  const texts: string[] = [];
+  const snapshots: PlayLogEntry[] = [];
+  const names: LoggedNames = { users, devices, snapshot: (n) => snapshots[n] };
+  const numberOf = (list: string[], value: string) => {
+    const n = list.indexOf(value);
+    return n >= 0 ? n : list.push(value) - 1;
+  };
+  const rows = {
+    count: entries.length,
+    toCome: 0,
+    at: Float64Array.from(entries, (e) => e.at),
+    user: Uint32Array.from(entries, (e) => numberOf(users, e.userId)),
+    snapshot: Uint32Array.from(entries, (e) => {
+      const n = numberOf(texts, snapshotText(e));
+      if (n === snapshots.length) snapshots.push(e);
+      return n;
+    }),
+    device: Uint32Array.from(entries, (e) => (e.device === null ? 0 : numberOf(devices, e.device) + 1)),
+    kind: Uint8Array.from(
+      entries,
+      (e) => (e.type === 'skip' ? ROW_SKIP : 0) | (e.explicitAt ? ROW_EXPLICIT_AT : 0),
+    ),
+    line: Float64Array.from(entries, (_, i) => 1000 + i * 100),
+  };
+  return { rows: rows as LoggedRows, names, snapshots };
+}
+
 describe('an index loading in the background', () => {
+  it('keeps a copy of the rows and snapshots the store hands over meanwhile: the store reuses them', async () => {
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => Promise.resolve(), 0);
+    expect(loading.load([savedOf(250)], [])).toBe(true);
+    const { rows, names, snapshots } = rowsOf(logs.slice(250));
+    loading.addRows(rows, names);
+    // The next batch fills the same rows; once the log is read, the store lets its snapshots go.
+    for (const column of [rows.at, rows.user, rows.snapshot, rows.device, rows.kind]) column.fill(0);
+    snapshots.length = 0;
+    loading.settle();
+    await loading.finish();
+    expect(index.size).toBe(300);
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+  });
+
   it('adds the saved rows a step per turn, then the logs handed over meanwhile, in order', async () => {
     let turns = 0;
     const index = new StatsIndex({ rowsPerTurn: 10 });

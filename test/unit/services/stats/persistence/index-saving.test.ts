@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../../../server/logger.js';
 import { openStoreWithIndex } from '../../../../../server/services/stats/persistence/index-saving.js';
+import { LoadingIndex } from '../../../../../server/services/stats/loading-index.js';
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import { openStore } from '../../../../../server/store/open-store.js';
-import { makeVariedPlays } from '../../../../factories/plays.js';
+import { makeVariedPlays, statsIndexOf } from '../../../../factories/plays.js';
 import { orphanFolderLock } from '../../../../support/dead-process.js';
 
 /**
@@ -80,5 +81,31 @@ describe('saving the stats index', () => {
     expect(second.index.size).toBe(55);
     await second.close();
     expect(await sizeOf(indexPath)).toBeGreaterThan(0);
+  });
+
+  it('loads a saved index in the background and then the log lines after it, as reading the whole log', async () => {
+    const dataDir = await dataFolder();
+    const plays = makeVariedPlays(800);
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(plays.slice(0, 500));
+    await first.close();
+    // Logs written after the save (a server killed before its next one), with snapshots of their own.
+    const later = plays.slice(500).map((p) => ({ ...p, trackId: `${p.trackId}-later` }));
+    const bare = await openStore(dataDir, { logger: createMemoryLogger() });
+    await bare.plays.appendMany(later);
+    await bare.close();
+
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => Promise.resolve(), 0);
+    const second = await openStoreWithIndex(dataDir, { logger: createMemoryLogger(), index: loading });
+    expect(second.store.plays.replayed).toBe(300);
+    expect(loading.ready).toBe(false);
+    await loading.finish();
+    const whole = statsIndexOf([...plays.slice(0, 500), ...later]);
+    for (const userId of ['u0', 'u1', 'u2']) {
+      expect(index.topTracks({ userId }, 0, 1000)).toEqual(whole.topTracks({ userId }, 0, 1000));
+      expect(index.listeningTime({ userId })).toEqual(whole.listeningTime({ userId }));
+    }
+    await second.close();
   });
 });

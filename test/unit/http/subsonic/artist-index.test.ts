@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { LibraryIndex } from '../../../../server/domain/library.js';
+import {
+  ArtistIndexAnswers,
+  IGNORED_ARTICLES,
+  indexGroups,
+} from '../../../../server/http/subsonic/artist-index.js';
+import { Presenter } from '../../../../server/http/subsonic/presenter.js';
+import { envelope, render } from '../../../../server/http/subsonic/render.js';
+import type { Services } from '../../../../server/services/create-services.js';
+import { LibraryService } from '../../../../server/services/library-service.js';
+import { principalWithRole } from '../../../factories/accounts.js';
+import { fakeScanner, makeLibrary } from '../../../factories/library.js';
+import { newTestService } from '../../../fakes/test-service.js';
+
+const id = (n: number) => n.toString(16).padStart(16, 'a');
+
+function library(count: number, prefix: string): LibraryIndex {
+  const artists = Array.from({ length: count }, (_, i) => ({ id: id(i), name: `${prefix} ${i}` }));
+  return makeLibrary({
+    artists,
+    albums: [{ id: id(1_000_000), name: 'Album', artistIds: [artists[0]!.id] }],
+    tracks: [{ id: id(2_000_000), albumId: id(1_000_000), artistIds: [artists[0]!.id] }],
+  });
+}
+
+const caller = principalWithRole('User', 'u1');
+
+/** getArtists as presenting every artist and rendering the whole answer gives. */
+function whole(services: Services): string {
+  const present = new Presenter(services, caller);
+  const index = indexGroups(services.library.snapshot().artistsByName()).map(([name, artists]) => ({
+    name,
+    artist: artists.map((artist) => present.artist(artist)),
+  }));
+  const payload = { artists: { ignoredArticles: IGNORED_ARTICLES.join(' '), index } };
+  return render('json', envelope('ok', services.version, payload)).text;
+}
+
+const asked = (answers: ArtistIndexAnswers, services: Services) =>
+  answers.answer('getArtists', 'json', new Presenter(services, caller)).body.toString();
+
+describe('ArtistIndexAnswers', () => {
+  it('answers the whole library while a warm-up is under way, and after it', async () => {
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'The Band') });
+    const answers = new ArtistIndexAnswers(services);
+    const warming = answers.warm();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked(answers, services)).toBe(whole(services));
+    await warming;
+    expect(asked(answers, services)).toBe(whole(services));
+    expect(answers.keptBytes).toBeGreaterThan(whole(services).length);
+  });
+
+  it('answers the library a rescan left, whatever a warm-up of the one before had made', async () => {
+    const scanner = fakeScanner(library(3_000, 'Old'));
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'Old'), scanner });
+    const answers = new ArtistIndexAnswers(services);
+    await answers.warm();
+    const warming = answers.warm();
+    scanner.set(library(2_000, 'New'));
+    services.library.startScan();
+    await services.library.waitForIdle();
+    expect(asked(answers, services)).toBe(whole(services));
+    expect(asked(answers, services)).toContain('"New 1999"');
+    await warming;
+    await answers.warm();
+    expect(asked(answers, services)).toBe(whole(services));
+  });
+
+  it('keeps nothing beyond its byte budget', () => {
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'Band') });
+    const answers = new ArtistIndexAnswers(services, 1_000);
+    expect(asked(answers, services)).toBe(whole(services));
+    expect(answers.keptBytes).toBe(0);
+  });
+});
