@@ -140,7 +140,7 @@ describe('the search index', () => {
       expiresAt: Infinity,
       inviteId: null,
     };
-    service.warm();
+    await service.warm();
     const queries = ['love', 'song 99', 'ght', 'zzz', 'DREAM city', 'sóng 12345', 'e'];
     for (const query of queries) service.search(caller, query, 20);
     // CPU time, not wall time: on this shared 2-core machine other jobs stretch wall times at random

@@ -147,7 +147,7 @@ describe('incremental rescans', () => {
     expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0, filesSeen: 8 });
   });
 
-  it('keeps an unchanged file\'s record as it was, without copying it', async () => {
+  it("keeps an unchanged file's record as it was, without copying it", async () => {
     const first = await scanLibrary([work], EMPTY);
     const second = await scanLibrary([work], first.index);
     // The very same objects: a large library is not copied record by record on every rescan.
