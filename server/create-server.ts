@@ -321,7 +321,7 @@ function openLibrary(
   return turn()
     .then(() => store.library.open())
     .then(
-      () => services.library.opened(),
+      () => services.library.opened(turn),
       (error: unknown) => {
         logger.error('could not read the library (library.json)', { error: String(error) });
         onFailed();

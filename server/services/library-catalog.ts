@@ -8,6 +8,11 @@ export interface AlbumStats {
   genres: string[];
 }
 
+const EMPTY: Readonly<LibraryIndex> = { tracks: [], albums: [], artists: [] };
+/** Tracks, and albums with their tracks, taken between pauses of a catalog made in steps. */
+const TRACKS_PER_STEP = 5_000;
+const ALBUMS_PER_STEP = 500;
+
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 const byName = <T extends { name: string; id: string }>(a: T, b: T) =>
   collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -40,18 +45,37 @@ interface ArtistEntry {
  * album and artist of a collector's library.
  */
 export class LibraryCatalog {
-  private readonly tracks: TrackRecord[];
-  private readonly albums: AlbumRecord[];
-  private readonly artists: ArtistRecord[];
+  // Set once, by `fill`, before anyone reads the catalog.
+  private tracks: TrackRecord[] = [];
+  private albums: AlbumRecord[] = [];
+  private artists: ArtistRecord[] = [];
   private readonly albumEntries = new Map<string, AlbumEntry>();
   private readonly artistEntries = new Map<string, ArtistEntry>();
   /** The album and track orders of this snapshot, made at their first read. */
   readonly orders = new CatalogOrders(this);
 
   constructor(index: Readonly<LibraryIndex>) {
+    const steps = this.fill(index);
+    while (!steps.next().done) continue;
+  }
+
+  /**
+   * The catalog of `index` made in steps, a pause between its parts (the library read after the
+   * server listens: at a collector's size each part is a long piece of work). Nothing may read it
+   * until it ends.
+   */
+  static *inSteps(index: Readonly<LibraryIndex>): Generator<void, LibraryCatalog> {
+    const catalog = new LibraryCatalog(EMPTY);
+    yield* catalog.fill(index);
+    return catalog;
+  }
+
+  private *fill(index: Readonly<LibraryIndex>): Generator<void, void> {
     this.tracks = [...index.tracks].sort(byName);
+    yield;
     this.albums = [...index.albums].sort(byName);
     this.artists = [...index.artists].sort(byName);
+    yield;
     // Sets only while building: an artist's albums each once, then kept as a list.
     const albumsOfArtist = new Map<string, Set<string>>();
     const addAlbumOfArtist = (artistId: string, albumId: string) => {
@@ -65,15 +89,21 @@ export class LibraryCatalog {
       for (const artistId of album.artistIds) addAlbumOfArtist(artistId, album.id);
     }
     for (const artist of index.artists) this.artistEntry(artist.id).name = artist.name;
-    for (const track of index.tracks) {
+    yield;
+    for (const [i, track] of index.tracks.entries()) {
+      if (i > 0 && i % TRACKS_PER_STEP === 0) yield;
       if (track.albumId) this.albumEntry(track.albumId).tracks.push(track);
       for (const artistId of track.artistIds) {
         this.artistEntry(artistId).trackCount++;
         if (track.albumId) addAlbumOfArtist(artistId, track.albumId);
       }
     }
+    yield;
+    let albums = 0;
     for (const entry of this.albumEntries.values()) {
       if (entry.tracks.length === 0) continue;
+      albums += 1;
+      if (albums % ALBUMS_PER_STEP === 0) yield;
       entry.stats = albumStatsOf(entry.tracks);
       entry.added = entry.tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity);
       entry.tracks.sort(byPosition);

@@ -141,9 +141,19 @@ export class LibraryService extends LibraryReads {
     this.openListeners.push(listener);
   }
 
-  /** The store has read the library (after listening): the catalog, and what follows it, made anew. */
-  opened(): void {
-    this.catalog = new LibraryCatalog(this.library.index());
+  /**
+   * The store has read the library (after listening): the catalog, and what follows it, made anew;
+   * the catalog in steps, `turn` between them.
+   */
+  async opened(turn: () => Promise<void>): Promise<void> {
+    const steps = LibraryCatalog.inSteps(this.library.index());
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        this.catalog = step.value;
+        break;
+      }
+      await turn();
+    }
     for (const listener of this.openListeners) listener();
   }
 

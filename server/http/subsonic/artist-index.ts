@@ -2,7 +2,7 @@ import type { ArtistRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
 import type { Services } from '../../services/create-services.js';
 import type { LibraryCatalog } from '../../services/library-catalog.js';
-import { performance } from 'node:perf_hooks';
+import { finish, inBackground, type Steps } from '../../services/steps.js';
 import { KeptAnswers } from './kept-answers.js';
 import { Presenter } from './presenter.js';
 import { envelope, render, renderItem, type Format, type Payload } from './render.js';
@@ -22,7 +22,7 @@ export function indexGroups(artists: readonly ArtistRecord[]): Array<[string, Ar
 }
 
 /** indexGroups in steps of STEP_ARTISTS artists. */
-function* indexGrouping(artists: readonly ArtistRecord[]): Generator<void, Array<[string, ArtistRecord[]]>> {
+function* indexGrouping(artists: readonly ArtistRecord[]): Steps<Array<[string, ArtistRecord[]]>> {
   const groups = new Map<string, ArtistRecord[]>();
   for (let i = 0; i < artists.length; i++) {
     const artist = artists[i]!;
@@ -35,13 +35,6 @@ function* indexGrouping(artists: readonly ArtistRecord[]): Generator<void, Array
   return [...groups.entries()].sort(([a], [b]) =>
     a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b, 'en'),
   );
-}
-
-/** Runs steps to the end. */
-function finish<T>(steps: Generator<void, T>): T {
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
 }
 
 /** getArtists (ArtistID3 under each letter) and getIndexes (the old API's Artist). */
@@ -82,8 +75,6 @@ export const INDEX_BUDGET_BYTES = 32 * 2 ** 20;
 const STEP_ARTISTS = 500;
 /** Tracks read between two yields when finding the newest file time. */
 const STEP_TRACKS = 5_000;
-/** How long a warm-up works before it lets requests run. */
-const STEP_MS = 4;
 
 const marker = (group: number) => `@@melon-index-${group}@@`;
 const MARKERS: Record<Format, RegExp> = {
@@ -113,12 +104,11 @@ export class ArtistIndexAnswers {
   private shelf: Shelf | undefined;
   private readonly kept: KeptAnswers<KeptIndex>;
   /** Answers being made by a warm-up; a request that needs one finishes it at once. */
-  private readonly making = new Map<
-    string,
-    { snapshot: LibraryCatalog; steps: Generator<void, KeptIndex> }
-  >();
+  private readonly making = new Map<string, { snapshot: LibraryCatalog; steps: Steps<KeptIndex> }>();
   private readonly wanted = new Set<string>(['getArtists:json', 'getArtists:xml']);
   private warming = false;
+  /** A warm-up was asked for while one ran (a scan ended): another follows it. */
+  private warmAgain = false;
 
   constructor(
     private readonly services: Services,
@@ -171,7 +161,10 @@ export class ArtistIndexAnswers {
    * library changed.
    */
   async warm(): Promise<void> {
-    if (this.warming) return;
+    if (this.warming) {
+      this.warmAgain = true;
+      return;
+    }
     this.warming = true;
     try {
       const snapshot = this.services.library.snapshot();
@@ -180,26 +173,21 @@ export class ArtistIndexAnswers {
         const [method, format] = key.split(':') as [IndexMethod, Format];
         const making = { snapshot, steps: this.building(snapshot, method, format) };
         this.making.set(key, making);
-        for (;;) {
-          await new Promise((resolve) => setImmediate(resolve));
-          // A request finished it, or the library changed and it is of no use.
-          if (this.making.get(key) !== making) break;
-          if (this.services.library.snapshot() !== snapshot) {
-            this.making.delete(key);
-            return;
-          }
-          const until = performance.now() + STEP_MS;
-          let step = making.steps.next();
-          while (!step.done && performance.now() < until) step = making.steps.next();
-          if (step.done) {
-            this.making.delete(key);
-            this.kept.set(key, step.value);
-            break;
-          }
-        }
+        const kept = await inBackground(
+          making.steps,
+          // Not when a request finished it, nor for a library that has changed since.
+          () => this.making.get(key) === making && this.services.library.snapshot() === snapshot,
+        );
+        if (this.making.get(key) === making) this.making.delete(key);
+        if (kept) this.kept.set(key, kept);
+        else if (this.services.library.snapshot() !== snapshot) return;
       }
     } finally {
       this.warming = false;
+    }
+    if (this.warmAgain) {
+      this.warmAgain = false;
+      await this.warm();
     }
   }
 
@@ -209,7 +197,7 @@ export class ArtistIndexAnswers {
   }
 
   /** The letter groups of `snapshot`, made in steps unless they are kept; kept once made. */
-  private *shelving(snapshot: LibraryCatalog): Generator<void, Shelf> {
+  private *shelving(snapshot: LibraryCatalog): Steps<Shelf> {
     if (this.shelf?.snapshot === snapshot) return this.shelf;
     const groups = yield* indexGrouping(snapshot.artistsByName());
     const order = groups.flatMap(([, artists]) => artists);
@@ -243,11 +231,7 @@ export class ArtistIndexAnswers {
    * The answer for nobody, and where each artist's piece lies in its bytes; made in steps of
    * STEP_ARTISTS artists, so a warm-up can let requests run between them.
    */
-  private *building(
-    snapshot: LibraryCatalog,
-    method: IndexMethod,
-    format: Format,
-  ): Generator<void, KeptIndex> {
+  private *building(snapshot: LibraryCatalog, method: IndexMethod, format: Format): Steps<KeptIndex> {
     const shelf = yield* this.shelving(snapshot);
     const present = new Presenter(this.services, NOBODY);
     if (method === 'getIndexes') yield* newestOf(shelf);
@@ -290,7 +274,7 @@ export class ArtistIndexAnswers {
 }
 
 /** The shelf's newest file time, made in steps at its first use. */
-function* newestOf(shelf: Shelf): Generator<void, number> {
+function* newestOf(shelf: Shelf): Steps<number> {
   if (shelf.lastModified === undefined) {
     const tracks = shelf.snapshot.tracksByName();
     let newest = 0;

@@ -1,3 +1,5 @@
+import { finish, type Steps } from '../steps.js';
+
 /**
  * Name search over one library snapshot, case- and accent-insensitive: `beyonce` finds `Beyoncé`,
  * `strasse` finds `Straße`. Names are normalised once when the snapshot is indexed; a search is
@@ -70,21 +72,14 @@ export class NameIndex<T> {
 
   /** The index of `items` (in the catalog's name order), made at once. */
   static of<T>(items: readonly T[], nameOf: (item: T) => string): NameIndex<T> {
-    const making = NameIndex.making(items, nameOf);
-    let step = making.next();
-    while (!step.done) step = making.next();
-    return step.value;
+    return finish(NameIndex.making(items, nameOf));
   }
 
   /**
    * The index of `items` made in steps: it yields after every `step` names normalised, so a
    * warm-up can let requests run between them.
    */
-  static *making<T>(
-    items: readonly T[],
-    nameOf: (item: T) => string,
-    step = 2_000,
-  ): Generator<void, NameIndex<T>> {
+  static *making<T>(items: readonly T[], nameOf: (item: T) => string, step = 2_000): Steps<NameIndex<T>> {
     const keys = new Array<string>(items.length);
     for (let i = 0; i < items.length; i++) {
       keys[i] = searchKey(nameOf(items[i]!));

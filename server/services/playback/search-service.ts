@@ -1,9 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import type { SearchResult } from '../../contract/playback.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
 import type { LibraryCatalog } from '../library-catalog.js';
 import type { LibraryService } from '../library-service.js';
+import { finish, inBackground, type Steps } from '../steps.js';
 import { NameIndex } from './search-index.js';
 
 export const SEARCH_DEFAULT_COUNT = 20;
@@ -34,9 +34,6 @@ export interface FoundRecords {
   artists: ArtistRecord[];
 }
 
-/** How long a warm-up works before it lets requests run. */
-const STEP_MS = 4;
-
 /**
  * Search by name over tracks, albums and artists (docs/API.md, Search). The library replaces its
  * catalog (never changes it) whenever a scan or an edit changes the library; the indexes are built
@@ -46,8 +43,10 @@ const STEP_MS = 4;
 export class SearchService {
   private readonly indexes = new WeakMap<LibraryCatalog, SnapshotIndex>();
   /** The indexes a warm-up is making; a search that needs them finishes them at once. */
-  private making: { catalog: LibraryCatalog; steps: Generator<void, SnapshotIndex> } | undefined;
+  private making: { catalog: LibraryCatalog; steps: Steps<SnapshotIndex> } | undefined;
   private warming = false;
+  /** A warm-up was asked for while one ran (a scan ended): another follows it. */
+  private warmAgain = false;
 
   constructor(private readonly library: LibraryService) {}
 
@@ -88,26 +87,28 @@ export class SearchService {
    */
   async warm(): Promise<void> {
     const catalog = this.library.snapshot();
-    if (this.warming || this.indexes.has(catalog)) return;
+    if (this.warming) {
+      this.warmAgain = true;
+      return;
+    }
+    if (this.indexes.has(catalog)) return;
     this.warming = true;
     try {
       const making = { catalog, steps: indexing(catalog) };
       this.making = making;
-      for (;;) {
-        await new Promise((resolve) => setImmediate(resolve));
-        // A search finished it, or the library changed and it is of no use.
-        if (this.making !== making || this.library.snapshot() !== catalog) return;
-        const until = performance.now() + STEP_MS;
-        let step = making.steps.next();
-        while (!step.done && performance.now() < until) step = making.steps.next();
-        if (step.done) {
-          this.indexes.set(catalog, step.value);
-          this.making = undefined;
-          return;
-        }
-      }
+      const index = await inBackground(
+        making.steps,
+        // Not when a search finished it, nor for a library that has changed since.
+        () => this.making === making && this.library.snapshot() === catalog,
+      );
+      if (this.making === making) this.making = undefined;
+      if (index) this.indexes.set(catalog, index);
     } finally {
       this.warming = false;
+    }
+    if (this.warmAgain) {
+      this.warmAgain = false;
+      await this.warm();
     }
   }
 
@@ -117,9 +118,7 @@ export class SearchService {
     if (!index) {
       const steps = this.making?.catalog === catalog ? this.making.steps : indexing(catalog);
       this.making = undefined;
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      index = step.value;
+      index = finish(steps);
       this.indexes.set(catalog, index);
     }
     return index;
@@ -127,7 +126,7 @@ export class SearchService {
 }
 
 /** The three name indexes of a snapshot, made in steps (NameIndex.making). */
-function* indexing(catalog: LibraryCatalog): Generator<void, SnapshotIndex> {
+function* indexing(catalog: LibraryCatalog): Steps<SnapshotIndex> {
   const tracks = yield* NameIndex.making(catalog.tracksByName(), (track) => track.name);
   const albums = yield* NameIndex.making(catalog.albumsByName(), (album) => album.name);
   const artists = yield* NameIndex.making(catalog.artistsByName(), (artist) => artist.name);

@@ -1,0 +1,30 @@
+import { performance } from 'node:perf_hooks';
+
+/** How long work made in steps runs before it lets requests run. */
+export const STEP_MS = 4;
+
+/** Work made in steps: it yields wherever it may be paused, and returns what it made. */
+export type Steps<T> = Generator<void, T>;
+
+/** Runs the steps to the end at once (a request that needs the result now). */
+export function finish<T>(steps: Steps<T>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * Runs the steps in the background, STEP_MS at a time, letting the event loop answer requests
+ * between: what they made, or undefined once `wanted` says it is of no more use (the library
+ * changed, or a request finished it), and then nothing more of it runs.
+ */
+export async function inBackground<T>(steps: Steps<T>, wanted: () => boolean): Promise<T | undefined> {
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!wanted()) return undefined;
+    const until = performance.now() + STEP_MS;
+    let step = steps.next();
+    while (!step.done && performance.now() < until) step = steps.next();
+    if (step.done) return step.value;
+  }
+}

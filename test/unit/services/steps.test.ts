@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { finish, inBackground, STEP_MS } from '../../../server/services/steps.js';
+
+/** Steps that each take a millisecond of busy work, counting those that ran. */
+function* counted(steps: number, ran: { count: number }) {
+  for (let i = 0; i < steps; i++) {
+    const until = performance.now() + 1;
+    while (performance.now() < until);
+    ran.count += 1;
+    yield;
+  }
+  return 'made';
+}
+
+describe('steps', () => {
+  it('finishes at once when asked', () => {
+    const ran = { count: 0 };
+    expect(finish(counted(5, ran))).toBe('made');
+    expect(ran.count).toBe(5);
+  });
+
+  it('in the background lets other work run between slices of a few milliseconds', async () => {
+    const ran = { count: 0 };
+    let between = 0;
+    const made = inBackground(counted(8 * STEP_MS, ran), () => true);
+    const timer = setInterval(() => (between += 1), 0);
+    expect(await made).toBe('made');
+    clearInterval(timer);
+    expect(ran.count).toBe(8 * STEP_MS);
+    expect(between).toBeGreaterThan(1);
+  });
+
+  it('stops, running no more steps, once the work is no longer wanted', async () => {
+    const ran = { count: 0 };
+    let wanted = true;
+    const made = inBackground(counted(100 * STEP_MS, ran), () => wanted);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    wanted = false;
+    const stoppedAt = ran.count;
+    expect(await made).toBeUndefined();
+    expect(ran.count).toBe(stoppedAt);
+    expect(ran.count).toBeLessThan(100 * STEP_MS);
+  });
+});
