@@ -26,12 +26,12 @@ import { startServerProcess } from './server-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
-export const WORDS = (
+const WORDS = (
   'blue night river gold summer fire heart city rain light ghost dream stone road winter wild ' +
   'electric silver ocean shadow morning paper glass echo velvet thunder golden moon song home ' +
   'broken sweet midnight neon island garden highway lonely crystal'
 ).split(' ');
-export const GENRES = [
+const GENRES = [
   'Rock',
   'Pop',
   'Jazz',
@@ -45,9 +45,9 @@ export const GENRES = [
 ];
 
 const folderFor = (tracks: number): string => path.join(ROOT, 'bench-data', `catalogue-${tracks}`);
-export const title = (i: number): string =>
+const title = (i: number): string =>
   `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
-export const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
+const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
 
 interface Shape {
   file: string;
@@ -76,11 +76,15 @@ async function tinyMp3(): Promise<Buffer> {
   return readFile(out);
 }
 
-/** Writes the files not there yet; returns the catalogue of all of them, sizes and times as on disk. */
-export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
-  const dir = folderFor(tracks);
+/** What a scan records of a track's file. */
+export type FileFacts = Pick<TrackRecord, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'artwork'>;
+
+/**
+ * The catalogue of `tracks` tracks below `dir`, shaped as above; `factsOf` gives each file's size,
+ * time, identity and pictures.
+ */
+export function catalogueOf(tracks: number, dir: string, factsOf: (i: number) => FileFacts): LibraryIndex {
   const artistsCount = Math.max(1, Math.round(tracks / 25));
-  const bytes = await tinyMp3();
   const artists = new Map<string, ArtistRecord>();
   const albums = new Map<number, AlbumRecord>();
   const records: TrackRecord[] = [];
@@ -89,6 +93,53 @@ export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
     if (!artist) artists.set(name, (artist = { id: artistId(name), name }));
     return artist;
   };
+  for (let i = 0; i < tracks; i++) {
+    const s = shapeOf(dir, i, artistsCount);
+    const lead = artistOf(s.artist);
+    const guest =
+      i % 10 === 3
+        ? artistOf(`${capital(WORDS[i % WORDS.length]!)} Artist ${(i * 31) % artistsCount}`)
+        : null;
+    let album = albums.get(s.albumNo);
+    if (!album) {
+      album = {
+        id: albumId(s.album, s.artist),
+        name: s.album,
+        artist: s.artist,
+        artistIds: [lead.id],
+        year: 1960 + ((s.albumNo * 7) % 64),
+      };
+      albums.set(s.albumNo, album);
+    }
+    const credited = guest && guest.id !== lead.id;
+    records.push({
+      id: trackId(s.file),
+      path: s.file,
+      // Device and inode as a scan records them: without them a rescan would add them and rewrite
+      // the library.
+      ...factsOf(i),
+      name: capital(title(i)),
+      // The credit as a scan records it: a record without one is read again by the next scan.
+      artist: credited ? `${lead.name}, ${guest.name}` : lead.name,
+      albumId: album.id,
+      artistIds: credited ? [lead.id, guest.id] : [lead.id],
+      genres: [GENRES[(s.albumNo * 3) % GENRES.length]!],
+      durationMs: 150_000 + ((i * 7919) % 240_000),
+      trackNumber: s.track,
+      discNumber: 1,
+      year: album.year,
+      format: 'mp3',
+    });
+  }
+  return { tracks: records, albums: [...albums.values()], artists: [...artists.values()] };
+}
+
+/** Writes the files not there yet; returns the catalogue of all of them, sizes and times as on disk. */
+export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
+  const dir = folderFor(tracks);
+  const artistsCount = Math.max(1, Math.round(tracks / 25));
+  const bytes = await tinyMp3();
+  const facts: FileFacts[] = [];
   const batch = 256;
   for (let start = 0; start < tracks; start += batch) {
     const shapes = Array.from({ length: Math.min(batch, tracks - start) }, (_, k) =>
@@ -103,48 +154,9 @@ export async function buildCatalogue(tracks: number): Promise<LibraryIndex> {
         return stat(s.file);
       }),
     );
-    for (const [k, s] of shapes.entries()) {
-      const i = start + k;
-      const lead = artistOf(s.artist);
-      const guest =
-        i % 10 === 3
-          ? artistOf(`${capital(WORDS[i % WORDS.length]!)} Artist ${(i * 31) % artistsCount}`)
-          : null;
-      let album = albums.get(s.albumNo);
-      if (!album) {
-        album = {
-          id: albumId(s.album, s.artist),
-          name: s.album,
-          artist: s.artist,
-          artistIds: [lead.id],
-          year: 1960 + ((s.albumNo * 7) % 64),
-        };
-        albums.set(s.albumNo, album);
-      }
-      records.push({
-        id: trackId(s.file),
-        path: s.file,
-        size: infos[k]!.size,
-        mtimeMs: infos[k]!.mtimeMs,
-        // As a scan records them: without them a rescan would add them and rewrite the library.
-        dev: infos[k]!.dev,
-        ino: infos[k]!.ino,
-        name: capital(title(i)),
-        // The credit as a scan records it: a record without one is read again by the next scan.
-        artist: guest && guest.id !== lead.id ? `${lead.name}, ${guest.name}` : lead.name,
-        albumId: album.id,
-        artistIds: guest && guest.id !== lead.id ? [lead.id, guest.id] : [lead.id],
-        genres: [GENRES[(s.albumNo * 3) % GENRES.length]!],
-        durationMs: 150_000 + ((i * 7919) % 240_000),
-        trackNumber: s.track,
-        discNumber: 1,
-        year: album.year,
-        format: 'mp3',
-        artwork: [],
-      });
-    }
+    for (const { size, mtimeMs, dev, ino } of infos) facts.push({ size, mtimeMs, dev, ino, artwork: [] });
   }
-  return { tracks: records, albums: [...albums.values()], artists: [...artists.values()] };
+  return catalogueOf(tracks, dir, (i) => facts[i]!);
 }
 
 // --------------------------------------------------------------------------------------- measuring

@@ -13,83 +13,32 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
-import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
-import { capital, GENRES, title, WORDS } from './bench-catalogue.js';
+import type { LibraryIndex } from '../server/domain/library.js';
+import { catalogueOf } from './bench-catalogue.js';
 import { TrackMatcher } from '../server/services/history/track-matcher.js';
 import { LibraryCatalog } from '../server/services/library-catalog.js';
 import { NameIndex } from '../server/services/playback/search-index.js';
 import { writeLibraryFile } from '../server/store/library-file.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
 
+/** The bench's catalogue with plausible sizes and times, and a front cover per track. */
 function catalogue(tracks: number, root: string): LibraryIndex {
-  const artistsCount = Math.max(1, Math.round(tracks / 25));
-  const artists = new Map<string, ArtistRecord>();
-  const albums = new Map<number, AlbumRecord>();
-  const records: TrackRecord[] = [];
-  const artistOf = (name: string): ArtistRecord => {
-    let artist = artists.get(name);
-    if (!artist) artists.set(name, (artist = { id: artistId(name), name }));
-    return artist;
-  };
-  for (let i = 0; i < tracks; i++) {
-    const albumNo = Math.floor(i / 10);
-    const artistName = `${capital(WORDS[albumNo % WORDS.length]!)} Artist ${albumNo % artistsCount}`;
-    const albumName = `${capital(title(albumNo * 3))} ${albumNo}`;
-    const number = (i % 10) + 1;
-    const file = path.join(
-      root,
-      artistName,
-      albumName,
-      `${String(number).padStart(2, '0')} - ${capital(title(i))}.mp3`,
-    );
-    const lead = artistOf(artistName);
-    const guest =
-      i % 10 === 3
-        ? artistOf(`${capital(WORDS[i % WORDS.length]!)} Artist ${(i * 31) % artistsCount}`)
-        : null;
-    let album = albums.get(albumNo);
-    if (!album) {
-      album = {
-        id: albumId(albumName, artistName),
-        name: albumName,
-        artist: artistName,
-        artistIds: [lead.id],
-        year: 1960 + ((albumNo * 7) % 64),
-      };
-      albums.set(albumNo, album);
-    }
-    const credited = guest && guest.id !== lead.id;
-    records.push({
-      id: trackId(file),
-      path: file,
-      size: 4_000_000 + ((i * 7919) % 6_000_000),
-      mtimeMs: 1_700_000_000_000 + i * 1000.123,
-      dev: 2049,
-      ino: 1_000_000 + i,
-      name: capital(title(i)),
-      artist: credited ? `${lead.name}, ${guest.name}` : lead.name,
-      albumId: album.id,
-      artistIds: credited ? [lead.id, guest.id] : [lead.id],
-      genres: [GENRES[(albumNo * 3) % GENRES.length]!],
-      durationMs: 150_000 + ((i * 7919) % 240_000),
-      trackNumber: number,
-      discNumber: 1,
-      year: album.year,
-      format: 'mp3',
-      artwork: [
-        {
-          pos: 0,
-          type: 'front',
-          mime: 'image/jpeg',
-          width: 600,
-          height: 600,
-          size: 80_000 + (albumNo % 1000),
-        },
-      ],
-    });
-  }
-  return { tracks: records, albums: [...albums.values()], artists: [...artists.values()] };
+  return catalogueOf(tracks, root, (i) => ({
+    size: 4_000_000 + ((i * 7919) % 6_000_000),
+    mtimeMs: 1_700_000_000_000 + i * 1000.123,
+    dev: 2049,
+    ino: 1_000_000 + i,
+    artwork: [
+      {
+        pos: 0,
+        type: 'front',
+        mime: 'image/jpeg',
+        width: 600,
+        height: 600,
+        size: 80_000 + (Math.floor(i / 10) % 1000),
+      },
+    ],
+  }));
 }
 
 function heapMb(): number {
