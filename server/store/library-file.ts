@@ -126,7 +126,7 @@ const RECORDS_PER_WRITE = 2000;
  */
 export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<void> {
   await replaceFileAtomic(path, 0o600, async (handle) => {
-    await handle.write(`${HEAD}\n`);
+    await handle.writeFile(`${HEAD}\n`);
     for (const [at, section] of SECTIONS.entries()) {
       const records: readonly object[] = index[section];
       for (let start = 0; start < records.length; start += RECORDS_PER_WRITE) {
@@ -134,9 +134,9 @@ export async function writeLibraryFile(path: string, index: Readonly<LibraryInde
         let text = '';
         for (let i = start; i < end; i++)
           text += JSON.stringify(records[i]) + (i === records.length - 1 ? '\n' : ',\n');
-        await handle.write(text);
+        await handle.writeFile(text);
       }
-      await handle.write(`${closing(SECTIONS[at + 1])}\n`);
+      await handle.writeFile(`${closing(SECTIONS[at + 1])}\n`);
     }
   });
 }

@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
 import { isInLines, readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
@@ -51,6 +51,29 @@ describe('library.json', () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
     expect(await readLibraryFile(temp.path('library.json'))).toStrictEqual(index);
+  });
+
+  it('writes every byte even when the disk takes part of a write at a time', async () => {
+    // A nearly full disk may take part of a write; the file must still be whole before it replaces
+    // the old one. Every single write call here takes at most 7 bytes.
+    const probe = await open(temp.path('probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const write = Reflect.get(handles, 'write') as (...args: unknown[]) => Promise<unknown>;
+    const short = vi.spyOn(handles, 'write').mockImplementation(function (
+      this: FileHandle,
+      data: unknown,
+      ...rest: unknown[]
+    ) {
+      const cut = typeof data === 'string' ? data.slice(0, 7) : data;
+      return write.call(this, cut, ...rest) as never;
+    });
+    try {
+      await writeLibraryFile(temp.path('library.json'), everyField());
+    } finally {
+      short.mockRestore();
+    }
+    expect(await readLibraryFile(temp.path('library.json'))).toStrictEqual(everyField());
   });
 
   it('is one JSON document any reader can read, a record a line', async () => {
