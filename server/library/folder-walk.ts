@@ -57,15 +57,30 @@ interface WalkState {
 /** Folders listed at once: a walk waits on the disk per folder, and a collection has tens of thousands. */
 const WALKERS = 8;
 
-/** Lists audio files below `root`, entering each real directory only once, `WALKERS` folders at a time. */
-function walk(root: string, state: WalkState): Promise<void> {
-  const pending = [root];
+/**
+ * Lists audio files below `root`, entering each real directory only once. Folders are listed
+ * `WALKERS` at a time, but a folder reached through a link is entered only after every folder
+ * reached without one, and links one after another in path order: a folder reachable both ways is
+ * then always found under the same path (its own), whatever order the disk answers in, so its
+ * tracks keep their ids from one scan to the next.
+ */
+async function walk(root: string, state: WalkState): Promise<void> {
+  const links: string[] = [];
+  await listInParallel([root], root, state, links);
+  while (links.length > 0) {
+    links.sort(byPath);
+    await listInParallel([links.shift()!], root, state, links);
+  }
+}
+
+/** Lists `pending` and the folders below them that are not links, `WALKERS` at a time. */
+function listInParallel(pending: string[], root: string, state: WalkState, links: string[]): Promise<void> {
   let listing = 0;
   return new Promise<void>((resolve, reject) => {
     const next = (): void => {
       while (listing < WALKERS && pending.length > 0) {
         listing++;
-        listFolder(pending.pop()!, root, state, pending).then(() => {
+        listFolder(pending.pop()!, root, state, { folders: pending, links }).then(() => {
           listing--;
           next();
         }, reject);
@@ -76,7 +91,12 @@ function walk(root: string, state: WalkState): Promise<void> {
   });
 }
 
-async function listFolder(dir: string, root: string, state: WalkState, pending: string[]): Promise<void> {
+async function listFolder(
+  dir: string,
+  root: string,
+  state: WalkState,
+  found: { folders: string[]; links: string[] },
+): Promise<void> {
   let info;
   let entries: Dirent[];
   try {
@@ -93,8 +113,9 @@ async function listFolder(dir: string, root: string, state: WalkState, pending: 
     if (entry.name.startsWith('.')) continue;
     const full = path.join(dir, entry.name);
     // Plain files and folders need no look at the disk; only links are followed and checked.
-    const kind = entry.isSymbolicLink() ? await linkKind(entry, full, state) : direntKind(entry);
-    if (kind === 'dir') pending.push(full);
+    const link = entry.isSymbolicLink();
+    const kind = link ? await linkKind(entry, full, state) : direntKind(entry);
+    if (kind === 'dir') (link ? found.links : found.folders).push(full);
     else if (kind === 'file' && isAudioFile(entry.name)) state.files.push({ path: full, root });
   }
 }
