@@ -159,7 +159,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const playsLoaded = new Promise<void>((resolve) => {
     beginLoad = () =>
       resolve(
-        openLibrary(store, services, loadTurn, logger, onLoadFailed).then(() =>
+        openLibrary(store, services, loadTurn, logger, onLoadFailed, () => closing !== null).then(() =>
           loadInBackground(loading, indexed.rebuildIndex, logger, onLoadFailed),
         ),
       );
@@ -317,14 +317,19 @@ function openLibrary(
   turn: () => Promise<void>,
   logger: Logger,
   onFailed: () => void,
+  closed: () => boolean,
 ): Promise<void> {
   return turn()
     .then(() => store.library.open())
     .then(
       () => services.library.opened(turn),
       (error: unknown) => {
-        logger.error('could not read the library (library.json)', { error: String(error) });
-        onFailed();
+        // A server closed before the read has let go of its data folder: nothing is read, and
+        // nothing failed.
+        if (!closed()) {
+          logger.error('could not read the library (library.json)', { error: String(error) });
+          onFailed();
+        }
         return new Promise<void>(() => undefined);
       },
     );

@@ -13,13 +13,22 @@ const EMPTY: Readonly<LibraryIndex> = Object.freeze({ tracks: [], albums: [], ar
 export class DeferredLibrary implements LibraryStore {
   private repo: LibraryRepo | undefined;
   private opening: Promise<LibraryRepo> | undefined;
+  private closed = false;
 
   constructor(private readonly path: string) {}
 
-  /** Reads library.json, once; resolves when its records are in. */
+  /** Reads library.json, once; resolves when its records are in. Refused once the store closes. */
   async open(): Promise<void> {
+    // Opening may write the file (a first one, or an older layout rewritten): never once the store
+    // has let go of the data folder, which another Melon may hold by then.
+    if (!this.opening && this.closed) throw new Error('The store is closed: library.json is not read');
     this.opening ??= LibraryRepo.open(this.path).then((repo) => (this.repo = repo));
     await this.opening;
+  }
+
+  /** No read begins after this; one already begun is waited for by `flush`. */
+  close(): void {
+    this.closed = true;
   }
 
   index(): Readonly<LibraryIndex> {

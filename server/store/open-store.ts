@@ -174,6 +174,7 @@ async function openLocked(dataDir: string, options: StoreOptions, lock: FolderLo
     ]);
   };
   const close = async () => {
+    library.close();
     await flush();
     await plays.close();
     await unmatchedListens.close();

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
@@ -220,5 +220,29 @@ describe('a server whose library cannot be read', () => {
     expect(Date.now() - started).toBeLessThan(START_WAIT_MS);
     expect(tracks.status).toBe(503);
     expect(await tracks.json()).toMatchObject({ code: 'starting' });
+  });
+});
+
+describe('a server closed before it read its library', () => {
+  it('never reads or writes library.json once it has let go of the data folder', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const t = await startTestServer({ loadTurn: () => held, whileStarting: true });
+    const file = join(t.dataDir, 'library.json');
+    const present = () =>
+      access(file).then(
+        () => true,
+        () => false,
+      );
+    expect(await present()).toBe(false);
+    await t.server.close();
+    release();
+    // What the held read would do next: a first library.json, written as the read opens it.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await present()).toBe(false);
+    expect(t.logs.join('\n')).not.toMatch(/could not read the library/);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,18 @@ const scanned = makeLibrary({
 });
 
 describe('a library read after the server listens', () => {
+  it('is never read or written once its store has closed', async () => {
+    // Reading may write library.json (a first one, an older layout rewritten): after the store let
+    // go of the data folder, another Melon may hold it.
+    const path = await libraryFile();
+    const library = new DeferredLibrary(path);
+    library.close();
+    await expect(library.open()).rejects.toThrow(/closed/);
+    await library.flush();
+    await expect(access(path)).rejects.toThrow(/ENOENT/);
+    expect(library.index().tracks).toEqual([]);
+  });
+
   it('is empty until it has read library.json, then holds what the last scan stored', async () => {
     const path = await libraryFile();
     const first = new DeferredLibrary(path);
