@@ -96,6 +96,23 @@ export class LogSnapshots {
   /** Per track id, the number of the snapshot its latest written log had. */
   private readonly lastOfTrack = new Map<string, number>();
 
+  /**
+   * Takes the texts of `read` (the log file's own definitions) where they differ from the ones held:
+   * texts a damaged saved index gave back are then replaced by what the file says, so the next save
+   * writes them right and a log is not given a second definition of a snapshot it has.
+   */
+  repairFrom(read: LogSnapshots): void {
+    let changed = false;
+    for (let n = 0; n < Math.min(this.count, read.count); n += 1) {
+      if (this.texts[n] === read.texts[n]) continue;
+      this.texts[n] = read.texts[n]!;
+      this.parsedAt[n] = undefined;
+      for (const [track, at] of this.lastOfTrack) if (at === n) this.lastOfTrack.delete(track);
+      changed = true;
+    }
+    if (changed) this.numbersMade = undefined;
+  }
+
   /** Forgets the snapshots from number `count` on (their lines never reached the file). */
   truncate(count: number): void {
     for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);

@@ -198,11 +198,15 @@ export class PlayLog implements PlayStore {
     try {
       const header = await readHeader(handle);
       if (!header || header.bytes < 0) return;
-      const lines = logLines(new LogSnapshots(), onEntry, onRows, end);
+      const read = new LogSnapshots();
+      const lines = logLines(read, onEntry, onRows, end);
       await readLines(handle, this.path, this.logger, header.bytes, (buf, start, stop, offset) =>
         offset >= end ? true : lines.read(buf, start, stop, offset),
       );
       lines.flush();
+      // The index is rebuilt because what a saved index gave back did not fit: its snapshot texts
+      // may be what was wrong.
+      this.snapshots.repairFrom(read);
     } finally {
       await handle.close();
     }

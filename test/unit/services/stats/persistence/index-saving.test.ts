@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,5 +107,27 @@ describe('saving the stats index', () => {
       expect(index.listeningTime({ userId })).toEqual(whole.listeningTime({ userId }));
     }
     await second.close();
+  });
+
+  it('repairs a saved index whose snapshot text was damaged: rebuilt once, loaded as it is after', async () => {
+    const dataDir = await dataFolder();
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(makeVariedPlays(300));
+    await first.close();
+    const path = join(dataDir, 'plays.index');
+    const file = await readFile(path);
+    // A field name changed inside the first snapshot text: the text no longer reads as a snapshot.
+    file.write('trackIx', file.indexOf('trackId'), 'latin1');
+    await writeFile(path, file);
+
+    const fits: boolean[] = [];
+    for (let start = 0; start < 2; start++) {
+      const loading = new LoadingIndex(new StatsIndex(), () => Promise.resolve());
+      const opened = await openStoreWithIndex(dataDir, { logger: createMemoryLogger(), index: loading });
+      fits.push(await loading.finish());
+      if (!fits.at(-1)) await opened.rebuildIndex();
+      await opened.close();
+    }
+    expect(fits).toEqual([false, true]);
   });
 });
