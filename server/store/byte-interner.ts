@@ -5,6 +5,9 @@
  * are first seen. Different bytes may decode to the same string (invalid UTF-8 becomes U+FFFD):
  * they get different numbers here, and whoever interns `values` by string joins them again.
  */
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export class ByteInterner {
   /** The strings, by number. */
   readonly values: string[] = [];
@@ -15,6 +18,8 @@ export class ByteInterner {
   private starts: number[] = [0];
   private pool = Buffer.allocUnsafe(1024);
   private used = 0;
+  /** Strings with no UTF-8 bytes of their own (see `keyOf`), by text; never in `slots`. */
+  private readonly unpaired = new Map<string, number>();
 
   get count(): number {
     return this.values.length;
@@ -35,8 +40,23 @@ export class ByteInterner {
 
   /** The number of a string (its UTF-8 bytes), for lines read the slow way. */
   keyOf(value: string): number {
+    // A lone surrogate (a name cut in the middle of an emoji, written escaped in the log) has no
+    // UTF-8 bytes: encoding it would make it U+FFFD and merge it with another name. Numbered by text.
+    if (LONE_SURROGATE.test(value)) return this.unpairedKey(value);
     const bytes = Buffer.from(value, 'utf8');
     return this.key(bytes, 0, bytes.length, hashBytes(bytes, 0, bytes.length));
+  }
+
+  private unpairedKey(value: string): number {
+    let k = this.unpaired.get(value);
+    if (k === undefined) {
+      k = this.values.length;
+      this.unpaired.set(value, k);
+      this.values.push(value);
+      this.starts.push(this.used);
+      this.hashes.push(0);
+    }
+    return k;
   }
 
   private holds(k: number, buf: Uint8Array, start: number, end: number): boolean {
@@ -70,6 +90,7 @@ export class ByteInterner {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
     for (let k = 0; k < this.values.length; k += 1) {
+      if (this.unpaired.get(this.values[k]!) === k) continue;
       let slot = this.hashes[k]! & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = k + 1;

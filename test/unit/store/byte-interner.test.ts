@@ -34,4 +34,19 @@ describe('numbering strings by their bytes', () => {
     expect(interner.key(b, 0, 1, hashBytes(b, 0, 1))).toBe(1);
     expect(interner.values).toEqual(['\ufffd', '\ufffd']);
   });
+
+  it('keeps a name cut in the middle of an emoji as it is, apart from the replacement character', () => {
+    // A device name cut at 128 characters may end in half a surrogate pair; the log writes it
+    // escaped, and the slow reader hands it over as a string.
+    const interner = new ByteInterner();
+    const cut = 'Phone \ud83c';
+    expect(interner.keyOf(cut)).toBe(0);
+    expect(interner.keyOf('Phone \ufffd')).toBe(1);
+    expect(interner.keyOf(cut)).toBe(0);
+    // Enough others to grow the table: the cut name keeps its number and is not found by bytes.
+    for (let i = 0; i < 200; i++) expect(interner.keyOf(`device ${i}`)).toBe(i + 2);
+    expect(interner.keyOf(cut)).toBe(0);
+    expect(keyOf(interner, '')).toBe(202);
+    expect(interner.values[0]).toBe(cut);
+  });
 });
