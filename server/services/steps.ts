@@ -28,3 +28,29 @@ export async function inBackground<T>(steps: Steps<T>, wanted: () => boolean): P
     if (step.done) return step.value;
   }
 }
+
+/**
+ * One warm-up at a time: one asked for while another runs (a scan ended meanwhile) runs once after
+ * it, so the newest library is warmed and no two warm-ups share the turns between requests.
+ */
+export class WarmUps {
+  private running = false;
+  private again = false;
+
+  async run(warm: () => Promise<void>): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      await warm();
+    } finally {
+      this.running = false;
+    }
+    if (this.again) {
+      this.again = false;
+      await this.run(warm);
+    }
+  }
+}

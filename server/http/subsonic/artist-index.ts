@@ -2,7 +2,7 @@ import type { ArtistRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
 import type { Services } from '../../services/create-services.js';
 import type { LibraryCatalog } from '../../services/library-catalog.js';
-import { finish, inBackground, type Steps } from '../../services/steps.js';
+import { finish, inBackground, WarmUps, type Steps } from '../../services/steps.js';
 import { KeptAnswers } from './kept-answers.js';
 import { Presenter } from './presenter.js';
 import { envelope, render, renderItem, type Format, type Payload } from './render.js';
@@ -106,9 +106,7 @@ export class ArtistIndexAnswers {
   /** Answers being made by a warm-up; a request that needs one finishes it at once. */
   private readonly making = new Map<string, { snapshot: LibraryCatalog; steps: Steps<KeptIndex> }>();
   private readonly wanted = new Set<string>(['getArtists:json', 'getArtists:xml']);
-  private warming = false;
-  /** A warm-up was asked for while one ran (a scan ended): another follows it. */
-  private warmAgain = false;
+  private readonly warmUps = new WarmUps();
 
   constructor(
     private readonly services: Services,
@@ -160,13 +158,8 @@ export class ArtistIndexAnswers {
    * few milliseconds at a time between requests. Resolves when they are made, or left because the
    * library changed.
    */
-  async warm(): Promise<void> {
-    if (this.warming) {
-      this.warmAgain = true;
-      return;
-    }
-    this.warming = true;
-    try {
+  warm(): Promise<void> {
+    return this.warmUps.run(async () => {
       const snapshot = this.services.library.snapshot();
       for (const key of [...this.wanted]) {
         if (this.kept.get(key)?.snapshot === snapshot) continue;
@@ -182,13 +175,7 @@ export class ArtistIndexAnswers {
         if (kept) this.kept.set(key, kept);
         else if (this.services.library.snapshot() !== snapshot) return;
       }
-    } finally {
-      this.warming = false;
-    }
-    if (this.warmAgain) {
-      this.warmAgain = false;
-      await this.warm();
-    }
+    });
   }
 
   /** The letter groups of the current snapshot, made at once if no warm-up made them. */

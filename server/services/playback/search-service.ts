@@ -3,7 +3,7 @@ import type { AlbumRecord, ArtistRecord, TrackRecord } from '../../domain/librar
 import type { Principal } from '../../domain/user.js';
 import type { LibraryCatalog } from '../library-catalog.js';
 import type { LibraryService } from '../library-service.js';
-import { finish, inBackground, type Steps } from '../steps.js';
+import { finish, inBackground, WarmUps, type Steps } from '../steps.js';
 import { NameIndex } from './search-index.js';
 
 export const SEARCH_DEFAULT_COUNT = 20;
@@ -44,9 +44,7 @@ export class SearchService {
   private readonly indexes = new WeakMap<LibraryCatalog, SnapshotIndex>();
   /** The indexes a warm-up is making; a search that needs them finishes them at once. */
   private making: { catalog: LibraryCatalog; steps: Steps<SnapshotIndex> } | undefined;
-  private warming = false;
-  /** A warm-up was asked for while one ran (a scan ended): another follows it. */
-  private warmAgain = false;
+  private readonly warmUps = new WarmUps();
 
   constructor(private readonly library: LibraryService) {}
 
@@ -85,15 +83,10 @@ export class SearchService {
    * Builds the indexes of the current snapshot now, a few milliseconds at a time between requests,
    * instead of at the first search. Resolves when they are built, or left for a newer snapshot.
    */
-  async warm(): Promise<void> {
-    const catalog = this.library.snapshot();
-    if (this.warming) {
-      this.warmAgain = true;
-      return;
-    }
-    if (this.indexes.has(catalog)) return;
-    this.warming = true;
-    try {
+  warm(): Promise<void> {
+    return this.warmUps.run(async () => {
+      const catalog = this.library.snapshot();
+      if (this.indexes.has(catalog)) return;
       const making = { catalog, steps: indexing(catalog) };
       this.making = making;
       const index = await inBackground(
@@ -103,13 +96,7 @@ export class SearchService {
       );
       if (this.making === making) this.making = undefined;
       if (index) this.indexes.set(catalog, index);
-    } finally {
-      this.warming = false;
-    }
-    if (this.warmAgain) {
-      this.warmAgain = false;
-      await this.warm();
-    }
+    });
   }
 
   private current(): SnapshotIndex {

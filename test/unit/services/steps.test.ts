@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finish, inBackground, STEP_MS } from '../../../server/services/steps.js';
+import { finish, inBackground, STEP_MS, WarmUps } from '../../../server/services/steps.js';
 
 /** Steps that each take a millisecond of busy work, counting those that ran. */
 function* counted(steps: number, ran: { count: number }) {
@@ -41,5 +41,29 @@ describe('steps', () => {
     expect(await made).toBeUndefined();
     expect(ran.count).toBe(stoppedAt);
     expect(ran.count).toBeLessThan(100 * STEP_MS);
+  });
+});
+
+describe('warm-ups', () => {
+  it('runs one at a time, and one asked for meanwhile once after it, however many were asked', async () => {
+    const warmUps = new WarmUps();
+    const runs: string[] = [];
+    let release: () => void = () => undefined;
+    const first = warmUps.run(() => {
+      runs.push('first');
+      // The first run waits to be released; the one that follows it is done at once.
+      return runs.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+    });
+    const later = () => {
+      runs.push('later');
+      return Promise.resolve();
+    };
+    await warmUps.run(later);
+    await warmUps.run(later);
+    expect(runs).toEqual(['first']);
+    release();
+    await first;
+    // The follow-up runs the warm-up the first call gave: it reads the library of its own time.
+    expect(runs).toEqual(['first', 'first']);
   });
 });
