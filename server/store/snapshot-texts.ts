@@ -16,6 +16,8 @@ const HASHED_TAIL = 32;
 export interface SnapshotTextList {
   readonly count: number;
   text(n: number): string;
+  /** Texts [from, to). */
+  slice(from: number, to: number): string[];
 }
 
 export class SnapshotTexts implements SnapshotTextList {
@@ -98,11 +100,16 @@ export class SnapshotTexts implements SnapshotTextList {
     return this.pool.subarray(start, end);
   }
 
-  /** Texts [from, to) as strings. */
+  /** Texts [from, to) as strings, made in one piece: a string each is a native call each. */
   slice(from: number, to = this.count): string[] {
-    const out: string[] = [];
-    for (let n = from; n < to; n += 1) out.push(this.text(n));
-    return out;
+    if (from >= to) return [];
+    const ends = this.endsMade();
+    const texts = this.pool.toString('utf8', this.startOf(from, ends), ends[to - 1]).split('\n');
+    if (texts.length === to - from) return texts;
+    // Bytes of another shape (see `endsMade`): text by text.
+    texts.length = 0;
+    for (let n = from; n < to; n += 1) texts.push(this.text(n));
+    return texts;
   }
 
   /** The number of `text`; -1 when it is none of these. */

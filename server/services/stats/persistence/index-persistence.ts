@@ -141,14 +141,20 @@ export function* checkBlocks(
   const list: SnapshotTextList =
     'text' in logSnapshotTexts
       ? logSnapshotTexts
-      : { count: logSnapshotTexts.length, text: (n) => logSnapshotTexts[n]! };
+      : {
+          count: logSnapshotTexts.length,
+          text: (n) => logSnapshotTexts[n]!,
+          slice: (from, to) => logSnapshotTexts.slice(from, to),
+        };
   // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
   const logSnapshots: PlaySnapshot[] = [];
-  for (let i = 0; i < list.count; i += 1) {
-    if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
-    const snapshot = decodeSnapshotText(list.text(i));
-    if (!snapshot) return undefined;
-    logSnapshots.push(snapshot);
+  for (let from = 0; from < list.count; from += TEXTS_PER_CHECK_STEP) {
+    if (from > 0) yield;
+    for (const text of list.slice(from, Math.min(list.count, from + TEXTS_PER_CHECK_STEP))) {
+      const snapshot = decodeSnapshotText(text);
+      if (!snapshot) return undefined;
+      logSnapshots.push(snapshot);
+    }
   }
   yield;
   const users = new Set<string>();

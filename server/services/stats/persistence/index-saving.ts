@@ -100,7 +100,13 @@ export async function openStoreWithIndex(
       // parts after that (LoadingIndex).
       const texts = copy?.from.snapshots.texts;
       const usable =
-        copy && texts && index.load(copy.data, { count: logSnapshots, text: (n) => texts.text(n) });
+        copy &&
+        texts &&
+        index.load(copy.data, {
+          count: logSnapshots,
+          text: (n) => texts.text(n),
+          slice: (from, to) => texts.slice(from, to),
+        });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable) saved = { bytes: copy.bytes, logSnapshots };
