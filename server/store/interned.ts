@@ -9,16 +9,21 @@
 export class Interned<T> {
   private readonly values: Array<T | undefined> = [undefined];
   private numbers: Map<string, number> | undefined = new Map();
+  /** The number last given: an album's tracks come one after another and mostly share their values. */
+  private last = 0;
 
   constructor(
     private readonly keyOf: (value: T) => string,
     /** The copy kept of a value first seen (e.g. frozen, its parts pooled). */
     private readonly copy: (value: T) => T,
+    /** Whether a value is the same as a kept copy, without making its key. */
+    private readonly same: (value: T, kept: T) => boolean = (value, kept) => value === kept,
   ) {}
 
   /** The number of `value`, added if new; 0 for undefined. */
   numberOf(value: T | undefined): number {
     if (value === undefined) return 0;
+    if (this.last !== 0 && this.same(value, this.values[this.last]!)) return this.last;
     const key = this.keyOf(value);
     const numbers = (this.numbers ??= this.table());
     let number = numbers.get(key);
@@ -27,6 +32,7 @@ export class Interned<T> {
       this.values.push(this.copy(value));
       numbers.set(key, number);
     }
+    this.last = number;
     return number;
   }
 

@@ -15,6 +15,8 @@ export class TextColumn {
   private absent: Uint8Array | undefined;
   /** Whether every byte so far is ASCII: such bytes are read back as Latin-1, which is faster. */
   private ascii = true;
+  /** Strings UTF-8 cannot hold (a lone surrogate, as a damaged tag may give), kept as they are. */
+  private unpaired: Map<number, string> | undefined;
 
   get length(): number {
     return this.rows;
@@ -26,6 +28,8 @@ export class TextColumn {
       this.absent ??= new Uint8Array(this.ends.length);
       if (this.absent.length < this.ends.length) this.absent = grown(this.absent, this.ends.length);
       this.absent[this.rows] = 1;
+    } else if (!isWellFormed(value)) {
+      (this.unpaired ??= new Map()).set(this.rows, value);
     } else if (value.length > 0) {
       // Three bytes a UTF-16 unit at most.
       const most = this.used + value.length * 3;
@@ -44,6 +48,7 @@ export class TextColumn {
 
   at(row: number): string | undefined {
     if (this.absent !== undefined && this.absent[row] === 1) return undefined;
+    if (this.unpaired !== undefined && this.unpaired.has(row)) return this.unpaired.get(row);
     const start = row === 0 ? 0 : this.ends[row - 1]!;
     const end = this.ends[row]!;
     if (start === end) return '';
@@ -67,3 +72,6 @@ function grown<T extends Uint8Array | Uint32Array>(array: T, length: number): T 
   bigger.set(array);
   return bigger;
 }
+
+const isWellFormed = (value: string): boolean =>
+  (value as unknown as { isWellFormed(): boolean }).isWellFormed();

@@ -44,14 +44,16 @@ export class TrackColumns {
   private readonly recordings = new TextColumn();
   /** Whole-number fields that did not fit their column, by row. */
   private readonly odd = new Map<number, Partial<Pick<TrackRecord, Whole>>>();
-  private readonly strings = new Interned<string>(
-    (value) => value,
-    (value) => value,
-  );
+  // Kept strings are flat copies: a string cut from a longer one (a folder from its path, a value
+  // JSON.parse took from a chunk of the file) would keep the whole longer one.
+  private readonly strings = new Interned<string>((value) => value, flat);
+  /** Folders apart from other strings: a track's own folder is mostly the one before's. */
+  private readonly folders = new Interned<string>((value) => value, flat);
   private readonly lists = new Interned<readonly string[]>(
     (values) => values.join('\u0000'),
     (values) =>
       values.length === 0 ? EMPTY : Object.freeze(values.map((value) => this.strings.pooled(value))),
+    sameList,
   );
   private readonly pictures = new Interned<readonly ArtworkInfo[]>(
     (values) => JSON.stringify(values),
@@ -67,6 +69,7 @@ export class TrackColumns {
               }),
             ),
           ),
+    samePictures,
   );
 
   get length(): number {
@@ -93,7 +96,7 @@ export class TrackColumns {
     const path = track.path;
     const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
     const r = row * REFS;
-    this.refs[r + FOLDER] = this.strings.numberOf(path.slice(0, cut));
+    this.refs[r + FOLDER] = this.folders.numberOf(path.slice(0, cut));
     this.refs[r + ALBUM] = this.strings.numberOf(track.albumId ?? undefined);
     this.refs[r + ARTIST] = this.strings.numberOf(track.artist);
     this.refs[r + FORMAT] = this.strings.numberOf(track.format);
@@ -118,6 +121,7 @@ export class TrackColumns {
     this.grow(this.rows);
     for (const column of [this.ids, this.names, this.files, this.recordings]) column.trim();
     this.strings.seal();
+    this.folders.seal();
     this.lists.seal();
     this.pictures.seal();
   }
@@ -131,7 +135,7 @@ export class TrackColumns {
   }
 
   path(row: number): string {
-    return this.strings.at(this.refs[row * REFS + FOLDER]!)! + this.files.at(row)!;
+    return this.folders.at(this.refs[row * REFS + FOLDER]!)! + this.files.at(row)!;
   }
 
   size(row: number): number {
@@ -211,4 +215,25 @@ export class TrackColumns {
     refs.set(this.refs.subarray(0, this.rows * REFS));
     this.refs = refs;
   }
+}
+
+function sameList(values: readonly string[], kept: readonly string[]): boolean {
+  if (values.length !== kept.length) return false;
+  for (let i = 0; i < values.length; i++) if (values[i] !== kept[i]) return false;
+  return true;
+}
+
+function samePictures(values: readonly ArtworkInfo[], kept: readonly ArtworkInfo[]): boolean {
+  if (values.length !== kept.length) return false;
+  for (let i = 0; i < values.length; i++) {
+    const [a, b] = [values[i]!, kept[i]!];
+    if (Object.keys(a).length !== Object.keys(b).length) return false;
+    for (const key of Object.keys(b) as Array<keyof ArtworkInfo>) if (a[key] !== b[key]) return false;
+  }
+  return true;
+}
+
+function flat(value: string): string {
+  // Through JSON, not a Buffer: a lone surrogate comes back as it was.
+  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }
