@@ -47,6 +47,11 @@ export class TrackColumns {
   // Kept strings are flat copies: a string cut from a longer one (a folder from its path, a value
   // JSON.parse took from a chunk of the file) would keep the whole longer one.
   private readonly strings = new Interned<string>((value) => value, flat);
+  // A pool a field: each compares a track's value with the track before's first.
+  private readonly albums = new Interned<string>((value) => value, flat);
+  private readonly credits = new Interned<string>((value) => value, flat);
+  private readonly formats = new Interned<string>((value) => value, flat);
+  private readonly releases = new Interned<string>((value) => value, flat);
   /** Folders apart from other strings: a track's own folder is mostly the one before's. */
   private readonly folders = new Interned<string>((value) => value, flat);
   private readonly lists = new Interned<readonly string[]>(
@@ -97,10 +102,10 @@ export class TrackColumns {
     const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
     const r = row * REFS;
     this.refs[r + FOLDER] = this.folders.numberOf(path.slice(0, cut));
-    this.refs[r + ALBUM] = this.strings.numberOf(track.albumId ?? undefined);
-    this.refs[r + ARTIST] = this.strings.numberOf(track.artist);
-    this.refs[r + FORMAT] = this.strings.numberOf(track.format);
-    this.refs[r + RELEASE] = this.strings.numberOf(track.releaseMbid);
+    this.refs[r + ALBUM] = this.albums.numberOf(track.albumId ?? undefined);
+    this.refs[r + ARTIST] = this.credits.numberOf(track.artist);
+    this.refs[r + FORMAT] = this.formats.numberOf(track.format);
+    this.refs[r + RELEASE] = this.releases.numberOf(track.releaseMbid);
     this.refs[r + ARTIST_IDS] = this.lists.numberOf(track.artistIds);
     this.refs[r + GENRES] = this.lists.numberOf(track.genres);
     this.refs[r + ARTIST_MBIDS] = this.lists.numberOf(track.artistMbids);
@@ -120,7 +125,7 @@ export class TrackColumns {
   seal(): void {
     this.grow(this.rows);
     for (const column of [this.ids, this.names, this.files, this.recordings]) column.trim();
-    this.strings.seal();
+    for (const pool of [this.strings, this.albums, this.credits, this.formats, this.releases]) pool.seal();
     this.folders.seal();
     this.lists.seal();
     this.pictures.seal();
@@ -168,19 +173,19 @@ export class TrackColumns {
   }
 
   albumId(row: number): string | null {
-    return this.strings.at(this.refs[row * REFS + ALBUM]!) ?? null;
+    return this.albums.at(this.refs[row * REFS + ALBUM]!) ?? null;
   }
 
   artist(row: number): string | undefined {
-    return this.strings.at(this.refs[row * REFS + ARTIST]!);
+    return this.credits.at(this.refs[row * REFS + ARTIST]!);
   }
 
   format(row: number): string {
-    return this.strings.at(this.refs[row * REFS + FORMAT]!)!;
+    return this.formats.at(this.refs[row * REFS + FORMAT]!)!;
   }
 
   releaseMbid(row: number): string | undefined {
-    return this.strings.at(this.refs[row * REFS + RELEASE]!);
+    return this.releases.at(this.refs[row * REFS + RELEASE]!);
   }
 
   artistIds(row: number): string[] {
