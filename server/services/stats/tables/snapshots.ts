@@ -119,9 +119,11 @@ export class SnapshotTable {
     let changed = false;
     for (let s = 0; s < this.count; s += 1) {
       if (s > 0 && s % perStep === 0) yield;
-      this.pushCounted(s, current, artists, names);
+      // One look at the library a snapshot: it makes a record of the track each time.
+      const now = current?.(this.interners.tracks.values[this.track[s]!]!);
+      this.pushCounted(s, now, artists, names);
       moved ||= !artists.same(s, this.loggedArtists, s);
-      const counted = this.countedAlbumOf(s, current);
+      const counted = this.countedAlbumOf(s, now);
       album.push(counted);
       albumMoved ||= counted !== this.loggedAlbum.data[s];
       changed ||=
@@ -138,17 +140,23 @@ export class SnapshotTable {
    * The album snapshot `s` counts for: its track's now, since an album's id follows its album
    * artist's credit, which a rescan may read anew; the logged one when the track has gone or has none.
    */
-  private countedAlbumOf(s: number, current = this.current): number {
-    const now = current?.(this.interners.tracks.values[this.track[s]!]!);
-    if (!now?.albumId) return this.loggedAlbum.data[s]!;
-    return this.interners.albums.intern(now.albumId);
+  private countedAlbumOf(s: number, now: Now | undefined): number {
+    const logged = this.loggedAlbum.data[s]!;
+    if (!now?.albumId) return logged;
+    // Most tracks are where they were when played: the logged number, without interning.
+    const { albums } = this.interners;
+    return albums.values[logged] === now.albumId ? logged : albums.intern(now.albumId);
+  }
+
+  /** The track of snapshot `s` in the library now (see `recount`). */
+  private now(s: number): Now | undefined {
+    return this.current?.(this.interners.tracks.values[this.track[s]!]!);
   }
 
   /** Adds to `ids` and `named` the artists and names snapshot `s` counts for (see `recount`). */
-  private pushCounted(s: number, current: TrackNow | undefined, ids: Lists, named: Lists): void {
-    const { tracks, artists, names } = this.interners;
-    const now = current?.(tracks.values[this.track[s]!]!);
-    if (!now || now.ids.length === 0) {
+  private pushCounted(s: number, now: Now | undefined, ids: Lists, named: Lists): void {
+    const { artists, names } = this.interners;
+    if (!now || now.ids.length === 0 || this.creditedAsLogged(s, now)) {
       const { start, values } = this.loggedArtists;
       const loggedNames = this.loggedArtistNames.values;
       for (let i = start[s]!; i < start[s + 1]!; i += 1) {
@@ -161,6 +169,25 @@ export class SnapshotTable {
     }
     ids.close();
     named.close();
+  }
+
+  /**
+   * Whether the track is credited now as snapshot `s` logged it, artist by artist and name by name:
+   * then its logged numbers serve, without interning what the library gives.
+   */
+  private creditedAsLogged(s: number, now: Now): boolean {
+    const { start, values } = this.loggedArtists;
+    const from = start[s]!;
+    if (start[s + 1]! - from !== now.ids.length) return false;
+    const loggedNames = this.loggedArtistNames.values;
+    const { artists, names } = this.interners;
+    for (let i = 0; i < now.ids.length; i += 1)
+      if (
+        artists.values[values[from + i]!] !== now.ids[i] ||
+        names.values[loggedNames[from + i]!] !== (now.names[i] ?? '')
+      )
+        return false;
+    return true;
   }
 
   /** How many items of a kind (genres: groups; spellings: genre spellings) the snapshots name so far. */
@@ -257,7 +284,9 @@ export class SnapshotTable {
     const s = this.count;
     this.tracks.push(tracks.intern(e.trackId));
     this.loggedAlbum.push(e.albumId === null ? -1 : albums.intern(e.albumId));
-    if (this.counted !== this.loggedAlbum) this.counted.push(this.countedAlbumOf(s));
+    const now =
+      this.counted !== this.loggedAlbum || this.artists !== this.loggedArtists ? this.now(s) : undefined;
+    if (this.counted !== this.loggedAlbum) this.counted.push(this.countedAlbumOf(s, now));
     this.durations.push(Number.isFinite(e.durationMs) ? e.durationMs : 0);
     this.trackNames.push(e.trackName === null ? -1 : names.intern(e.trackName));
     this.albumNames.push(e.albumName === null ? -1 : names.intern(e.albumName));
@@ -267,7 +296,7 @@ export class SnapshotTable {
         loggedArtistNames.add(names.intern(e.artistNames[i] ?? ''));
     loggedArtists.close();
     loggedArtistNames.close();
-    if (this.artists !== loggedArtists) this.pushCounted(s, this.current, this.artists, this.artistNames);
+    if (this.artists !== loggedArtists) this.pushCounted(s, now, this.artists, this.artistNames);
     const { rawGenres, genreKeys, spellings } = this;
     for (const tag of e.genres) {
       const idx = genres.intern(tag);
@@ -284,6 +313,8 @@ export class SnapshotTable {
     return s;
   }
 }
+
+type Now = NonNullable<ReturnType<TrackNow>>;
 
 /** A track's artists (ids and names) and album in the library now, undefined when it has gone. */
 export type TrackNow = (
