@@ -71,7 +71,7 @@ export class LibraryCatalog {
   }
 
   private *fill(index: Readonly<LibraryIndex>): Generator<void, void> {
-    this.tracks = [...index.tracks].sort(byName);
+    this.tracks = sortedByName(index.tracks);
     yield;
     this.albums = [...index.albums].sort(byName);
     this.artists = [...index.artists].sort(byName);
@@ -90,9 +90,14 @@ export class LibraryCatalog {
     }
     for (const artist of index.artists) this.artistEntry(artist.id).name = artist.name;
     yield;
-    for (const [i, track] of index.tracks.entries()) {
+    // In name order, so that a stable sort by disc and number leaves tracks in the same place by
+    // name (a name read for each comparison is made anew from the library's columns).
+    for (const [i, track] of this.tracks.entries()) {
       if (i > 0 && i % TRACKS_PER_STEP === 0) yield;
       if (track.albumId) this.albumEntry(track.albumId).tracks.push(track);
+    }
+    for (const [i, track] of index.tracks.entries()) {
+      if (i > 0 && i % TRACKS_PER_STEP === 0) yield;
       for (const artistId of track.artistIds) {
         this.artistEntry(artistId).trackCount++;
         if (track.albumId) addAlbumOfArtist(artistId, track.albumId);
@@ -106,7 +111,7 @@ export class LibraryCatalog {
       if (albums % ALBUMS_PER_STEP === 0) yield;
       entry.stats = albumStatsOf(entry.tracks);
       entry.added = entry.tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity);
-      entry.tracks.sort(byPosition);
+      entry.tracks.sort(byDiscAndNumber);
     }
     for (const [artistId, albums] of albumsOfArtist) this.artistEntry(artistId).albums = [...albums];
   }
@@ -186,11 +191,27 @@ export class LibraryCatalog {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-function byPosition(a: TrackRecord, b: TrackRecord): number {
+/**
+ * The tracks by name, each name read once: a stored track's name is made from its column at each
+ * read, so a sort comparing records would make two names at each of its millions of comparisons.
+ */
+function sortedByName(tracks: readonly TrackRecord[]): TrackRecord[] {
+  const names = tracks.map((track) => track.name);
+  const order = Array.from(names.keys());
+  order.sort((a, b) => {
+    const byText = collator.compare(names[a]!, names[b]!);
+    if (byText !== 0) return byText;
+    const [x, y] = [tracks[a]!.id, tracks[b]!.id];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return order.map((at) => tracks[at]!);
+}
+
+/** Tracks already in name order: the sort is stable, so ties stay by name. */
+function byDiscAndNumber(a: TrackRecord, b: TrackRecord): number {
   return (
     (a.discNumber ?? 0) - (b.discNumber ?? 0) ||
-    (a.trackNumber ?? Number.MAX_SAFE_INTEGER) - (b.trackNumber ?? Number.MAX_SAFE_INTEGER) ||
-    byName(a, b)
+    (a.trackNumber ?? Number.MAX_SAFE_INTEGER) - (b.trackNumber ?? Number.MAX_SAFE_INTEGER)
   );
 }
 
