@@ -5,11 +5,31 @@
  * as on music, in the usual formats and bit rates, each copied and given its own tags and, except
  * WAV, a 600×600 JPEG cover. Then, with the files in the page cache, it measures the CPU time of a
  * first scan by the real Melon server (in a process of its own, built as `npm start` runs it) and
- * by Debian's `supysonic-cli` (its own config and database in a temp folder, its start-up cost
- * measured on an empty folder and taken off). Where supysonic is not installed it uses a reference
- * figure measured here before. With `--runs N` each scans N times, one after the other, and the
- * figures are the medians. Melon's first scan is also split into what each file costs once the
- * code is warm (bench-scan-reads.ts) and what the first files cost once.
+ * by Debian's `supysonic-cli` (its own config and database in a temp folder). Where supysonic is
+ * not installed it uses a reference figure measured here before. With `--runs N` each scans N
+ * times, one after the other, and the figures are the medians. Melon's first scan is also split
+ * into what each file costs once the code is warm (bench-scan-reads.ts) and what the first files
+ * cost once.
+ *
+ * What is counted, on each side: the CPU (user + system, every thread: V8's compiler and collector
+ * threads, libuv's pool, SQLite's) that a first scan of the folder adds to the program having
+ * started, divided by the files.
+ * - supysonic: `supysonic-cli folder scan` of the folder, less the same command over an empty
+ *   folder. Taken off: Python's start, the imports (supysonic, pony, and its tag library mediafile,
+ *   which imports mutagen's MP3/ID3, MP4, FLAC and ASF modules; Debian ships them compiled to .pyc),
+ *   opening the database, and a scan's fixed work. Counted: the walk, the reading of tags, covers
+ *   and lengths, the modules mutagen imports at its first file (Ogg, Opus, WAV...), the SQLite
+ *   writes.
+ * - Melon: the scan alone, from its start to library.json written and the catalog rebuilt, in a
+ *   server that has started (Node's start, the imports, opening the store and the plays not
+ *   counted). Before the scan, the server loads music-metadata's parsers of the formats whose
+ *   mutagen modules mediafile imports at its start (scripts/server-process.ts): supysonic's start
+ *   counts their loading, so neither side's figure does (it is reported beside, as
+ *   `melonStartupParsersCpuMs`). Counted: the walk, the reads, the other parsers' loading (Ogg,
+ *   WAV) at their first file, as supysonic's, the writing of library.json, and V8 compiling the
+ *   code as it first runs: Python has no such step (its bytecode is on disk, and it has no
+ *   optimizing compiler), so this is a real cost of Melon's first scan, counted in full. A scan
+ *   over no files is not taken off Melon's figure (a few ms).
  *
  * Prints a table, then as its last line one JSON object with the figures.
  */
@@ -158,6 +178,8 @@ async function warmCache(files: string[]): Promise<void> {
 
 interface MelonScan {
   cpuMs: number;
+  /** Loading the parsers supysonic loads at its start (not in cpuMs). */
+  parsersCpuMs: number;
   wallMs: number;
   added: number;
   errors: number;
@@ -172,11 +194,13 @@ async function melonScan(): Promise<MelonScan> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'melon-bench-peer-'));
   try {
     const server = await startServerProcess(dataDir, REAL);
-    const scan = await server
-      .ask<{ scanMs: number; cpuMs: number; status: ScanStatus }>('scan')
-      .finally(() => server.stop());
+    const { parsers, scan } = await (async () => ({
+      parsers: await server.ask<{ cpuMs: number }>('parsers'),
+      scan: await server.ask<{ scanMs: number; cpuMs: number; status: ScanStatus }>('scan'),
+    }))().finally(() => server.stop());
     return {
       cpuMs: scan.cpuMs,
+      parsersCpuMs: parsers.cpuMs,
       wallMs: scan.scanMs,
       added: scan.status.added,
       errors: scan.status.problemCount,
@@ -293,6 +317,7 @@ export async function comparePeer(peer: string, files: number, runs = 1): Promis
     melonToPeer: round2(melonMsPerFile / peerMsPerFile),
     melonWarmCpuMsPerFile: round2(warm.all),
     melonFixedCpuMs: Math.round(fixedMs),
+    melonStartupParsersCpuMs: Math.round(median(melonRuns.map((m) => m.parsersCpuMs))),
     melonCpuMsPerFileRuns: melonRuns.map((m) => round2(m.cpuMs / files)),
     [`${peer}CpuMsPerFileRuns`]: peerRuns.map(round2),
     melonCpuMsPerFileByFormat: Object.fromEntries(

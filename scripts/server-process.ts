@@ -38,7 +38,7 @@ interface Started {
 }
 
 /** What the bench may ask the server process over IPC, and what it answers. */
-export type Question = 'measures' | 'memory' | 'save' | 'scan';
+export type Question = 'measures' | 'memory' | 'parsers' | 'save' | 'scan';
 /** Where the server's memory is now, without collecting garbage first (MB). */
 export interface MemoryNow {
   rss: number;
@@ -92,6 +92,10 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
         return {};
       }
       if (question.ask === 'memory') return memoryNow();
+      if (question.ask === 'parsers') {
+        await server.started;
+        return { cpuMs: await loadPeerStartupParsers() };
+      }
       if (question.ask === 'scan') {
         // The plays load after listening: the scan's figures are the scan's alone.
         await server.started;
@@ -133,6 +137,24 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
   process.on('SIGTERM', () => {
     void server.close(2_000).then(() => process.exit(0));
   });
+}
+
+/**
+ * The parsers of the formats whose readers supysonic loads when it starts (its tag library,
+ * mediafile, imports mutagen's MP3 with ID3, MP4, FLAC and ASF modules at its own import; the
+ * others, Ogg and WAV among them, at the first file that needs them). bench-scan-peer.ts takes
+ * supysonic's start-up off its figure, so it loads these before Melon's scan is measured: the same
+ * parsers' loading is then counted for neither. music-metadata loads a parser at its first file of
+ * that format and exports no path to them: they are imported by their file URLs beside its entry
+ * point, the very modules (one instance each) it loads. Answers the CPU ms their loading took.
+ */
+async function loadPeerStartupParsers(): Promise<number> {
+  const cpuStart = process.cpuUsage();
+  const entry = import.meta.resolve('music-metadata');
+  for (const file of ['mpeg/MpegParser.js', 'mp4/MP4Parser.js', 'flac/FlacParser.js', 'asf/AsfParser.js'])
+    await import(new URL(file, entry).href);
+  const cpu = process.cpuUsage(cpuStart);
+  return (cpu.user + cpu.system) / 1000;
 }
 
 function memoryNow(): MemoryNow {

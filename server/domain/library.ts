@@ -64,3 +64,35 @@ export interface LibraryIndex {
   albums: AlbumRecord[];
   artists: ArtistRecord[];
 }
+
+/**
+ * The track's fields in a plain object, in the order library.json writes them. The store may hold a
+ * track as a view over its columns, whose fields are getters: a spread (`{ ...track }`), `Object.keys`
+ * and structuredClone see none of them, so code making a changed track starts from this copy.
+ */
+export function plainTrack(track: TrackRecord): TrackRecord {
+  const plain: TrackRecord = {
+    id: track.id,
+    path: track.path,
+    size: track.size,
+    mtimeMs: track.mtimeMs,
+    name: track.name,
+    albumId: track.albumId,
+    artistIds: track.artistIds,
+    genres: track.genres,
+    durationMs: track.durationMs,
+    trackNumber: track.trackNumber,
+    discNumber: track.discNumber,
+    year: track.year,
+    format: track.format,
+    artwork: track.artwork,
+  };
+  const { dev, ino, artist, recordingMbid, releaseMbid, artistMbids } = track;
+  if (dev !== undefined) plain.dev = dev;
+  if (ino !== undefined) plain.ino = ino;
+  if (artist !== undefined) plain.artist = artist;
+  if (recordingMbid !== undefined) plain.recordingMbid = recordingMbid;
+  if (releaseMbid !== undefined) plain.releaseMbid = releaseMbid;
+  if (artistMbids !== undefined) plain.artistMbids = artistMbids;
+  return plain;
+}

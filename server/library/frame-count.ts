@@ -22,6 +22,13 @@ class FrameReader {
     return this.window.size;
   }
 
+  /** The `n` bytes at `offset` (fewer at the end of the file) when they are in the window; else null. */
+  peek(offset: number, n: number): Buffer | null {
+    const bytes = this.window.peek(offset, n);
+    if (bytes) this.last = offset;
+    return bytes;
+  }
+
   /** `n` bytes at `offset`, or fewer at the end of the file. */
   bytes(offset: number, n: number): Promise<Buffer> {
     const walking = offset >= this.last && offset - this.last <= WALK_STEP;
@@ -163,22 +170,55 @@ const CBR_PROBE_FRAMES = 4;
  * length from the byte count is still close.
  */
 async function constantBitrate(reader: FrameReader, first: number, bitrate: number): Promise<boolean> {
-  const sameRate = async (from: number, frames: number): Promise<boolean> => {
-    let pos: number | null = from;
-    for (let n = 0; n < frames && pos !== null && pos + 4 <= reader.size; n++) {
-      const h = await reader.bytes(pos, 4);
-      const frame = mpegFrame(h);
-      if (!frame) return n > 0; // the end of the frames (a trailing tag) after some that matched
-      if (mpegBitrate(h) !== bitrate) return false;
-      pos += frame.length;
-    }
-    return true;
-  };
-  if (!(await sameRate(first, CBR_FIRST_FRAMES))) return false;
+  if (!(await sameRate(reader, { pos: first, n: 0 }, CBR_FIRST_FRAMES, bitrate))) return false;
   const span = reader.size - first;
   for (let k = 1; k <= CBR_PROBES; k++) {
     const at = await findMpegSync(reader, first + Math.floor((span * k) / (CBR_PROBES + 1)));
-    if (at !== null && !(await sameRate(at, CBR_PROBE_FRAMES))) return false;
+    if (at !== null && !(await sameRate(reader, { pos: at, n: 0 }, CBR_PROBE_FRAMES, bitrate))) return false;
+  }
+  return true;
+}
+
+interface FrameWalk {
+  pos: number;
+  /** Frames looked at so far. */
+  n: number;
+}
+
+/**
+ * Whether the `frames` frames from the walk's place all have `bitrate`. The frames are looked at by
+ * sameRateInWindow, a plain function, while their headers are in the reader's window; this async
+ * function only brings the next piece of the file in. A loop of awaits would have V8 compile the
+ * async function whole with its optimizing compiler, at a cost the first files of a scan pay.
+ */
+async function sameRate(
+  reader: FrameReader,
+  walk: FrameWalk,
+  frames: number,
+  bitrate: number,
+): Promise<boolean> {
+  for (;;) {
+    const same = sameRateInWindow(reader, walk, frames, bitrate);
+    if (same !== undefined) return same;
+    // A file cut short while it is read: no header there, as in sameRateInWindow.
+    if ((await reader.bytes(walk.pos, 4)).length < 4) return walk.n > 0;
+  }
+}
+
+/** sameRate's answer, or undefined when the next header is not in the window (the walk stops there). */
+function sameRateInWindow(
+  reader: FrameReader,
+  walk: FrameWalk,
+  frames: number,
+  bitrate: number,
+): boolean | undefined {
+  for (; walk.n < frames && walk.pos + 4 <= reader.size; walk.n++) {
+    const h = reader.peek(walk.pos, 4);
+    if (!h) return undefined;
+    const frame = mpegFrame(h);
+    if (!frame) return walk.n > 0; // the end of the frames (a trailing tag) after some that matched
+    if (mpegBitrate(h) !== bitrate) return false;
+    walk.pos += frame.length;
   }
   return true;
 }

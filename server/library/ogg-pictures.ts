@@ -18,39 +18,65 @@ const PAGE_HEADER = 27;
 /** A comment header larger than this (a 16 MiB cover) is not read: no pictures are listed. */
 const MAX_COMMENT_BYTES = 16 * 1024 * 1024;
 
+/** The comment header's pieces, gathered from the segments of the pages it spans. */
+class CommentJoin {
+  private parts: Buffer[] = [];
+  private packet = 0;
+  private bytes = 0;
+  /** The joined packet once its last segment was seen; null when it is too large or cut short. */
+  result: Buffer | null | undefined = undefined;
+
+  /** Takes one page's segments (its lacing values and body). */
+  add(lacing: Buffer, body: Buffer): void {
+    let at = 0;
+    for (const n of lacing) {
+      if (this.packet === 1) {
+        this.bytes += n;
+        if (this.bytes > MAX_COMMENT_BYTES || at + n > body.length) {
+          this.result = null;
+          return;
+        }
+        this.parts.push(body.subarray(at, at + n));
+      }
+      at += n;
+      // A segment shorter than 255 bytes ends its packet.
+      if (n < 255 && this.packet++ === 1) {
+        this.result = Buffer.concat(this.parts);
+        return;
+      }
+    }
+  }
+}
+
+function total(lacing: Buffer): number {
+  let sum = 0;
+  for (const n of lacing) sum += n;
+  return sum;
+}
+
 /**
  * The second packet of the first logical stream (the comment header), joined from its pages by
- * their segment tables; null when the file ends first or it is too large.
+ * their segment tables; null when the file ends first or it is too large. The loop over a page's
+ * segments is in CommentJoin, outside this async function: a hot loop in an async function has V8
+ * compile the whole of it with its optimizing compiler, at a cost the first Ogg files of a scan pay.
  */
 async function commentPacket(window: FileWindow): Promise<Buffer | null> {
-  const parts: Buffer[] = [];
-  let packet = 0;
-  let bytes = 0;
+  const join = new CommentJoin();
   let serial: number | null = null;
   for (let pos = 0; pos < 2 * MAX_COMMENT_BYTES;) {
-    const header = await window.read(pos, PAGE_HEADER + 255);
+    const header = window.peek(pos, PAGE_HEADER + 255) ?? (await window.read(pos, PAGE_HEADER + 255));
     if (header.length < PAGE_HEADER || header.toString('latin1', 0, 4) !== 'OggS') return null;
     const segments = header[26]!;
     if (header.length < PAGE_HEADER + segments) return null;
     const pageSerial = header.readUInt32LE(14);
     serial ??= pageSerial;
     const lacing = header.subarray(PAGE_HEADER, PAGE_HEADER + segments);
-    const bodyLength = lacing.reduce((sum, n) => sum + n, 0);
+    const bodyLength = total(lacing);
     const bodyStart = pos + PAGE_HEADER + segments;
     pos = bodyStart + bodyLength;
     if (pageSerial !== serial) continue; // another stream's page, interleaved
-    const body = await window.read(bodyStart, bodyLength);
-    let at = 0;
-    for (const n of lacing) {
-      if (packet === 1) {
-        bytes += n;
-        if (bytes > MAX_COMMENT_BYTES || at + n > body.length) return null;
-        parts.push(body.subarray(at, at + n));
-      }
-      at += n;
-      // A segment shorter than 255 bytes ends its packet.
-      if (n < 255 && packet++ === 1) return Buffer.concat(parts);
-    }
+    join.add(lacing, window.peek(bodyStart, bodyLength) ?? (await window.read(bodyStart, bodyLength)));
+    if (join.result !== undefined) return join.result;
   }
   return null;
 }

@@ -9,7 +9,7 @@
  * - Missing tags fall back to file and folder names (see track-entry.ts).
  */
 import type { ScanStatus } from '../contract/library.js';
-import type { AlbumRecord, ArtistRecord, LibraryIndex } from '../domain/library.js';
+import { plainTrack, type AlbumRecord, type ArtistRecord, type LibraryIndex } from '../domain/library.js';
 import { stat } from 'node:fs/promises';
 import { messageOf } from '../errors.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
@@ -110,7 +110,10 @@ export async function scanLibrary(
     if (!info?.isFile() || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino)
       return null;
     countSeen();
-    return entryFromPrevious(info.dev === old.dev ? old : { ...old, dev: info.dev }, previousNames);
+    return entryFromPrevious(
+      info.dev === old.dev ? old : { ...plainTrack(old), dev: info.dev },
+      previousNames,
+    );
   };
 
   const scanOne = async (file: FoundFile): Promise<Entry | null> => {
@@ -123,7 +126,7 @@ export async function scanLibrary(
         const { size, mtimeMs, dev, ino } = opened.stat;
         const unchanged = old && old.size === size && old.mtimeMs === mtimeMs && (old.ino ?? ino) === ino;
         if (unchanged && old.artist !== undefined)
-          return entryFromPrevious({ ...old, dev, ino }, previousNames);
+          return entryFromPrevious({ ...plainTrack(old), dev, ino }, previousNames);
         const entry = entryFromTags(file, await readTrackFile(opened), opened.stat);
         if (old) progress.updated++;
         else progress.added++;

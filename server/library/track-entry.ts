@@ -8,13 +8,14 @@
  * one a single level down gets the artist 'Unknown Artist'.
  */
 import path from 'node:path';
-import type {
-  AlbumRecord,
-  ArtistRecord,
-  ArtworkInfo,
-  LibraryIndex,
-  TrackRecord,
-  TrackTags,
+import {
+  plainTrack,
+  type AlbumRecord,
+  type ArtistRecord,
+  type ArtworkInfo,
+  type LibraryIndex,
+  type TrackRecord,
+  type TrackTags,
 } from '../domain/library.js';
 import { albumId, artistId, trackId } from '../domain/library-ids.js';
 import { distinctNames, separateArtists } from './artist-credit.js';
@@ -198,5 +199,5 @@ export function entryFromPrevious(track: TrackRecord, previous: PreviousLookup):
 export async function rereadTrack(track: TrackRecord, file: OpenedTrackFile): Promise<TrackRecord> {
   const parsed = await readTrackFile(file);
   const { size, mtimeMs, dev, ino } = file.stat;
-  return { ...track, size, mtimeMs, dev, ino, ...trackTags(parsed, track.path) };
+  return { ...plainTrack(track), size, mtimeMs, dev, ino, ...trackTags(parsed, track.path) };
 }

@@ -4,7 +4,7 @@
  * edits of different paths run side by side.
  */
 import path from 'node:path';
-import type { TrackRecord } from '../domain/library.js';
+import { plainTrack, type TrackRecord } from '../domain/library.js';
 import { removePicture } from './picture-editor.js';
 import { rereadTrack } from './track-entry.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -31,7 +31,7 @@ export function audioFilesOnDisk(open: TrackOpener): AudioFileIo {
   };
   return {
     removePicture: (track, pos) =>
-      withFile(track, async (file) => ({ ...track, ...(await removePicture(file, pos)) })),
+      withFile(track, async (file) => ({ ...plainTrack(track), ...(await removePicture(file, pos)) })),
     reread: (track) => withFile(track, (file) => rereadTrack(track, file)),
   };
 }
@@ -60,7 +60,7 @@ export class TrackFiles {
       next = this.replaced.get(keyOf(file, identity))
     )
       identity = next;
-    return { ...track, dev: identity.dev, ino: identity.ino };
+    return { ...plainTrack(track), dev: identity.dev, ino: identity.ino };
   }
 
   /**

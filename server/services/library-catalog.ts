@@ -2,6 +2,7 @@ import type { NamedRef } from '../contract/common.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import { CatalogOrders } from './catalog-orders.js';
 import { sortedInSteps } from './sorted-in-steps.js';
+import { sortInSteps } from './stats/sums/sort-in-steps.js';
 
 export interface AlbumStats {
   trackCount: number;
@@ -74,7 +75,7 @@ export class LibraryCatalog {
   }
 
   private *fill(index: Readonly<LibraryIndex>): Generator<void, void> {
-    this.tracks = yield* sortedInSteps(index.tracks, byName, COMPARISONS_PER_STEP);
+    this.tracks = yield* sortedByName(index.tracks);
     yield;
     this.albums = yield* sortedInSteps(index.albums, byName, COMPARISONS_PER_STEP);
     this.artists = yield* sortedInSteps(index.artists, byName, COMPARISONS_PER_STEP);
@@ -93,9 +94,14 @@ export class LibraryCatalog {
     }
     for (const artist of index.artists) this.artistEntry(artist.id).name = artist.name;
     yield;
-    for (const [i, track] of index.tracks.entries()) {
+    // In name order, so that a stable sort by disc and number leaves tracks in the same place by
+    // name (a name read for each comparison is made anew from the library's columns).
+    for (const [i, track] of this.tracks.entries()) {
       if (i > 0 && i % TRACKS_PER_STEP === 0) yield;
       if (track.albumId) this.albumEntry(track.albumId).tracks.push(track);
+    }
+    for (const [i, track] of index.tracks.entries()) {
+      if (i > 0 && i % TRACKS_PER_STEP === 0) yield;
       for (const artistId of track.artistIds) {
         this.artistEntry(artistId).trackCount++;
         if (track.albumId) addAlbumOfArtist(artistId, track.albumId);
@@ -109,7 +115,7 @@ export class LibraryCatalog {
       if (albums % ALBUMS_PER_STEP === 0) yield;
       entry.stats = albumStatsOf(entry.tracks);
       entry.added = entry.tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity);
-      entry.tracks.sort(byPosition);
+      entry.tracks.sort(byDiscAndNumber);
     }
     for (const [artistId, albums] of albumsOfArtist) this.artistEntry(artistId).albums = [...albums];
   }
@@ -189,11 +195,38 @@ export class LibraryCatalog {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-function byPosition(a: TrackRecord, b: TrackRecord): number {
+/**
+ * The tracks by name, each name read once: a stored track's name is made from its column at each
+ * read, so a sort comparing records would make two names at each of its millions of comparisons.
+ * In steps, names read and sorted a few thousand at a time.
+ */
+function* sortedByName(tracks: readonly TrackRecord[]): Generator<void, TrackRecord[]> {
+  const names: string[] = [];
+  for (let at = 0; at < tracks.length; at++) {
+    names.push(tracks[at]!.name);
+    if ((at + 1) % TRACKS_PER_STEP === 0) yield;
+  }
+  const order = new Int32Array(tracks.length);
+  for (let at = 0; at < order.length; at++) order[at] = at;
+  yield* sortInSteps(
+    order,
+    (a, b) => {
+      const byText = collator.compare(names[a]!, names[b]!);
+      if (byText !== 0) return byText;
+      const [x, y] = [tracks[a]!.id, tracks[b]!.id];
+      // Places last: one order whatever the sort, as Array#sort kept equal tracks.
+      return x < y ? -1 : x > y ? 1 : a - b;
+    },
+    COMPARISONS_PER_STEP,
+  );
+  return Array.from(order, (at) => tracks[at]!);
+}
+
+/** Tracks already in name order: the sort is stable, so ties stay by name. */
+function byDiscAndNumber(a: TrackRecord, b: TrackRecord): number {
   return (
     (a.discNumber ?? 0) - (b.discNumber ?? 0) ||
-    (a.trackNumber ?? Number.MAX_SAFE_INTEGER) - (b.trackNumber ?? Number.MAX_SAFE_INTEGER) ||
-    byName(a, b)
+    (a.trackNumber ?? Number.MAX_SAFE_INTEGER) - (b.trackNumber ?? Number.MAX_SAFE_INTEGER)
   );
 }
 

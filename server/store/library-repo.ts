@@ -3,18 +3,21 @@ import type { LibraryStore } from '../domain/ports.js';
 import { IdTable } from './id-table.js';
 import { isInLines, readLibraryFile, writeLibraryFile } from './library-file.js';
 import { LibraryPool } from './library-pool.js';
+import { TrackColumns } from './track-columns.js';
 
 /**
  * The scanned library (library.json): tracks, albums and artists as the scanner made them, with
- * lookup maps rebuilt whenever the library changes. Records are kept small (library-pool.ts) and
- * the file is read and written a record at a time (library-file.ts): a collector's library is
- * hundreds of thousands of tracks.
+ * lookup maps rebuilt whenever the library changes. Tracks are held in columns (track-columns.ts),
+ * albums and artists pooled (library-pool.ts), and the file is read and written a record at a time
+ * (library-file.ts): a collector's library is hundreds of thousands of tracks.
  *
  * A change is written first and becomes what reads see once it is on disk; changes are written one
  * after another, each on the library the one before it left.
  */
 export class LibraryRepo implements LibraryStore {
   private data: LibraryIndex;
+  /** The columns the current tracks are rows of; an edit adds its track to them. */
+  private columns: TrackColumns;
   private tracksById = IdTable.of<TrackRecord>([]);
   private albumsById = new Map<string, AlbumRecord>();
   private artistsById = new Map<string, ArtistRecord>();
@@ -23,20 +26,29 @@ export class LibraryRepo implements LibraryStore {
   private constructor(
     private readonly path: string,
     data: LibraryIndex,
+    columns: TrackColumns,
   ) {
     this.data = data;
+    this.columns = columns;
     this.reindex();
   }
 
   static async open(path: string): Promise<LibraryRepo> {
-    const stored = await readLibraryFile(path, new LibraryPool());
+    const pool = new LibraryPool();
+    const columns = new TrackColumns();
+    const stored = await readLibraryFile(path, {
+      artist: (raw) => pool.artist(raw),
+      album: (raw) => pool.album(raw),
+      track: (raw) => columns.add(raw),
+    });
+    columns.seal();
     const empty: LibraryIndex = { tracks: [], albums: [], artists: [] };
     // A file an older Melon wrote on one line is written a record a line at once: read whole, it
     // costs its size again in memory at every start, and a start's scan that finds nothing new
     // does not write it.
     if (!stored) await writeLibraryFile(path, empty);
     else if (!(await isInLines(path))) await writeLibraryFile(path, stored);
-    return new LibraryRepo(path, stored ?? empty);
+    return new LibraryRepo(path, stored ?? empty, columns);
   }
 
   index(): Readonly<LibraryIndex> {
@@ -57,26 +69,34 @@ export class LibraryRepo implements LibraryStore {
 
   /**
    * Replaces the whole library with a scan's result. The store takes the index over: its lists are
-   * filled with the pool's smaller copies in place, so the scan's own records can go as they are
-   * copied instead of living beside the copies until the write ends.
+   * filled with the rows of new columns and the pool's smaller copies in place, so the scan's own
+   * records can go as they are copied instead of living beside the copies until the write ends.
    */
   replace(index: LibraryIndex): Promise<void> {
     return this.change(() => {
       const pool = new LibraryPool();
+      const columns = new TrackColumns();
       const { tracks, albums, artists } = index;
-      for (let i = 0; i < tracks.length; i++) tracks[i] = pool.track(tracks[i]!);
+      for (let i = 0; i < tracks.length; i++) tracks[i] = columns.add(tracks[i]!);
+      columns.seal();
       for (let i = 0; i < albums.length; i++) albums[i] = pool.album(albums[i]!);
       for (let i = 0; i < artists.length; i++) artists[i] = pool.artist(artists[i]!);
-      return { next: { tracks, albums, artists } };
+      return { next: { tracks, albums, artists }, columns };
     });
   }
 
   /** Replaces one track (e.g. after its artwork changed). */
   updateTrack(track: TrackRecord): Promise<void> {
+    // A spread of a stored track (a view over columns) copies none of its fields: see plainTrack.
+    if (typeof track.id !== 'string' || typeof track.path !== 'string')
+      return Promise.reject(
+        new TypeError('A track record without its fields: copy a stored track with plainTrack'),
+      );
     return this.change((data) => {
       const at = data.tracks.findIndex((other) => other.id === track.id);
       if (at < 0) return null;
-      const kept = new LibraryPool().track(track);
+      // A new row: views of the library made before this edit keep reading the old one.
+      const kept = this.columns.add(track);
       const tracks = [...data.tracks];
       tracks[at] = kept;
       return { next: { ...data, tracks }, reindex: () => (this.tracksById = this.tracksById.over(tracks)) };
@@ -97,7 +117,7 @@ export class LibraryRepo implements LibraryStore {
    * the current one; `reindex` updates the lookup maps when not all of them need rebuilding.
    */
   private change(
-    next: (data: LibraryIndex) => { next: LibraryIndex; reindex?: () => void } | null,
+    next: (data: LibraryIndex) => { next: LibraryIndex; columns?: TrackColumns; reindex?: () => void } | null,
   ): Promise<void> {
     const done = this.writing
       .catch(() => undefined)
@@ -106,6 +126,7 @@ export class LibraryRepo implements LibraryStore {
         if (!changed) return;
         await writeLibraryFile(this.path, changed.next);
         this.data = changed.next;
+        if (changed.columns) this.columns = changed.columns;
         if (changed.reindex) changed.reindex();
         else this.reindex();
       });

@@ -1,40 +1,33 @@
 import { decodeSnapshotText, snapshotLine, snapshotText } from './play-log-codec.js';
 import type { PlaySnapshot } from '../domain/play.js';
+import { SnapshotTexts } from './snapshot-texts.js';
 
 /**
  * The snapshots a version-2 play log defines, by number (see play-log-codec.ts): read from its
  * snapshot lines, or given back by the saved index when only the log's tail is read.
  */
 export class LogSnapshots {
-  /** Canonical text of each snapshot, by number. */
-  readonly texts: string[] = [];
+  /** Canonical text of each snapshot, by number (replaced whole by `repairFrom`). */
+  private held = SnapshotTexts.empty();
   /**
    * Each snapshot parsed, by number, while the file is read. Those given back as texts are parsed
    * at their first use: a log's tail refers to few of the tens of thousands a saved index holds.
    */
   private readonly parsedAt: Array<PlaySnapshot | undefined> = [];
-  /** Each text's number; made at its first use for snapshots given back as texts. */
-  private numbersMade: Map<string, number> | undefined = new Map<string, number>();
-
   /**
-   * Snapshots from their canonical texts (as `texts` holds them), each parsed at its first use: one
-   * whose text does not read is none (`at`). Whoever gave the texts checks them whole (the stats
-   * index does, in the background).
+   * Snapshots from their canonical texts, each parsed at its first use: one whose text does not
+   * read is none (`at`). Whoever gave the texts checks them whole (in the background).
    */
-  static fromTexts(texts: readonly string[]): LogSnapshots {
+  static fromTexts(texts: SnapshotTexts): LogSnapshots {
     const out = new LogSnapshots();
     // Written by this code, the texts are canonical already: they are the keys as they stand.
-    for (const text of texts) out.texts.push(text);
-    out.numbersMade = undefined;
+    out.held = texts;
     return out;
   }
 
-  private get numbers(): Map<string, number> {
-    if (!this.numbersMade) {
-      this.numbersMade = new Map<string, number>();
-      for (const [n, text] of this.texts.entries()) this.numbersMade.set(text, n);
-    }
-    return this.numbersMade;
+  /** The texts, by number: those of a saved index are made into strings only when asked for. */
+  get texts(): SnapshotTexts {
+    return this.held;
   }
 
   /**
@@ -44,13 +37,13 @@ export class LogSnapshots {
   at(n: number): PlaySnapshot | undefined {
     const parsed = this.parsedAt[n];
     if (parsed || !this.parsed || n >= this.count) return parsed;
-    const snapshot = decodeSnapshotText(this.texts[n]!);
+    const snapshot = decodeSnapshotText(this.held.text(n));
     this.parsedAt[n] = snapshot;
     return snapshot;
   }
 
   get count(): number {
-    return this.texts.length;
+    return this.held.count;
   }
 
   /**
@@ -70,7 +63,7 @@ export class LogSnapshots {
    * defined identically; false for anything else (the line is then unreadable).
    */
   define(n: number, snapshot: PlaySnapshot): boolean {
-    if (n < this.count) return this.texts[n] === snapshotText(snapshot);
+    if (n < this.count) return this.held.text(n) === snapshotText(snapshot);
     if (n > this.count) return false;
     this.add(snapshot);
     return true;
@@ -83,8 +76,8 @@ export class LogSnapshots {
     const last = previous === undefined ? undefined : this.at(previous);
     if (last && sameSnapshot(last, entry)) return previous!;
     const text = snapshotText(entry);
-    let n = this.numbers.get(text);
-    if (n === undefined) {
+    let n: number | undefined = this.held.indexOf(text);
+    if (n < 0) {
       n = this.count;
       this.push(text, entry);
       lines.push(snapshotLine(n, text));
@@ -102,22 +95,23 @@ export class LogSnapshots {
    * writes them right and a log is not given a second definition of a snapshot it has.
    */
   repairFrom(read: LogSnapshots): void {
+    const texts = this.held.slice(0);
     let changed = false;
     for (let n = 0; n < Math.min(this.count, read.count); n += 1) {
-      if (this.texts[n] === read.texts[n]) continue;
-      this.texts[n] = read.texts[n]!;
+      const text = read.held.text(n);
+      if (texts[n] === text) continue;
+      texts[n] = text;
       this.parsedAt[n] = undefined;
       for (const [track, at] of this.lastOfTrack) if (at === n) this.lastOfTrack.delete(track);
       changed = true;
     }
-    if (changed) this.numbersMade = undefined;
+    if (changed) this.held = SnapshotTexts.fromTexts(texts);
   }
 
   /** Forgets the snapshots from number `count` on (their lines never reached the file). */
   truncate(count: number): void {
     for (const [track, n] of this.lastOfTrack) if (n >= count) this.lastOfTrack.delete(track);
-    for (let n = count; n < this.count; n += 1) this.numbers.delete(this.texts[n]!);
-    this.texts.length = count;
+    this.held.truncate(count);
     this.parsedAt.length = Math.min(this.parsedAt.length, count);
   }
 
@@ -126,8 +120,7 @@ export class LogSnapshots {
   }
 
   private push(text: string, snapshot: PlaySnapshot): void {
-    this.numbersMade?.set(text, this.count);
-    this.texts.push(text);
+    this.held.push(text);
     if (!this.parsed) return;
     this.parsedAt[this.count - 1] = {
       trackId: snapshot.trackId,

@@ -2,6 +2,7 @@ import { open, readFile, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { PlayLog, type LogPosition, type PlayLogOptions } from './play-log.js';
 import { LogSnapshots } from './play-log-snapshots.js';
+import { SnapshotTexts } from './snapshot-texts.js';
 
 /**
  * A saved copy of the in-memory play index (`plays.index`), so a start does not have to re-read and
@@ -13,22 +14,32 @@ import { LogSnapshots } from './play-log-snapshots.js';
  * The index only grows, so the file does too: a save appends one segment holding what was added
  * since the previous save, and never rewrites what is there.
  *
- *   {"schemaVersion":2}\n
- *   segment*: "MPS2" | u32 head bytes | u32 data bytes | head (JSON) | data | "MPE2"
+ *   {"schemaVersion":3}\n
+ *   segment*: "MPS3" | u32 head bytes | u32 texts bytes | u32 data bytes | head (JSON) | texts | data | "MPE3"
  *     head: {"position": the log position the file covers once this segment is read,
- *            "logSnapshots": the snapshots the log defined since the previous segment}
+ *            "logSnapshots": how many snapshots the log defined since the previous segment}
+ *     texts: those snapshots' canonical texts, each followed by a newline
  *     data: the index's own bytes for the segment, as its owner gave them
+ *
+ * The texts are apart from the head so that a start reads the position without reading them (a
+ * collector's log defines hundreds of thousands): they are kept as bytes and read as the index
+ * loads, after the server listens. A file of schema 2 (its segments "MPS2" | u32 head bytes | u32
+ * data bytes | head | data | "MPE2", the head holding the texts as a JSON array) is read too, and
+ * segments of schema 3 are appended to it.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
-const START = 0x3253504d; // "MPS2"
-const END = 0x3245504d; // "MPE2"
+const OLD_HEADER = Buffer.from('{"schemaVersion":2}\n');
+const START = 0x3353504d; // "MPS3"
+const END = 0x3345504d; // "MPE3"
+const OLD_START = 0x3253504d; // "MPS2"
+const OLD_END = 0x3245504d; // "MPE2"
 
 export interface SavedPlayIndex {
   /** Where the log stood at the last segment. */
   position: LogPosition;
   /** The snapshots the log defines up to the position (PlayLog.snapshots.texts). */
-  logSnapshots: string[];
+  logSnapshots: SnapshotTexts;
   /** The index's bytes, one part per segment. */
   data: Uint8Array[];
   /** The file's length, where the next segment goes. */
@@ -37,7 +48,8 @@ export interface SavedPlayIndex {
 
 export interface PlayIndexSegment {
   position: LogPosition;
-  logSnapshots: string[];
+  /** The texts of the snapshots the log defined since the previous segment, each and a newline. */
+  logSnapshots: { count: number; bytes: Uint8Array };
   data: Uint8Array[];
 }
 
@@ -48,35 +60,100 @@ export async function readSavedPlayIndex(path: string): Promise<SavedPlayIndex |
   return parseSavedIndex(file);
 }
 
+const startsWith = (file: Buffer, header: Buffer) =>
+  file.length >= header.length && file.subarray(0, header.length).equals(header);
+
 function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
-  if (file.length < HEADER.length || !file.subarray(0, HEADER.length).equals(HEADER)) return null;
+  if (!startsWith(file, HEADER) && !startsWith(file, OLD_HEADER)) return null;
   let position: LogPosition | undefined;
-  const logSnapshots: string[] = [];
+  const texts: Uint8Array[] = [];
+  let count = 0;
   const data: Uint8Array[] = [];
   let o = HEADER.length;
   while (o < file.length) {
     // Anything but whole segments to the end (a save cut short, a damaged file) and the file is not used.
-    if (o + 12 > file.length || file.readUInt32LE(o) !== START) return null;
-    const headBytes = file.readUInt32LE(o + 4);
-    const dataBytes = file.readUInt32LE(o + 8);
-    const dataStart = o + 12 + headBytes;
-    const end = dataStart + dataBytes;
-    if (end + 4 > file.length || file.readUInt32LE(end) !== END) return null;
-    const head = parseHead(file.toString('utf8', o + 12, dataStart));
-    if (!head) return null;
-    position = head.position;
-    for (const text of head.logSnapshots) logSnapshots.push(text);
-    data.push(file.subarray(dataStart, end));
-    o = end + 4;
+    const segment = readSegment(file, o);
+    if (!segment) return null;
+    position = segment.position;
+    texts.push(segment.texts);
+    count += segment.count;
+    data.push(segment.data);
+    o = segment.end;
   }
   if (!position) return null;
-  return { position, logSnapshots, data, bytes: file.length };
+  // Copied apart from the file at their first use (after listening): the file is let go once the
+  // index has taken its data.
+  return {
+    position,
+    logSnapshots: SnapshotTexts.fromBytes(texts, count),
+    data,
+    bytes: file.length,
+  };
 }
 
-function parseHead(text: string): Omit<PlayIndexSegment, 'data'> | undefined {
-  let head: Partial<PlayIndexSegment>;
+interface ReadSegment {
+  position: LogPosition;
+  count: number;
+  texts: Uint8Array;
+  data: Uint8Array;
+  /** Where the next segment starts. */
+  end: number;
+}
+
+function readSegment(file: Buffer, o: number): ReadSegment | undefined {
+  if (o + 12 > file.length) return undefined;
+  const magic = file.readUInt32LE(o);
+  if (magic === OLD_START) return readOldSegment(file, o);
+  if (magic !== START || o + 16 > file.length) return undefined;
+  const headBytes = file.readUInt32LE(o + 4);
+  const textBytes = file.readUInt32LE(o + 8);
+  const dataBytes = file.readUInt32LE(o + 12);
+  const textStart = o + 16 + headBytes;
+  const dataStart = textStart + textBytes;
+  const end = dataStart + dataBytes;
+  if (end + 4 > file.length || file.readUInt32LE(end) !== END) return undefined;
+  const head = parseHead(file.toString('utf8', o + 16, textStart));
+  if (
+    !head ||
+    typeof head.logSnapshots !== 'number' ||
+    !Number.isInteger(head.logSnapshots) ||
+    head.logSnapshots < 0
+  )
+    return undefined;
+  return {
+    position: head.position,
+    count: head.logSnapshots,
+    texts: file.subarray(textStart, dataStart),
+    data: file.subarray(dataStart, end),
+    end: end + 4,
+  };
+}
+
+/** A segment as schema 2 wrote it: the texts in the head, as a JSON array. */
+function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
+  const headBytes = file.readUInt32LE(o + 4);
+  const dataBytes = file.readUInt32LE(o + 8);
+  const dataStart = o + 12 + headBytes;
+  const end = dataStart + dataBytes;
+  if (end + 4 > file.length || file.readUInt32LE(end) !== OLD_END) return undefined;
+  const head = parseHead(file.toString('utf8', o + 12, dataStart));
+  const { logSnapshots } = head ?? {};
+  if (!head || !Array.isArray(logSnapshots) || !logSnapshots.every((s) => typeof s === 'string'))
+    return undefined;
+  const texts = SnapshotTexts.fromTexts(logSnapshots);
+  return {
+    position: head.position,
+    count: texts.count,
+    texts: texts.bytes(0, texts.count),
+    data: file.subarray(dataStart, end),
+    end: end + 4,
+  };
+}
+
+function parseHead(text: string): { position: LogPosition; logSnapshots: unknown } | undefined {
+  let head: { position?: Partial<LogPosition>; logSnapshots?: unknown };
   try {
-    head = JSON.parse(text) as Partial<PlayIndexSegment>;
+    head = JSON.parse(text) as typeof head;
   } catch {
     return undefined;
   }
@@ -84,27 +161,27 @@ function parseHead(text: string): Omit<PlayIndexSegment, 'data'> | undefined {
   if (
     typeof position?.bytes !== 'number' ||
     typeof position.entries !== 'number' ||
-    typeof position.tail !== 'string' ||
-    !Array.isArray(logSnapshots) ||
-    !logSnapshots.every((s) => typeof s === 'string')
+    typeof position.tail !== 'string'
   ) {
     return undefined;
   }
-  return { position, logSnapshots };
+  return { position: position as LogPosition, logSnapshots };
 }
 
 function segmentParts(segment: PlayIndexSegment): Uint8Array[] {
   const head = Buffer.from(
-    JSON.stringify({ position: segment.position, logSnapshots: segment.logSnapshots }),
+    JSON.stringify({ position: segment.position, logSnapshots: segment.logSnapshots.count }),
   );
+  const texts = segment.logSnapshots.bytes;
   const dataBytes = segment.data.reduce((sum, part) => sum + part.byteLength, 0);
-  const start = Buffer.alloc(12);
+  const start = Buffer.alloc(16);
   start.writeUInt32LE(START, 0);
   start.writeUInt32LE(head.length, 4);
-  start.writeUInt32LE(dataBytes, 8);
+  start.writeUInt32LE(texts.byteLength, 8);
+  start.writeUInt32LE(dataBytes, 12);
   const end = Buffer.alloc(4);
   end.writeUInt32LE(END, 0);
-  return [start, head, ...segment.data, end];
+  return [start, head, texts, ...segment.data, end];
 }
 
 /** Replaces the file with one holding only `segment` (a new or rebuilt index); its new length. */
@@ -180,7 +257,7 @@ export class SavedPlayIndexFile {
     if (!(await PlayLog.reaches(this.logPath, saved.position))) return null;
     return {
       from: { position: saved.position, snapshots },
-      logSnapshots: saved.logSnapshots.length,
+      logSnapshots: saved.logSnapshots.count,
       data: saved.data,
       bytes: saved.bytes,
     };

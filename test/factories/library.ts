@@ -1,9 +1,10 @@
-import type {
-  AlbumRecord,
-  ArtistRecord,
-  ArtworkInfo,
-  LibraryIndex,
-  TrackRecord,
+import {
+  plainTrack,
+  type AlbumRecord,
+  type ArtistRecord,
+  type ArtworkInfo,
+  type LibraryIndex,
+  type TrackRecord,
 } from '../../server/domain/library.js';
 import type { Scanner } from '../../server/services/library-service.js';
 
@@ -153,7 +154,8 @@ export function fakeScanner(initial: LibraryIndex): Scanner & { set(next: Librar
     await Promise.resolve();
     const count = current.tracks.length;
     return {
-      index: current,
+      // New lists each scan, as the scanner makes: the store takes a scan's lists over.
+      index: { tracks: [...current.tracks], albums: [...current.albums], artists: [...current.artists] },
       progress: {
         running: false,
         filesSeen: count,
@@ -175,4 +177,9 @@ export function fakeScanner(initial: LibraryIndex): Scanner & { set(next: Librar
 /** A 1 × 1 PNG front cover of 10 bytes at position `pos` in a track's tags, as the scanner lists it. */
 export function coverAt(pos: number): ArtworkInfo {
   return { pos, type: 'Cover (front)', mime: 'image/png', width: 1, height: 1, size: 10 };
+}
+
+/** The library with its tracks as plain records: a store's tracks are views whose fields are getters. */
+export function plainLibrary(index: Readonly<LibraryIndex>): LibraryIndex {
+  return { tracks: index.tracks.map(plainTrack), albums: [...index.albums], artists: [...index.artists] };
 }

@@ -63,7 +63,7 @@ export class YearTally {
     if (cursors.length === 0) return;
     // One index holds every member's rows: its track and snapshot numbers are shared.
     const { trackIds, snapshots } = cursors[0]!.rows;
-    this.makeRoom(trackIds.length, snapshots.track.length);
+    this.makeRoom(trackIds.length, snapshots.count);
     const { hourPlays, hourMs, snapshotPlays, trackPlays, dayTracks } = this;
     for (let day = first; day < end; day += 1) {
       const start = starts[day]!;

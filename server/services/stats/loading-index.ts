@@ -1,6 +1,7 @@
 import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../domain/play.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
+import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 
 /**
  * How long one turn of the event loop may run load steps before requests get their turn: steps are
@@ -47,7 +48,7 @@ export class LoadingIndex {
    * Reads the saved parts' framing (the load's first step) and leaves the rest for `finish`; false
    * when they are no saved index, the index left empty for the store to rebuild from the log.
    */
-  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean {
+  load(parts: Uint8Array[], logSnapshots: SnapshotTextList | readonly string[]): boolean {
     // The log's lines after the saved index come before the load's counting and settling.
     const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting());
     const first = steps.next();

@@ -17,6 +17,7 @@ import {
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { TrackNow } from './tables/snapshots.js';
+import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
@@ -76,7 +77,7 @@ export class StatsIndex extends IndexReads {
    * (format 1) loads too. `logSnapshots`: the texts of the play log's snapshots, for blocks that
    * number snapshots as the log does.
    */
-  load(bytes: Uint8Array | Uint8Array[], logSnapshots: readonly string[] = []): boolean {
+  load(bytes: Uint8Array | Uint8Array[], logSnapshots: SnapshotTextList | readonly string[] = []): boolean {
     const steps = this.loadInSteps(bytes, logSnapshots);
     for (;;) {
       const step = steps.next();
@@ -93,7 +94,7 @@ export class StatsIndex extends IndexReads {
    */
   *loadInSteps(
     bytes: Uint8Array | Uint8Array[],
-    logSnapshots: readonly string[] = [],
+    logSnapshots: SnapshotTextList | readonly string[] = [],
     /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
     afterRows?: () => void,
   ): Generator<void, boolean> {

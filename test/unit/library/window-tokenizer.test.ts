@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseFile, parseFromTokenizer } from 'music-metadata';
+import { EndOfStreamError, fromFile, type ITokenizer } from 'strtok3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixtures, FIXTURE_ALBUM_DIR, FORMATS_DIR } from '../../../scripts/make-fixtures.js';
 import { withWindow } from '../../../server/library/file-window.js';
@@ -53,7 +54,13 @@ describe('WindowTokenizer', () => {
     const decoded = await withWindow(file, (window) =>
       WindowTokenizer.of(window, file).readToken(new StszAtom(table.length), 4),
     );
-    expect(decoded).toEqual({ version: 0, flags: 1, sampleSize: 0, numberOfEntries: 4, entries: sizes });
+    expect(decoded).toEqual({
+      version: 0,
+      flags: 1,
+      sampleSize: 0,
+      numberOfEntries: 4,
+      entries: Int32Array.from(sizes),
+    });
   });
 
   it('leaves a sample-size table whose count does not match its length to music-metadata', async () => {
@@ -65,5 +72,43 @@ describe('WindowTokenizer', () => {
       WindowTokenizer.of(window, file).readToken(new StszAtom(table.length), 0),
     );
     await expect(read).rejects.toThrow('decoded entry by entry');
+  });
+
+  it("answers reads and peeks from the window's bytes as strtok3 answers them from the file", async () => {
+    const bytes = Buffer.alloc(300 * 1024);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 8)) & 0xff;
+    const file = path.join(dir, 'bytes.bin');
+    await writeFile(file, bytes);
+    const u32 = { len: 4, get: (b: Uint8Array, at: number) => Buffer.from(b).readUInt32BE(at) };
+    const run = async (tokenizer: ITokenizer) => {
+      const seen: unknown[] = [];
+      const note = async (value: Promise<unknown>) =>
+        seen.push(
+          await value.then(
+            (v) => v,
+            (err: unknown) => (err instanceof EndOfStreamError ? 'end' : err),
+          ),
+        );
+      await note(tokenizer.readToken(u32));
+      await note(tokenizer.peekToken(u32, 100));
+      await note(tokenizer.readNumber(u32));
+      await note(tokenizer.peekNumber(u32));
+      // Far from the first window, then back near the start, then at the end of the file.
+      await note(tokenizer.readToken(u32, 200 * 1024));
+      await note(tokenizer.peekToken(u32, 64));
+      const buffer = new Uint8Array(10);
+      await note(tokenizer.readBuffer(buffer, { position: bytes.length - 4, mayBeLess: true }));
+      seen.push([...buffer], tokenizer.position);
+      await note(tokenizer.readToken(u32, bytes.length - 2));
+      await note(tokenizer.peekBuffer(buffer, { position: bytes.length - 6 }));
+      await note(tokenizer.readBuffer(buffer, { position: 16, length: 8 }));
+      seen.push([...buffer], tokenizer.position);
+      return seen;
+    };
+    const own = await fromFile(file);
+    const expected = await run(own).finally(() => own.close());
+    const windowed = await withWindow(file, (window) => run(WindowTokenizer.of(window, file)));
+    expect(windowed).toEqual(expected);
+    expect(expected).toContain('end');
   });
 });

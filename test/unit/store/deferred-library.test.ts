@@ -2,6 +2,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { plainTrack } from '../../../server/domain/library.js';
 import { DeferredLibrary } from '../../../server/store/deferred-library.js';
 import { makeLibrary } from '../../factories/library.js';
 
@@ -56,7 +57,7 @@ describe('a library read after the server listens', () => {
     const library = new DeferredLibrary(path);
     await library.replace(structuredClone(scanned));
     expect(library.track('t2')?.id).toBe('t2');
-    await library.updateTrack({ ...library.track('t2')!, name: 'Renamed' });
+    await library.updateTrack({ ...plainTrack(library.track('t2')!), name: 'Renamed' });
     await library.flush();
 
     const again = new DeferredLibrary(path);

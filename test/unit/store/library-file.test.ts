@@ -1,10 +1,10 @@
 import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
-import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
+import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
 import { isInLines, readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
-import { makeLibrary } from '../../factories/library.js';
+import { makeLibrary, plainLibrary } from '../../factories/library.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
 
 const temp = tempDirPerTest('melon-library-file-');
@@ -97,8 +97,8 @@ describe('library.json', () => {
     ]) {
       await writeFile(temp.path('library.json'), text);
       const repo = await LibraryRepo.open(temp.path('library.json'));
-      expect(repo.index()).toStrictEqual(index);
-      expect(repo.track('t1')).toStrictEqual(index.tracks[0]);
+      expect(plainLibrary(repo.index())).toStrictEqual(index);
+      expect(plainTrack(repo.track('t1')!)).toStrictEqual(index.tracks[0]);
       // Written a record a line at once, so the next start reads it a line at a time.
       expect(await isInLines(temp.path('library.json'))).toBe(true);
       expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
@@ -143,8 +143,11 @@ describe('library.json', () => {
     const edited = { ...index.tracks[2]!, artwork: [], name: 'Edited' };
     await repo.updateTrack(edited);
     const reopened = await LibraryRepo.open(temp.path('library.json'));
-    expect(reopened.track('t3')).toStrictEqual(edited);
+    expect(plainTrack(reopened.track('t3')!)).toStrictEqual(edited);
     expect(reopened.index().tracks.map((track) => track.id)).toEqual(['t1', 't2', 't3']);
-    expect(reopened.index()).toStrictEqual({ ...index, tracks: [index.tracks[0], index.tracks[1], edited] });
+    expect(plainLibrary(reopened.index())).toStrictEqual({
+      ...index,
+      tracks: [index.tracks[0], index.tracks[1], edited],
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { plainTrack } from '../../../server/domain/library.js';
 import * as atomic from '../../../server/fs/atomic-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
-import { makeLibrary } from '../../factories/library.js';
+import { makeLibrary, plainLibrary } from '../../factories/library.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
 
 const temp = tempDirPerTest('melon-library-repo-');
@@ -26,7 +27,7 @@ describe('LibraryRepo', () => {
     expect(repo.index().tracks.map((track) => track.id)).toEqual(['t1']);
     expect(await readFile(temp.path('library.json'), 'utf8')).not.toBe(onDisk);
     const reopened = await LibraryRepo.open(temp.path('library.json'));
-    expect(reopened.index()).toStrictEqual(repo.index());
+    expect(plainLibrary(reopened.index())).toStrictEqual(plainLibrary(repo.index()));
   });
 
   it('writes nothing for an edit of a track it does not have', async () => {
@@ -36,6 +37,16 @@ describe('LibraryRepo', () => {
     await repo.updateTrack({ ...libraryOf('t9').tracks[0]! });
     expect(write).not.toHaveBeenCalled();
     expect(repo.track('t9')).toBeUndefined();
+  });
+
+  it('refuses an edit made from a spread of a stored track, which holds none of its fields', async () => {
+    const repo = await LibraryRepo.open(temp.path('library.json'));
+    await repo.replace(libraryOf('t1'));
+    const write = vi.spyOn(atomic, 'replaceFileAtomic');
+    await expect(repo.updateTrack({ ...repo.track('t1')!, name: 'Edited' })).rejects.toThrow(/plainTrack/);
+    expect(write).not.toHaveBeenCalled();
+    await repo.updateTrack({ ...plainTrack(repo.track('t1')!), name: 'Edited' });
+    expect(repo.track('t1')?.name).toBe('Edited');
   });
 
   it('applies changes asked for together one after another, each on the last', async () => {

@@ -115,6 +115,51 @@ async function restart(dataDir: string): Promise<{ replayed: number; size: numbe
   }
 }
 
+interface Segment {
+  position: unknown;
+  texts: string[];
+  data: Buffer;
+}
+
+/** The segments of a plays.index written by this code (schema 3). */
+function segmentsOf(file: Buffer): Segment[] {
+  expect(file.subarray(0, 20).toString()).toBe('{"schemaVersion":3}\n');
+  const out: Segment[] = [];
+  for (let o = 20; o < file.length;) {
+    expect(file.subarray(o, o + 4).toString()).toBe('MPS3');
+    const [headBytes, textBytes, dataBytes] = [4, 8, 12].map((at) => file.readUInt32LE(o + at)) as [
+      number,
+      number,
+      number,
+    ];
+    const head = JSON.parse(file.toString('utf8', o + 16, o + 16 + headBytes)) as {
+      position: unknown;
+      logSnapshots: number;
+    };
+    const texts = file.toString('utf8', o + 16 + headBytes, o + 16 + headBytes + textBytes).split('\n');
+    expect(texts.pop()).toBe('');
+    expect(texts).toHaveLength(head.logSnapshots);
+    const dataStart = o + 16 + headBytes + textBytes;
+    out.push({ position: head.position, texts, data: file.subarray(dataStart, dataStart + dataBytes) });
+    o = dataStart + dataBytes + 4;
+  }
+  return out;
+}
+
+/** The same index as Melon wrote it before (schema 2): each segment's texts in its JSON head. */
+function asSchema2(file: Buffer): Buffer {
+  const parts: Uint8Array[] = [Buffer.from('{"schemaVersion":2}\n')];
+  for (const segment of segmentsOf(file)) {
+    const head = Buffer.from(JSON.stringify({ position: segment.position, logSnapshots: segment.texts }));
+    const start = Buffer.alloc(12);
+    start.write('MPS2', 0, 'latin1');
+    start.writeUInt32LE(head.length, 4);
+    start.writeUInt32LE(segment.data.length, 8);
+    parts.push(start, head, segment.data, Buffer.from('MPE2', 'latin1'));
+  }
+  return Buffer.concat(parts);
+}
+
 describe('saved play index', () => {
   it('is saved on close and loaded at the next start, reading no log line again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'melon-index-'));
@@ -235,7 +280,8 @@ describe('saved play index', () => {
     const saved = join(dataDir, 'plays.index');
     const bytes = await readFile(saved, 'latin1');
     // As long as before: the file's framing holds, the text is JSON but no snapshot.
-    await writeFile(saved, bytes.replace('\\"trackId\\"', '\\"trackXd\\"'), 'latin1');
+    expect(bytes).toContain('"trackId"');
+    await writeFile(saved, bytes.replace('"trackId"', '"trackXd"'), 'latin1');
 
     const index = new StatsIndex();
     const loading = new LoadingIndex(index, nextTurn);
@@ -249,6 +295,37 @@ describe('saved play index', () => {
     } finally {
       await third.close();
     }
+  });
+
+  it("keeps each snapshot's text byte for byte as the play log defines it", async () => {
+    const dataDir = await closedFolder(40);
+    const second = await open(dataDir);
+    await appendAll(second.store, 40, 60);
+    await second.close();
+    const segments = segmentsOf(await readFile(join(dataDir, 'plays.index')));
+    expect(segments.length).toBeGreaterThan(1);
+    const defined = (await readFile(join(dataDir, 'plays.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('{"snapshot":'))
+      .map((line) => `{${line.slice(line.indexOf(',') + 1)}`);
+    expect(defined.length).toBeGreaterThan(7);
+    expect(segments.flatMap((s) => s.texts)).toEqual(defined);
+  });
+
+  it("opens an index an older Melon saved (the texts in each segment's JSON head), and grows it", async () => {
+    const dataDir = await closedFolder(40);
+    const saved = join(dataDir, 'plays.index');
+    const older = asSchema2(await readFile(saved));
+    await writeFile(saved, older);
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 40 });
+
+    const second = await open(dataDir);
+    expect(second.store.plays.replayed).toBe(0);
+    await appendAll(second.store, 40, 55);
+    await second.close();
+    const grown = await readFile(saved);
+    expect(grown.subarray(0, older.length).equals(older)).toBe(true);
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 55 });
   });
 
   it('grows by a segment per save, and is ignored when cut short or of another format', async () => {

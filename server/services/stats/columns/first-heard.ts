@@ -25,7 +25,7 @@ const ROWS_PER_STEP = 50_000;
  */
 export function* firstHeardInSteps(u: UserColumns, artists: Lists): Generator<void, void> {
   if (u.firstHeard) return;
-  const snapshotFirst = new Float64Array(artists.start.length - 1).fill(Infinity);
+  const snapshotFirst = new Float64Array(artists.count).fill(Infinity);
   const { at, snap, flags } = u;
   for (let row = 0; row < u.n; row += 1) {
     if (row > 0 && row % ROWS_PER_STEP === 0) yield;
@@ -35,7 +35,8 @@ export function* firstHeardInSteps(u: UserColumns, artists: Lists): Generator<vo
   }
   yield;
   let count = 0;
-  for (const artist of artists.values) if (artist >= count) count = artist + 1;
+  const { size } = artists;
+  for (let i = 0; i < size; i += 1) if (artists.values[i]! >= count) count = artists.values[i]! + 1;
   const heard = new Float64Array(count).fill(Infinity);
   const { start, values } = artists;
   for (let s = 0; s < snapshotFirst.length; s += 1) {

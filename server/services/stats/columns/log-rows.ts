@@ -11,7 +11,7 @@ import { SKIP, type UserColumns } from './user-columns.js';
 export interface LogRows {
   readonly columns: UserColumns;
   /** What each row's snapshot (`columns.snap[row]`) was: track, duration and artists by number. */
-  readonly snapshots: Pick<SnapshotTable, 'track' | 'duration' | 'artists'>;
+  readonly snapshots: Pick<SnapshotTable, 'track' | 'duration' | 'artists' | 'count'>;
   /** Track ids by the index's track number (`snapshots.track[s]`). */
   readonly trackIds: readonly string[];
   /** Artist ids by the index's artist number (`snapshots.artists`). */

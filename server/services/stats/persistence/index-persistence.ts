@@ -1,6 +1,7 @@
 import { snapshotText, decodeSnapshotText } from '../../../store/play-log-codec.js';
 import type { PlaySnapshot } from '../../../domain/play.js';
 import type { IndexTables } from '../tables/index-tables.js';
+import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
 import { OTHER_ID, UserColumns } from '../columns/user-columns.js';
 
@@ -135,15 +136,25 @@ const TEXTS_PER_CHECK_STEP = 1_000;
  */
 export function* checkBlocks(
   blocks: SavedBlock[],
-  logSnapshotTexts: readonly string[],
+  logSnapshotTexts: SnapshotTextList | readonly string[],
 ): Generator<void, DefinedSnapshots[] | undefined> {
+  const list: SnapshotTextList =
+    'text' in logSnapshotTexts
+      ? logSnapshotTexts
+      : {
+          count: logSnapshotTexts.length,
+          text: (n) => logSnapshotTexts[n]!,
+          slice: (from, to) => logSnapshotTexts.slice(from, to),
+        };
   // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
   const logSnapshots: PlaySnapshot[] = [];
-  for (const [i, text] of logSnapshotTexts.entries()) {
-    if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
-    const snapshot = decodeSnapshotText(text);
-    if (!snapshot) return undefined;
-    logSnapshots.push(snapshot);
+  for (let from = 0; from < list.count; from += TEXTS_PER_CHECK_STEP) {
+    if (from > 0) yield;
+    for (const text of list.slice(from, Math.min(list.count, from + TEXTS_PER_CHECK_STEP))) {
+      const snapshot = decodeSnapshotText(text);
+      if (!snapshot) return undefined;
+      logSnapshots.push(snapshot);
+    }
   }
   yield;
   const users = new Set<string>();

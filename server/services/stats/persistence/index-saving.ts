@@ -3,6 +3,7 @@ import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
 import type { PlayLog } from '../../../store/play-log.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
+import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 
 /** The in-memory index the play log is read into (the stats index), as its saving sees it. */
 export interface PlayIndex {
@@ -23,7 +24,7 @@ export interface PlayIndex {
    * where they were saved (as the saved index gave them back, not yet read); false when they are
    * not usable (the index is then rebuilt from the log).
    */
-  load(parts: Uint8Array[], logSnapshots: readonly string[]): boolean;
+  load(parts: Uint8Array[], logSnapshots: SnapshotTextList): boolean;
   /** The log is read: a moment to drop spare room. */
   settle(): void;
   /**
@@ -95,9 +96,17 @@ export async function openStoreWithIndex(
       const copy = await file.read();
       // Taken before the log is read on: reading defines more snapshots in the same table.
       const logSnapshots = copy?.logSnapshots ?? 0;
-      // A copy: the log defines more as it is read, and the index may check the saved parts after
-      // that (LoadingIndex).
-      const usable = copy && index.load(copy.data, copy.from.snapshots.texts.slice(0, copy.logSnapshots));
+      // Those the file holds: the log defines more as it is read, and the index may check the saved
+      // parts after that (LoadingIndex).
+      const texts = copy?.from.snapshots.texts;
+      const usable =
+        copy &&
+        texts &&
+        index.load(copy.data, {
+          count: logSnapshots,
+          text: (n) => texts.text(n),
+          slice: (from, to) => texts.slice(from, to),
+        });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable) saved = { bytes: copy.bytes, logSnapshots };
@@ -202,9 +211,10 @@ class IndexSaving {
       return;
     }
     const logSnapshots = plays.durableSnapshots;
+    const from = this.saved?.logSnapshots ?? 0;
     const segment = {
       position: plays.position(),
-      logSnapshots: plays.snapshots.texts.slice(this.saved?.logSnapshots ?? 0, logSnapshots),
+      logSnapshots: { count: logSnapshots - from, bytes: plays.snapshots.texts.bytes(from, logSnapshots) },
       data: this.index.takeUnsaved(),
     };
     try {

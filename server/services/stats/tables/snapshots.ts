@@ -4,6 +4,9 @@ import type { PlaySnapshot } from '../../../domain/play.js';
 import type { GenreGroups } from './genres.js';
 import type { Interner } from './interner.js';
 import type { Kind } from '../sums/tally.js';
+import { FloatColumn, IntColumn, Lists } from './lists.js';
+
+export { Lists } from './lists.js';
 
 /** The interners a snapshot's strings are numbered by. */
 export interface SnapshotInterners {
@@ -21,15 +24,35 @@ export interface SnapshotInterners {
  * folded into tracks, albums, artists and genres (see scans.ts).
  */
 export class SnapshotTable {
-  /** Per snapshot, by number. Artists are de-duplicated, each with the name it had. */
-  readonly track: number[] = [];
+  // Per snapshot, by number (lists.ts). Artists are de-duplicated, each with the name it had.
+  private readonly tracks = new IntColumn();
+  private counted: IntColumn;
+  private readonly loggedAlbum = new IntColumn();
+  private readonly durations = new FloatColumn();
+  private readonly trackNames = new IntColumn();
+  private readonly albumNames = new IntColumn();
+
+  get track(): Int32Array {
+    return this.tracks.data;
+  }
+
   /** The album a snapshot's plays count for: the one logged, or its track's now (see `recount`). */
-  album: number[];
-  private readonly loggedAlbum: number[] = [];
+  get album(): Int32Array {
+    return this.counted.data;
+  }
+
   /** Finite durations only: a non-finite one counts as 0. */
-  readonly duration: number[] = [];
-  readonly trackName: number[] = [];
-  readonly albumName: number[] = [];
+  get duration(): Float64Array {
+    return this.durations.data;
+  }
+
+  get trackName(): Int32Array {
+    return this.trackNames.data;
+  }
+
+  get albumName(): Int32Array {
+    return this.albumNames.data;
+  }
   /**
    * The artists a snapshot's plays count for, with their names: those it logged, or those its track
    * has in the library now (see `recount`). `fields` gives what was logged.
@@ -58,7 +81,7 @@ export class SnapshotTable {
   private recounts = 0;
 
   constructor(private readonly interners: SnapshotInterners) {
-    this.album = this.loggedAlbum;
+    this.counted = this.loggedAlbum;
     this.artists = this.loggedArtists;
     this.artistNames = this.loggedArtistNames;
   }
@@ -93,28 +116,26 @@ export class SnapshotTable {
     const recount = ++this.recounts;
     const artists = new Lists();
     const names = new Lists();
-    const album: number[] = [];
+    const album = new IntColumn();
     let moved = false;
     let albumMoved = false;
     let changed = false;
     for (let s = 0; s < this.count; s += 1) {
       if (s > 0 && s % perStep === 0) yield;
-      const [ids, named] = this.countedOf(s, current);
-      artists.push(ids);
-      names.push(named);
-      moved ||= !sameList(ids, this.loggedArtists, s);
+      this.pushCounted(s, current, artists, names);
+      moved ||= !artists.same(s, this.loggedArtists, s);
       const counted = this.countedAlbumOf(s, current);
       album.push(counted);
-      albumMoved ||= counted !== this.loggedAlbum[s];
+      albumMoved ||= counted !== this.loggedAlbum.data[s];
       changed ||=
-        !sameList(ids, this.artists, s) || !sameList(named, this.artistNames, s) || this.album[s] !== counted;
+        !artists.same(s, this.artists, s) || !names.same(s, this.artistNames, s) || this.album[s] !== counted;
     }
     // A recount begun meanwhile (a scan ended) counts every snapshot with the newer library.
     if (recount !== this.recounts) return false;
     this.current = current;
     this.artists = moved ? artists : this.loggedArtists;
     this.artistNames = moved ? names : this.loggedArtistNames;
-    this.album = albumMoved ? album : this.loggedAlbum;
+    this.counted = albumMoved ? album : this.loggedAlbum;
     return changed;
   }
 
@@ -124,24 +145,27 @@ export class SnapshotTable {
    */
   private countedAlbumOf(s: number, current = this.current): number {
     const now = current?.(this.interners.tracks.values[this.track[s]!]!);
-    if (!now?.albumId) return this.loggedAlbum[s]!;
+    if (!now?.albumId) return this.loggedAlbum.data[s]!;
     return this.interners.albums.intern(now.albumId);
   }
 
-  /** The artists and names snapshot `s` counts for (see `recount`). */
-  private countedOf(s: number, current = this.current): [number[], number[]] {
+  /** Adds to `ids` and `named` the artists and names snapshot `s` counts for (see `recount`). */
+  private pushCounted(s: number, current: TrackNow | undefined, ids: Lists, named: Lists): void {
     const { tracks, artists, names } = this.interners;
     const now = current?.(tracks.values[this.track[s]!]!);
-    if (!now || now.ids.length === 0) return [this.loggedArtists.of(s), this.loggedArtistNames.of(s)];
-    const ids: number[] = [];
-    const named: number[] = [];
-    now.ids.forEach((id, i) => {
-      const idx = artists.intern(id);
-      if (ids.includes(idx)) return;
-      ids.push(idx);
-      named.push(names.intern(now.names[i] ?? ''));
-    });
-    return [ids, named];
+    if (!now || now.ids.length === 0) {
+      const { start, values } = this.loggedArtists;
+      const loggedNames = this.loggedArtistNames.values;
+      for (let i = start[s]!; i < start[s + 1]!; i += 1) {
+        ids.add(values[i]!);
+        named.add(loggedNames[i]!);
+      }
+    } else {
+      for (let i = 0; i < now.ids.length; i += 1)
+        if (ids.addOnce(artists.intern(now.ids[i]!))) named.add(names.intern(now.names[i] ?? ''));
+    }
+    ids.close();
+    named.close();
   }
 
   /** How many items of a kind (genres: groups; spellings: genre spellings) the snapshots name so far. */
@@ -167,7 +191,7 @@ export class SnapshotTable {
   }
 
   get count(): number {
-    return this.track.length;
+    return this.tracks.length;
   }
 
   /** The number of the entry's snapshot, made on first sight; `logNumber` is the log's own number for it. */
@@ -218,7 +242,7 @@ export class SnapshotTable {
   /** The snapshot as logged, for rebuilding an entry. */
   fields(s: number): PlaySnapshot & Pick<PlayLogEntry, 'artistNames'> {
     const { tracks, albums, artists, names, genres } = this.interners;
-    const album = this.loggedAlbum[s]!;
+    const album = this.loggedAlbum.data[s]!;
     const trackName = this.trackName[s]!;
     const albumName = this.albumName[s]!;
     return {
@@ -236,43 +260,32 @@ export class SnapshotTable {
   private define(e: PlaySnapshot): number {
     const { tracks, albums, artists, names, genres } = this.interners;
     const s = this.count;
-    this.track.push(tracks.intern(e.trackId));
+    this.tracks.push(tracks.intern(e.trackId));
     this.loggedAlbum.push(e.albumId === null ? -1 : albums.intern(e.albumId));
-    if (this.album !== this.loggedAlbum) this.album.push(this.countedAlbumOf(s));
-    this.duration.push(Number.isFinite(e.durationMs) ? e.durationMs : 0);
-    this.trackName.push(e.trackName === null ? -1 : names.intern(e.trackName));
-    this.albumName.push(e.albumName === null ? -1 : names.intern(e.albumName));
-    const artistIdxs: number[] = [];
-    const artistNames: number[] = [];
-    for (let i = 0; i < e.artistIds.length; i += 1) {
-      const idx = artists.intern(e.artistIds[i]!);
-      if (artistIdxs.includes(idx)) continue;
-      artistIdxs.push(idx);
-      artistNames.push(names.intern(e.artistNames[i] ?? ''));
-    }
-    this.loggedArtists.push(artistIdxs);
-    this.loggedArtistNames.push(artistNames);
-    if (this.artists !== this.loggedArtists) {
-      const [ids, named] = this.countedOf(s);
-      this.artists.push(ids);
-      this.artistNames.push(named);
-    }
-    const raw: number[] = [];
-    const keys: number[] = [];
-    const spellings: number[] = [];
+    if (this.counted !== this.loggedAlbum) this.counted.push(this.countedAlbumOf(s));
+    this.durations.push(Number.isFinite(e.durationMs) ? e.durationMs : 0);
+    this.trackNames.push(e.trackName === null ? -1 : names.intern(e.trackName));
+    this.albumNames.push(e.albumName === null ? -1 : names.intern(e.albumName));
+    const { loggedArtists, loggedArtistNames } = this;
+    for (let i = 0; i < e.artistIds.length; i += 1)
+      if (loggedArtists.addOnce(artists.intern(e.artistIds[i]!)))
+        loggedArtistNames.add(names.intern(e.artistNames[i] ?? ''));
+    loggedArtists.close();
+    loggedArtistNames.close();
+    if (this.artists !== loggedArtists) this.pushCounted(s, this.current, this.artists, this.artistNames);
+    const { rawGenres, genreKeys, spellings } = this;
     for (const tag of e.genres) {
       const idx = genres.intern(tag);
-      raw.push(idx);
+      rawGenres.add(idx);
       const key = genres.rawKey[idx]!;
       if (key < 0) continue;
       // A play counts once per genre group, and once per spelling, however often it is tagged.
-      if (!keys.includes(key)) keys.push(key);
-      const spelling = genres.rawSpelling[idx]!;
-      if (!spellings.includes(spelling)) spellings.push(spelling);
+      genreKeys.addOnce(key);
+      spellings.addOnce(genres.rawSpelling[idx]!);
     }
-    this.rawGenres.push(raw);
-    this.genreKeys.push(keys);
-    this.spellings.push(spellings);
+    rawGenres.close();
+    genreKeys.close();
+    spellings.close();
     return s;
   }
 }
@@ -281,27 +294,3 @@ export class SnapshotTable {
 export type TrackNow = (
   trackId: string,
 ) => { ids: string[]; names: string[]; albumId: string | null } | undefined;
-
-function sameList(list: readonly number[], lists: Lists, s: number): boolean {
-  const from = lists.start[s]!;
-  if (lists.start[s + 1]! - from !== list.length) return false;
-  return list.every((v, i) => lists.values[from + i] === v);
-}
-
-/**
- * A short list of numbers per snapshot, all in one array (list s is values[start[s], start[s + 1])):
- * a few thousand small arrays would cost more in headers and spare room than in numbers.
- */
-export class Lists {
-  readonly start: number[] = [0];
-  readonly values: number[] = [];
-
-  push(list: readonly number[]): void {
-    for (const v of list) this.values.push(v);
-    this.start.push(this.values.length);
-  }
-
-  of(s: number): number[] {
-    return this.values.slice(this.start[s], this.start[s + 1]);
-  }
-}

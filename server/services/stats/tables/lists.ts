@@ -1,0 +1,120 @@
+/**
+ * Numbers per snapshot in typed arrays grown by doubling. A collector's library defines hundreds of
+ * thousands of snapshots: as arrays of JavaScript numbers, with an array per snapshot for its
+ * artists or genres, they cost twice the bytes and a heap object each for the collector to trace.
+ * `data` is replaced as it grows: read it again after anything may have added to it.
+ */
+export class IntColumn {
+  data = new Int32Array(64);
+  private used = 0;
+
+  get length(): number {
+    return this.used;
+  }
+
+  push(value: number): void {
+    if (this.used === this.data.length) this.data = grownInts(this.data, this.used + 1);
+    this.data[this.used++] = value;
+  }
+}
+
+export class FloatColumn {
+  data = new Float64Array(64);
+  private used = 0;
+
+  get length(): number {
+    return this.used;
+  }
+
+  push(value: number): void {
+    if (this.used === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.used++] = value;
+  }
+}
+
+/**
+ * A short list of numbers per snapshot, all in one array: list s is values[start[s], start[s + 1]).
+ * A list is made by `add`ing to the open one, then `close`.
+ */
+export class Lists {
+  private starts = new Int32Array(65);
+  private all = new Int32Array(64);
+  private lists = 0;
+
+  /** Where each list starts in `values`, and where the last one ends (count + 1 of them). */
+  get start(): Int32Array {
+    return this.starts;
+  }
+
+  get values(): Int32Array {
+    return this.all;
+  }
+
+  /** How many lists are closed. */
+  get count(): number {
+    return this.lists;
+  }
+
+  /** How many values the lists hold, the open one's too. */
+  get size(): number {
+    return this.used;
+  }
+
+  private used = 0;
+
+  /** Adds `value` to the open list. */
+  add(value: number): void {
+    if (this.used === this.all.length) this.all = grownInts(this.all, this.used + 1);
+    this.all[this.used++] = value;
+  }
+
+  /** Adds `value` to the open list unless it holds it already; whether it was added. */
+  addOnce(value: number): boolean {
+    for (let i = this.starts[this.lists]!; i < this.used; i += 1) if (this.all[i] === value) return false;
+    this.add(value);
+    return true;
+  }
+
+  /** Closes the open list: it is list `count - 1`. */
+  close(): void {
+    if (this.lists + 2 > this.starts.length) this.starts = grownInts(this.starts, this.lists + 2);
+    this.starts[++this.lists] = this.used;
+  }
+
+  push(list: ArrayLike<number>): void {
+    for (let i = 0; i < list.length; i += 1) this.add(list[i]!);
+    this.close();
+  }
+
+  of(s: number): number[] {
+    return Array.from(this.all.subarray(this.starts[s], this.starts[s + 1]));
+  }
+
+  /** Whether list `s` is `list`. */
+  holds(s: number, list: ArrayLike<number>): boolean {
+    const from = this.starts[s]!;
+    if (this.starts[s + 1]! - from !== list.length) return false;
+    for (let i = 0; i < list.length; i += 1) if (this.all[from + i] !== list[i]) return false;
+    return true;
+  }
+
+  /** Whether list `s` here is list `t` of `other`. */
+  same(s: number, other: Lists, t: number): boolean {
+    const from = this.starts[s]!;
+    const otherFrom = other.starts[t]!;
+    const length = this.starts[s + 1]! - from;
+    if (other.starts[t + 1]! - otherFrom !== length) return false;
+    for (let i = 0; i < length; i += 1) if (this.all[from + i] !== other.all[otherFrom + i]) return false;
+    return true;
+  }
+}
+
+function grownInts(from: Int32Array, need: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(need, from.length * 2));
+  next.set(from);
+  return next;
+}

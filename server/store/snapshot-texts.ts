@@ -1,0 +1,217 @@
+/**
+ * A play log's snapshot texts, by number, held as their UTF-8 bytes: each text and a newline, one
+ * after the other in one buffer, as the saved index keeps them on disk (saved-play-index.ts). A
+ * collector's log defines hundreds of thousands of snapshots: as strings they would be that many
+ * heap objects for the collector to trace, and the map that finds one by its text as many more.
+ * Here a text is made into a string only when it is asked for, and a text is found by its bytes'
+ * hash in a table of integers.
+ */
+
+const NEWLINE = 0x0a;
+/** Bytes a text is hashed by at its start and its end: the track id opens it, names close it. */
+const HASHED_HEAD = 64;
+const HASHED_TAIL = 32;
+
+/** The texts of snapshots [0, count), as whoever loads a saved index checks them. */
+export interface SnapshotTextList {
+  readonly count: number;
+  text(n: number): string;
+  /** Texts [from, to). */
+  slice(from: number, to: number): string[];
+}
+
+export class SnapshotTexts implements SnapshotTextList {
+  private pool: Buffer;
+  /** Bytes of the pool in use. */
+  private used: number;
+  private counted: number;
+  /**
+   * Where each text's newline is, by number; made at the first use for texts given as one region,
+   * since a start reads none of them before it listens.
+   */
+  private ends: Uint32Array | undefined;
+  /** Open addressing: slot → number + 1 (0: empty), at most half full; made at the first `indexOf`. */
+  private slots: Int32Array | undefined;
+
+  /** Bytes given by `fromBytes`, not yet copied into the pool. */
+  private given: Uint8Array[] | undefined;
+
+  private constructor(pool: Buffer, used: number, count: number, ends: Uint32Array | undefined) {
+    this.pool = pool;
+    this.used = used;
+    this.counted = count;
+    this.ends = ends;
+  }
+
+  static empty(): SnapshotTexts {
+    return new SnapshotTexts(Buffer.allocUnsafe(1024), 0, 0, new Uint32Array(16));
+  }
+
+  /**
+   * `count` texts from their bytes as a saved index holds them (each followed by a newline), in
+   * parts one after the other. The parts are copied at the first use, not before: a start reads
+   * none before it listens. Bytes of another shape give texts that do not read, never an error:
+   * whoever gave them checks every text (after the server listens).
+   */
+  static fromBytes(parts: Uint8Array | Uint8Array[], count: number): SnapshotTexts {
+    if (count === 0) return SnapshotTexts.empty();
+    const out = new SnapshotTexts(Buffer.alloc(0), 0, count, undefined);
+    out.given = Array.isArray(parts) ? parts : [parts];
+    return out;
+  }
+
+  /** Copies the given bytes into the pool, apart from the file they were read from. */
+  private take(given: Uint8Array[]): void {
+    const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
+    const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
+    let used = 0;
+    for (const part of given) {
+      pool.set(part, used);
+      used += part.byteLength;
+    }
+    if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
+    this.pool = pool;
+    this.used = used;
+    this.given = undefined;
+  }
+
+  /** Texts given as strings; one holding a newline (no canonical text does) is kept as one that does not read. */
+  static fromTexts(texts: readonly string[]): SnapshotTexts {
+    const out = SnapshotTexts.empty();
+    for (const text of texts) out.push(text.includes('\n') ? '' : text);
+    return out;
+  }
+
+  get count(): number {
+    return this.counted;
+  }
+
+  /** Text `n` (n < count). */
+  text(n: number): string {
+    const ends = this.endsMade();
+    return this.pool.toString('utf8', this.startOf(n, ends), ends[n]);
+  }
+
+  /** Texts [from, to) as they are saved: each followed by a newline (not copied). */
+  bytes(from: number, to: number): Buffer {
+    const ends = this.endsMade();
+    const start = from >= to ? 0 : this.startOf(from, ends);
+    const end = from >= to ? 0 : ends[to - 1]! + 1;
+    return this.pool.subarray(start, end);
+  }
+
+  /** Texts [from, to) as strings, made in one piece: a string each is a native call each. */
+  slice(from: number, to = this.count): string[] {
+    if (from >= to) return [];
+    const ends = this.endsMade();
+    const texts = this.pool.toString('utf8', this.startOf(from, ends), ends[to - 1]).split('\n');
+    if (texts.length === to - from) return texts;
+    // Bytes of another shape (see `endsMade`): text by text.
+    texts.length = 0;
+    for (let n = from; n < to; n += 1) texts.push(this.text(n));
+    return texts;
+  }
+
+  /** The number of `text`; -1 when it is none of these. */
+  indexOf(text: string): number {
+    const ends = this.endsMade();
+    const slots = this.slotsMade();
+    const bytes = Buffer.from(text);
+    const mask = slots.length - 1;
+    for (let slot = hashOf(bytes, 0, bytes.length) & mask; ; slot = (slot + 1) & mask) {
+      const n = slots[slot]! - 1;
+      if (n < 0) return -1;
+      const start = this.startOf(n, ends);
+      if (
+        ends[n]! - start === bytes.length &&
+        this.pool.compare(bytes, 0, bytes.length, start, ends[n]) === 0
+      )
+        return n;
+    }
+  }
+
+  /** Adds `text` (canonical: no newline in it) as number `count`. */
+  push(text: string): void {
+    const ends = this.endsMade();
+    const length = Buffer.byteLength(text);
+    if (this.used + length + 1 > this.pool.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.pool.length * 2, this.used + length + 1));
+      this.pool.copy(next, 0, 0, this.used);
+      this.pool = next;
+    }
+    this.pool.write(text, this.used, 'utf8');
+    this.used += length;
+    this.pool[this.used] = NEWLINE;
+    if (this.counted >= ends.length) {
+      const next = new Uint32Array(ends.length * 2);
+      next.set(ends);
+      this.ends = next;
+    }
+    this.ends![this.counted] = this.used;
+    this.used += 1;
+    this.counted += 1;
+    if (this.slots) this.place(this.slots, this.counted - 1);
+  }
+
+  /** Forgets the texts from number `count` on. */
+  truncate(count: number): void {
+    if (count >= this.counted) return;
+    const ends = this.endsMade();
+    this.used = count === 0 ? 0 : ends[count - 1]! + 1;
+    this.counted = count;
+    this.slots = undefined;
+  }
+
+  private startOf(n: number, ends: Uint32Array): number {
+    return n === 0 ? 0 : ends[n - 1]! + 1;
+  }
+
+  private endsMade(): Uint32Array {
+    if (this.ends) return this.ends;
+    if (this.given) this.take(this.given);
+    const ends = new Uint32Array(Math.max(16, this.counted));
+    // `fromBytes` ends the bytes with a newline. With too few newlines in them, the texts past the
+    // last are empty; with too many, the last text holds them: neither reads.
+    const last = this.used - 1;
+    let from = 0;
+    for (let n = 0; n < this.counted - 1; n += 1) {
+      const at = from > last ? -1 : this.pool.indexOf(NEWLINE, from);
+      ends[n] = at < 0 || at > last ? last : at;
+      from = ends[n]! + 1;
+    }
+    if (this.counted > 0) ends[this.counted - 1] = last;
+    this.ends = ends;
+    return ends;
+  }
+
+  private slotsMade(): Int32Array {
+    if (this.slots) return this.slots;
+    let size = 64;
+    while (size < this.counted * 2) size *= 2;
+    const slots = new Int32Array(size);
+    for (let n = 0; n < this.counted; n += 1) this.place(slots, n);
+    this.slots = slots;
+    return slots;
+  }
+
+  private place(slots: Int32Array, n: number): void {
+    if ((n + 1) * 2 > slots.length) {
+      this.slots = undefined;
+      return;
+    }
+    const ends = this.endsMade();
+    const mask = slots.length - 1;
+    let slot = hashOf(this.pool, this.startOf(n, ends), ends[n]!) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = n + 1;
+  }
+}
+
+/** FNV-1a of a text's length, its first and its last bytes. */
+function hashOf(buf: Uint8Array, start: number, end: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (end - start), 16777619);
+  const head = Math.min(end, start + HASHED_HEAD);
+  for (let i = start; i < head; i += 1) h = Math.imul(h ^ buf[i]!, 16777619);
+  for (let i = Math.max(head, end - HASHED_TAIL); i < end; i += 1) h = Math.imul(h ^ buf[i]!, 16777619);
+  return h >>> 0;
+}

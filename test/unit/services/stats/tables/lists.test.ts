@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { FloatColumn, IntColumn, Lists } from '../../../../../server/services/stats/tables/lists.js';
+
+describe('numbers per snapshot in typed arrays', () => {
+  it('keeps every list whole as they grow past their first room, each artist or genre once', () => {
+    const lists = new Lists();
+    const expected: number[][] = [];
+    for (let s = 0; s < 500; s += 1) {
+      const list: number[] = [];
+      for (const v of [s % 7, s % 3, s % 7, s]) if (lists.addOnce(v)) list.push(v);
+      lists.close();
+      expected.push(list);
+    }
+    expect(lists.count).toBe(500);
+    expect(lists.size).toBe(expected.flat().length);
+    expect(Array.from({ length: 500 }, (_, s) => lists.of(s))).toEqual(expected);
+    expect(lists.holds(10, expected[10]!)).toBe(true);
+    expect(lists.holds(10, expected[11]!)).toBe(false);
+    const other = new Lists();
+    for (const list of expected) other.push(list);
+    expect(lists.same(321, other, 321)).toBe(true);
+    expect(lists.same(321, other, 322)).toBe(false);
+  });
+
+  it('gives back each number pushed, past the room it started with', () => {
+    const ints = new IntColumn();
+    const floats = new FloatColumn();
+    for (let i = 0; i < 1000; i += 1) {
+      ints.push(i - 500);
+      floats.push(i + 0.5);
+    }
+    expect(ints.length).toBe(1000);
+    expect(Array.from(ints.data.subarray(0, 1000))).toEqual(Array.from({ length: 1000 }, (_, i) => i - 500));
+    expect(floats.data[999]).toBe(999.5);
+  });
+});
