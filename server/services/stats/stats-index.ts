@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   ROW_EXPLICIT_AT,
   ROW_SKIP,
@@ -22,6 +23,7 @@ import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
+import { STEP_MS } from '../steps.js';
 
 /**
  * Saved rows added between pauses of a load in steps (each costs far more than a scanned row), and
@@ -174,6 +176,29 @@ export class StatsIndex extends IndexReads {
    */
   countAsInLibrary(current: TrackNow | undefined): void {
     if (this.tables.snapshots.recount(current)) this.forgetArtistSums();
+  }
+
+  /**
+   * `countAsInLibrary` in steps of STEP_MS, `turn` before each (the library read after the server
+   * listens: every snapshot is looked up in it, a long piece of work at a collector's size). Reads
+   * meanwhile count as before; a count begun meanwhile takes over.
+   */
+  async countAsInLibraryInSteps(
+    current: TrackNow | undefined,
+    turn: () => Promise<void>,
+    now: () => number = () => performance.now(),
+  ): Promise<void> {
+    const steps = this.tables.snapshots.recountInSteps(current, SNAPSHOTS_PER_LOAD_STEP);
+    for (;;) {
+      await turn();
+      const until = now() + STEP_MS;
+      let step = steps.next();
+      while (!step.done && now() < until) step = steps.next();
+      if (step.done) {
+        if (step.value) this.forgetArtistSums();
+        return;
+      }
+    }
   }
 
   private forgetArtistSums(): void {
