@@ -140,11 +140,14 @@ function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
   const { logSnapshots } = head ?? {};
   if (!head || !Array.isArray(logSnapshots) || !logSnapshots.every((s) => typeof s === 'string'))
     return undefined;
-  const texts = SnapshotTexts.fromTexts(logSnapshots);
+  // In one piece: a text at a time costs a native call each, before the server listens.
+  const texts = logSnapshots.some((text) => text.includes('\n'))
+    ? SnapshotTexts.fromTexts(logSnapshots).bytes(0, logSnapshots.length)
+    : Buffer.from(logSnapshots.length === 0 ? '' : `${logSnapshots.join('\n')}\n`);
   return {
     position: head.position,
-    count: texts.count,
-    texts: texts.bytes(0, texts.count),
+    count: logSnapshots.length,
+    texts,
     data: file.subarray(dataStart, end),
     end: end + 4,
   };
