@@ -11,6 +11,8 @@ const NEWLINE = 0x0a;
 /** Bytes a text is hashed by at its start and its end: the track id opens it, names close it. */
 const HASHED_HEAD = 64;
 const HASHED_TAIL = 32;
+/** Bytes copied, and texts' bytes scanned, a step of `prepareInSteps`: well under a millisecond. */
+const PREPARED_PER_STEP = 1 << 18;
 
 /** The texts of snapshots [0, count), as whoever loads a saved index checks them. */
 export interface SnapshotTextList {
@@ -18,6 +20,8 @@ export interface SnapshotTextList {
   text(n: number): string;
   /** Texts [from, to). */
   slice(from: number, to: number): string[];
+  /** Makes ready to read every text, pausing between steps (optional). */
+  prepareInSteps?(): Generator<void, void>;
 }
 
 export class SnapshotTexts implements SnapshotTextList {
@@ -40,8 +44,9 @@ export class SnapshotTexts implements SnapshotTextList {
   /** Texts before this number are let go (`forget`): `forgotten` gives them. */
   private firstHeld = 0;
   private forgotten: (n: number) => string | undefined = () => undefined;
-  /** Each text's hash, while `slots` are kept. */
+  /** Each text's hash, for texts [0, hashed). */
   private hashes = new Uint32Array(0);
+  private hashed = 0;
 
   private constructor(pool: Buffer, used: number, count: number, ends: Uint32Array | undefined) {
     this.pool = pool;
@@ -65,22 +70,6 @@ export class SnapshotTexts implements SnapshotTextList {
     const out = new SnapshotTexts(Buffer.alloc(0), 0, count, undefined);
     out.given = Array.isArray(parts) ? parts : [parts];
     return out;
-  }
-
-  /** Copies the given bytes into the pool, apart from the file they were read from. */
-  private take(given: Uint8Array[]): void {
-    const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
-    const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
-    let used = 0;
-    for (const part of given) {
-      pool.set(part, used);
-      used += part.byteLength;
-    }
-    if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
-    this.pool = pool;
-    this.used = used;
-    this.base = 0;
-    this.given = undefined;
   }
 
   /**
@@ -201,6 +190,7 @@ export class SnapshotTexts implements SnapshotTextList {
     const ends = this.endsMade();
     this.used = count === 0 ? 0 : ends[count - 1]! + 1;
     this.counted = count;
+    this.hashed = Math.min(this.hashed, count);
     this.slots = undefined;
   }
 
@@ -209,21 +199,68 @@ export class SnapshotTexts implements SnapshotTextList {
   }
 
   private endsMade(): Uint32Array {
-    if (this.ends) return this.ends;
-    if (this.given) this.take(this.given);
-    const ends = new Uint32Array(Math.max(16, this.counted));
-    // `fromBytes` ends the bytes with a newline. With too few newlines in them, the texts past the
-    // last are empty; with too many, the last text holds them: neither reads.
-    const last = this.used - 1;
-    let from = 0;
-    for (let n = 0; n < this.counted - 1; n += 1) {
-      const at = from > last ? -1 : this.pool.indexOf(NEWLINE, from);
-      ends[n] = at < 0 || at > last ? last : at;
-      from = ends[n]! + 1;
+    if (!this.ends) {
+      const steps = this.making(Infinity);
+      while (!steps.next().done);
     }
-    if (this.counted > 0) ends[this.counted - 1] = last;
+    return this.ends!;
+  }
+
+  /**
+   * Copies the bytes `fromBytes` was given into the pool, apart from the file they were read from,
+   * and finds each text's end and hash (hundreds of thousands at a collector's size): run in steps
+   * of `perStep` bytes and texts after the server listens (`prepareInSteps`), or at once by the
+   * first use that comes before.
+   */
+  private *making(perStep: number): Generator<void, void> {
+    const { given } = this;
+    if (this.ends || !given) return;
+    const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
+    const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
+    let used = 0;
+    for (const part of given) {
+      for (let o = 0; o < part.byteLength; o += perStep) {
+        const piece = part.subarray(o, Math.min(part.byteLength, o + perStep));
+        pool.set(piece, used);
+        used += piece.byteLength;
+        if (perStep !== Infinity) yield;
+        // Made at once meanwhile, by a use that could not wait.
+        if (this.ends) return;
+      }
+    }
+    if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
+    const count = this.counted;
+    const ends = new Uint32Array(Math.max(16, count));
+    const hashes = new Uint32Array(Math.max(16, count));
+    // With too few newlines in the bytes, the texts past the last are empty; with too many, the
+    // last text holds them: neither reads.
+    const last = used - 1;
+    let from = 0;
+    let stepped = 0;
+    for (let n = 0; n < count; n += 1) {
+      const at = n === count - 1 || from > last ? -1 : pool.indexOf(NEWLINE, from);
+      ends[n] = at < 0 || at > last ? last : at;
+      hashes[n] = hashOf(pool, from, ends[n]!);
+      stepped += ends[n]! + 1 - from;
+      from = ends[n]! + 1;
+      if (stepped >= perStep) {
+        stepped = 0;
+        yield;
+        if (this.ends) return;
+      }
+    }
+    this.pool = pool;
+    this.used = used;
+    this.base = 0;
+    this.given = undefined;
+    this.hashes = hashes;
+    this.hashed = count;
     this.ends = ends;
-    return ends;
+  }
+
+  /** `making` in steps, for whoever reads every text after the server listens (the index's check). */
+  *prepareInSteps(): Generator<void, void> {
+    yield* this.making(PREPARED_PER_STEP);
   }
 
   private slotsMade(): Int32Array {
@@ -246,9 +283,10 @@ export class SnapshotTexts implements SnapshotTextList {
       next.set(this.hashes);
       this.hashes = next;
     }
-    if (n >= this.firstHeld) {
+    if (n >= this.hashed) {
       const ends = this.endsMade();
       this.hashes[n] = hashOf(this.pool, this.startOf(n, ends) - this.base, ends[n]! - this.base);
+      this.hashed = n + 1;
     }
     const mask = slots.length - 1;
     let slot = this.hashes[n]! & mask;

@@ -102,4 +102,29 @@ describe('snapshot texts held as bytes', () => {
         .equals(saved([...texts.slice(150), ...Array.from({ length: 400 }, (_, i) => text(i + 300))])),
     ).toBe(true);
   });
+
+  it("makes a saved index's texts ready in short steps, or at once for a use that cannot wait", () => {
+    const many = Array.from({ length: 15_000 }, (_, i) => text(i));
+    const bytes = saved(many);
+    expect(bytes.length).toBeGreaterThan(2 << 20);
+    const half = bytes.indexOf(0x0a, bytes.length >> 1) + 1;
+    const parts = [bytes.subarray(0, half), bytes.subarray(half)];
+
+    const stepped = SnapshotTexts.fromBytes(parts, many.length);
+    let steps = 0;
+    for (const steps_ = stepped.prepareInSteps(); !steps_.next().done;) steps += 1;
+    expect(steps).toBeGreaterThan(4);
+    expect(stepped.slice(0)).toEqual(many);
+    expect(stepped.indexOf(many[14_999]!)).toBe(14_999);
+
+    const interrupted = SnapshotTexts.fromBytes(parts, many.length);
+    const preparing = interrupted.prepareInSteps();
+    preparing.next();
+    preparing.next();
+    expect(interrupted.text(5000)).toBe(many[5000]);
+    expect([...preparing]).toEqual([]);
+    expect(interrupted.slice(0)).toEqual(many);
+    interrupted.forget(15_000, (n) => many[n]);
+    expect(interrupted.indexOf(many[777]!)).toBe(777);
+  });
 });

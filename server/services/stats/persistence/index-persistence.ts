@@ -147,6 +147,7 @@ export function* checkBlocks(
           slice: (from, to) => logSnapshotTexts.slice(from, to),
         };
   // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
+  if (list.prepareInSteps) yield* list.prepareInSteps();
   const logSnapshots: PlaySnapshot[] = [];
   for (let from = 0; from < list.count; from += TEXTS_PER_CHECK_STEP) {
     if (from > 0) yield;

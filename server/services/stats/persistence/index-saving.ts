@@ -110,6 +110,7 @@ export async function openStoreWithIndex(
           count: logSnapshots,
           text: (n) => texts.text(n),
           slice: (from, to) => texts.slice(from, to),
+          prepareInSteps: () => texts.prepareInSteps(),
         });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
