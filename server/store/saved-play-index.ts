@@ -25,7 +25,7 @@ import { SnapshotTexts } from './snapshot-texts.js';
  * collector's log defines hundreds of thousands): they are kept as bytes and read as the index
  * loads, after the server listens. A file of schema 2 (its segments "MPS2" | u32 head bytes | u32
  * data bytes | head | data | "MPE2", the head holding the texts as a JSON array) is read too, and
- * segments of schema 3 are appended to it.
+ * rewritten in schema 3 at its next save (`upgradeSavedPlayIndex`).
  */
 const SCHEMA_VERSION = 3;
 const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
@@ -44,6 +44,8 @@ export interface SavedPlayIndex {
   data: Uint8Array[];
   /** The file's length, where the next segment goes. */
   bytes: number;
+  /** Whether it holds segments of schema 2 (`upgradeSavedPlayIndex` rewrites them). */
+  older: boolean;
 }
 
 export interface PlayIndexSegment {
@@ -69,11 +71,13 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
   const texts: Uint8Array[] = [];
   let count = 0;
   const data: Uint8Array[] = [];
+  let older = false;
   let o = HEADER.length;
   while (o < file.length) {
     // Anything but whole segments to the end (a save cut short, a damaged file) and the file is not used.
     const segment = readSegment(file, o);
     if (!segment) return null;
+    older ||= segment.older === true;
     position = segment.position;
     texts.push(segment.texts);
     count += segment.count;
@@ -88,10 +92,36 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     logSnapshots: SnapshotTexts.fromBytes(texts, count),
     data,
     bytes: file.length,
+    older,
   };
 }
 
+/**
+ * Rewrites a file of `bytes` bytes holding segments of schema 2 in schema 3, the same segments
+ * with the same data: a start then reads no snapshot text before it listens. Its new length.
+ */
+export async function upgradeSavedPlayIndex(path: string, bytes: number): Promise<number> {
+  const file = await readFile(path);
+  if (file.length !== bytes) throw new Error(`${path} changed behind the server's back`);
+  const parts: Uint8Array[] = [HEADER];
+  for (let o = HEADER.length; o < file.length;) {
+    const segment = readSegment(file, o);
+    if (!segment) throw new Error(`${path} is damaged`);
+    parts.push(
+      ...segmentParts({
+        position: segment.position,
+        logSnapshots: { count: segment.count, bytes: segment.texts },
+        data: [segment.data],
+      }),
+    );
+    o = segment.end;
+  }
+  await writeFileAtomic(path, parts, 0o600);
+  return parts.reduce((sum, part) => sum + part.byteLength, 0);
+}
+
 interface ReadSegment {
+  older?: boolean;
   position: LogPosition;
   count: number;
   texts: Uint8Array;
@@ -145,6 +175,7 @@ function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
     ? SnapshotTexts.fromTexts(logSnapshots).bytes(0, logSnapshots.length)
     : Buffer.from(logSnapshots.length === 0 ? '' : `${logSnapshots.join('\n')}\n`);
   return {
+    older: true,
     position: head.position,
     count: logSnapshots.length,
     texts,
@@ -237,6 +268,8 @@ export interface SavedPlayIndexCopy {
   data: Uint8Array[];
   /** The file's length, where the next segment goes. */
   bytes: number;
+  /** Whether it holds segments of schema 2, to `upgrade` before the next save. */
+  older: boolean;
 }
 
 /**
@@ -263,7 +296,13 @@ export class SavedPlayIndexFile {
       logSnapshots: saved.logSnapshots.count,
       data: saved.data,
       bytes: saved.bytes,
+      older: saved.older,
     };
+  }
+
+  /** Rewrites a file of `bytes` bytes holding segments of schema 2 in schema 3; its new length. */
+  upgrade(bytes: number): Promise<number> {
+    return upgradeSavedPlayIndex(this.path, bytes);
   }
 
   /** Replaces the file with one holding only `segment`; its new length. */

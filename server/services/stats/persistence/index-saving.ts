@@ -80,6 +80,8 @@ interface SavedIndexState {
   bytes: number;
   /** How many of the log's snapshots it holds. */
   logSnapshots: number;
+  /** It holds segments of schema 2: rewritten in schema 3 before the next segment is appended. */
+  older?: boolean;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function openStoreWithIndex(
         });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
-      if (usable) saved = { bytes: copy.bytes, logSnapshots };
+      if (usable) saved = { bytes: copy.bytes, logSnapshots, older: copy.older };
       return {
         onEntry: (entry, snapshot, line) => {
           index.add(entry, snapshot, line);
@@ -229,6 +231,8 @@ class IndexSaving {
       data: this.index.takeUnsaved(),
     };
     try {
+      if (this.saved?.older)
+        this.saved = { ...this.saved, bytes: await this.file.upgrade(this.saved.bytes), older: false };
       const bytes = this.saved
         ? await this.file.append(this.saved.bytes, segment)
         : await this.file.write(segment);
