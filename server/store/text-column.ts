@@ -57,6 +57,16 @@ export class TextColumn {
     return this.ascii ? bytes.latin1Slice(start, end) : bytes.utf8Slice(start, end);
   }
 
+  /** Whether row `row` holds `value`, compared without making the row's string where it can be. */
+  is(row: number, value: string): boolean {
+    if (!this.ascii || this.absent !== undefined || this.unpaired !== undefined)
+      return this.at(row) === value;
+    const start = row === 0 ? 0 : this.ends[row - 1]!;
+    if (this.ends[row]! - start !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (this.bytes[start + i] !== value.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** Gives back the spare room kept for more rows: for a column that is complete. */
   trim(): void {
     if (this.bytes.length > this.used) {

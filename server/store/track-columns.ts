@@ -135,6 +135,10 @@ export class TrackColumns {
     return this.ids.at(row)!;
   }
 
+  hasId(row: number, id: string): boolean {
+    return this.ids.is(row, id);
+  }
+
   name(row: number): string {
     return this.names.at(row)!;
   }
