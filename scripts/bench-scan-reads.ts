@@ -1,9 +1,10 @@
 /**
  * Each audio file below a folder read the way a scan reads it (tags, pictures, exact length), in a
  * process of its own that runs the built server code as `npm start` does (transpiled beside
- * server-process.ts into dist-bench/, so it imports only the server). Every file is read once so
- * that the code is compiled and warm, then again with its CPU time measured: what a file costs once
- * a scan is under way, without the fixed cost of its first files.
+ * server-process.ts into dist-bench/, so it imports only the server). Every file is read twice so
+ * that the code is compiled and warm (V8 still optimizes some of it during the second reading),
+ * then again with its CPU time measured: what a file costs once a scan is under way, without the
+ * fixed cost of its first files.
  *
  *   node dist-bench/scripts/bench-scan-reads.js FOLDER   (started by bench-scan-peer.ts)
  *
@@ -39,7 +40,7 @@ async function warmReads(folder: string): Promise<WarmReads> {
       await opened.handle.close();
     }
   };
-  for (const { path: file } of files) await readOne(file);
+  for (let pass = 0; pass < 2; pass++) for (const { path: file } of files) await readOne(file);
   const times = new Map<string, number[]>();
   let total = 0;
   for (const { path: file } of files) {

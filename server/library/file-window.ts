@@ -95,7 +95,8 @@ export class FileWindow {
     const whole = (bytes === DEFAULT_AHEAD && spare.pop()) || Buffer.allocUnsafe(bytes);
     const filled = await this.fill(whole, start, bytes);
     const window = { start, bytes: whole.subarray(0, filled), whole };
-    this.windows = [window, ...this.windows.slice(0, KEPT - 1)];
+    this.windows.unshift(window);
+    if (this.windows.length > KEPT) this.windows.length = KEPT;
     return window.bytes.subarray(position - start, Math.max(position, Math.min(end, start + filled)) - start);
   }
 

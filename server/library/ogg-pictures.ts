@@ -26,25 +26,30 @@ class CommentJoin {
   /** The joined packet once its last segment was seen; null when it is too large or cut short. */
   result: Buffer | null | undefined = undefined;
 
-  /** Takes one page's segments (its lacing values and body). */
+  /** Takes one page's segments (its lacing values and body): one piece of the page at most. */
   add(lacing: Buffer, body: Buffer): void {
+    let from = this.packet === 1 ? 0 : -1;
     let at = 0;
-    for (const n of lacing) {
-      if (this.packet === 1) {
-        this.bytes += n;
-        if (this.bytes > MAX_COMMENT_BYTES || at + n > body.length) {
-          this.result = null;
-          return;
-        }
-        this.parts.push(body.subarray(at, at + n));
-      }
+    for (let i = 0; i < lacing.length; i++) {
+      const n = lacing[i]!;
       at += n;
       // A segment shorter than 255 bytes ends its packet.
-      if (n < 255 && this.packet++ === 1) {
-        this.result = Buffer.concat(this.parts);
+      if (n === 255) continue;
+      if (this.packet === 1) {
+        this.take(body, from, at);
+        if (this.result !== null) this.result = Buffer.concat(this.parts);
         return;
       }
+      this.packet++;
+      if (this.packet === 1) from = at;
     }
+    if (from >= 0) this.take(body, from, at);
+  }
+
+  private take(body: Buffer, from: number, to: number): void {
+    this.bytes += to - from;
+    if (this.bytes > MAX_COMMENT_BYTES || to > body.length) this.result = null;
+    else this.parts.push(body.subarray(from, to));
   }
 }
 

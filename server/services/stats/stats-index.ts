@@ -15,6 +15,7 @@ import {
   type PlaceRow,
 } from './persistence/index-persistence.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
+import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { TrackNow } from './tables/snapshots.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
@@ -122,6 +123,21 @@ export class StatsIndex extends IndexReads {
       this.forgetArtistSums();
     yield* this.settleInSteps();
     return true;
+  }
+
+  /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */
+  whenLoaded(then: () => void): void {
+    then();
+  }
+
+  /**
+   * The canonical text of the play log's snapshot `n`, made again from the tables; undefined when
+   * they do not number snapshots as the log does, or do not hold it yet.
+   */
+  logSnapshotText(n: number): string | undefined {
+    const table = this.tables.snapshots;
+    if (!table.numberedByLog || n >= table.count) return undefined;
+    return snapshotText(table.fields(n));
   }
 
   /** Reads the whole log into this empty index (PlayIndex.rebuild). */
