@@ -242,7 +242,16 @@ export async function startServerProcess(dataDir: string, musicDir?: string): Pr
   // this machine's memory (4 GB here) and lets garbage pile up far beyond what a NAS would hold.
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--max-old-space-size=1024', script, dataDir, ...(musicDir ? [musicDir] : [])],
+    [
+      '--expose-gc',
+      '--max-old-space-size=1024',
+      // Extra V8/Node flags to look into the server while a bench drives it (e.g. `--cpu-prof
+      // --cpu-prof-dir=/tmp/prof`): never set by the benches themselves.
+      ...(process.env.MELON_BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+      script,
+      dataDir,
+      ...(musicDir ? [musicDir] : []),
+    ],
     {
       // Request lines go to stdout like `npm start`'s; nobody reads them here.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -180,16 +180,17 @@ export function createServices(
   );
   // Plays count for the artists and album their tracks have now: a rescan that splits a credit anew
   // moves them.
-  const countPlays = () =>
-    options.statsIndex.countAsInLibrary((trackId) => {
-      const track = store.library.track(trackId);
-      if (!track) return undefined;
-      const names = track.artistIds.map((id) => store.library.artist(id)?.name ?? '');
-      return { ids: track.artistIds, names, albumId: track.albumId };
-    });
+  const trackNow = (trackId: string) => {
+    const track = store.library.track(trackId);
+    if (!track) return undefined;
+    const names = track.artistIds.map((id) => store.library.artist(id)?.name ?? '');
+    return { ids: track.artistIds, names, albumId: track.albumId };
+  };
+  const countPlays = () => options.statsIndex.countAsInLibrary(trackNow);
   countPlays();
   library.onScanned(countPlays);
-  library.onOpened(countPlays);
+  // Read after listening: in steps, as requests come.
+  library.onOpened((turn) => options.statsIndex.countAsInLibraryInSteps(trackNow, turn));
   const search = new SearchService(library);
   // Its indexes are made again in steps after a scan, before the next search needs them.
   library.onScanned(() => void search.warm().catch(() => undefined));

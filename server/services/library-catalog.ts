@@ -1,6 +1,8 @@
 import type { NamedRef } from '../contract/common.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import { CatalogOrders } from './catalog-orders.js';
+import { sortedInSteps } from './sorted-in-steps.js';
+import { sortInSteps } from './stats/sums/sort-in-steps.js';
 
 export interface AlbumStats {
   trackCount: number;
@@ -12,6 +14,8 @@ const EMPTY: Readonly<LibraryIndex> = { tracks: [], albums: [], artists: [] };
 /** Tracks, and albums with their tracks, taken between pauses of a catalog made in steps. */
 const TRACKS_PER_STEP = 5_000;
 const ALBUMS_PER_STEP = 500;
+/** Comparisons of names between pauses of the sorts: a collator's comparison costs about a microsecond. */
+const COMPARISONS_PER_STEP = 4_000;
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 const byName = <T extends { name: string; id: string }>(a: T, b: T) =>
@@ -71,10 +75,10 @@ export class LibraryCatalog {
   }
 
   private *fill(index: Readonly<LibraryIndex>): Generator<void, void> {
-    this.tracks = sortedByName(index.tracks);
+    this.tracks = yield* sortedByName(index.tracks);
     yield;
-    this.albums = [...index.albums].sort(byName);
-    this.artists = [...index.artists].sort(byName);
+    this.albums = yield* sortedInSteps(index.albums, byName, COMPARISONS_PER_STEP);
+    this.artists = yield* sortedInSteps(index.artists, byName, COMPARISONS_PER_STEP);
     yield;
     // Sets only while building: an artist's albums each once, then kept as a list.
     const albumsOfArtist = new Map<string, Set<string>>();
@@ -194,17 +198,28 @@ const NONE: readonly string[] = Object.freeze([]);
 /**
  * The tracks by name, each name read once: a stored track's name is made from its column at each
  * read, so a sort comparing records would make two names at each of its millions of comparisons.
+ * In steps, names read and sorted a few thousand at a time.
  */
-function sortedByName(tracks: readonly TrackRecord[]): TrackRecord[] {
-  const names = tracks.map((track) => track.name);
-  const order = Array.from(names.keys());
-  order.sort((a, b) => {
-    const byText = collator.compare(names[a]!, names[b]!);
-    if (byText !== 0) return byText;
-    const [x, y] = [tracks[a]!.id, tracks[b]!.id];
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  return order.map((at) => tracks[at]!);
+function* sortedByName(tracks: readonly TrackRecord[]): Generator<void, TrackRecord[]> {
+  const names: string[] = [];
+  for (let at = 0; at < tracks.length; at++) {
+    names.push(tracks[at]!.name);
+    if ((at + 1) % TRACKS_PER_STEP === 0) yield;
+  }
+  const order = new Int32Array(tracks.length);
+  for (let at = 0; at < order.length; at++) order[at] = at;
+  yield* sortInSteps(
+    order,
+    (a, b) => {
+      const byText = collator.compare(names[a]!, names[b]!);
+      if (byText !== 0) return byText;
+      const [x, y] = [tracks[a]!.id, tracks[b]!.id];
+      // Places last: one order whatever the sort, as Array#sort kept equal tracks.
+      return x < y ? -1 : x > y ? 1 : a - b;
+    },
+    COMPARISONS_PER_STEP,
+  );
+  return Array.from(order, (at) => tracks[at]!);
 }
 
 /** Tracks already in name order: the sort is stable, so ties stay by name. */

@@ -49,7 +49,7 @@ export class LibraryService extends LibraryReads {
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
   private readonly scanListeners: Array<() => void> = [];
-  private readonly openListeners: Array<() => void> = [];
+  private readonly openListeners: Array<(turn: () => Promise<void>) => void | Promise<void>> = [];
   /** The watcher saw a change while a scan ran: scan again when it ends. */
   private rescanRequested = false;
   private watcher: FolderWatcher | null = null;
@@ -136,14 +136,17 @@ export class LibraryService extends LibraryReads {
     this.scanListeners.push(listener);
   }
 
-  /** Called once the store has read the library, when it reads it after the server listens. */
-  onOpened(listener: () => void): void {
+  /**
+   * Called once the store has read the library, when it reads it after the server listens, with the
+   * turn to await between its steps; the library counts as opened once it resolves.
+   */
+  onOpened(listener: (turn: () => Promise<void>) => void | Promise<void>): void {
     this.openListeners.push(listener);
   }
 
   /**
    * The store has read the library (after listening): the catalog, and what follows it, made anew;
-   * the catalog in steps, `turn` between them.
+   * the catalog and then each listener in steps, `turn` between them.
    */
   async opened(turn: () => Promise<void>): Promise<void> {
     const steps = LibraryCatalog.inSteps(this.library.index());
@@ -154,7 +157,7 @@ export class LibraryService extends LibraryReads {
       }
       await turn();
     }
-    for (const listener of this.openListeners) listener();
+    for (const listener of this.openListeners) await listener(turn);
   }
 
   scanStatus(): ScanStatus {

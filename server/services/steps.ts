@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { nextTurn } from './next-turn.js';
 
 /** How long work made in steps runs before it lets requests run. */
 export const STEP_MS = 4;
@@ -14,13 +15,13 @@ export function finish<T>(steps: Steps<T>): T {
 }
 
 /**
- * Runs the steps in the background, STEP_MS at a time, letting the event loop answer requests
- * between: what they made, or undefined once `wanted` says it is of no more use (the library
+ * Runs the steps in the background, STEP_MS at a time in the turns other background work shares
+ * (nextTurn), letting the event loop answer requests between: what they made, or undefined once `wanted` says it is of no more use (the library
  * changed, or a request finished it), and then nothing more of it runs.
  */
 export async function inBackground<T>(steps: Steps<T>, wanted: () => boolean): Promise<T | undefined> {
   for (;;) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (!wanted()) return undefined;
     const until = performance.now() + STEP_MS;
     let step = steps.next();

@@ -25,6 +25,15 @@ export class LogSnapshots {
     return out;
   }
 
+  /**
+   * Lets go of the texts of snapshots [0, upTo), once they are saved and the file they came from
+   * is read: `textOf` gives them again (SnapshotTexts.forget).
+   */
+  forgetSaved(upTo: number, textOf: (n: number) => string | undefined): void {
+    if (this.parsed) return;
+    this.held.forget(upTo, textOf);
+  }
+
   /** The texts, by number: those of a saved index are made into strings only when asked for. */
   get texts(): SnapshotTexts {
     return this.held;

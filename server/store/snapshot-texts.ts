@@ -35,6 +35,13 @@ export class SnapshotTexts implements SnapshotTextList {
 
   /** Bytes given by `fromBytes`, not yet copied into the pool. */
   private given: Uint8Array[] | undefined;
+  /** Where the pool starts among the texts' bytes (`ends` counts from the first text). */
+  private base = 0;
+  /** Texts before this number are let go (`forget`): `forgotten` gives them. */
+  private firstHeld = 0;
+  private forgotten: (n: number) => string | undefined = () => undefined;
+  /** Each text's hash, while `slots` are kept. */
+  private hashes = new Uint32Array(0);
 
   private constructor(pool: Buffer, used: number, count: number, ends: Uint32Array | undefined) {
     this.pool = pool;
@@ -72,7 +79,28 @@ export class SnapshotTexts implements SnapshotTextList {
     if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
     this.pool = pool;
     this.used = used;
+    this.base = 0;
     this.given = undefined;
+  }
+
+  /**
+   * Lets go of the bytes of texts [0, upTo) (those a saved index holds already, never written
+   * again), for `textOf` to give them when asked: whoever holds the same snapshots can make their
+   * texts again. A text it makes otherwise is only not found by `indexOf`.
+   */
+  forget(upTo: number, textOf: (n: number) => string | undefined): void {
+    const count = Math.min(upTo, this.counted);
+    if (count <= this.firstHeld) return;
+    const ends = this.endsMade();
+    // Every text's hash is taken while its bytes are here.
+    this.slotsMade();
+    const from = this.startOf(count, ends);
+    const pool = Buffer.allocUnsafe(Math.max(1024, this.used - from));
+    this.pool.copy(pool, 0, from - this.base, this.used - this.base);
+    this.pool = pool;
+    this.base = from;
+    this.firstHeld = count;
+    this.forgotten = textOf;
   }
 
   /** Texts given as strings; one holding a newline (no canonical text does) is kept as one that does not read. */
@@ -88,23 +116,29 @@ export class SnapshotTexts implements SnapshotTextList {
 
   /** Text `n` (n < count). */
   text(n: number): string {
+    if (n < this.firstHeld) return this.forgotten(n) ?? '';
     const ends = this.endsMade();
-    return this.pool.toString('utf8', this.startOf(n, ends), ends[n]);
+    return this.pool.toString('utf8', this.startOf(n, ends) - this.base, ends[n]! - this.base);
   }
 
   /** Texts [from, to) as they are saved: each followed by a newline (not copied). */
   bytes(from: number, to: number): Buffer {
+    if (from >= to) return Buffer.alloc(0);
+    if (from < this.firstHeld) throw new Error('snapshot texts let go of are saved already');
     const ends = this.endsMade();
-    const start = from >= to ? 0 : this.startOf(from, ends);
-    const end = from >= to ? 0 : ends[to - 1]! + 1;
-    return this.pool.subarray(start, end);
+    return this.pool.subarray(this.startOf(from, ends) - this.base, ends[to - 1]! + 1 - this.base);
   }
 
   /** Texts [from, to) as strings, made in one piece: a string each is a native call each. */
   slice(from: number, to = this.count): string[] {
     if (from >= to) return [];
     const ends = this.endsMade();
-    const texts = this.pool.toString('utf8', this.startOf(from, ends), ends[to - 1]).split('\n');
+    const texts =
+      from < this.firstHeld
+        ? []
+        : this.pool
+            .toString('utf8', this.startOf(from, ends) - this.base, ends[to - 1]! - this.base)
+            .split('\n');
     if (texts.length === to - from) return texts;
     // Bytes of another shape (see `endsMade`): text by text.
     texts.length = 0;
@@ -117,14 +151,20 @@ export class SnapshotTexts implements SnapshotTextList {
     const ends = this.endsMade();
     const slots = this.slotsMade();
     const bytes = Buffer.from(text);
+    const hash = hashOf(bytes, 0, bytes.length);
     const mask = slots.length - 1;
-    for (let slot = hashOf(bytes, 0, bytes.length) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const n = slots[slot]! - 1;
       if (n < 0) return -1;
+      if (this.hashes[n] !== hash) continue;
+      if (n < this.firstHeld) {
+        if (this.forgotten(n) === text) return n;
+        continue;
+      }
       const start = this.startOf(n, ends);
       if (
         ends[n]! - start === bytes.length &&
-        this.pool.compare(bytes, 0, bytes.length, start, ends[n]) === 0
+        this.pool.compare(bytes, 0, bytes.length, start - this.base, ends[n]! - this.base) === 0
       )
         return n;
     }
@@ -134,14 +174,15 @@ export class SnapshotTexts implements SnapshotTextList {
   push(text: string): void {
     const ends = this.endsMade();
     const length = Buffer.byteLength(text);
-    if (this.used + length + 1 > this.pool.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.pool.length * 2, this.used + length + 1));
-      this.pool.copy(next, 0, 0, this.used);
+    const at = this.used - this.base;
+    if (at + length + 1 > this.pool.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.pool.length * 2, at + length + 1));
+      this.pool.copy(next, 0, 0, at);
       this.pool = next;
     }
-    this.pool.write(text, this.used, 'utf8');
+    this.pool.write(text, at, 'utf8');
     this.used += length;
-    this.pool[this.used] = NEWLINE;
+    this.pool[at + length] = NEWLINE;
     if (this.counted >= ends.length) {
       const next = new Uint32Array(ends.length * 2);
       next.set(ends);
@@ -156,6 +197,7 @@ export class SnapshotTexts implements SnapshotTextList {
   /** Forgets the texts from number `count` on. */
   truncate(count: number): void {
     if (count >= this.counted) return;
+    if (count < this.firstHeld) throw new Error('snapshot texts let go of are saved already');
     const ends = this.endsMade();
     this.used = count === 0 ? 0 : ends[count - 1]! + 1;
     this.counted = count;
@@ -199,9 +241,17 @@ export class SnapshotTexts implements SnapshotTextList {
       this.slots = undefined;
       return;
     }
-    const ends = this.endsMade();
+    if (n >= this.hashes.length) {
+      const next = new Uint32Array(Math.max(64, this.hashes.length * 2, n + 1));
+      next.set(this.hashes);
+      this.hashes = next;
+    }
+    if (n >= this.firstHeld) {
+      const ends = this.endsMade();
+      this.hashes[n] = hashOf(this.pool, this.startOf(n, ends) - this.base, ends[n]! - this.base);
+    }
     const mask = slots.length - 1;
-    let slot = hashOf(this.pool, this.startOf(n, ends), ends[n]!) & mask;
+    let slot = this.hashes[n]! & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = n + 1;
   }

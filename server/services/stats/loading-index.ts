@@ -29,6 +29,8 @@ export class LoadingIndex {
   /** What the store handed over meanwhile, in order, to add once the load is done. */
   private waiting: Array<(index: StatsIndex) => void> = [];
   private failure: Error | undefined;
+  /** Called once the saved parts are in (`whenLoaded`). */
+  private loaded: Array<() => void> = [];
 
   constructor(
     private readonly index: StatsIndex,
@@ -168,6 +170,20 @@ export class LoadingIndex {
     }
     this.pending = false;
     this.addWaiting();
+    const thens = this.loaded;
+    this.loaded = [];
+    for (const then of thens) then();
+  }
+
+  /** Calls `then` once the saved parts `load` took are in the index (at once if they are); never if they did not fit. */
+  whenLoaded(then: () => void): void {
+    if (this.steps) this.loaded.push(then);
+    else if (!this.pending) then();
+  }
+
+  /** As StatsIndex.logSnapshotText, once loaded. */
+  logSnapshotText(n: number): string | undefined {
+    return this.pending ? undefined : this.index.logSnapshotText(n);
   }
 
   private addWaiting(): void {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   ROW_EXPLICIT_AT,
   ROW_SKIP,
@@ -14,6 +15,7 @@ import {
   type PlaceRow,
 } from './persistence/index-persistence.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
+import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { TrackNow } from './tables/snapshots.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
@@ -21,6 +23,7 @@ import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
+import { STEP_MS } from '../steps.js';
 
 /**
  * Saved rows added between pauses of a load in steps (each costs far more than a scanned row), and
@@ -122,6 +125,21 @@ export class StatsIndex extends IndexReads {
     return true;
   }
 
+  /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */
+  whenLoaded(then: () => void): void {
+    then();
+  }
+
+  /**
+   * The canonical text of the play log's snapshot `n`, made again from the tables; undefined when
+   * they do not number snapshots as the log does, or do not hold it yet.
+   */
+  logSnapshotText(n: number): string | undefined {
+    const table = this.tables.snapshots;
+    if (!table.numberedByLog || n >= table.count) return undefined;
+    return snapshotText(table.fields(n));
+  }
+
   /** Reads the whole log into this empty index (PlayIndex.rebuild). */
   async rebuild(readLog: ReadWholeLog): Promise<void> {
     await readLog(
@@ -158,6 +176,29 @@ export class StatsIndex extends IndexReads {
    */
   countAsInLibrary(current: TrackNow | undefined): void {
     if (this.tables.snapshots.recount(current)) this.forgetArtistSums();
+  }
+
+  /**
+   * `countAsInLibrary` in steps of STEP_MS, `turn` before each (the library read after the server
+   * listens: every snapshot is looked up in it, a long piece of work at a collector's size). Reads
+   * meanwhile count as before; a count begun meanwhile takes over.
+   */
+  async countAsInLibraryInSteps(
+    current: TrackNow | undefined,
+    turn: () => Promise<void>,
+    now: () => number = () => performance.now(),
+  ): Promise<void> {
+    const steps = this.tables.snapshots.recountInSteps(current, SNAPSHOTS_PER_LOAD_STEP);
+    for (;;) {
+      await turn();
+      const until = now() + STEP_MS;
+      let step = steps.next();
+      while (!step.done && now() < until) step = steps.next();
+      if (step.done) {
+        if (step.value) this.forgetArtistSums();
+        return;
+      }
+    }
   }
 
   private forgetArtistSums(): void {

@@ -312,6 +312,24 @@ describe('saved play index', () => {
     expect(segments.flatMap((s) => s.texts)).toEqual(defined);
   });
 
+  it("gives a play of a snapshot the saved index holds that snapshot's number, after a restart", async () => {
+    const dataDir = await closedFolder(40);
+    const log = join(dataDir, 'plays.jsonl');
+    const definitions = async () =>
+      (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('{"snapshot":')).length;
+    const before = await definitions();
+    const second = await open(dataDir);
+    // The log holds no bytes of the saved texts any more: the index makes them again.
+    expect(() => second.store.plays.snapshots.texts.bytes(0, 1)).toThrow();
+    await appendAll(second.store, 40, 41);
+    expect(await definitions()).toBe(before + 1);
+    await second.store.plays.append({ ...entry(3), id: 'other-again', at: Date.UTC(2024, 2, 1) });
+    await second.store.plays.append({ ...entry(40), id: 'other-again-40', at: Date.UTC(2024, 2, 2) });
+    expect(await definitions()).toBe(before + 1);
+    await second.close();
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 43 });
+  });
+
   it("opens an index an older Melon saved (the texts in each segment's JSON head), and grows it", async () => {
     const dataDir = await closedFolder(40);
     const saved = join(dataDir, 'plays.index');

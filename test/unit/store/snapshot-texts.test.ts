@@ -72,4 +72,34 @@ describe('snapshot texts held as bytes', () => {
     expect(unended.slice(0)).toEqual(texts.slice(0, 3));
     expect(SnapshotTexts.fromTexts(['{"a":\n1}']).text(0)).toBe('');
   });
+
+  it('lets go of the bytes of saved texts, and still finds each by the texts made again', () => {
+    const held = SnapshotTexts.fromBytes(saved(texts.slice(0, 200)), 200);
+    const made: number[] = [];
+    held.forget(150, (n) => {
+      made.push(n);
+      return n === 3 ? undefined : texts[n];
+    });
+    expect(held.text(10)).toBe(texts[10]);
+    expect(held.text(3)).toBe('');
+    expect(held.slice(148, 152)).toEqual(texts.slice(148, 152));
+    expect(held.bytes(150, 200).equals(saved(texts.slice(150, 200)))).toBe(true);
+    expect(() => held.bytes(149, 200)).toThrow();
+    made.length = 0;
+    expect(held.indexOf(texts[42]!)).toBe(42);
+    // Only texts of the same hash are made again to be compared.
+    expect(made).toEqual([42]);
+    expect(held.indexOf(texts[3]!)).toBe(-1);
+    // Past the room its lookup started with, which is made again from the hashes kept.
+    for (const t of texts.slice(200)) held.push(t);
+    for (let i = 300; i < 700; i += 1) held.push(text(i));
+    expect(held.indexOf(texts[42]!)).toBe(42);
+    expect(held.indexOf(texts[250]!)).toBe(250);
+    expect(held.indexOf(text(650))).toBe(650);
+    expect(
+      held
+        .bytes(150, 700)
+        .equals(saved([...texts.slice(150), ...Array.from({ length: 400 }, (_, i) => text(i + 300))])),
+    ).toBe(true);
+  });
 });

@@ -27,6 +27,10 @@ export interface PlayIndex {
   load(parts: Uint8Array[], logSnapshots: SnapshotTextList): boolean;
   /** The log is read: a moment to drop spare room. */
   settle(): void;
+  /** Calls `then` once saved parts `load` took are in (at once if they are); never if they did not fit. */
+  whenLoaded(then: () => void): void;
+  /** The canonical text of the log's snapshot `n`, made from what the index holds; undefined if it cannot. */
+  logSnapshotText(n: number): string | undefined;
   /**
    * Reads the whole log into the index again, after saved parts `load` took turned out not to fit
    * (an index that checks them in the background; the index is empty then).
@@ -122,6 +126,12 @@ export async function openStoreWithIndex(
   });
   index.settle();
   index.readIdsFrom(store.plays);
+  if (saved) {
+    // The log's snapshots the saved index holds are never written again: once the index has them,
+    // it makes their texts, for the log to find a snapshot by (at a collector's size, tens of MB).
+    const { logSnapshots } = saved;
+    index.whenLoaded(() => store.plays.snapshots.forgetSaved(logSnapshots, (n) => index.logSnapshotText(n)));
+  }
   const saving = new IndexSaving(store.savedPlayIndex, store.plays, index, logger, saved);
   if (store.plays.replayed > SAVE_INDEX_AFTER_REPLAYING) saving.saveInBackground();
   // Only appends count towards the next save: the lines read at start are covered above.

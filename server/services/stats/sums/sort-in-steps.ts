@@ -1,6 +1,6 @@
 import type { Comparator } from './top-n.js';
 
-/** Items sorted by the native sort, a run each, before the runs are merged. */
+/** Items sorted by the native sort, a run each, before the runs are merged (at most). */
 const RUN = 1024;
 
 /**
@@ -14,9 +14,12 @@ export function* sortInSteps(
   budget: number,
 ): Generator<void, void> {
   const n = items.length;
+  // A run is sorted whole: runs whose sort fits the budget (a costly comparison, a small budget).
+  let runLength = RUN;
+  while (runLength > 16 && runLength * Math.log2(runLength) > budget) runLength /= 2;
   let spent = 0;
-  for (let lo = 0; lo < n; lo += RUN) {
-    const run = items.subarray(lo, Math.min(n, lo + RUN));
+  for (let lo = 0; lo < n; lo += runLength) {
+    const run = items.subarray(lo, Math.min(n, lo + runLength));
     run.sort(compare);
     spent += run.length * Math.log2(run.length + 1);
     if (spent >= budget) {
@@ -26,7 +29,7 @@ export function* sortInSteps(
   }
   let from: Int32Array<ArrayBuffer> = items;
   let to = new Int32Array(n);
-  for (let width = RUN; width < n; width *= 2) {
+  for (let width = runLength; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(n, lo + width);
       const hi = Math.min(n, lo + 2 * width);

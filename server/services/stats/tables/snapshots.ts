@@ -77,6 +77,8 @@ export class SnapshotTable {
   private readonly byText = new Map<string, number>();
   /** Per snapshot number of the play log, ours (-1 unknown), once it finds them by text. */
   private byLogNumber = new Int32Array(0);
+  /** Recounts begun: only the latest one's counting is taken. */
+  private recounts = 0;
 
   constructor(private readonly interners: SnapshotInterners) {
     this.counted = this.loggedAlbum;
@@ -108,9 +110,10 @@ export class SnapshotTable {
   /**
    * `recount` in steps: a generator that pauses after every `perStep` snapshots (a start's load
    * in the background). Snapshots defined meanwhile are counted too; the new counting takes over
-   * at the end, all at once. `current` defaults to the library the last recount was given.
+   * at the end, all at once, unless another recount began meanwhile: that one's is taken. `current` defaults to the library the last recount was given.
    */
   *recountInSteps(current: TrackNow | undefined = this.current, perStep: number): Generator<void, boolean> {
+    const recount = ++this.recounts;
     const artists = new Lists();
     const names = new Lists();
     const album = new IntColumn();
@@ -127,6 +130,8 @@ export class SnapshotTable {
       changed ||=
         !artists.same(s, this.artists, s) || !names.same(s, this.artistNames, s) || this.album[s] !== counted;
     }
+    // A recount begun meanwhile (a scan ended) counts every snapshot with the newer library.
+    if (recount !== this.recounts) return false;
     this.current = current;
     this.artists = moved ? artists : this.loggedArtists;
     this.artistNames = moved ? names : this.loggedArtistNames;

@@ -191,4 +191,26 @@ describe('an index loading in the background', () => {
     await loading.finish();
     expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
   });
+
+  it('tells whoever waits once the saved parts are in, and never when they did not fit', async () => {
+    const loading = new LoadingIndex(new StatsIndex({ rowsPerTurn: 10 }), () => Promise.resolve(), 0);
+    expect(loading.load([savedOf(250)], [])).toBe(true);
+    const told: string[] = [];
+    loading.whenLoaded(() => told.push('loaded'));
+    loading.settle();
+    expect(told).toEqual([]);
+    await loading.finish();
+    expect(told).toEqual(['loaded']);
+    loading.whenLoaded(() => told.push('again'));
+    expect(told).toEqual(['loaded', 'again']);
+
+    const broken = new LoadingIndex(new StatsIndex(), () => Promise.resolve());
+    const unchecked = Buffer.from(savedOf(20));
+    // Well framed, but a row refers to a user no block names: the check after listening fails.
+    unchecked.writeUInt32LE(99, unchecked.length - 28 + 8);
+    expect(broken.load([unchecked], [])).toBe(true);
+    broken.whenLoaded(() => told.push('broken'));
+    expect(await broken.finish()).toBe(false);
+    expect(told).toEqual(['loaded', 'again']);
+  });
 });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { nextTurn } from '../../../server/services/next-turn.js';
+
+/** Counts the turns of the event loop (one check phase each) until stopped. */
+function turnCounter(): { readonly turns: number; stop(): void } {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns += 1;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    get turns() {
+      return turns;
+    },
+    stop: () => (running = false),
+  };
+}
+
+/** Work of `slices` slices, each after a turn; the turn each slice ran in. */
+async function work(slices: number, counter: { readonly turns: number }): Promise<number[]> {
+  const ranIn: number[] = [];
+  for (let i = 0; i < slices; i++) {
+    await nextTurn();
+    ranIn.push(counter.turns);
+  }
+  return ranIn;
+}
+
+describe('turns shared by work in the background', () => {
+  it('gives one slice a turn, whoever waits: a request waits for one slice, not one of each', async () => {
+    const counter = turnCounter();
+    // A start's plays, the library's catalog and the search indexes, each waiting for turns at once.
+    const ran = await Promise.all([work(5, counter), work(5, counter), work(5, counter)]);
+    counter.stop();
+    const turns = ran.flat();
+    expect(turns).toHaveLength(15);
+    expect(new Set(turns).size).toBe(15);
+  });
+
+  it('takes the waiting in the order they asked', async () => {
+    const order: string[] = [];
+    await Promise.all(['a', 'b', 'c'].map((name) => nextTurn().then(() => order.push(name))));
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
+});
