@@ -96,6 +96,11 @@ export class ColumnTrack implements TrackRecord {
     return this.#columns.artistMbids(this.#row);
   }
 
+  /** Whether `id` is this track's, without making its id (a lookup by id asks each it meets). */
+  hasId(id: string): boolean {
+    return this.#columns.hasId(this.#row, id);
+  }
+
   toJSON(): TrackRecord {
     return plainTrack(this);
   }

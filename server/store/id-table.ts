@@ -2,16 +2,17 @@
  * Records found by id through an open-addressing table of their places in a list: a typed array
  * of a few bytes a slot instead of a Map, whose table costs several times as much for a
  * collector's hundreds of thousands of tracks. Where two records have one id, the later one is
- * found, as a Map built from the same list would.
+ * found, as a Map built from the same list would. A record that can tell whether an id is its own
+ * without making its id (a track over columns: `hasId`) is asked that way at each lookup.
  */
-export class IdTable<T extends { readonly id: string }> {
+export class IdTable<T extends Keyed> {
   private constructor(
     private readonly records: readonly T[],
     /** Places in `records`, -1 for an empty slot; a power of two long, at most two thirds full. */
     private readonly slots: Int32Array,
   ) {}
 
-  static of<T extends { readonly id: string }>(records: readonly T[]): IdTable<T> {
+  static of<T extends Keyed>(records: readonly T[]): IdTable<T> {
     let size = 8;
     while (size * 2 < records.length * 3) size *= 2;
     const slots = new Int32Array(size).fill(-1);
@@ -36,9 +37,14 @@ export class IdTable<T extends { readonly id: string }> {
       const place = this.slots[slot]!;
       if (place === -1) return undefined;
       const record = this.records[place]!;
-      if (record.id === id) return record;
+      if (record.hasId ? record.hasId(id) : record.id === id) return record;
     }
   }
+}
+
+interface Keyed {
+  readonly id: string;
+  hasId?(id: string): boolean;
 }
 
 /** A string hash that spreads ids over the slots (a multiply by 31 per unit, mixed at the end). */

@@ -13,6 +13,11 @@ export class TextColumn {
   private rows = 0;
   /** Rows that hold no string, made at the first such row (most columns have none). */
   private absent: Uint8Array | undefined;
+  /**
+   * Room grows by a sixteenth once trimmed, not twice: a complete column takes a row now
+   * and then (an edit), and doubling a collector's column for one row would keep MBs spare.
+   */
+  private growth = 2;
   /** Whether every byte so far is ASCII: such bytes are read back as Latin-1, which is faster. */
   private ascii = true;
   /** Strings UTF-8 cannot hold (a lone surrogate, as a damaged tag may give), kept as they are. */
@@ -23,7 +28,7 @@ export class TextColumn {
   }
 
   push(value: string | undefined): void {
-    if (this.rows === this.ends.length) this.ends = grown(this.ends, this.rows * 2);
+    if (this.rows === this.ends.length) this.ends = grown(this.ends, Math.ceil(this.rows * this.growth));
     if (value === undefined) {
       this.absent ??= new Uint8Array(this.ends.length);
       if (this.absent.length < this.ends.length) this.absent = grown(this.absent, this.ends.length);
@@ -34,7 +39,7 @@ export class TextColumn {
       // Three bytes a UTF-16 unit at most.
       const most = this.used + value.length * 3;
       if (most > this.bytes.length) {
-        const bigger = Buffer.allocUnsafeSlow(Math.max(most, this.bytes.length * 2));
+        const bigger = Buffer.allocUnsafeSlow(Math.max(most, Math.ceil(this.bytes.length * this.growth)));
         this.bytes.copy(bigger, 0, 0, this.used);
         this.bytes = bigger;
       }
@@ -57,8 +62,19 @@ export class TextColumn {
     return this.ascii ? bytes.latin1Slice(start, end) : bytes.utf8Slice(start, end);
   }
 
+  /** Whether row `row` holds `value`, compared without making the row's string where it can be. */
+  is(row: number, value: string): boolean {
+    if (!this.ascii || this.absent !== undefined || this.unpaired !== undefined)
+      return this.at(row) === value;
+    const start = row === 0 ? 0 : this.ends[row - 1]!;
+    if (this.ends[row]! - start !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (this.bytes[start + i] !== value.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** Gives back the spare room kept for more rows: for a column that is complete. */
   trim(): void {
+    this.growth = 1.0625;
     if (this.bytes.length > this.used) {
       const exact = Buffer.allocUnsafeSlow(Math.max(1, this.used));
       this.bytes.copy(exact, 0, 0, this.used);

@@ -35,6 +35,8 @@ const EMPTY_ARTWORK: readonly ArtworkInfo[] = Object.freeze([]);
  */
 export class TrackColumns {
   private rows = 0;
+  /** Whether the columns are complete (see `seal`): rows are added one at a time after. */
+  private sealed = false;
   private numbers = new Float64Array(64 * NUMBERS);
   private wholes = new Int32Array(64 * WHOLES);
   private refs = new Uint32Array(64 * REFS);
@@ -84,7 +86,8 @@ export class TrackColumns {
   /** Puts `track` (a plain record, or a view of any columns) in a new row; the view of that row. */
   add(track: TrackRecord): ColumnTrack {
     const row = this.rows;
-    if (row * NUMBERS === this.numbers.length) this.grow(row * 2);
+    // Twice the room while a library is read or replaced; a sixteenth more for an edit after.
+    if (row * NUMBERS === this.numbers.length) this.grow(this.sealed ? row + (row >> 4) + 1 : row * 2);
     const n = row * NUMBERS;
     this.numbers[n] = track.size;
     this.numbers[n + 1] = track.mtimeMs;
@@ -124,6 +127,7 @@ export class TrackColumns {
    */
   seal(): void {
     this.grow(this.rows);
+    this.sealed = true;
     for (const column of [this.ids, this.names, this.files, this.recordings]) column.trim();
     for (const pool of [this.strings, this.albums, this.credits, this.formats, this.releases]) pool.seal();
     this.folders.seal();
@@ -133,6 +137,10 @@ export class TrackColumns {
 
   id(row: number): string {
     return this.ids.at(row)!;
+  }
+
+  hasId(row: number, id: string): boolean {
+    return this.ids.is(row, id);
   }
 
   name(row: number): string {

@@ -121,6 +121,21 @@ describe('TrackColumns', () => {
     }).toThrow(TypeError);
   });
 
+  it('takes an edit after a whole library was read without doubling the memory it holds', () => {
+    const columns = new TrackColumns();
+    const base = records()[0]!;
+    const rows = 20_000;
+    for (let i = 0; i < rows; i++) columns.add({ ...base, id: `${i}`.padStart(16, '0'), name: `Track ${i}` });
+    columns.seal();
+    // Typed arrays and buffers a row: 5 numbers, 3 whole numbers, 9 pooled values, 4 text ends,
+    // and the id's, title's and file name's bytes.
+    const held = rows * (5 * 8 + 3 * 4 + 9 * 4 + 4 * 4 + 16 + 11 + 21);
+    const before = process.memoryUsage().arrayBuffers;
+    columns.add({ ...base, id: 'edited', name: 'Edited' });
+    // New room is taken before the old is let go: twice the columns would be 2 × held more.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1.5 * held);
+  });
+
   it('holds many rows, the columns growing as rows are added', () => {
     const columns = new TrackColumns();
     const base = records()[0]!;
