@@ -1,38 +1,35 @@
+import { grown } from '../columns/columns.js';
+
 /**
  * Numbers per snapshot in typed arrays grown by doubling. A collector's library defines hundreds of
  * thousands of snapshots: as arrays of JavaScript numbers, with an array per snapshot for its
  * artists or genres, they cost twice the bytes and a heap object each for the collector to trace.
  * `data` is replaced as it grows: read it again after anything may have added to it.
  */
-export class IntColumn {
-  data = new Int32Array(64);
+class NumberColumn<T extends Int32Array | Float64Array> {
   private used = 0;
+
+  constructor(public data: T) {}
 
   get length(): number {
     return this.used;
   }
 
   push(value: number): void {
-    if (this.used === this.data.length) this.data = grownInts(this.data, this.used + 1);
+    if (this.used === this.data.length) this.data = doubled(this.data, this.used + 1);
     this.data[this.used++] = value;
   }
 }
 
-export class FloatColumn {
-  data = new Float64Array(64);
-  private used = 0;
-
-  get length(): number {
-    return this.used;
+export class IntColumn extends NumberColumn<Int32Array> {
+  constructor() {
+    super(new Int32Array(64));
   }
+}
 
-  push(value: number): void {
-    if (this.used === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.used++] = value;
+export class FloatColumn extends NumberColumn<Float64Array> {
+  constructor() {
+    super(new Float64Array(64));
   }
 }
 
@@ -68,7 +65,7 @@ export class Lists {
 
   /** Adds `value` to the open list. */
   add(value: number): void {
-    if (this.used === this.all.length) this.all = grownInts(this.all, this.used + 1);
+    if (this.used === this.all.length) this.all = doubled(this.all, this.used + 1);
     this.all[this.used++] = value;
   }
 
@@ -81,7 +78,7 @@ export class Lists {
 
   /** Closes the open list: it is list `count - 1`. */
   close(): void {
-    if (this.lists + 2 > this.starts.length) this.starts = grownInts(this.starts, this.lists + 2);
+    if (this.lists + 2 > this.starts.length) this.starts = doubled(this.starts, this.lists + 2);
     this.starts[++this.lists] = this.used;
   }
 
@@ -113,8 +110,7 @@ export class Lists {
   }
 }
 
-function grownInts(from: Int32Array, need: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(Math.max(need, from.length * 2));
-  next.set(from);
-  return next;
+/** `from` with room for `need` elements at least, twice its length while that is more. */
+function doubled<T extends Int32Array | Float64Array>(from: T, need: number): T {
+  return grown(from, Math.max(need, from.length * 2));
 }
