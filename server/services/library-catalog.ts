@@ -2,6 +2,7 @@ import type { NamedRef } from '../contract/common.js';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import { CatalogOrders } from './catalog-orders.js';
 import { sortedInSteps } from './sorted-in-steps.js';
+import { finish } from './steps.js';
 import { sortInSteps } from './stats/sums/sort-in-steps.js';
 
 export interface AlbumStats {
@@ -59,8 +60,7 @@ export class LibraryCatalog {
   readonly orders = new CatalogOrders(this);
 
   constructor(index: Readonly<LibraryIndex>) {
-    const steps = this.fill(index);
-    while (!steps.next().done) continue;
+    finish(this.fill(index));
   }
 
   /**

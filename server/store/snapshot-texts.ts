@@ -1,3 +1,4 @@
+import { FNV_OFFSET, FNV_PRIME } from './byte-interner.js';
 /**
  * A play log's snapshot texts, by number, held as their UTF-8 bytes: each text and a newline, one
  * after the other in one buffer, as the saved index keeps them on disk (saved-play-index.ts). A
@@ -297,9 +298,9 @@ export class SnapshotTexts implements SnapshotTextList {
 
 /** FNV-1a of a text's length, its first and its last bytes. */
 function hashOf(buf: Uint8Array, start: number, end: number): number {
-  let h = Math.imul(0x811c9dc5 ^ (end - start), 16777619);
+  let h = Math.imul(FNV_OFFSET ^ (end - start), FNV_PRIME);
   const head = Math.min(end, start + HASHED_HEAD);
-  for (let i = start; i < head; i += 1) h = Math.imul(h ^ buf[i]!, 16777619);
-  for (let i = Math.max(head, end - HASHED_TAIL); i < end; i += 1) h = Math.imul(h ^ buf[i]!, 16777619);
+  for (let i = start; i < head; i += 1) h = Math.imul(h ^ buf[i]!, FNV_PRIME);
+  for (let i = Math.max(head, end - HASHED_TAIL); i < end; i += 1) h = Math.imul(h ^ buf[i]!, FNV_PRIME);
   return h >>> 0;
 }

@@ -123,7 +123,7 @@ export class SnapshotTable {
     for (let s = 0; s < this.count; s += 1) {
       if (s > 0 && s % perStep === 0) yield;
       // One look at the library a snapshot: it makes a record of the track each time.
-      const now = current?.(this.interners.tracks.values[this.track[s]!]!);
+      const now = this.now(s, current);
       this.pushCounted(s, now, artists, names);
       moved ||= !artists.same(s, this.loggedArtists, s);
       const counted = this.countedAlbumOf(s, now);
@@ -154,8 +154,8 @@ export class SnapshotTable {
   }
 
   /** The track of snapshot `s` in the library now (see `recount`). */
-  private now(s: number): Now | undefined {
-    return this.current?.(this.interners.tracks.values[this.track[s]!]!);
+  private now(s: number, current = this.current): Now | undefined {
+    return current?.(this.interners.tracks.values[this.track[s]!]!);
   }
 
   /** Adds to `ids` and `named` the artists and names snapshot `s` counts for (see `recount`). */
