@@ -20,7 +20,7 @@ export class IdTable<T extends Keyed> {
     for (let place = 0; place < records.length; place++) {
       const id = records[place]!.id;
       let slot = hash(id) & mask;
-      while (slots[slot] !== -1 && records[slots[slot]!]!.id !== id) slot = (slot + 1) & mask;
+      while (slots[slot] !== -1 && !matches(records[slots[slot]!]!, id)) slot = (slot + 1) & mask;
       slots[slot] = place;
     }
     return new IdTable(records, slots);
@@ -37,7 +37,7 @@ export class IdTable<T extends Keyed> {
       const place = this.slots[slot]!;
       if (place === -1) return undefined;
       const record = this.records[place]!;
-      if (record.hasId ? record.hasId(id) : record.id === id) return record;
+      if (matches(record, id)) return record;
     }
   }
 }
@@ -45,6 +45,11 @@ export class IdTable<T extends Keyed> {
 interface Keyed {
   readonly id: string;
   hasId?(id: string): boolean;
+}
+
+/** Whether `record` has id `id`, asked without making its id where the record can. */
+export function matches(record: Keyed, id: string): boolean {
+  return record.hasId ? record.hasId(id) : record.id === id;
 }
 
 /** A string hash that spreads ids over the slots (a multiply by 31 per unit, mixed at the end). */

@@ -1,6 +1,6 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
-import { IdTable } from './id-table.js';
+import { IdTable, matches } from './id-table.js';
 import { isInLines, readLibraryFile, writeLibraryFile } from './library-file.js';
 import { LibraryPool } from './library-pool.js';
 import { TrackColumns } from './track-columns.js';
@@ -93,7 +93,7 @@ export class LibraryRepo implements LibraryStore {
         new TypeError('A track record without its fields: copy a stored track with plainTrack'),
       );
     return this.change((data) => {
-      const at = data.tracks.findIndex((other) => other.id === track.id);
+      const at = data.tracks.findIndex((other) => matches(other, track.id));
       if (at < 0) return null;
       // A new row: views of the library made before this edit keep reading the old one.
       const kept = this.columns.add(track);
