@@ -16,16 +16,22 @@ export function finish<T>(steps: Steps<T>): T {
 
 /**
  * Runs the steps in the background, STEP_MS at a time in the turns other background work shares
- * (nextTurn), letting the event loop answer requests between: what they made, or undefined once `wanted` says it is of no more use (the library
- * changed, or a request finished it), and then nothing more of it runs.
+ * (`turn`, nextTurn unless told), letting the event loop answer requests between: what they made,
+ * or undefined once `wanted` says it is of no more use (the library changed, or a request finished
+ * it), and then nothing more of it runs.
  */
-export async function inBackground<T>(steps: Steps<T>, wanted: () => boolean): Promise<T | undefined> {
+export async function inBackground<T>(
+  steps: Steps<T>,
+  wanted: () => boolean,
+  turn: () => Promise<void> = nextTurn,
+  now: () => number = () => performance.now(),
+): Promise<T | undefined> {
   for (;;) {
-    await nextTurn();
+    await turn();
     if (!wanted()) return undefined;
-    const until = performance.now() + STEP_MS;
+    const until = now() + STEP_MS;
     let step = steps.next();
-    while (!step.done && performance.now() < until) step = steps.next();
+    while (!step.done && now() < until) step = steps.next();
     if (step.done) return step.value;
   }
 }

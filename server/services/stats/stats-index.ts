@@ -23,7 +23,7 @@ import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
-import { STEP_MS } from '../steps.js';
+import { inBackground } from '../steps.js';
 
 /**
  * Saved rows added between pauses of a load in steps (each costs far more than a scanned row), and
@@ -189,16 +189,7 @@ export class StatsIndex extends IndexReads {
     now: () => number = () => performance.now(),
   ): Promise<void> {
     const steps = this.tables.snapshots.recountInSteps(current, SNAPSHOTS_PER_LOAD_STEP);
-    for (;;) {
-      await turn();
-      const until = now() + STEP_MS;
-      let step = steps.next();
-      while (!step.done && now() < until) step = steps.next();
-      if (step.done) {
-        if (step.value) this.forgetArtistSums();
-        return;
-      }
-    }
+    if (await inBackground(steps, () => true, turn, now)) this.forgetArtistSums();
   }
 
   private forgetArtistSums(): void {
