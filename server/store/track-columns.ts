@@ -21,6 +21,8 @@ const WHOLE_FIELDS: readonly Whole[] = ['trackNumber', 'discNumber', 'year'];
 
 const EMPTY: readonly string[] = Object.freeze([]);
 const EMPTY_ARTWORK: readonly ArtworkInfo[] = Object.freeze([]);
+/** A pool of strings, each kept as a flat copy (see `strings` below). */
+const textPool = () => new Interned<string>((value) => value, flat);
 
 /**
  * A library's tracks held in columns, a row a track: numbers in typed arrays, values that repeat
@@ -48,14 +50,14 @@ export class TrackColumns {
   private readonly odd = new Map<number, Partial<Pick<TrackRecord, Whole>>>();
   // Kept strings are flat copies: a string cut from a longer one (a folder from its path, a value
   // JSON.parse took from a chunk of the file) would keep the whole longer one.
-  private readonly strings = new Interned<string>((value) => value, flat);
+  private readonly strings = textPool();
   // A pool a field: each compares a track's value with the track before's first.
-  private readonly albums = new Interned<string>((value) => value, flat);
-  private readonly credits = new Interned<string>((value) => value, flat);
-  private readonly formats = new Interned<string>((value) => value, flat);
-  private readonly releases = new Interned<string>((value) => value, flat);
+  private readonly albums = textPool();
+  private readonly credits = textPool();
+  private readonly formats = textPool();
+  private readonly releases = textPool();
   /** Folders apart from other strings: a track's own folder is mostly the one before's. */
-  private readonly folders = new Interned<string>((value) => value, flat);
+  private readonly folders = textPool();
   private readonly lists = new Interned<readonly string[]>(
     (values) => values.join('\u0000'),
     (values) =>
@@ -129,10 +131,8 @@ export class TrackColumns {
     this.grow(this.rows);
     this.sealed = true;
     for (const column of [this.ids, this.names, this.files, this.recordings]) column.trim();
-    for (const pool of [this.strings, this.albums, this.credits, this.formats, this.releases]) pool.seal();
-    this.folders.seal();
-    this.lists.seal();
-    this.pictures.seal();
+    const pools = [this.strings, this.albums, this.credits, this.formats, this.releases, this.folders];
+    for (const pool of [...pools, this.lists, this.pictures]) pool.seal();
   }
 
   id(row: number): string {
