@@ -1,9 +1,12 @@
-import type { PlayLogEntry } from '../../../domain/play.js';
+import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
 import { capacityFor, grown } from '../columns/columns.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
 import { entryAt, type IdOfLine } from '../columns/row-entry.js';
 import type { UserColumns } from '../columns/user-columns.js';
+
+/** A snapshot as logged, with its artists' names. */
+export type LoggedSnapshot = PlaySnapshot & Pick<PlayLogEntry, 'artistNames'>;
 
 /** Notes in `latest` a log of snapshot `s` by user `userIdx` at `at`. */
 export function noteLatest(
@@ -39,14 +42,13 @@ export function latestFromSnapshots(
   return latest;
 }
 
-/** The newest logged entry of a track, found from its newest log's user and time. */
-export function latestEntryOfTrack(
+/** The newest log of a track (its listener's columns and row), found from its newest log's user and time. */
+export function latestRowOfTrack(
   latest: LatestNames,
   tables: IndexTables,
   columns: readonly UserColumns[],
   trackId: string,
-  idOfLine: IdOfLine,
-): PlayLogEntry | undefined {
+): { u: UserColumns; row: number } | undefined {
   const trackIdx = tables.tracks.get(trackId);
   if (trackIdx === undefined) return undefined;
   const u = columns[latest.trackUserOf(trackIdx)];
@@ -58,7 +60,7 @@ export function latestEntryOfTrack(
   for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
     if (track[u.snap[row]!] === trackIdx) found = row;
   }
-  return found < 0 ? undefined : entryAt(tables, u, found, idOfLine);
+  return found < 0 ? undefined : { u, row: found };
 }
 
 /** The newest non-empty snapshot name of an album or artist, null when none. */
@@ -110,7 +112,14 @@ export class LatestLogs {
     trackId: string,
     idOfLine: IdOfLine,
   ): PlayLogEntry | undefined {
-    return latestEntryOfTrack(this.latest, this.tables, columns, trackId, idOfLine);
+    const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
+    return found && entryAt(this.tables, found.u, found.row, idOfLine);
+  }
+
+  /** The snapshot of a track's newest log, as logged (`entryOfTrack` without reading its id). */
+  snapshotOfTrack(columns: readonly UserColumns[], trackId: string): LoggedSnapshot | undefined {
+    const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
+    return found && this.tables.snapshots.fields(found.u.snap[found.row]!);
   }
 
   nameOf(kind: 'album' | 'artist', id: string): string | null {
