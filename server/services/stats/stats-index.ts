@@ -118,12 +118,12 @@ export class StatsIndex extends IndexReads {
     afterRows?.();
     // Snapshots defined by the load count as the library says, as countAsInLibrary would make them,
     // before any sum of them is made.
-    // Or, loaded before the library is read, as the counting saved with the index says.
+    // Loaded before the library is read, as the counting saved with the index says instead.
     const { snapshots } = this.tables;
-    if (snapshots.countsAsInLibrary) {
-      if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
-    } else if (this.savedCounting) {
+    if (this.savedCounting) {
       yield* snapshots.countAsSavedInSteps(this.savedCounting, SNAPSHOTS_PER_LOAD_STEP);
+    } else if (snapshots.countsAsInLibrary) {
+      if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
     }
     this.savedCounting = undefined;
     yield* this.settleInSteps();
