@@ -120,13 +120,16 @@ export class StatsIndex extends IndexReads {
     // before any sum of them is made.
     // Loaded before the library is read, as the counting saved with the index says instead.
     const { snapshots } = this.tables;
-    if (this.savedCounting) {
-      yield* snapshots.countAsSavedInSteps(this.savedCounting, SNAPSHOTS_PER_LOAD_STEP);
+    const counting = this.savedCounting;
+    this.savedCounting = undefined;
+    if (counting) {
+      yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
     } else if (snapshots.countsAsInLibrary) {
       if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
     }
-    this.savedCounting = undefined;
     yield* this.settleInSteps();
+    // Before the library is read, the reads name every track by its plays (LatestLogs).
+    if (counting) yield* this.latest.prepareInSteps(SNAPSHOTS_PER_LOAD_STEP);
     return true;
   }
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { NamedRef } from '../../../contract/common.js';
+import type { RecentPlay, StatsRef } from '../../../contract/stats.js';
 import type { LogPosition } from '../../../store/play-log.js';
 import { StatsNames, type NamesSource } from '../stats-names.js';
 import type { StatsIndex } from '../stats-index.js';
@@ -38,37 +38,65 @@ export interface SavedCounting {
 
 const SCHEMA_VERSION = 1;
 
-const pair = z.tuple([z.string(), z.string()]);
-const schema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
-  stamp: z.string(),
-  position: z.object({ bytes: z.number(), entries: z.number(), tail: z.string() }),
-  snapshots: z.int().min(0),
-  moved: z.array(
-    z.object({
-      s: z.int().min(0),
-      albumId: z.string().nullable(),
-      artistIds: z.array(z.string()),
-      artistNames: z.array(z.string()),
-    }),
-  ),
-  tracks: z.array(z.tuple([z.string(), z.string(), z.string().nullable(), z.array(z.string())])),
-  albums: z.array(pair),
-  artists: z.array(pair),
-  albumArtists: z.array(z.tuple([z.string(), z.array(pair)])),
-});
-
-/** The saved counting in `value` (as read from the file); undefined when it is not one. */
-export function parseSavedCounting(value: unknown): SavedCounting | undefined {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) return undefined;
-  const { stamp, position, snapshots, moved, tracks, albums, artists, albumArtists } = parsed.data;
-  const counting = { stamp, position, snapshots, moved, tracks, albums, artists, albumArtists };
-  // In order and within the snapshots, as countedOtherwise makes them.
-  const ordered = counting.moved.every(
-    (m, i) => m.s < counting.snapshots && (i === 0 || counting.moved[i - 1]!.s < m.s),
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isPairs = (v: unknown): v is [string, string][] =>
+  Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && isString(p[0]) && isString(p[1]));
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isMoved = (v: unknown): v is CountedAs => {
+  const m = v as Partial<CountedAs> | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    isCount(m.s) &&
+    (m.albumId === null || isString(m.albumId)) &&
+    isStrings(m.artistIds) &&
+    isStrings(m.artistNames)
   );
-  return ordered ? counting : undefined;
+};
+const isTrack = (v: unknown): v is SavedCounting['tracks'][number] =>
+  Array.isArray(v) &&
+  v.length === 4 &&
+  isString(v[0]) &&
+  isString(v[1]) &&
+  (v[2] === null || isString(v[2])) &&
+  isStrings(v[3]);
+const isAlbumArtists = (v: unknown): v is SavedCounting['albumArtists'][number] =>
+  Array.isArray(v) && v.length === 2 && isString(v[0]) && isPairs(v[1]);
+
+/**
+ * The saved counting in `value` (as read from the file); undefined when it is not one. Checked by
+ * hand, in one pass: it is read as the server starts, and a schema library takes many times longer
+ * over tens of thousands of small tuples.
+ */
+export function parseSavedCounting(value: unknown): SavedCounting | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { schemaVersion, stamp, position, snapshots, moved, tracks, albums, artists, albumArtists } =
+    value as Record<keyof SavedCounting | 'schemaVersion', unknown>;
+  const at = position as Partial<LogPosition> | null;
+  if (
+    schemaVersion !== SCHEMA_VERSION ||
+    !isString(stamp) ||
+    typeof at !== 'object' ||
+    at === null ||
+    !isCount(at.bytes) ||
+    !isCount(at.entries) ||
+    !isString(at.tail) ||
+    !isCount(snapshots) ||
+    !Array.isArray(moved) ||
+    !moved.every(isMoved) ||
+    !Array.isArray(tracks) ||
+    !tracks.every(isTrack) ||
+    !isPairs(albums) ||
+    !isPairs(artists) ||
+    !Array.isArray(albumArtists) ||
+    !albumArtists.every(isAlbumArtists)
+  )
+    return undefined;
+  // In order and within the snapshots, as countedOtherwise makes them.
+  if (!moved.every((m, i) => m.s < snapshots && (i === 0 || moved[i - 1]!.s < m.s))) return undefined;
+  const kept = { bytes: at.bytes, entries: at.entries, tail: at.tail };
+  return { stamp, position: kept, snapshots, moved, tracks, albums, artists, albumArtists };
 }
 
 /** The file's JSON for `counting`. */
@@ -102,7 +130,7 @@ export function makeSavedCounting(
   for (const id of ids.tracks) {
     const now = names.trackNow(id);
     if (!now) continue;
-    if (JSON.stringify(withLibrary.track(id)) === JSON.stringify(logged.track(id))) continue;
+    if (sameTrack(withLibrary.track(id), logged.track(id))) continue;
     tracks.push([id, now.name, now.albumId, [...now.artistIds]]);
     if (now.albumId !== null) albumIds.add(now.albumId);
     for (const artist of now.artistIds) artistIds.add(artist);
@@ -129,6 +157,17 @@ export function makeSavedCounting(
     artists: renamed('artist', artistIds),
     albumArtists,
   };
+}
+
+/** Whether two answers name a track alike. */
+function sameTrack(a: RecentPlay['track'], b: RecentPlay['track']): boolean {
+  const same = (x: StatsRef | null, y: StatsRef | null) => x?.id === y?.id && x?.name === y?.name;
+  return (
+    a.name === b.name &&
+    same(a.album, b.album) &&
+    a.artists.length === b.artists.length &&
+    a.artists.every((artist, i) => same(artist, b.artists[i]!))
+  );
 }
 
 /**

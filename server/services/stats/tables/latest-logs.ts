@@ -99,12 +99,35 @@ export class LatestLogs {
       this.snapshotAt[s] = at;
       this.snapshotUser[s] = userIdx;
     }
+    this.changes += 1;
     if (this.names) noteLatest(this.names, this.tables, s, userIdx, at);
   }
 
   /** Drops the names made so far (artists counted anew); they are made again at the next read. */
   forgetNames(): void {
     this.names = undefined;
+    this.changes += 1;
+  }
+
+  /** Logs noted and names dropped: names made in steps meanwhile are not kept. */
+  private changes = 0;
+
+  /**
+   * Makes the names ahead of the first read that needs them, `perStep` snapshots a step: a start
+   * that answers before the library is read names every track by its plays, and making them at
+   * that read would hold the event loop for the whole table.
+   */
+  *prepareInSteps(perStep: number): Generator<void, void> {
+    if (this.names) return;
+    const changes = this.changes;
+    const latest = new LatestNames();
+    for (let s = 0; s < this.tables.snapshots.count; s += 1) {
+      if (s > 0 && s % perStep === 0) yield;
+      if (this.changes !== changes) return;
+      const at = this.snapshotAt[s]!;
+      if (at > -Infinity) noteLatest(latest, this.tables, s, this.snapshotUser[s]!, at);
+    }
+    if (this.changes === changes) this.names ??= latest;
   }
 
   entryOfTrack(
