@@ -121,7 +121,13 @@ export function makeSavedCounting(
   names: NamesSource,
   at: { stamp: string; position: LogPosition; snapshots: number },
 ): SavedCounting {
-  const withLibrary = new StatsNames(() => names, index);
+  // The track being compared, looked up once (a lookup makes a record of the track each time).
+  let looked: { id: string; now: ReturnType<NamesSource['trackNow']> } = { id: '', now: undefined };
+  const once: NamesSource = {
+    ...names,
+    trackNow: (id) => (id === looked.id ? looked.now : names.trackNow(id)),
+  };
+  const withLibrary = new StatsNames(() => once, index);
   const logged = new StatsNames(() => NO_LIBRARY, index);
   const ids = index.namedIds();
   const tracks: SavedCounting['tracks'] = [];
@@ -130,6 +136,7 @@ export function makeSavedCounting(
   for (const id of ids.tracks) {
     const now = names.trackNow(id);
     if (!now) continue;
+    looked = { id, now };
     if (sameTrack(withLibrary.track(id), logged.track(id))) continue;
     tracks.push([id, now.name, now.albumId, [...now.artistIds]]);
     if (now.albumId !== null) albumIds.add(now.albumId);
