@@ -50,6 +50,28 @@ async function answers(t: TestServer, token: string): Promise<Answers> {
   return out;
 }
 
+/** A data folder where a member logged plays of `ids` over the logged library, then Melon stopped. */
+async function stoppedAfterPlays(ids: string[]): Promise<{ first: TestServer; member: TestUser }> {
+  const first = await startTestServer({ scanner: fakeScanner(logged) });
+  const member = await makeUser(first);
+  for (const id of ids)
+    expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
+  await first.stop(true);
+  return { first, member };
+}
+
+/** A second start of `first`'s folder, its library's read held by `library`. */
+function restartHeld(first: TestServer, library: ReturnType<typeof held>, scanned: typeof logged) {
+  return startTestServer({
+    scanner: fakeScanner(scanned),
+    dataDir: first.dataDir,
+    clock: first.clock,
+    libraryTurn: library.turn,
+    startWaitMs: 300,
+    whileStarting: true,
+  });
+}
+
 function held(): { turn: () => Promise<void>; release: () => void } {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => {
@@ -117,21 +139,11 @@ describe('a start over plays counted for another library', () => {
   const library = held();
 
   beforeAll(async () => {
-    const first = await startTestServer({ scanner: fakeScanner(logged) });
-    member = await makeUser(first);
-    for (const id of ['t1', 't2', 't2'])
-      expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
-    await first.stop(true);
+    const stopped = await stoppedAfterPlays(['t1', 't2', 't2']);
+    member = stopped.member;
     // Changed while Melon was stopped (another copy of the data folder, a restore): a new stamp.
-    await writeLibraryFile(join(first.dataDir, 'library.json'), rescanned);
-    t = await startTestServer({
-      scanner: fakeScanner(rescanned),
-      dataDir: first.dataDir,
-      clock: first.clock,
-      libraryTurn: library.turn,
-      startWaitMs: 300,
-      whileStarting: true,
-    });
+    await writeLibraryFile(join(stopped.first.dataDir, 'library.json'), rescanned);
+    t = await restartHeld(stopped.first, library, rescanned);
   });
   afterAll(async () => {
     library.release();
@@ -157,20 +169,10 @@ describe('a start without a saved counting (saved by an older Melon)', () => {
   const library = held();
 
   beforeAll(async () => {
-    const first = await startTestServer({ scanner: fakeScanner(logged) });
-    member = await makeUser(first);
-    for (const id of ['t1', 't2'])
-      expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
-    await first.stop(true);
-    await rm(join(first.dataDir, 'plays.counting'));
-    t = await startTestServer({
-      scanner: fakeScanner(logged),
-      dataDir: first.dataDir,
-      clock: first.clock,
-      libraryTurn: library.turn,
-      startWaitMs: 300,
-      whileStarting: true,
-    });
+    const stopped = await stoppedAfterPlays(['t1', 't2']);
+    member = stopped.member;
+    await rm(join(stopped.first.dataDir, 'plays.counting'));
+    t = await restartHeld(stopped.first, library, logged);
   });
   afterAll(async () => {
     library.release();
