@@ -94,8 +94,9 @@ const routedPath = (path: string): string => path.replace(/(?<=.)\/+$/u, '').toL
 
 /**
  * The one rule for requests that come while the play index still loads (docs/API.md, Starting):
- * those of ANSWERED_AT_ONCE (and preflights) go on; every other waits for the load, at most
- * `waitMs` and not at all once it ended without the plays (it failed), then goes on,
+ * those of ANSWERED_AT_ONCE (and preflights) go on, and the statistics reads once `statsReady`;
+ * every other waits for the load, at most `waitMs` and not at all once it ended without the
+ * plays (it failed), then goes on,
  * or is refused with 503 `starting` and Retry-After, in the caller's API's own error shape. A
  * refused write wrote nothing. `/api/health` says `"status": "starting"` until the load ends.
  */
