@@ -123,9 +123,12 @@ export function makeSavedCounting(
 ): SavedCounting {
   // The track being compared, looked up once (a lookup makes a record of the track each time).
   let looked: { id: string; now: ReturnType<NamesSource['trackNow']> } = { id: '', now: undefined };
+  // Albums and artists are named again and again, by each of their tracks.
   const once: NamesSource = {
-    ...names,
     trackNow: (id) => (id === looked.id ? looked.now : names.trackNow(id)),
+    albumName: remembered((id) => names.albumName(id)),
+    artistName: remembered((id) => names.artistName(id)),
+    albumArtists: (id) => names.albumArtists(id),
   };
   const withLibrary = new StatsNames(() => once, index);
   const logged = new StatsNames(() => NO_LIBRARY, index);
@@ -146,7 +149,7 @@ export function makeSavedCounting(
   const renamed = (kind: 'album' | 'artist', all: Set<string>) => {
     const out: [string, string][] = [];
     for (const id of all) {
-      const name = kind === 'album' ? names.albumName(id) : names.artistName(id);
+      const name = kind === 'album' ? once.albumName(id) : once.artistName(id);
       if (name !== null && name !== index.snapshotName(kind, id)) out.push([id, name]);
     }
     return out;
@@ -163,6 +166,17 @@ export function makeSavedCounting(
     albums: renamed('album', albumIds),
     artists: renamed('artist', artistIds),
     albumArtists,
+  };
+}
+
+/** `f`, asked once per id. */
+function remembered<T>(f: (id: string) => T): (id: string) => T {
+  const known = new Map<string, T>();
+  return (id) => {
+    if (known.has(id)) return known.get(id)!;
+    const value = f(id);
+    known.set(id, value);
+    return value;
   };
 }
 
