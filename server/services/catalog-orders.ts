@@ -18,10 +18,10 @@ export interface OrderedCatalog extends AlbumShelf {
  * The album and track orders of one catalog snapshot, each made at its first read and kept with
  * the snapshot (which is replaced, never changed, when the library changes). A page of a list then
  * costs the page, not a sort or a filter of the whole library. Each order is what a sort or filter
- * of the whole library per request gave (the comparisons of album-order.ts, the year and genre filters), ties
- * included. The two orders players page through most (newest, by artist) a collector's library takes
- * tens or hundreds of milliseconds to sort: `ahead` makes them in steps before anyone asks, and a
- * read that comes first finishes the one it needs at once.
+ * of the whole library per request gave (the comparisons of album-order.ts, the year and genre
+ * filters), ties included. The two orders players page through most (newest, by artist) take a
+ * collector's library tens or hundreds of milliseconds to sort: `ahead` makes them in steps before
+ * anyone asks, and a read that comes first finishes the one it needs at once.
  */
 export class CatalogOrders {
   private newest: readonly AlbumRecord[] | undefined;
@@ -37,7 +37,7 @@ export class CatalogOrders {
 
   constructor(private readonly catalog: OrderedCatalog) {}
 
-  /** Every album, newest first: by when its first track came into the library (its earliest file time). */
+  /** Every album, newest first: by when its first track came into the library (earliest file time). */
   newestAlbums(): readonly AlbumRecord[] {
     return this.newest ?? finish((this.makingNewest ??= this.newestInSteps()));
   }
