@@ -255,6 +255,9 @@ export async function startServerProcess(dataDir: string, musicDir?: string): Pr
       ...(musicDir ? [musicDir] : []),
     ],
     {
+      // npm start's environment: glibc's malloc keeps blocks of 128 KB and more apart (mmap), so the
+      // freed ones go back to the system instead of leaving holes between long-lived columns.
+      env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' },
       // Request lines go to stdout like `npm start`'s; nobody reads them here.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
