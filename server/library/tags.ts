@@ -11,6 +11,7 @@ import { WindowTokenizer } from './window-tokenizer.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
+import { sharingTagMappers } from './shared-tag-mappers.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -230,7 +231,8 @@ export function readMetadata(
 async function parseMetadata(window: FileWindow, file: string, duration: boolean): Promise<IAudioMetadata> {
   const skipCovers = OGG_EXTENSIONS.has(path.extname(file).toLowerCase());
   try {
-    return await parseFromTokenizer(WindowTokenizer.of(window, file), { duration, skipCovers });
+    const options = { duration, skipCovers, ...sharingTagMappers() };
+    return await parseFromTokenizer(WindowTokenizer.of(window, file), options);
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);
