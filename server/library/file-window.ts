@@ -33,12 +33,17 @@ interface Window {
  * over a scan.
  */
 const spare: Buffer[] = [];
-/** A scan reads four files at once, with up to four windows each, mostly of the default size. */
-const SPARE_BYTES = 16 * DEFAULT_AHEAD;
+/** A scan reads four files at once, with up to four windows each. */
+const SPARE_BYTES = 24 * DEFAULT_AHEAD;
 let spareBytes = 0;
 
-/** A spare buffer of at least `bytes`, the last given back first; else a new one. */
+/**
+ * A buffer for a window of `bytes`: a spare one that fits, the last given back first, or a new one
+ * of whole default windows, so that it fits the next files' windows too. A smaller piece (an MP3's
+ * frames probed across the file) gets a buffer of its own size, from Node's small allocations.
+ */
 function bufferOf(bytes: number): Buffer {
+  if (bytes < DEFAULT_AHEAD) return Buffer.allocUnsafe(bytes);
   for (let i = spare.length - 1; i >= 0; i--) {
     const buffer = spare[i]!;
     if (buffer.length < bytes) continue;
@@ -46,11 +51,12 @@ function bufferOf(bytes: number): Buffer {
     spareBytes -= buffer.length;
     return buffer;
   }
-  return Buffer.allocUnsafe(Math.max(bytes, DEFAULT_AHEAD));
+  return Buffer.allocUnsafe(Math.ceil(bytes / DEFAULT_AHEAD) * DEFAULT_AHEAD);
 }
 
 function giveBack(buffer: Buffer): void {
-  if (buffer.length > 4 * DEFAULT_AHEAD || spareBytes + buffer.length > SPARE_BYTES) return;
+  if (buffer.length < DEFAULT_AHEAD || buffer.length > 4 * DEFAULT_AHEAD) return;
+  if (spareBytes + buffer.length > SPARE_BYTES) return;
   spare.push(buffer);
   spareBytes += buffer.length;
 }
