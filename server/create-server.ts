@@ -197,9 +197,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
     started: playsLoaded,
   });
-  // The search indexes are made in steps once the plays are loaded, not at the first search; a
-  // failure leaves them to that search.
+  // The search indexes and the album orders are made in steps once the plays are loaded, not at
+  // the first search or album list; a failure leaves them to that request.
   void playsLoaded.then(() => services.search.warm()).catch(() => undefined);
+  void playsLoaded.then(() => services.library.warmOrders()).catch(() => undefined);
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
   // What reads or writes plays outside a request starts once they are all loaded: imports a stop

@@ -81,8 +81,13 @@ async function firstBytes(path: string, length: number): Promise<string> {
 const invalid = (path: string) =>
   new StoreFileError(`${path} is not valid JSON; fix or restore it before starting Melon`);
 
-/** Bytes read from library.json at a time: a few hundred records. */
-const CHUNK_BYTES = 1 << 18;
+/**
+ * Bytes read from library.json at a time: a few hundred records, read in one turn of the event
+ * loop, so a small chunk is a short turn. Small enough too that a chunk's text is a string of the
+ * young generation: a string past V8's largest regular object (128 KiB) is made in the old one, and
+ * a library's worth of them brought its full collections into the read.
+ */
+const CHUNK_BYTES = 1 << 16;
 
 async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> {
   const index: LibraryIndex = { artists: [], albums: [], tracks: [] };

@@ -1,4 +1,4 @@
-import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
@@ -84,6 +84,32 @@ describe('library.json', () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
     expect(await readLibraryFile(temp.path('library.json'))).toStrictEqual(index);
+  });
+
+  it('reads a large library a few dozen KB a turn, so requests are answered between', async () => {
+    const tracks = Array.from({ length: 4000 }, (_, i) => ({ id: `t${i}`, artistIds: ['ar1'] }));
+    const file = temp.path('library.json');
+    await writeLibraryFile(file, makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks }));
+    let turn = 0;
+    let reading = true;
+    const next = () => {
+      turn += 1;
+      if (reading) setImmediate(next);
+    };
+    setImmediate(next);
+    const perTurn = new Map<number, number>();
+    const read = await readLibraryFile(file, {
+      artist: (raw) => raw,
+      album: (raw) => raw,
+      track: (raw) => {
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        return raw;
+      },
+    });
+    reading = false;
+    expect(read?.tracks).toHaveLength(tracks.length);
+    const bytesPerTrack = (await stat(file)).size / tracks.length;
+    expect(Math.max(...perTurn.values()) * bytesPerTrack).toBeLessThanOrEqual(96 * 1024);
   });
 
   it('writes every byte even when the disk takes part of a write at a time', async () => {
