@@ -68,6 +68,7 @@ export function startLoads(deps: {
       onStatsReady();
     } else {
       // Rebuilt from the log, without the counting: the statistics wait for the library.
+      statsIndex.countAsSaved(undefined);
       services.stats.useLibraryNames();
     }
     await readLibrary();

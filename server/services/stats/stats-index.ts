@@ -136,9 +136,9 @@ export class StatsIndex extends IndexReads {
   /**
    * The next `load` counts the saved snapshots as `moved` says (SnapshotTable.countedOtherwise, saved
    * with the index for the library that is on disk), the rest as logged, until the library is read
-   * and counted anew (`countAsInLibrary`).
+   * and counted anew (`countAsInLibrary`); undefined: not (a load that did not take it).
    */
-  countAsSaved(moved: readonly CountedAs[]): void {
+  countAsSaved(moved: readonly CountedAs[] | undefined): void {
     this.savedCounting = moved;
   }
 
