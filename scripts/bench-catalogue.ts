@@ -21,7 +21,14 @@ import { promisify } from 'node:util';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../server/domain/library.js';
 import { albumId, artistId, trackId } from '../server/domain/library-ids.js';
 import { LibraryRepo } from '../server/store/library-repo.js';
-import { buildBenchData, firstTopTracks, login, runTsxScript, type BenchData } from './bench-data.js';
+import {
+  buildBenchData,
+  firstTopTracks,
+  login,
+  runTsxScript,
+  untilStarted,
+  type BenchData,
+} from './bench-data.js';
 import { closeRequests, request } from './bench-timing.js';
 import { startServerProcess } from './server-process.js';
 
@@ -208,6 +215,7 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
       let started = performance.now();
       await firstTopTracks(server.url, token);
       const firstStatsMs = performance.now() - started;
+      await untilStarted(server.url);
 
       const auth = `u=${encodeURIComponent(user.username)}&p=enc:${Buffer.from(user.password).toString('hex')}&v=1.16.1&c=bench&f=json`;
       const rest = (method: string, query: string) => `${server.url}/rest/${method}?${auth}&${query}`;

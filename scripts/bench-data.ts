@@ -230,6 +230,18 @@ export async function firstTopTracks(url: string, token: string): Promise<void> 
   }
 }
 
+/**
+ * Until `/api/health` says the start is over: the statistics may answer before the library is read
+ * (docs/API.md, Starting), and the reads timed after them are those of a started server.
+ */
+export async function untilStarted(url: string): Promise<void> {
+  for (;;) {
+    const health = await fetch(`${url}/api/health`);
+    if ((await json<{ status: string }>(health)).status !== 'starting') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function buildBenchData(
   dataDir: string,
   plays: number,

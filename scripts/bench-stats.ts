@@ -15,7 +15,7 @@ import { mixTimings } from './bench-mixes.js';
 import { timeStatsReads } from './bench-stats-reads.js';
 import { closeRequests } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
-import { firstTopTracks, login } from './bench-data.js';
+import { firstTopTracks, login, untilStarted } from './bench-data.js';
 
 /** From listening until a listener has signed in and their all-time top tracks answered (ms). */
 async function firstStatsMs(url: string, data: BenchData): Promise<number> {
@@ -45,6 +45,7 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
     // The saved index loads in the background once the server listens: the start is over for a
     // listener when their first statistics read answers (a sign-in first, as an app does).
     const coldStartMs = listeningMs + (await firstStatsMs(url, data));
+    await untilStarted(url);
 
     const timings = await timeStatsReads(url, data);
     const { logPlay: logPlayT, health, healthBlock, slowestRead, slowest, yearInReview } = timings;
