@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { File as TagFile, MpegAudioFileSettings, TagTypes } from 'node-taglib-sharp';
+import type { File as TagFile } from 'node-taglib-sharp';
 import { fsyncDir } from '../fs/atomic-file.js';
 import { errnoCode } from '../fs/errno.js';
 import { messageOf } from '../errors.js';
@@ -32,9 +32,21 @@ export class PictureEditError extends Error {
 const SUPPORTED_EXTENSIONS = new Set(['mp3', 'flac', 'm4a', 'mp4', 'ogg', 'oga', 'opus']);
 const NOT_WRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 
-// Without this, saving an MP3 adds an ID3v1 tag next to the ID3v2 one. Existing ID3v2 tags keep their
-// version because Id3v2Settings.forceDefaultVersion stays false.
-MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+let tagWriter: Promise<typeof TagFile> | undefined;
+
+/**
+ * node-taglib-sharp, loaded at the first picture edit: it is a large library that most servers
+ * never use, and held in memory from the start it would cost every one of them.
+ */
+function loadTagWriter(): Promise<typeof TagFile> {
+  tagWriter ??= import('node-taglib-sharp').then(({ File, MpegAudioFileSettings, TagTypes }) => {
+    // Without this, saving an MP3 adds an ID3v1 tag next to the ID3v2 one. Existing ID3v2 tags keep
+    // their version because Id3v2Settings.forceDefaultVersion stays false.
+    MpegAudioFileSettings.defaultTagTypes = TagTypes.Id3v2;
+    return File;
+  });
+  return tagWriter;
+}
 
 /**
  * Removes picture `pos` from the opened track file and answers the identity of the file that now
@@ -50,6 +62,7 @@ export async function removePicture(file: OpenedTrackFile, pos: number): Promise
   if (!Number.isInteger(pos) || pos < 0) {
     throw new PictureEditError('position_out_of_range', `Invalid picture position ${pos}`);
   }
+  const tagFiles = await loadTagWriter();
   const target = file.realPath;
   const temp = path.join(
     path.dirname(target),
@@ -57,7 +70,7 @@ export async function removePicture(file: OpenedTrackFile, pos: number): Promise
   );
   try {
     const made = await copyForEdit(file, temp);
-    editPictures(temp, `taglib/${ext}`, pos);
+    editPictures(tagFiles, temp, `taglib/${ext}`, pos);
     await flushFile(temp);
     await sameFile(temp, made, 'The edited copy was replaced while it was written');
     await sameFile(target, file.stat, 'The track file was replaced while it was edited');
@@ -98,10 +111,10 @@ async function sameFile(file: string, expected: FileIdentity, message: string): 
     throw new TrackFileRefused('replaced', message);
 }
 
-function editPictures(temp: string, mimeType: string, pos: number): void {
+function editPictures(tagFiles: typeof TagFile, temp: string, mimeType: string, pos: number): void {
   let tagFile: TagFile;
   try {
-    tagFile = TagFile.createFromPath(temp, mimeType);
+    tagFile = tagFiles.createFromPath(temp, mimeType);
   } catch (err) {
     throw new PictureEditError('unsupported_format', `Cannot open the file's tags: ${messageOf(err)}`);
   }

@@ -2,15 +2,15 @@
  * Reads tags, duration and embedded pictures of one audio file with music-metadata. The values are raw
  * (credits and genres unsplit): the scanner decides how to split and merge them (artist-credit.ts).
  */
-import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
+import type { IAudioMetadata, IPicture, IOptions } from 'music-metadata';
 import path from 'node:path';
 import { messageOf } from '../errors.js';
 import { errnoCode } from '../fs/errno.js';
 import { FileWindow } from './file-window.js';
-import { WindowTokenizer } from './window-tokenizer.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
+import { sharingTagMappers } from './shared-tag-mappers.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -22,6 +22,22 @@ import type { OpenedTrackFile } from './track-file.js';
 export type AudioSource = string | OpenedTrackFile;
 
 const pathOf = (source: AudioSource): string => (typeof source === 'string' ? source : source.path);
+
+type Parse = (window: FileWindow, file: string, options: IOptions) => Promise<IAudioMetadata>;
+let parser: Promise<Parse> | undefined;
+
+/**
+ * music-metadata and its tokenizer, loaded at the first file read: a server that is only started
+ * and asked for music already scanned never reads a tag, and need not hold the reader in memory.
+ */
+function loadParser(): Promise<Parse> {
+  parser ??= Promise.all([import('music-metadata'), import('./window-tokenizer.js')]).then(
+    ([{ parseFromTokenizer }, { WindowTokenizer }]) =>
+      (window, file, options) =>
+        parseFromTokenizer(WindowTokenizer.of(window, file), options),
+  );
+  return parser;
+}
 
 /** Runs `use` over a window on the file; a path is opened for it and closed after. */
 async function withAudio<T>(file: AudioSource, use: (window: FileWindow) => Promise<T>): Promise<T> {
@@ -220,7 +236,7 @@ export function readMetadata(
   file: AudioSource,
   options: { skipCovers: boolean; duration: boolean },
 ): Promise<IAudioMetadata> {
-  return withAudio(file, (window) => parseFromTokenizer(WindowTokenizer.of(window, pathOf(file)), options));
+  return withAudio(file, async (window) => (await loadParser())(window, pathOf(file), options));
 }
 
 /**
@@ -229,8 +245,9 @@ export function readMetadata(
  */
 async function parseMetadata(window: FileWindow, file: string, duration: boolean): Promise<IAudioMetadata> {
   const skipCovers = OGG_EXTENSIONS.has(path.extname(file).toLowerCase());
+  const parse = await loadParser();
   try {
-    return await parseFromTokenizer(WindowTokenizer.of(window, file), { duration, skipCovers });
+    return await parse(window, file, { duration, skipCovers, ...sharingTagMappers() });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo, default as Sharp } from 'sharp';
 import type { Image } from './artwork-service.js';
 import type { CachedImage, ImageCache, ImageCacheLimits, LoadedImage } from './image-cache.js';
 
@@ -18,11 +18,23 @@ export const SIZE_STEPS = [64, 128, 256, 512, 1024] as const;
  */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-// libvips keeps recent operations and their pixels (up to 50 MB) for reuse: here every result is
-// cached as a file instead, so that memory would only hold decoded pictures nobody asks for again.
-// One libvips thread per resize: two resizes then leave the event loop a core of its own.
-sharp.cache(false);
-sharp.concurrency(1);
+let loaded: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp, loaded at the first resize: it and libvips are among the largest parts of the server's
+ * resident memory, which a server whose clients never ask for a scaled cover would carry for nothing.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    // libvips keeps recent operations and their pixels (up to 50 MB) for reuse: here every result
+    // is cached as a file instead, so that memory would only hold decoded pictures nobody asks for
+    // again. One libvips thread per resize: two resizes then leave the event loop a core of its own.
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loaded;
+}
 
 /** Resizes running at once, for all accounts together; the others wait their turn. */
 const RESIZES_AT_ONCE = 2;
@@ -140,6 +152,7 @@ const UNSUPPORTED: LoadedImage = { mime: null, data: new Uint8Array(0) };
  * pixels. Unsupported (too many pixels, or not decodable) gives UNSUPPORTED for every step.
  */
 async function scaleToSteps(original: Image, steps: number[]): Promise<Map<number, LoadedImage>> {
+  const sharp = await loadSharp();
   const input = original.bytes ?? original.file!;
   const unsupported = () => new Map(steps.map((step) => [step, UNSUPPORTED]));
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' } as const;

@@ -31,7 +31,9 @@ interface AlbumEntry {
   tracks: TrackRecord[];
   /** When the album's first track came into the library (its earliest file time). */
   added: number;
-  stats: AlbumStats | undefined;
+  /** Its tracks' total duration, and genres: AlbumStats without the count, which is `tracks`'s. */
+  durationMs: number;
+  genres: readonly string[];
 }
 
 /** What the catalog knows of one artist id. */
@@ -113,9 +115,12 @@ export class LibraryCatalog {
       if (entry.tracks.length === 0) continue;
       albums += 1;
       if (albums % ALBUMS_PER_STEP === 0) yield;
-      entry.stats = albumStatsOf(entry.tracks);
+      const { durationMs, genres } = albumStatsOf(entry.tracks);
+      entry.durationMs = durationMs;
+      entry.genres = genres;
       entry.added = entry.tracks.reduce((first, track) => Math.min(first, track.mtimeMs), Infinity);
-      entry.tracks.sort(byDiscAndNumber);
+      // A copy of the length it needs: an array grown by a push at a time keeps room for more.
+      entry.tracks = entry.tracks.sort(byDiscAndNumber).slice();
     }
     for (const [artistId, albums] of albumsOfArtist) this.artistEntry(artistId).albums = [...albums];
   }
@@ -123,7 +128,7 @@ export class LibraryCatalog {
   private albumEntry(id: string): AlbumEntry {
     let entry = this.albumEntries.get(id);
     if (!entry) {
-      entry = { name: undefined, artistIds: NONE, tracks: [], added: Infinity, stats: undefined };
+      entry = { name: undefined, artistIds: NONE, tracks: [], added: Infinity, durationMs: 0, genres: NONE };
       this.albumEntries.set(id, entry);
     }
     return entry;
@@ -184,7 +189,13 @@ export class LibraryCatalog {
   }
 
   albumStats(id: string): AlbumStats {
-    return this.albumEntries.get(id)?.stats ?? albumStatsOf([]);
+    const entry = this.albumEntries.get(id);
+    if (!entry || entry.tracks.length === 0) return albumStatsOf([]);
+    return {
+      trackCount: entry.tracks.length,
+      durationMs: entry.durationMs,
+      genres: entry.genres as string[],
+    };
   }
 
   artistStats(id: string): { albumCount: number; trackCount: number } {

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type SpawnedServer } from '../support/child-server.js';
 
@@ -123,6 +124,54 @@ describe('npm start (headless server)', () => {
     expect(await stop(second)).toBe(0);
     expect(second.output().match(notice)).toHaveLength(1);
     expect(second.output()).not.toContain('a later password');
+  });
+
+  it('loads neither the tag reader nor writer, the image library or the YAML reader until one is needed', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'melon-proc-'));
+    // A module hook in the server's process notes every module it loads, in a file of its own.
+    const hooks = `${dataDir}-hooks`;
+    await mkdir(hooks);
+    const loaded = join(hooks, 'loaded.txt');
+    await writeFile(
+      join(hooks, 'hook.mjs'),
+      `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(loaded)}, url + '\\n');
+  return next(url, context);
+}`,
+    );
+    await writeFile(
+      join(hooks, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(hooks, 'hook.mjs')).href)});\n`,
+    );
+    try {
+      const server = spawnServer({
+        MELON_DATA_DIR: dataDir,
+        MELON_ADMIN_PASSWORD: 'configured-pw',
+        MELON_RELEASES_URL: 'http://127.0.0.1:9',
+        NODE_OPTIONS: `--import=${pathToFileURL(join(hooks, 'register.mjs')).href}`,
+      });
+      const url = await server.url;
+      const login = await fetch(`${url}/auth/login?username=admin&password=configured-pw`);
+      expect(login.status).toBe(200);
+      const { token } = (await login.json()) as { token: string };
+      const artists = await fetch(`${url}/api/artists`, { headers: { authorization: `Bearer ${token}` } });
+      expect(artists.status).toBe(200);
+      expect(await stop(server)).toBe(0);
+      const packages = new Set(
+        (await readFile(loaded, 'utf8'))
+          .split('\n')
+          .map((line) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1])
+          .filter(Boolean),
+      );
+      // The hook saw the server's own libraries load...
+      expect(packages).toContain('koa');
+      // ...and none of these, which only a scan, a picture edit, a resize or an update uses.
+      for (const lazy of ['music-metadata', 'strtok3', 'node-taglib-sharp', 'sharp', 'yaml'])
+        expect(packages).not.toContain(lazy);
+    } finally {
+      await rm(hooks, { recursive: true, force: true });
+    }
   });
 
   it('refuses an invalid configuration with a clear message', async () => {

@@ -100,7 +100,7 @@ export class HeadlessInstaller implements Installer {
     }
     let file;
     try {
-      const manifest = parseManifest(manifestText);
+      const manifest = await parseManifest(manifestText);
       if (manifest.version !== release.version) {
         throw new Error(`the manifest is for ${manifest.version}, the release is ${release.version}`);
       }

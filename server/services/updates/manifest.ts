@@ -1,4 +1,3 @@
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 /** electron-builder's update manifest (`latest*.yml`). */
@@ -51,7 +50,12 @@ export function installerExtension(platform: NodeJS.Platform): string | null {
   return null;
 }
 
-export function parseManifest(text: string): UpdateManifest {
+/**
+ * The manifest read. The YAML reader is loaded here, at an update's download: a large library the
+ * server would otherwise hold in memory all its life for a file it reads a few times a year.
+ */
+export async function parseManifest(text: string): Promise<UpdateManifest> {
+  const { parse: parseYaml } = await import('yaml');
   let raw: unknown;
   try {
     raw = parseYaml(text, { maxAliasCount: 10 });

@@ -2,7 +2,12 @@ import { open, readFile, stat, writeFile, type FileHandle } from 'node:fs/promis
 import { describe, expect, it, vi } from 'vitest';
 import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
-import { isInLines, readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
+import {
+  isInLines,
+  readLibraryFile,
+  readLibraryStamp,
+  writeLibraryFile,
+} from '../../../server/store/library-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { makeLibrary, plainLibrary } from '../../factories/library.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
@@ -46,7 +51,35 @@ function everyField(): LibraryIndex {
   return index;
 }
 
+/** Each write's stamp: new every time, for what was saved against one library to know it. */
+const STAMP = expect.stringMatching(/^[0-9a-f]{16}$/u) as unknown;
+
 describe('library.json', () => {
+  it('gets a new stamp at every write, read from its head without the rest, and the store knows it', async () => {
+    const path = temp.path('library.json');
+    const first = await writeLibraryFile(path, everyField());
+    const second = await writeLibraryFile(path, everyField());
+    expect(first).toMatch(/^[0-9a-f]{16}$/u);
+    expect(second).not.toBe(first);
+    expect(await readLibraryStamp(path)).toBe(second);
+    const repo = await LibraryRepo.open(path);
+    expect(repo.stamp).toBe(second);
+    await repo.updateTrack(plainTrack(repo.track('t1')!));
+    expect(repo.stamp).not.toBe(second);
+    expect(await readLibraryStamp(path)).toBe(repo.stamp);
+  });
+
+  it('has no stamp when the file is missing or was written before stamps, and still reads it', async () => {
+    const path = temp.path('library.json');
+    expect(await readLibraryStamp(path)).toBeNull();
+    await writeLibraryFile(path, everyField());
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace(/"stamp":"[0-9a-f]{16}",/u, ''));
+    expect(await isInLines(path)).toBe(true);
+    expect(await readLibraryStamp(path)).toBeNull();
+    expect(await readLibraryFile(path)).toStrictEqual(everyField());
+  });
+
   it('keeps every field of every record through a write and a read', async () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
@@ -106,7 +139,7 @@ describe('library.json', () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
     const text = await readFile(temp.path('library.json'), 'utf8');
-    expect(JSON.parse(text)).toStrictEqual({ schemaVersion: 1, ...index });
+    expect(JSON.parse(text)).toStrictEqual({ schemaVersion: 1, stamp: STAMP, ...index });
     const records = text.split('\n').filter((line) => line.startsWith('{"id":'));
     expect(records.map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toStrictEqual([
       ...index.artists,
@@ -129,6 +162,7 @@ describe('library.json', () => {
       expect(await isInLines(temp.path('library.json'))).toBe(true);
       expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
         schemaVersion: 1,
+        stamp: STAMP,
         ...index,
       });
     }
@@ -139,6 +173,7 @@ describe('library.json', () => {
     expect(repo.index()).toStrictEqual({ tracks: [], albums: [], artists: [] });
     expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
       schemaVersion: 1,
+      stamp: STAMP,
       artists: [],
       albums: [],
       tracks: [],

@@ -187,21 +187,21 @@ describe('install command and manifest parsing', () => {
     expect(() => parseCommand('"unclosed')).toThrow(/unclosed quote/);
   });
 
-  it('accepts only bare file names from a manifest', () => {
+  it('accepts only bare file names from a manifest', async () => {
     expect(safeFileName('Melon-1.3.0.AppImage')).toBe('Melon-1.3.0.AppImage');
     expect(safeFileName('Melon%201.3.0.exe')).toBe('Melon 1.3.0.exe');
     for (const bad of ['../evil', '/etc/passwd', 'a/b', '..%2Fevil', 'C:\\x.exe', '.hidden', '']) {
       expect(safeFileName(bad)).toBeNull();
     }
     const sha = sha512Base64(Buffer.from('x'));
-    const manifest = parseManifest(
+    const manifest = await parseManifest(
       `version: 1.3.0\nfiles:\n  - url: ../../evil.AppImage\n    sha512: ${sha}\n    size: 1\n`,
     );
     expect(pickFile(manifest, '.AppImage')).toBeNull();
   });
 
-  it('rejects a malformed manifest', () => {
-    expect(() => parseManifest('version: [1, 2')).toThrow(/not YAML/);
-    expect(() => parseManifest('files:\n  - url: x\n    sha512: nope\n')).toThrow(/malformed/);
+  it('rejects a malformed manifest', async () => {
+    await expect(parseManifest('version: [1, 2')).rejects.toThrow(/not YAML/);
+    await expect(parseManifest('files:\n  - url: x\n    sha512: nope\n')).rejects.toThrow(/malformed/);
   });
 });
