@@ -2,7 +2,12 @@ import type { Logger } from './logger.js';
 import type { Services } from './services/create-services.js';
 import type { LoadingIndex } from './services/stats/loading-index.js';
 import type { IndexedStore } from './services/stats/persistence/index-saving.js';
-import { makeSavedCounting, savedNames } from './services/stats/persistence/saved-counting.js';
+import {
+  makeSavedCounting,
+  samePosition,
+  savedNames,
+  type SavedCounting,
+} from './services/stats/persistence/saved-counting.js';
 import type { StatsIndex } from './services/stats/stats-index.js';
 import { libraryNames } from './services/stats/stats-names.js';
 import type { Store } from './store/open-store.js';
@@ -64,6 +69,7 @@ export function startLoads(deps: {
     statsIndex.countAsSaved(counting.moved);
     services.stats.nameFrom(savedNames(counting));
     if (await loadPlays()) {
+      used = counting;
       statsReady = true;
       onStatsReady();
     } else {
@@ -81,9 +87,13 @@ export function startLoads(deps: {
   void loaded.then(() => (counted = true));
   // Once read, the library names what the statistics list (it may have been counted anew meanwhile).
   services.library.onOpened(() => services.stats.useLibraryNames());
+  // The counting this start used, still saved: kept when nothing changed since (a close right after).
+  let used: SavedCounting | undefined;
   indexed.countWith(async (at) => {
     const stamp = counted ? await store.library.stamp() : null;
     if (stamp === null) return undefined;
+    if (used?.stamp === stamp && used.snapshots === at.snapshots && samePosition(used.position, at.position))
+      return undefined;
     return makeSavedCounting(statsIndex, libraryNames(services.library), { stamp, ...at });
   });
   return {

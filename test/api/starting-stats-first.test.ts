@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
@@ -130,6 +130,27 @@ describe('a start over plays counted for the library on disk', () => {
     expect(await (await tracks).json()).toMatchObject({ total: 2 });
     await t.server.started;
     expect(await answers(t, member.token)).toEqual(after);
+  });
+
+  it('keeps the counting it started with when nothing changed until its stop, and starts from it again', async () => {
+    await t.stop(true);
+    const counting = join(t.dataDir, 'plays.counting');
+    const made = await stat(counting);
+    // A start whose scan never ends (a test's scanner): its library stays as it was read.
+    t = await startTestServer({
+      scanner: () => new Promise(() => undefined),
+      dataDir: t.dataDir,
+      clock: t.clock,
+      whileStarting: true,
+    });
+    await t.server.started;
+    await t.stop(true);
+    expect((await stat(counting)).mtimeMs).toBe(made.mtimeMs);
+    const next = held();
+    t = await restartHeld(t, next, rescanned);
+    expect(await answers(t, member.token)).toEqual(after);
+    expect(t.server.store.library.isOpen).toBe(false);
+    next.release();
   });
 });
 

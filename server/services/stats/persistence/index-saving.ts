@@ -2,7 +2,7 @@ import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../../domain/play
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
 import type { LogPosition, PlayLog } from '../../../store/play-log.js';
-import { parseSavedCounting, savedCountingJson, type SavedCounting } from './saved-counting.js';
+import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 
@@ -186,12 +186,8 @@ export async function openStoreWithIndex(
       if (!loadedFrom) return undefined;
       const counting = parseSavedCounting(await store.savedPlayIndex.readCounting());
       if (!counting || counting.snapshots !== loadedFrom.logSnapshots) return undefined;
-      const { position } = loadedFrom;
-      const same =
-        counting.position.bytes === position.bytes &&
-        counting.position.entries === position.entries &&
-        counting.position.tail === position.tail;
-      return same && counting.stamp === (await store.library.stamp()) ? counting : undefined;
+      if (!samePosition(counting.position, loadedFrom.position)) return undefined;
+      return counting.stamp === (await store.library.stamp()) ? counting : undefined;
     },
     countWith: (make) => {
       makeCounting = make;

@@ -99,6 +99,11 @@ export function parseSavedCounting(value: unknown): SavedCounting | undefined {
   return { stamp, position: kept, snapshots, moved, tracks, albums, artists, albumArtists };
 }
 
+/** Whether two log positions are the same point of the same log. */
+export function samePosition(a: LogPosition, b: LogPosition): boolean {
+  return a.bytes === b.bytes && a.entries === b.entries && a.tail === b.tail;
+}
+
 /** The file's JSON for `counting`. */
 export function savedCountingJson(counting: SavedCounting): unknown {
   return { schemaVersion: SCHEMA_VERSION, ...counting };
