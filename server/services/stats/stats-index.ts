@@ -18,6 +18,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved
 import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { CountedAs, TrackNow } from './tables/snapshots.js';
+import type { LoggedSnapshot } from './tables/latest-logs.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
@@ -148,6 +149,12 @@ export class StatsIndex extends IndexReads {
   namedIds(): { tracks: readonly string[]; albums: readonly string[]; artists: readonly string[] } {
     const { tracks, albums, artists } = this.tables;
     return { tracks: tracks.values, albums: albums.values, artists: artists.values };
+  }
+
+  /** Every snapshot as logged, in number order: each name a play of its track was logged with. */
+  *loggedSnapshots(): Generator<LoggedSnapshot, void> {
+    const table = this.tables.snapshots;
+    for (let s = 0; s < table.count; s += 1) yield table.fields(s);
   }
 
   /** The snapshots counted otherwise than logged (SnapshotTable.countedOtherwise). */

@@ -1,7 +1,7 @@
 import type { NamedRef } from '../../../contract/common.js';
 import type { RecentPlay, StatsRef } from '../../../contract/stats.js';
 import type { LogPosition } from '../../../store/play-log.js';
-import { StatsNames, type NamesSource } from '../stats-names.js';
+import { loggedTrack, StatsNames, type NamesSource } from '../stats-names.js';
 import type { StatsIndex } from '../stats-index.js';
 import type { CountedAs } from '../tables/snapshots.js';
 
@@ -27,7 +27,7 @@ export interface SavedCounting {
   snapshots: number;
   /** The snapshots counted otherwise than logged, by ascending number. */
   moved: CountedAs[];
-  /** Tracks the library names otherwise than their newest log did: name, album, artists. */
+  /** Tracks the library names otherwise than any of their logs did: name, album, artists. */
   tracks: [id: string, name: string, albumId: string | null, artistIds: string[]][];
   /** Albums and artists the library names otherwise than the plays' newest names. */
   albums: [id: string, name: string][];
@@ -109,14 +109,6 @@ export function savedCountingJson(counting: SavedCounting): unknown {
   return { schemaVersion: SCHEMA_VERSION, ...counting };
 }
 
-/** Names none: the statistics' names when nothing is known of the library. */
-const NO_LIBRARY: NamesSource = {
-  trackNow: () => undefined,
-  albumName: () => null,
-  artistName: () => null,
-  albumArtists: () => [],
-};
-
 /**
  * The counting of a loaded `index` in the library `names` stands for (the index counted as that
  * library says: SnapshotTable.recount), to save with the index at its position.
@@ -136,16 +128,32 @@ export function makeSavedCounting(
     albumArtists: (id) => names.albumArtists(id),
   };
   const withLibrary = new StatsNames(() => once, index);
-  const logged = new StatsNames(() => NO_LIBRARY, index);
   const ids = index.namedIds();
-  const tracks: SavedCounting['tracks'] = [];
   const albumIds = new Set(ids.albums);
   const artistIds = new Set(ids.artists);
+  // A play is named by its own snapshot when the saved view lacks its track (recent-tracks): a track
+  // is saved when any of its snapshots names it otherwise than the library, not only its newest.
+  const inLibrary = new Map<
+    string,
+    { now: NonNullable<typeof looked.now>; named: RecentPlay['track'] } | null
+  >();
+  const otherwise = new Set<string>();
+  for (const snapshot of index.loggedSnapshots()) {
+    const id = snapshot.trackId;
+    if (otherwise.has(id)) continue;
+    let known = inLibrary.get(id);
+    if (known === undefined) {
+      const now = names.trackNow(id);
+      looked = { id, now };
+      known = now ? { now, named: withLibrary.track(id) } : null;
+      inLibrary.set(id, known);
+    }
+    if (known && !sameTrack(known.named, loggedTrack(id, snapshot))) otherwise.add(id);
+  }
+  const tracks: SavedCounting['tracks'] = [];
   for (const id of ids.tracks) {
-    const now = names.trackNow(id);
+    const now = otherwise.has(id) ? inLibrary.get(id)?.now : undefined;
     if (!now) continue;
-    looked = { id, now };
-    if (sameTrack(withLibrary.track(id), logged.track(id))) continue;
     tracks.push([id, now.name, now.albumId, [...now.artistIds]]);
     if (now.albumId !== null) albumIds.add(now.albumId);
     for (const artist of now.artistIds) artistIds.add(artist);

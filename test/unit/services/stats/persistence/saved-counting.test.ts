@@ -112,6 +112,33 @@ describe('the counting saved with the play index', () => {
     expect(named(loaded, library)).toEqual(named(counted, library));
   });
 
+  it('names an older play of a renamed track as the library does, as its newest play already is', () => {
+    // Logged as "Old Name" on "Old Album" by "Old Artist", then renamed by a rescan and played again.
+    const old = { trackName: 'Old Name', albumName: 'Old Album', artistNames: ['Old Artist'] };
+    const renamed = { trackName: 'New Name', albumName: 'New Album', artistNames: ['New Artist'] };
+    const plays = [old, renamed].map((names, n) =>
+      playLog({ trackId: 't1', albumId: 'al1', artistIds: ['ar1'], ...names, at: Date.UTC(2024, 1, 1) + n }),
+    );
+    const library: NamesSource = {
+      trackNow: (id) => (id === 't1' ? { name: 'New Name', albumId: 'al1', artistIds: ['ar1'] } : undefined),
+      albumName: (id) => (id === 'al1' ? 'New Album' : null),
+      artistName: (id) => (id === 'ar1' ? 'New Artist' : null),
+      albumArtists: () => [],
+    };
+    const counted = statsIndexOf(plays);
+    const counting = makeSavedCounting(counted, library, AT);
+    const loaded = new StatsIndex();
+    loaded.countAsSaved(counting.moved);
+    expect(loaded.load(counted.save())).toBe(true);
+    const recent = (names: NamesSource) => {
+      const stats = new StatsNames(() => names, loaded);
+      return loaded.recentPlays({ userId: 'u1' }, 0, 10).map((entry) => stats.track(entry.trackId, entry));
+    };
+    const fromLibrary = recent(library);
+    expect(fromLibrary.map((track) => track.name)).toEqual(['New Name', 'New Name']);
+    expect(recent(savedNames(counting))).toEqual(fromLibrary);
+  });
+
   it('is read back as it was saved, and refused when it is not whole or not in order', () => {
     const counted = statsIndexOf(logs);
     counted.countAsInLibrary(trackNowOf(libraryNow()));
