@@ -10,6 +10,7 @@ import {
 } from './services/stats/persistence/saved-counting.js';
 import type { StatsIndex } from './services/stats/stats-index.js';
 import { libraryNames } from './services/stats/stats-names.js';
+import { sameMark } from './store/library-file.js';
 import type { Store } from './store/open-store.js';
 
 /** What a server loads once it listens: the library (library.json) and the rest of the play index. */
@@ -90,11 +91,16 @@ export function startLoads(deps: {
   // The counting this start used, still saved: kept when nothing changed since (a close right after).
   let used: SavedCounting | undefined;
   indexed.countWith(async (at) => {
-    const stamp = counted ? await store.library.stamp() : null;
-    if (stamp === null) return undefined;
-    if (used?.stamp === stamp && used.snapshots === at.snapshots && samePosition(used.position, at.position))
+    const mark = counted ? await store.library.mark() : null;
+    if (mark === null) return undefined;
+    if (
+      used &&
+      sameMark(used, mark) &&
+      used.snapshots === at.snapshots &&
+      samePosition(used.position, at.position)
+    )
       return undefined;
-    return makeSavedCounting(statsIndex, libraryNames(services.library), { stamp, ...at });
+    return makeSavedCounting(statsIndex, libraryNames(services.library), { ...mark, ...at });
   });
   return {
     begin: () => begin(),

@@ -1,6 +1,6 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
-import { readLibraryStamp } from './library-file.js';
+import { readLibraryMark, type LibraryMark } from './library-file.js';
 import { LibraryRepo } from './library-repo.js';
 
 const EMPTY: Readonly<LibraryIndex> = Object.freeze({ tracks: [], albums: [], artists: [] });
@@ -38,11 +38,12 @@ export class DeferredLibrary implements LibraryStore {
   }
 
   /**
-   * The stamp of the library as it stands (library-file.ts): the records read, once open; before
-   * that, the file's head, read without the rest. Null when the file has none.
+   * The mark of the library as it stands (library-file.ts): of the file the records were read from
+   * or last written to, once open; before that, of the file on disk, read without the rest. Null
+   * when the file has no stamp.
    */
-  async stamp(): Promise<string | null> {
-    return this.repo ? this.repo.stamp : readLibraryStamp(this.path);
+  async mark(): Promise<LibraryMark | null> {
+    return this.repo ? this.repo.mark : readLibraryMark(this.path);
   }
 
   index(): Readonly<LibraryIndex> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import { replaceFileAtomic } from '../fs/atomic-file.js';
@@ -52,6 +52,34 @@ export async function isInLines(path: string): Promise<boolean> {
 export async function readLibraryStamp(path: string): Promise<string | null> {
   try {
     return STAMPED_HEAD.exec(await firstBytes(path, HEAD_BYTES))?.[1] ?? null;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * What tells one library.json from another without reading it: the stamp in its head, and the
+ * file's size and modification time, which an edit by hand that keeps the head changes.
+ */
+export interface LibraryMark {
+  stamp: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Whether two marks are of the same file. */
+export function sameMark(a: LibraryMark, b: LibraryMark): boolean {
+  return a.stamp === b.stamp && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** The mark of library.json as it is on disk; null when there is no file or its head has no stamp. */
+export async function readLibraryMark(path: string): Promise<LibraryMark | null> {
+  try {
+    // Taken before the head: a file replaced in between shows another stamp or another time.
+    const { size, mtimeMs } = await stat(path);
+    const stamp = await readLibraryStamp(path);
+    return stamp === null ? null : { stamp, size, mtimeMs };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;

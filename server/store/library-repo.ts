@@ -1,7 +1,13 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
 import { IdTable, matches } from './id-table.js';
-import { isInLines, readLibraryFile, readLibraryStamp, writeLibraryFile } from './library-file.js';
+import {
+  isInLines,
+  readLibraryFile,
+  readLibraryMark,
+  writeLibraryFile,
+  type LibraryMark,
+} from './library-file.js';
 import { LibraryPool } from './library-pool.js';
 import { TrackColumns } from './track-columns.js';
 
@@ -27,21 +33,23 @@ export class LibraryRepo implements LibraryStore {
     private readonly path: string,
     data: LibraryIndex,
     columns: TrackColumns,
-    /** The stamp of the file the current library is (library-file.ts); null for a file without one. */
-    private currentStamp: string | null,
+    /** The mark of the file the current library is (library-file.ts); null for a file without a stamp. */
+    private currentMark: LibraryMark | null,
   ) {
     this.data = data;
     this.columns = columns;
     this.reindex();
   }
 
-  get stamp(): string | null {
-    return this.currentStamp;
+  get mark(): LibraryMark | null {
+    return this.currentMark;
   }
 
   static async open(path: string): Promise<LibraryRepo> {
     const pool = new LibraryPool();
     const columns = new TrackColumns();
+    // Taken before the read: a file changed during it is marked as it was, so it counts as changed.
+    const read = await readLibraryMark(path);
     const stored = await readLibraryFile(path, {
       artist: (raw) => pool.artist(raw),
       album: (raw) => pool.album(raw),
@@ -52,11 +60,12 @@ export class LibraryRepo implements LibraryStore {
     // A file an older Melon wrote on one line is written a record a line at once: read whole, it
     // costs its size again in memory at every start, and a start's scan that finds nothing new
     // does not write it.
-    let stamp: string | null;
-    if (!stored) stamp = await writeLibraryFile(path, empty);
-    else if (!(await isInLines(path))) stamp = await writeLibraryFile(path, stored);
-    else stamp = await readLibraryStamp(path);
-    return new LibraryRepo(path, stored ?? empty, columns, stamp);
+    let mark = read;
+    if (!stored || !(await isInLines(path))) {
+      await writeLibraryFile(path, stored ?? empty);
+      mark = await readLibraryMark(path);
+    }
+    return new LibraryRepo(path, stored ?? empty, columns, mark);
   }
 
   index(): Readonly<LibraryIndex> {
@@ -132,7 +141,8 @@ export class LibraryRepo implements LibraryStore {
       .then(async () => {
         const changed = next(this.data);
         if (!changed) return;
-        this.currentStamp = await writeLibraryFile(this.path, changed.next);
+        await writeLibraryFile(this.path, changed.next);
+        this.currentMark = await readLibraryMark(this.path);
         this.data = changed.next;
         if (changed.columns) this.columns = changed.columns;
         if (changed.reindex) changed.reindex();

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, makeLibrary } from '../factories/library.js';
@@ -181,6 +181,35 @@ describe('a start over plays counted for another library', () => {
       { id: 'ar2', name: 'The Singer', plays: 2 },
       { id: 'ar1', name: 'The Band', plays: 1 },
     ]);
+  });
+});
+
+describe('a start over a library.json edited by hand, its first line kept', () => {
+  let t: TestServer;
+  let member: TestUser;
+  const library = held();
+
+  beforeAll(async () => {
+    const stopped = await stoppedAfterPlays(['t1', 't2']);
+    member = stopped.member;
+    // The stamp is in the first line, which the edit keeps: only the file's size and time tell.
+    const path = join(stopped.first.dataDir, 'library.json');
+    const text = await readFile(path, 'utf8');
+    expect(text).toContain('"name":"Closing"');
+    await writeFile(path, text.replace('"name":"Closing"', '"name":"Closing (Edited)"'));
+    t = await restartHeld(stopped.first, library, logged);
+  });
+  afterAll(async () => {
+    library.release();
+    await t?.stop();
+  });
+
+  it('reads the library first, and names the plays as the edited file says', async () => {
+    expect((await t.call('/api/stats/top-tracks', { token: member.token })).status).toBe(503);
+    library.release();
+    await t.server.started;
+    const recent = await t.call('/api/stats/recent-tracks', { token: member.token });
+    expect(await recent.json()).toMatchObject([{ track: { id: 't2', name: 'Closing (Edited)' } }, {}]);
   });
 });
 

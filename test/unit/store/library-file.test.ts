@@ -5,7 +5,9 @@ import { StoreFileError } from '../../../server/store/json-document.js';
 import {
   isInLines,
   readLibraryFile,
+  readLibraryMark,
   readLibraryStamp,
+  sameMark,
   writeLibraryFile,
 } from '../../../server/store/library-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
@@ -63,10 +65,24 @@ describe('library.json', () => {
     expect(second).not.toBe(first);
     expect(await readLibraryStamp(path)).toBe(second);
     const repo = await LibraryRepo.open(path);
-    expect(repo.stamp).toBe(second);
+    expect(repo.mark?.stamp).toBe(second);
+    expect(repo.mark).toEqual(await readLibraryMark(path));
     await repo.updateTrack(plainTrack(repo.track('t1')!));
-    expect(repo.stamp).not.toBe(second);
-    expect(await readLibraryStamp(path)).toBe(repo.stamp);
+    expect(repo.mark?.stamp).not.toBe(second);
+    expect(await readLibraryStamp(path)).toBe(repo.mark?.stamp);
+    expect(repo.mark).toEqual(await readLibraryMark(path));
+  });
+
+  it('is told apart from the same file edited by hand with its head kept, by its size and time', async () => {
+    const path = temp.path('library.json');
+    await writeLibraryFile(path, everyField());
+    const before = (await readLibraryMark(path))!;
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace('}\n', '} \n'));
+    const after = (await readLibraryMark(path))!;
+    expect(after.stamp).toBe(before.stamp);
+    expect(sameMark(after, before)).toBe(false);
+    expect(sameMark(after, { ...after })).toBe(true);
   });
 
   it('has no stamp when the file is missing or was written before stamps, and still reads it', async () => {

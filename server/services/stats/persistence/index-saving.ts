@@ -1,6 +1,7 @@
 import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../../domain/play.js';
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
+import { sameMark } from '../../../store/library-file.js';
 import type { LogPosition, PlayLog } from '../../../store/play-log.js';
 import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
@@ -187,7 +188,8 @@ export async function openStoreWithIndex(
       const counting = parseSavedCounting(await store.savedPlayIndex.readCounting());
       if (!counting || counting.snapshots !== loadedFrom.logSnapshots) return undefined;
       if (!samePosition(counting.position, loadedFrom.position)) return undefined;
-      return counting.stamp === (await store.library.stamp()) ? counting : undefined;
+      const mark = await store.library.mark();
+      return mark && sameMark(counting, mark) ? counting : undefined;
     },
     countWith: (make) => {
       makeCounting = make;

@@ -1,5 +1,6 @@
 import type { NamedRef } from '../../../contract/common.js';
 import type { RecentPlay, StatsRef } from '../../../contract/stats.js';
+import type { LibraryMark } from '../../../store/library-file.js';
 import type { LogPosition } from '../../../store/play-log.js';
 import { loggedTrack, StatsNames, type NamesSource } from '../stats-names.js';
 import type { StatsIndex } from '../stats-index.js';
@@ -18,9 +19,7 @@ import type { CountedAs } from '../tables/snapshots.js';
  * those the library would give, before it is read. Anything else and it is ignored (the start
  * reads the library first, as without it).
  */
-export interface SavedCounting {
-  /** library.json's stamp (library-file.ts). */
-  stamp: string;
+export interface SavedCounting extends LibraryMark {
   /** Where the saved index ended when it was made. */
   position: LogPosition;
   /** How many snapshots the index held. */
@@ -36,13 +35,15 @@ export interface SavedCounting {
   albumArtists: [albumId: string, artists: [id: string, name: string][]][];
 }
 
-const SCHEMA_VERSION = 1;
+// 2: with library.json's size and time beside its stamp.
+const SCHEMA_VERSION = 2;
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && isString(p[0]) && isString(p[1]));
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isMoved = (v: unknown): v is CountedAs => {
   const m = v as Partial<CountedAs> | null;
   return (
@@ -71,12 +72,15 @@ const isAlbumArtists = (v: unknown): v is SavedCounting['albumArtists'][number] 
  */
 export function parseSavedCounting(value: unknown): SavedCounting | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { schemaVersion, stamp, position, snapshots, moved, tracks, albums, artists, albumArtists } =
+  const { schemaVersion, stamp, size, mtimeMs, position, snapshots, moved, tracks, albums, artists } =
     value as Record<keyof SavedCounting | 'schemaVersion', unknown>;
+  const { albumArtists } = value as Record<'albumArtists', unknown>;
   const at = position as Partial<LogPosition> | null;
   if (
     schemaVersion !== SCHEMA_VERSION ||
     !isString(stamp) ||
+    !isCount(size) ||
+    !isTime(mtimeMs) ||
     typeof at !== 'object' ||
     at === null ||
     !isCount(at.bytes) ||
@@ -96,7 +100,7 @@ export function parseSavedCounting(value: unknown): SavedCounting | undefined {
   // In order and within the snapshots, as countedOtherwise makes them.
   if (!moved.every((m, i) => m.s < snapshots && (i === 0 || moved[i - 1]!.s < m.s))) return undefined;
   const kept = { bytes: at.bytes, entries: at.entries, tail: at.tail };
-  return { stamp, position: kept, snapshots, moved, tracks, albums, artists, albumArtists };
+  return { stamp, size, mtimeMs, position: kept, snapshots, moved, tracks, albums, artists, albumArtists };
 }
 
 /** Whether two log positions are the same point of the same log. */
@@ -116,7 +120,7 @@ export function savedCountingJson(counting: SavedCounting): unknown {
 export function makeSavedCounting(
   index: StatsIndex,
   names: NamesSource,
-  at: { stamp: string; position: LogPosition; snapshots: number },
+  at: LibraryMark & { position: LogPosition; snapshots: number },
 ): SavedCounting {
   // The track being compared, looked up once (a lookup makes a record of the track each time).
   let looked: { id: string; now: ReturnType<NamesSource['trackNow']> } = { id: '', now: undefined };

@@ -70,7 +70,13 @@ function trackNowOf(names: ReturnType<typeof libraryNow>): TrackNow {
   };
 }
 
-const AT = { stamp: '0123456789abcdef', position: { bytes: 10, entries: 3, tail: 'eA==' }, snapshots: 12 };
+const AT = {
+  stamp: '0123456789abcdef',
+  size: 4096,
+  mtimeMs: 1706745600123.456,
+  position: { bytes: 10, entries: 3, tail: 'eA==' },
+  snapshots: 12,
+};
 
 /** Every answer the statistics name: each track, album and artist, and the top lists. */
 function named(index: StatsIndex, names: NamesSource) {
@@ -147,8 +153,10 @@ describe('the counting saved with the play index', () => {
     expect(parseSavedCounting(json)).toEqual(counting);
     const moved = counting.moved;
     const broken: Partial<Record<keyof SavedCounting | 'schemaVersion', unknown>>[] = [
-      { schemaVersion: 2 },
+      { schemaVersion: 1 },
       { stamp: undefined },
+      { size: -1 },
+      { mtimeMs: '1706745600123' },
       { moved: [...moved].reverse() },
       { moved: [{ ...moved[0], s: 12 }] },
       { tracks: [['t1', 'Name']] },
