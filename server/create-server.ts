@@ -51,6 +51,8 @@ export interface ServerDeps {
   libraryTurn?: () => Promise<void>;
   /** How long a request that needs the plays waits for their load at start (http/starting.ts). */
   startWaitMs?: number;
+  /** The time the play counting may take to make at a stop (start-loads.ts). */
+  countingMs?: number;
 }
 
 /**
@@ -138,6 +140,12 @@ function desktopFacade(services: Services): DesktopFacade {
   };
 }
 
+/**
+ * The time the play counting may take at a stop: with the index's save and the requests' grace, a
+ * stop ends within the seconds supervisors give it.
+ */
+const COUNTING_MS = 2_000;
+
 /** Builds the whole server: store, services, HTTP app. Used by `npm start`, the desktop app and tests. */
 export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const { config } = deps;
@@ -180,6 +188,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     loadTurn,
     libraryTurn: deps.libraryTurn ?? loadTurn,
     closed: () => closing !== null,
+    countingMs: deps.countingMs ?? COUNTING_MS,
   });
   const playsLoaded = loads.loaded;
   const firstAdmin = await services.users

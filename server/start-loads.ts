@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from './logger.js';
 import type { Services } from './services/create-services.js';
 import type { LoadingIndex } from './services/stats/loading-index.js';
@@ -46,6 +47,8 @@ export function startLoads(deps: {
   libraryTurn: () => Promise<void>;
   /** Whether the server is closing. */
   closed: () => boolean;
+  /** The time the counting may take to make at a stop. */
+  countingMs: number;
 }): StartLoads {
   const { indexed, loading, statsIndex, services, logger } = deps;
   const { store } = indexed;
@@ -92,15 +95,27 @@ export function startLoads(deps: {
   let used: SavedCounting | undefined;
   indexed.countWith(async (at) => {
     const mark = counted ? await store.library.mark() : null;
-    if (mark === null) return undefined;
+    if (mark === null) return 'keep';
     if (
       used &&
       sameMark(used, mark) &&
       used.snapshots === at.snapshots &&
       samePosition(used.position, at.position)
     )
-      return undefined;
-    return makeSavedCounting(statsIndex, libraryNames(services.library), { ...mark, ...at });
+      return 'keep';
+    // A stop must end within seconds (a supervisor kills what does not): over its time, none is
+    // saved, and the next start reads the library first.
+    const ends = performance.now() + deps.countingMs;
+    const inTime = () => performance.now() < ends;
+    const counting = makeSavedCounting(
+      statsIndex,
+      libraryNames(services.library),
+      { ...mark, ...at },
+      inTime,
+    );
+    if (!counting)
+      logger.warn('no time to save the play counting at this stop; the next start reads the library first');
+    return counting ?? 'drop';
   });
   return {
     begin: () => begin(),

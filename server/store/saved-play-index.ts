@@ -308,6 +308,11 @@ export class SavedPlayIndexFile {
     await writeFileAtomic(this.countingPath, [Buffer.from(JSON.stringify(value))], 0o600);
   }
 
+  /** Removes the saved counting, if any. */
+  async removeCounting(): Promise<void> {
+    await rm(this.countingPath, { force: true });
+  }
+
   /**
    * The saved copy; undefined when there is none, null when it is not usable: damaged, cut short, of
    * another format, or for another log than the one beside it (or an older state of it).

@@ -213,6 +213,34 @@ describe('a start over a library.json edited by hand, its first line kept', () =
   });
 });
 
+describe('a stop without the time to count the plays anew', () => {
+  it('leaves no counting behind, and the next start reads the library first', async () => {
+    const stopped = await stoppedAfterPlays(['t1']);
+    const counting = join(stopped.first.dataDir, 'plays.counting');
+    await stat(counting);
+    // A play after the start: the counting it started from no longer fits.
+    let t = await startTestServer({
+      scanner: fakeScanner(logged),
+      dataDir: stopped.first.dataDir,
+      clock: stopped.first.clock,
+      countingMs: 0,
+    });
+    expect((await postJson(t, '/api/stats/log-play', { id: 't2' }, stopped.member.token)).status).toBe(200);
+    await t.stop(true);
+    await expect(stat(counting)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(t.logs.join('\n')).toMatch(/no time to save the play counting/);
+
+    const library = held();
+    t = await restartHeld(t, library, logged);
+    expect((await t.call('/api/stats/top-tracks', { token: stopped.member.token })).status).toBe(503);
+    library.release();
+    await t.server.started;
+    const top = await t.call('/api/stats/top-tracks', { token: stopped.member.token });
+    expect(await top.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
+    await t.stop();
+  });
+});
+
 describe('a start without a saved counting (saved by an older Melon)', () => {
   let t: TestServer;
   let member: TestUser;

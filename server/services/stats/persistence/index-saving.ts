@@ -67,18 +67,19 @@ export interface IndexedStore {
    * saved index's position, with no log line after it, for the library.json on disk.
    */
   readonly savedCounting: () => Promise<SavedCounting | undefined>;
-  /**
-   * How the counting is made at close, once the index is saved (undefined: none to save, the last
-   * one is left: it fits a start only where nothing changed since it was made).
-   */
+  /** How the counting is made at close, once the index is saved. */
   countWith(make: MakeCounting): void;
 }
 
-/** The counting of the index as saved at `at` (saved-counting.ts), or undefined when there is none. */
+/**
+ * The counting of the index as saved at `at` (saved-counting.ts); 'keep': the last one is left (it
+ * fits a start only where nothing changed since it was made); 'drop': none could be made, and the
+ * last one is removed, as it no longer fits.
+ */
 export type MakeCounting = (at: {
   position: LogPosition;
   snapshots: number;
-}) => Promise<SavedCounting | undefined>;
+}) => Promise<SavedCounting | 'keep' | 'drop'>;
 
 /**
  * After reading this many log lines at start, save the index at once instead of only at shutdown,
@@ -165,7 +166,9 @@ export async function openStoreWithIndex(
     const at = saving.savedAt();
     try {
       const counting = at && (await makeCounting?.(at));
-      if (counting) await store.savedPlayIndex.writeCounting(savedCountingJson(counting));
+      if (counting === 'drop') await store.savedPlayIndex.removeCounting();
+      else if (counting && counting !== 'keep')
+        await store.savedPlayIndex.writeCounting(savedCountingJson(counting));
     } catch (error) {
       logger.warn('could not save the play counting', { error: String(error) });
     }

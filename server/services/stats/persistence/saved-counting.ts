@@ -113,15 +113,23 @@ export function savedCountingJson(counting: SavedCounting): unknown {
   return { schemaVersion: SCHEMA_VERSION, ...counting };
 }
 
+/** Snapshots or tracks compared between two looks at `inTime`. */
+const COMPARED_PER_LOOK = 1024;
+
 /**
  * The counting of a loaded `index` in the library `names` stands for (the index counted as that
- * library says: SnapshotTable.recount), to save with the index at its position.
+ * library says: SnapshotTable.recount), to save with the index at its position. It compares every
+ * played track with the library, which takes seconds at a collector's size: undefined when
+ * `inTime` says, at one of its looks, that the time for it is up.
  */
 export function makeSavedCounting(
   index: StatsIndex,
   names: NamesSource,
   at: LibraryMark & { position: LogPosition; snapshots: number },
-): SavedCounting {
+  inTime: () => boolean = () => true,
+): SavedCounting | undefined {
+  let compared = 0;
+  const late = () => compared++ % COMPARED_PER_LOOK === 0 && !inTime();
   // The track being compared, looked up once (a lookup makes a record of the track each time).
   let looked: { id: string; now: ReturnType<NamesSource['trackNow']> } = { id: '', now: undefined };
   // Albums and artists are named again and again, by each of their tracks.
@@ -143,6 +151,7 @@ export function makeSavedCounting(
   >();
   const otherwise = new Set<string>();
   for (const snapshot of index.loggedSnapshots()) {
+    if (late()) return undefined;
     const id = snapshot.trackId;
     if (otherwise.has(id)) continue;
     let known = inLibrary.get(id);
@@ -156,6 +165,7 @@ export function makeSavedCounting(
   }
   const tracks: SavedCounting['tracks'] = [];
   for (const id of ids.tracks) {
+    if (late()) return undefined;
     const now = otherwise.has(id) ? inLibrary.get(id)?.now : undefined;
     if (!now) continue;
     tracks.push([id, now.name, now.albumId, [...now.artistIds]]);

@@ -98,7 +98,7 @@ describe('the counting saved with the play index', () => {
     const library = libraryNow();
     const counted = statsIndexOf(logs);
     counted.countAsInLibrary(trackNowOf(library));
-    const counting = makeSavedCounting(counted, library, AT);
+    const counting = makeSavedCounting(counted, library, AT)!;
     // Only what differs from the logs is kept: the tracks renamed, credited anew, moved, or on an
     // album or by an artist renamed; the snapshots counted for another artist, name or album.
     expect(counting.moved.map((m) => m.s)).toEqual([2, 3, 7, 11]);
@@ -132,7 +132,7 @@ describe('the counting saved with the play index', () => {
       albumArtists: () => [],
     };
     const counted = statsIndexOf(plays);
-    const counting = makeSavedCounting(counted, library, AT);
+    const counting = makeSavedCounting(counted, library, AT)!;
     const loaded = new StatsIndex();
     loaded.countAsSaved(counting.moved);
     expect(loaded.load(counted.save())).toBe(true);
@@ -145,10 +145,16 @@ describe('the counting saved with the play index', () => {
     expect(recent(savedNames(counting))).toEqual(fromLibrary);
   });
 
+  it('is not made when its time is up', () => {
+    const counted = statsIndexOf(logs);
+    counted.countAsInLibrary(trackNowOf(libraryNow()));
+    expect(makeSavedCounting(counted, libraryNow(), AT, () => false)).toBeUndefined();
+  });
+
   it('is read back as it was saved, and refused when it is not whole or not in order', () => {
     const counted = statsIndexOf(logs);
     counted.countAsInLibrary(trackNowOf(libraryNow()));
-    const counting = makeSavedCounting(counted, libraryNow(), AT);
+    const counting = makeSavedCounting(counted, libraryNow(), AT)!;
     const json = JSON.parse(JSON.stringify(savedCountingJson(counting))) as Record<string, unknown>;
     expect(parseSavedCounting(json)).toEqual(counting);
     const moved = counting.moved;
