@@ -23,6 +23,7 @@ import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:pe
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createServer } from '../server/create-server.js';
+import { loadParser } from '../server/library/tags.js';
 import { createLogger } from '../server/logger.js';
 // Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
 import { benchConfig } from './bench-config.js';
@@ -146,10 +147,13 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
  * supysonic's start-up off its figure, so it loads these before Melon's scan is measured: the same
  * parsers' loading is then counted for neither. music-metadata loads a parser at its first file of
  * that format and exports no path to them: they are imported by their file URLs beside its entry
- * point, the very modules (one instance each) it loads. Answers the CPU ms their loading took.
+ * point, the very modules (one instance each) it loads. music-metadata itself, which the server
+ * loads at its first file read, is loaded with them, as supysonic's tag library is at its start.
+ * Answers the CPU ms their loading took.
  */
 async function loadPeerStartupParsers(): Promise<number> {
   const cpuStart = process.cpuUsage();
+  await loadParser();
   const entry = import.meta.resolve('music-metadata');
   for (const file of ['mpeg/MpegParser.js', 'mp4/MP4Parser.js', 'flac/FlacParser.js', 'asf/AsfParser.js'])
     await import(new URL(file, entry).href);
