@@ -288,6 +288,9 @@ export async function buildBenchData(
   });
   await first.listen();
   const indexBuildMs = performance.now() - buildStart;
+  // Once the library is read and the plays counted as it says, the close saves that counting too,
+  // and later starts answer statistics before they read the library.
+  await first.started;
   await first.close(100);
   return {
     dataDir,

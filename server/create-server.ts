@@ -23,6 +23,7 @@ import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
 import { startingGate, type StartState } from './http/starting.js';
 import { warmUp, warmUpSecret } from './http/warm-up.js';
+import { startLoads } from './start-loads.js';
 import type { Store } from './store/open-store.js';
 
 export interface ServerDeps {
@@ -46,6 +47,8 @@ export interface ServerDeps {
    * (default: a turn of the event loop); tests hold the start with it.
    */
   loadTurn?: () => Promise<void>;
+  /** The wait before reading the library (default: `loadTurn`); tests hold the library's read with it. */
+  libraryTurn?: () => Promise<void>;
   /** How long a request that needs the plays waits for their load at start (http/starting.ts). */
   startWaitMs?: number;
 }
@@ -149,21 +152,6 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   // seconds.
   const indexed = await openStoreWithIndex(config.dataDir, { logger, index: loading, libraryLater: true });
   const { store } = indexed;
-  // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
-  // the event loop with the rest of the start and the warm-up, and delay listening.
-  let beginLoad: () => void = () => undefined;
-  let onLoadFailed: () => void = () => undefined;
-  const failure = new Promise<void>((resolve) => {
-    onLoadFailed = resolve;
-  });
-  const playsLoaded = new Promise<void>((resolve) => {
-    beginLoad = () =>
-      resolve(
-        openLibrary(store, services, loadTurn, logger, onLoadFailed, () => closing !== null).then(() =>
-          loadInBackground(loading, indexed.rebuildIndex, logger, onLoadFailed),
-        ),
-      );
-  });
   let port: number | null = null;
   const services = createServices(config, store, clock, logger, {
     statsIndex,
@@ -181,6 +169,19 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       addresses: port === null ? [] : serverAddresses(config.host, port),
     }),
   });
+  // Begun once the server listens (and is warmed up): its steps would otherwise share the turns of
+  // the event loop with the rest of the start and the warm-up, and delay listening.
+  const loads = startLoads({
+    indexed,
+    loading,
+    statsIndex,
+    services,
+    logger,
+    loadTurn,
+    libraryTurn: deps.libraryTurn ?? loadTurn,
+    closed: () => closing !== null,
+  });
+  const playsLoaded = loads.loaded;
   const firstAdmin = await services.users
     .ensureFirstAdmin(config.adminUser, config.adminPassword)
     .catch(async (error: unknown) => {
@@ -196,9 +197,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     apiKeys: (key, client) => services.apiKeys.authenticate(key, client),
     started: playsLoaded,
   });
-  // The search indexes are made in steps once the plays are loaded, not at the first search; a
-  // failure leaves them to that search.
+  // The search indexes and the album orders are made in steps once the plays are loaded, not at
+  // the first search or album list; a failure leaves them to that request.
   void playsLoaded.then(() => services.search.warm()).catch(() => undefined);
+  void playsLoaded.then(() => services.library.warmOrders()).catch(() => undefined);
   let http: Server | null = null;
   let closing: Promise<void> | null = null;
   // What reads or writes plays outside a request starts once they are all loaded: imports a stop
@@ -224,7 +226,11 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     get ready() {
       return ready;
     },
-    settled: Promise.race([started, failure]),
+    get statsReady() {
+      return loads.statsReady;
+    },
+    settled: Promise.race([started, loads.failure]),
+    statsSettled: loads.statsLoaded,
   };
   const warmUpKey = warmUpSecret();
   const app = buildApp(routes, services.auth, logger, {
@@ -299,64 +305,12 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
           const url = `http://${urlHost(config.host)}:${port}`;
           void warmUp(url, warmUpKey).then(() => {
             resolve(url);
-            beginLoad();
+            loads.begin();
           });
         });
       }),
     close,
   };
-}
-
-/**
- * Reads the library once the server listens; resolves once it is in the store and the services. One
- * that cannot be read never resolves: the server stays starting, as after a failed load.
- */
-function openLibrary(
-  store: Store,
-  services: Services,
-  turn: () => Promise<void>,
-  logger: Logger,
-  onFailed: () => void,
-  closed: () => boolean,
-): Promise<void> {
-  return turn()
-    .then(() => store.library.open())
-    .then(
-      () => services.library.opened(turn),
-      (error: unknown) => {
-        // A server closed before the read has let go of its data folder: nothing is read, and
-        // nothing failed.
-        if (!closed()) {
-          logger.error('could not read the library (library.json)', { error: String(error) });
-          onFailed();
-        }
-        return new Promise<void>(() => undefined);
-      },
-    );
-}
-
-/**
- * Runs the rest of the play index's load in the background, and rebuilds the index from the log
- * when the saved index turns out not to fit it; resolves once every play is in. A load that fails
- * never resolves: the server stays starting (sign-ins answered, everything else refused at once
- * with 503, told by `onFailed`) and its log says why.
- */
-function loadInBackground(
-  loading: LoadingIndex,
-  rebuild: () => Promise<void>,
-  logger: Logger,
-  onFailed: () => void,
-): Promise<void> {
-  const load = async () => {
-    if (!(await loading.finish())) await rebuild();
-  };
-  return load().catch((error: unknown) => {
-    logger.error('could not load the saved play index; remove plays.index to rebuild it from the log', {
-      error: String(error),
-    });
-    onFailed();
-    return new Promise<void>(() => undefined);
-  });
 }
 
 function urlHost(host: string): string {

@@ -10,6 +10,13 @@ export interface StartState {
   /** True once every play is in the index. */
   readonly ready: boolean;
   /**
+   * True once the statistics may be read, before `ready` when the plays loaded first (with the
+   * counting saved for the library on disk) and the library is still being read.
+   */
+  readonly statsReady?: boolean;
+  /** Resolves once `statsReady` (never, when the statistics wait for the whole start). */
+  readonly statsSettled?: Promise<void>;
+  /**
    * Resolves once the load has ended: ready, failed, or cut short by a close (neither). After that,
    * what is not ready is refused at once, until Melon starts again.
    */
@@ -49,6 +56,33 @@ const ANSWERED_AT_ONCE = new Set([
 ]);
 
 /**
+ * The statistics reads (docs/API.md, Statistics): they need the plays and the counting, not the
+ * library, and are answered once `statsReady`.
+ */
+const STATS_READS = new Set(
+  [
+    'listening-time',
+    'household-facts',
+    'top-tracks',
+    'top-albums',
+    'top-artists',
+    'top-genres',
+    'recent-tracks',
+    'recent-albums',
+    'recent-artists',
+    'activity',
+    'members',
+    'devices',
+    'heatmap',
+  ].map((read) => `/api/stats/${read}`),
+);
+
+/** Whether a request is a statistics read (answered once `StartState.statsReady`). */
+export function isStatsRead(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && STATS_READS.has(routedPath(path));
+}
+
+/**
  * Whether a request to `path` is answered at once while the plays load (else it may wait, then be
  * refused). Its path as the routers match it: any case, a trailing slash or not.
  */
@@ -60,8 +94,9 @@ const routedPath = (path: string): string => path.replace(/(?<=.)\/+$/u, '').toL
 
 /**
  * The one rule for requests that come while the play index still loads (docs/API.md, Starting):
- * those of ANSWERED_AT_ONCE (and preflights) go on; every other waits for the load, at most
- * `waitMs` and not at all once it ended without the plays (it failed), then goes on,
+ * those of ANSWERED_AT_ONCE (and preflights) go on, and the statistics reads once `statsReady`;
+ * every other waits for the load, at most `waitMs` and not at all once it ended without the
+ * plays (it failed), then goes on,
  * or is refused with 503 `starting` and Retry-After, in the caller's API's own error shape. A
  * refused write wrote nothing. `/api/health` says `"status": "starting"` until the load ends.
  */
@@ -73,21 +108,28 @@ export function startingGate(
   // The waiting requests, released together when the load ends. One reaction to the load, not one
   // per request: a load that never ends (it failed) must not gather a reaction per request refused.
   const waiting = new Set<() => void>();
+  // Statistics reads, released once the statistics are ready, if that comes first.
+  const waitingStats = new Set<() => void>();
   let settled = false;
   void state.settled.then(() => {
     settled = true;
     for (const release of waiting) release();
   });
-  const loaded = (): Promise<boolean> =>
+  void state.statsSettled?.then(() => {
+    for (const release of waitingStats) release();
+  });
+  const loaded = (stats: boolean): Promise<boolean> =>
     new Promise((resolve) => {
       if (settled) return resolve(state.ready);
       const release = () => {
         clearTimeout(timer);
         waiting.delete(release);
-        resolve(state.ready);
+        waitingStats.delete(release);
+        resolve(state.ready || (stats && state.statsReady === true));
       };
       const timer = setTimeout(release, waitMs);
       waiting.add(release);
+      if (stats) waitingStats.add(release);
     });
   return async (ctx, next) => {
     if (!state.ready && routedPath(ctx.path) === '/api/health' && ctx.method === 'GET') {
@@ -96,7 +138,9 @@ export function startingGate(
     }
     // A preflight reads and writes nothing: its API answers it (ListenBrainz allows any origin).
     const atOnce = ctx.method === 'OPTIONS' || answeredWhileStarting(ctx.path);
-    if (state.ready || atOnce || (await loaded())) await next();
+    // The statistics may be ready first; a read waiting for them goes on once the plays are in.
+    const stats = isStatsRead(ctx.method, ctx.path);
+    if (state.ready || atOnce || (stats && state.statsReady) || (await loaded(stats))) await next();
     else refuse(ctx, version);
   };
 }

@@ -14,8 +14,11 @@ export type ByteSource = string | FileHandle | FileWindow;
 export const DEFAULT_AHEAD = 128 * 1024;
 /** A read this large goes straight into its caller's buffer: a copy of it would only double it. */
 const DIRECT = 1024 * 1024;
-/** The windows kept: the start and the end of a file and one more place (an MP4 `moov` box). */
-const KEPT = 3;
+/**
+ * The windows kept: the start and the end of a file and two more places (an MP4 `moov` box, the
+ * pages after an Ogg stream's headers), so that no reader of the file reads a place again.
+ */
+const KEPT = 4;
 
 interface Window {
   start: number;
@@ -25,13 +28,38 @@ interface Window {
 }
 
 /**
- * Window buffers of the default size that closed windows gave back, for the next files. A new
- * buffer each time is memory outside V8's heap, and enough of that makes V8 collect its whole heap,
- * again and again over a scan.
+ * Window buffers that closed windows gave back, for the next files. A new buffer each time is
+ * memory outside V8's heap, and enough of that makes V8 collect its whole heap, again and again
+ * over a scan.
  */
 const spare: Buffer[] = [];
-/** A scan reads four files at once, with up to three windows each. */
-const SPARE_MAX = 12;
+/** A scan reads four files at once, with up to four windows each. */
+const SPARE_BYTES = 24 * DEFAULT_AHEAD;
+let spareBytes = 0;
+
+/**
+ * A buffer for a window of `bytes`: a spare one that fits, the last given back first, or a new one
+ * of whole default windows, so that it fits the next files' windows too. A smaller piece (an MP3's
+ * frames probed across the file) gets a buffer of its own size, from Node's small allocations.
+ */
+function bufferOf(bytes: number): Buffer {
+  if (bytes < DEFAULT_AHEAD) return Buffer.allocUnsafe(bytes);
+  for (let i = spare.length - 1; i >= 0; i--) {
+    const buffer = spare[i]!;
+    if (buffer.length < bytes) continue;
+    spare.splice(i, 1);
+    spareBytes -= buffer.length;
+    return buffer;
+  }
+  return Buffer.allocUnsafe(Math.ceil(bytes / DEFAULT_AHEAD) * DEFAULT_AHEAD);
+}
+
+function giveBack(buffer: Buffer): void {
+  if (buffer.length < DEFAULT_AHEAD || buffer.length > 4 * DEFAULT_AHEAD) return;
+  if (spareBytes + buffer.length > SPARE_BYTES) return;
+  spare.push(buffer);
+  spareBytes += buffer.length;
+}
 
 const EMPTY = Buffer.alloc(0);
 
@@ -89,15 +117,29 @@ export class FileWindow {
 
   private async miss(position: number, length: number, ahead: number): Promise<Buffer> {
     const end = Math.min(position + length, this.size);
-    const want = Math.max(end - position, ahead);
+    const want = this.missSize(position, Math.max(end - position, ahead));
     const start = Math.max(0, Math.min(position, this.size - want));
     const bytes = Math.min(want, this.size - start);
-    const whole = (bytes === DEFAULT_AHEAD && spare.pop()) || Buffer.allocUnsafe(bytes);
+    const whole = bufferOf(bytes);
     const filled = await this.fill(whole, start, bytes);
     const window = { start, bytes: whole.subarray(0, filled), whole };
     this.windows.unshift(window);
     if (this.windows.length > KEPT) this.windows.length = KEPT;
     return window.bytes.subarray(position - start, Math.max(position, Math.min(end, start + filled)) - start);
+  }
+
+  /**
+   * How much a miss at `position` reads, `want` at least. A miss where a window ends is a reader
+   * going on through the file (an Ogg stream's pages after its headers): twice that window. A miss
+   * this near the end reads the rest of the file, which a window at the end may hold only part of
+   * (an MP4's `moov` box there, read box by box).
+   */
+  private missSize(position: number, want: number): number {
+    let size = want;
+    for (const w of this.windows)
+      if (position >= w.start && position <= w.start + w.bytes.length)
+        size = Math.max(size, Math.min(2 * w.bytes.length, DIRECT));
+    return this.size - position <= size + want ? Math.max(want, this.size - position) : size;
   }
 
   /** Reads `length` bytes at `position` into `target`; how many were there. */
@@ -128,8 +170,7 @@ export class FileWindow {
   /** Gives the window's buffers back for the next files and closes the file if this window opened it. */
   close(): Promise<void> {
     // A window dropped for a newer one is not given back: its bytes may still be in use until then.
-    for (const { whole } of this.windows)
-      if (whole.length === DEFAULT_AHEAD && spare.length < SPARE_MAX) spare.push(whole);
+    for (const { whole } of this.windows) giveBack(whole);
     this.windows = [];
     return this.owned ? this.handle.close() : Promise.resolve();
   }

@@ -10,6 +10,7 @@ import { FileWindow } from './file-window.js';
 import { adtsDuration, mpegDuration } from './frame-count.js';
 import { oggDuration } from './ogg-duration.js';
 import { oggPictures } from './ogg-pictures.js';
+import { sharingTagMappers } from './shared-tag-mappers.js';
 import { sniffImage, type ImageMime } from './image-info.js';
 import { utf8FromLatin1 } from './latin1-utf8.js';
 import type { OpenedTrackFile } from './track-file.js';
@@ -246,7 +247,7 @@ async function parseMetadata(window: FileWindow, file: string, duration: boolean
   const skipCovers = OGG_EXTENSIONS.has(path.extname(file).toLowerCase());
   const parse = await loadParser();
   try {
-    return await parse(window, file, { duration, skipCovers });
+    return await parse(window, file, { duration, skipCovers, ...sharingTagMappers() });
   } catch (err) {
     if (isErrno(err)) throw err; // ENOENT, EACCES...: callers need the original code
     const reason = messageOf(err);

@@ -1,5 +1,12 @@
 import type { AlbumRecord, TrackRecord } from '../domain/library.js';
-import { byArtist, byName, genreKey, newestFirst, type AlbumShelf } from './album-order.js';
+import { byName, genreKey, type AlbumShelf } from './album-order.js';
+import { sortedInSteps } from './sorted-in-steps.js';
+import { finish, type Steps } from './steps.js';
+
+/** Albums whose sort keys are read between two pauses of an order made in steps. */
+const ALBUMS_PER_STEP = 1_000;
+/** Comparisons between two pauses of an order's sort: a collator's costs about a microsecond. */
+const COMPARISONS_PER_STEP = 4_000;
 
 /** The catalog as the orders read it: its name-sorted lists and per-album figures. */
 export interface OrderedCatalog extends AlbumShelf {
@@ -11,8 +18,10 @@ export interface OrderedCatalog extends AlbumShelf {
  * The album and track orders of one catalog snapshot, each made at its first read and kept with
  * the snapshot (which is replaced, never changed, when the library changes). A page of a list then
  * costs the page, not a sort or a filter of the whole library. Each order is what a sort or filter
- * of the whole library per request gave (album-order.ts and the year and genre filters), ties
- * included.
+ * of the whole library per request gave (the comparisons of album-order.ts, the year and genre
+ * filters), ties included. The two orders players page through most (newest, by artist) take a
+ * collector's library tens or hundreds of milliseconds to sort: `ahead` makes them in steps before
+ * anyone asks, and a read that comes first finishes the one it needs at once.
  */
 export class CatalogOrders {
   private newest: readonly AlbumRecord[] | undefined;
@@ -22,17 +31,27 @@ export class CatalogOrders {
   private albumGenres: Map<string, AlbumRecord[]> | undefined;
   private trackGenres: Map<string, TrackRecord[]> | undefined;
   private artistTracks: Map<string, TrackRecord[]> | undefined;
+  /** The sorts `ahead` has begun: a read finishes the one it needs rather than sorting again. */
+  private makingNewest: Steps<readonly AlbumRecord[]> | undefined;
+  private makingByArtist: Steps<readonly AlbumRecord[]> | undefined;
 
   constructor(private readonly catalog: OrderedCatalog) {}
 
-  /** Every album, newest first (album-order.ts's newestFirst). */
+  /** Every album, newest first: by when its first track came into the library (earliest file time). */
   newestAlbums(): readonly AlbumRecord[] {
-    return (this.newest ??= newestFirst(this.catalog, [...this.catalog.albumsByName()]));
+    return this.newest ?? finish((this.makingNewest ??= this.newestInSteps()));
   }
 
-  /** Every album by its first artist's name, then its own (album-order.ts's byArtist). */
+  /** Every album by its first artist's name, then its own. */
   albumsByArtist(): readonly AlbumRecord[] {
-    return (this.byArtist ??= byArtist(this.catalog, [...this.catalog.albumsByName()]));
+    return this.byArtist ?? finish((this.makingByArtist ??= this.byArtistInSteps()));
+  }
+
+  /** Makes the newest and by-artist orders, pausing between steps (a warm-up after a change). */
+  *ahead(): Steps<void> {
+    if (!this.newest) yield* (this.makingNewest ??= this.newestInSteps());
+    yield;
+    if (!this.byArtist) yield* (this.makingByArtist ??= this.byArtistInSteps());
   }
 
   /** Every album, the latest year first, albums without a year last; by name within a year. */
@@ -82,6 +101,40 @@ export class CatalogOrders {
       this.artistTracks = shelves;
     }
     return this.artistTracks.get(artistId) ?? [];
+  }
+
+  private *newestInSteps(): Steps<readonly AlbumRecord[]> {
+    const albums = this.catalog.albumsByName();
+    const added = new Float64Array(albums.length);
+    for (let i = 0; i < albums.length; i++) {
+      added[i] = this.catalog
+        .albumTracks(albums[i]!.id)
+        .reduce((first, t) => Math.min(first, t.mtimeMs), Infinity);
+      if ((i + 1) % ALBUMS_PER_STEP === 0) yield;
+    }
+    // Ties (and albums without tracks, whose difference is NaN) go by name: the albums are by name
+    // already, and the sort keeps the order of ties.
+    const order = yield* sortedInSteps(
+      Array.from(albums.keys()),
+      (a, b) => added[b]! - added[a]!,
+      COMPARISONS_PER_STEP,
+    );
+    return (this.newest = order.map((i) => albums[i]!));
+  }
+
+  private *byArtistInSteps(): Steps<readonly AlbumRecord[]> {
+    const albums = this.catalog.albumsByName();
+    const artists: string[] = [];
+    for (let i = 0; i < albums.length; i++) {
+      artists.push(this.catalog.albumArtists(albums[i]!.id)[0]?.name ?? '');
+      if ((i + 1) % ALBUMS_PER_STEP === 0) yield;
+    }
+    const order = yield* sortedInSteps(
+      Array.from(albums.keys()),
+      (a, b) => byName(artists[a]!, artists[b]!) || byName(albums[a]!.name, albums[b]!.name),
+      COMPARISONS_PER_STEP,
+    );
+    return (this.byArtist = order.map((i) => albums[i]!));
   }
 
   private yearShelves(): { sorted: number[]; albums: Map<number, AlbumRecord[]> } {

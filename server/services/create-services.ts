@@ -194,6 +194,8 @@ export function createServices(
   const search = new SearchService(library);
   // Its indexes are made again in steps after a scan, before the next search needs them.
   library.onScanned(() => void search.warm().catch(() => undefined));
+  // So are the album orders players page through (catalog-orders.ts).
+  library.onScanned(() => void library.warmOrders().catch(() => undefined));
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
     history.rematch().catch((error: unknown) => {

@@ -120,7 +120,7 @@ export abstract class LibraryReads {
 
   // The orders below are made once per library change (catalog-orders.ts), not per request.
 
-  /** Every album, newest first (album-order.ts). */
+  /** Every album, newest first (catalog-orders.ts). */
   newestAlbums(): readonly AlbumRecord[] {
     return this.catalog.orders.newestAlbums();
   }

@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { LibraryCatalog } from './library-catalog.js';
 import { LibraryReads } from './library-reads.js';
 import { MusicFolders, pathInFolders } from './music-folders.js';
+import { inBackground, WarmUps } from './steps.js';
 import { TrackFileGuard } from './track-file-guard.js';
 import type { ArtworkStore, LibraryStore, RatingsStore } from '../domain/ports.js';
 
@@ -57,6 +58,7 @@ export class LibraryService extends LibraryReads {
   /** Problems already logged, so a rescan does not repeat a warning per refused file. */
   private loggedProblems = new Set<string>();
   private readonly files: TrackFileGuard;
+  private readonly orderWarmUps = new WarmUps();
 
   constructor(
     library: LibraryStore,
@@ -158,6 +160,17 @@ export class LibraryService extends LibraryReads {
       await turn();
     }
     for (const listener of this.openListeners) await listener(turn);
+  }
+
+  /**
+   * Makes the current catalog's album orders that a player's first page would otherwise sort
+   * (catalog-orders.ts), in steps between requests; left when the library changes meanwhile.
+   */
+  warmOrders(): Promise<void> {
+    return this.orderWarmUps.run(async () => {
+      const catalog = this.catalog;
+      await inBackground(catalog.orders.ahead(), () => this.catalog === catalog);
+    });
   }
 
   scanStatus(): ScanStatus {

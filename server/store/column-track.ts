@@ -101,6 +101,11 @@ export class ColumnTrack implements TrackRecord {
     return this.#columns.hasId(this.#row, id);
   }
 
+  /** textHash of the track's id, without making it (a table of ids is built from them). */
+  idHash(): number {
+    return this.#columns.idHash(this.#row);
+  }
+
   toJSON(): TrackRecord {
     return plainTrack(this);
   }

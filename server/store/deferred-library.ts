@@ -1,5 +1,6 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
+import { readLibraryStamp } from './library-file.js';
 import { LibraryRepo } from './library-repo.js';
 
 const EMPTY: Readonly<LibraryIndex> = Object.freeze({ tracks: [], albums: [], artists: [] });
@@ -29,6 +30,19 @@ export class DeferredLibrary implements LibraryStore {
   /** No read begins after this; one already begun is waited for by `flush`. */
   close(): void {
     this.closed = true;
+  }
+
+  /** Whether `open` has read the file. */
+  get isOpen(): boolean {
+    return this.repo !== undefined;
+  }
+
+  /**
+   * The stamp of the library as it stands (library-file.ts): the records read, once open; before
+   * that, the file's head, read without the rest. Null when the file has none.
+   */
+  async stamp(): Promise<string | null> {
+    return this.repo ? this.repo.stamp : readLibraryStamp(this.path);
   }
 
   index(): Readonly<LibraryIndex> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -7,8 +8,10 @@ import { errnoCode } from '../fs/errno.js';
 import { StoreFileError } from './json-document.js';
 
 /**
- * library.json: one JSON document, `{"schemaVersion":1,"artists":[…],"albums":[…],"tracks":[…]}`,
- * written with one record per line. Any JSON reader reads it whole; Melon reads it a line at a
+ * library.json: one JSON document, `{"schemaVersion":1,"stamp":"…","artists":[…],"albums":[…],"tracks":[…]}`,
+ * written with one record per line. The stamp is new at every write: what was saved against one
+ * library (the statistics' counting, stats/persistence/saved-counting.ts) is known to fit it by its
+ * stamp alone, without reading the file. Any JSON reader reads it whole; Melon reads it a line at a
  * time, so a library of hundreds of thousands of tracks is never held as one string the size of
  * the file beside its records, and the event loop gets a turn between chunks. A file in another
  * layout (an older Melon wrote it on one line, or a person edited it) is read whole, as before.
@@ -16,7 +19,11 @@ import { StoreFileError } from './json-document.js';
 
 export const LIBRARY_SCHEMA_VERSION = 1;
 
-const HEAD = `{"schemaVersion":${LIBRARY_SCHEMA_VERSION},"artists":[`;
+/** The first line as written: the head with its stamp (a file written before stamps has none). */
+const STAMPED_HEAD = /^\{"schemaVersion":1,(?:"stamp":"([0-9a-f]{16})",)?"artists":\[\n/u;
+const headOf = (stamp: string) => `{"schemaVersion":${LIBRARY_SCHEMA_VERSION},"stamp":"${stamp}","artists":[`;
+/** Enough bytes for the first line with its stamp. */
+const HEAD_BYTES = headOf('0'.repeat(16)).length + 1;
 const SECTIONS = ['artists', 'albums', 'tracks'] as const;
 type Section = (typeof SECTIONS)[number];
 const closing = (next: Section | undefined) => (next ? `],"${next}":[` : ']}');
@@ -32,7 +39,20 @@ const asIs: RecordSink = { artist: (r) => r, album: (r) => r, track: (r) => r };
 
 /** Whether library.json is a record a line, as writeLibraryFile writes it. */
 export async function isInLines(path: string): Promise<boolean> {
-  return (await firstBytes(path, HEAD.length + 1)) === `${HEAD}\n`;
+  return STAMPED_HEAD.test(await firstBytes(path, HEAD_BYTES));
+}
+
+/**
+ * The stamp in library.json's head, read without the rest of the file; null when there is no file
+ * or its head has no stamp.
+ */
+export async function readLibraryStamp(path: string): Promise<string | null> {
+  try {
+    return STAMPED_HEAD.exec(await firstBytes(path, HEAD_BYTES))?.[1] ?? null;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /** Reads library.json; null when there is none. A file Melon cannot read is never overwritten. */
@@ -61,8 +81,13 @@ async function firstBytes(path: string, length: number): Promise<string> {
 const invalid = (path: string) =>
   new StoreFileError(`${path} is not valid JSON; fix or restore it before starting Melon`);
 
-/** Bytes read from library.json at a time: a few hundred records. */
-const CHUNK_BYTES = 1 << 18;
+/**
+ * Bytes read from library.json at a time: a few hundred records, read in one turn of the event
+ * loop, so a small chunk is a short turn. Small enough too that a chunk's text is a string of the
+ * young generation: a string past V8's largest regular object (128 KiB) is made in the old one, and
+ * a library's worth of them brought its full collections into the read.
+ */
+const CHUNK_BYTES = 1 << 16;
 
 async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> {
   const index: LibraryIndex = { artists: [], albums: [], tracks: [] };
@@ -138,11 +163,12 @@ const RECORDS_PER_WRITE = 2000;
 
 /**
  * Replaces library.json with `index` as a crash-safe write (temporary file, fsync, rename, fsync of
- * the folder), a few thousand records at a time.
+ * the folder), a few thousand records at a time; resolves to the new file's stamp.
  */
-export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<void> {
+export async function writeLibraryFile(path: string, index: Readonly<LibraryIndex>): Promise<string> {
+  const stamp = randomBytes(8).toString('hex');
   await replaceFileAtomic(path, 0o600, async (handle) => {
-    await handle.writeFile(`${HEAD}\n`);
+    await handle.writeFile(`${headOf(stamp)}\n`);
     for (const [at, section] of SECTIONS.entries()) {
       const records: readonly object[] = index[section];
       for (let start = 0; start < records.length; start += RECORDS_PER_WRITE) {
@@ -155,4 +181,5 @@ export async function writeLibraryFile(path: string, index: Readonly<LibraryInde
       await handle.writeFile(`${closing(SECTIONS[at + 1])}\n`);
     }
   });
+  return stamp;
 }

@@ -1,7 +1,7 @@
 import type { AlbumRecord, ArtistRecord, LibraryIndex, TrackRecord } from '../domain/library.js';
 import type { LibraryStore } from '../domain/ports.js';
 import { IdTable, matches } from './id-table.js';
-import { isInLines, readLibraryFile, writeLibraryFile } from './library-file.js';
+import { isInLines, readLibraryFile, readLibraryStamp, writeLibraryFile } from './library-file.js';
 import { LibraryPool } from './library-pool.js';
 import { TrackColumns } from './track-columns.js';
 
@@ -27,10 +27,16 @@ export class LibraryRepo implements LibraryStore {
     private readonly path: string,
     data: LibraryIndex,
     columns: TrackColumns,
+    /** The stamp of the file the current library is (library-file.ts); null for a file without one. */
+    private currentStamp: string | null,
   ) {
     this.data = data;
     this.columns = columns;
     this.reindex();
+  }
+
+  get stamp(): string | null {
+    return this.currentStamp;
   }
 
   static async open(path: string): Promise<LibraryRepo> {
@@ -46,9 +52,11 @@ export class LibraryRepo implements LibraryStore {
     // A file an older Melon wrote on one line is written a record a line at once: read whole, it
     // costs its size again in memory at every start, and a start's scan that finds nothing new
     // does not write it.
-    if (!stored) await writeLibraryFile(path, empty);
-    else if (!(await isInLines(path))) await writeLibraryFile(path, stored);
-    return new LibraryRepo(path, stored ?? empty, columns);
+    let stamp: string | null;
+    if (!stored) stamp = await writeLibraryFile(path, empty);
+    else if (!(await isInLines(path))) stamp = await writeLibraryFile(path, stored);
+    else stamp = await readLibraryStamp(path);
+    return new LibraryRepo(path, stored ?? empty, columns, stamp);
   }
 
   index(): Readonly<LibraryIndex> {
@@ -124,7 +132,7 @@ export class LibraryRepo implements LibraryStore {
       .then(async () => {
         const changed = next(this.data);
         if (!changed) return;
-        await writeLibraryFile(this.path, changed.next);
+        this.currentStamp = await writeLibraryFile(this.path, changed.next);
         this.data = changed.next;
         if (changed.columns) this.columns = changed.columns;
         if (changed.reindex) changed.reindex();

@@ -1,4 +1,5 @@
 import { open, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { PlayLog, type LogPosition, type PlayLogOptions } from './play-log.js';
 import { LogSnapshots } from './play-log-snapshots.js';
@@ -28,6 +29,7 @@ import { SnapshotTexts } from './snapshot-texts.js';
  * rewritten in schema 3 at its next save (`upgradeSavedPlayIndex`).
  */
 const SCHEMA_VERSION = 3;
+const COUNTING_FILE = 'plays.counting';
 const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
 const OLD_HEADER = Buffer.from('{"schemaVersion":2}\n');
 const START = 0x3353504d; // "MPS3"
@@ -277,10 +279,34 @@ export interface SavedPlayIndexCopy {
  * index from the log decides what they hold and when they are saved.
  */
 export class SavedPlayIndexFile {
+  /**
+   * `plays.counting` beside it: how the index's plays count in the library of one stamp, saved with
+   * the index by whoever builds it (JSON; stats/persistence/saved-counting.ts).
+   */
+  readonly countingPath: string;
+
   constructor(
     readonly path: string,
     private readonly logPath: string,
-  ) {}
+  ) {
+    this.countingPath = join(dirname(path), COUNTING_FILE);
+  }
+
+  /** The saved counting as parsed JSON; undefined when there is none or it is not JSON. */
+  async readCounting(): Promise<unknown> {
+    const text = await readFile(this.countingPath, 'utf8').catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Replaces the saved counting (a crash-safe write). */
+  async writeCounting(value: unknown): Promise<void> {
+    await writeFileAtomic(this.countingPath, [Buffer.from(JSON.stringify(value))], 0o600);
+  }
 
   /**
    * The saved copy; undefined when there is none, null when it is not usable: damaged, cut short, of

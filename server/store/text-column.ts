@@ -1,3 +1,5 @@
+import { bytesHash, textHash } from './text-hash.js';
+
 /**
  * One string a row, all of them in one buffer of UTF-8 bytes with the row's end beside it: a
  * collector's 200,000 titles or file names as a few MB of bytes, instead of 200,000 string objects
@@ -70,6 +72,13 @@ export class TextColumn {
     if (this.ends[row]! - start !== value.length) return false;
     for (let i = 0; i < value.length; i++) if (this.bytes[start + i] !== value.charCodeAt(i)) return false;
     return true;
+  }
+
+  /** textHash of row `row`'s string (of '' for an absent row), from its bytes where it can be. */
+  hash(row: number): number {
+    if (!this.ascii || this.absent !== undefined || this.unpaired !== undefined)
+      return textHash(this.at(row) ?? '');
+    return bytesHash(this.bytes, row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
   }
 
   /** Gives back the spare room kept for more rows: for a column that is complete. */

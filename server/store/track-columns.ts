@@ -143,6 +143,11 @@ export class TrackColumns {
     return this.ids.is(row, id);
   }
 
+  /** textHash of the row's id, without making it. */
+  idHash(row: number): number {
+    return this.ids.hash(row);
+  }
+
   name(row: number): string {
     return this.names.at(row)!;
   }

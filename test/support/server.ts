@@ -52,6 +52,8 @@ export interface TestServerOptions {
   httpLimits?: ServerDeps['httpLimits'];
   /** The wait between steps of the plays' load at start: a test holds the load with it. */
   loadTurn?: ServerDeps['loadTurn'];
+  /** The wait before reading the library at start: a test holds the library's read with it. */
+  libraryTurn?: ServerDeps['libraryTurn'];
   /** How long a request that needs the plays waits for their load at start. */
   startWaitMs?: number;
   /** Hands the server over while its plays still load (default: once they are in and scanned). */
@@ -114,6 +116,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     exit: () => undefined,
     httpLimits: options.httpLimits,
     loadTurn: options.loadTurn,
+    libraryTurn: options.libraryTurn,
     startWaitMs: options.startWaitMs,
   });
   const url = await server.listen();

@@ -29,7 +29,7 @@ import {
 import type { Kind } from './sums/tally.js';
 import { UserTallies } from './sums/user-tallies.js';
 import { IndexTables } from './tables/index-tables.js';
-import { LatestLogs } from './tables/latest-logs.js';
+import { LatestLogs, type LoggedSnapshot } from './tables/latest-logs.js';
 import { nextTurn } from '../next-turn.js';
 
 /**
@@ -197,6 +197,11 @@ export abstract class IndexReads {
 
   latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
     return this.latest.entryOfTrack(this.allRows(), trackId, this.idOfLine);
+  }
+
+  /** The snapshot of a track's newest log, as logged. */
+  latestSnapshotOfTrack(trackId: string): LoggedSnapshot | undefined {
+    return this.latest.snapshotOfTrack(this.allRows(), trackId);
   }
 
   snapshotName(kind: 'album' | 'artist', id: string): string | null {

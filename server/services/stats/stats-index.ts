@@ -17,7 +17,7 @@ import {
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
-import type { TrackNow } from './tables/snapshots.js';
+import type { CountedAs, TrackNow } from './tables/snapshots.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import type { IdOfLine } from './columns/row-entry.js';
 import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
@@ -118,11 +118,41 @@ export class StatsIndex extends IndexReads {
     afterRows?.();
     // Snapshots defined by the load count as the library says, as countAsInLibrary would make them,
     // before any sum of them is made.
+    // Loaded before the library is read, as the counting saved with the index says instead.
     const { snapshots } = this.tables;
-    if (snapshots.countsAsInLibrary && (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)))
-      this.forgetArtistSums();
+    const counting = this.savedCounting;
+    this.savedCounting = undefined;
+    if (counting) {
+      yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
+    } else if (snapshots.countsAsInLibrary) {
+      if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
+    }
     yield* this.settleInSteps();
+    // Before the library is read, the reads name every track by its plays (LatestLogs).
+    if (counting) yield* this.latest.prepareInSteps(SNAPSHOTS_PER_LOAD_STEP);
     return true;
+  }
+
+  /**
+   * The next `load` counts the saved snapshots as `moved` says (SnapshotTable.countedOtherwise, saved
+   * with the index for the library that is on disk), the rest as logged, until the library is read
+   * and counted anew (`countAsInLibrary`).
+   */
+  countAsSaved(moved: readonly CountedAs[]): void {
+    this.savedCounting = moved;
+  }
+
+  private savedCounting: readonly CountedAs[] | undefined;
+
+  /** The ids of every track, album and artist the plays name or count for. */
+  namedIds(): { tracks: readonly string[]; albums: readonly string[]; artists: readonly string[] } {
+    const { tracks, albums, artists } = this.tables;
+    return { tracks: tracks.values, albums: albums.values, artists: artists.values };
+  }
+
+  /** The snapshots counted otherwise than logged (SnapshotTable.countedOtherwise). */
+  countedOtherwise(): CountedAs[] {
+    return this.tables.snapshots.countedOtherwise();
   }
 
   /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */

@@ -1,13 +1,44 @@
 import { isoUtc } from '../../clock.js';
 import type { RecentPlay, StatsRef, TopKind, TopOf } from '../../contract/stats.js';
+import type { NamedRef } from '../../contract/common.js';
 import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
+import type { LoggedSnapshot } from './tables/latest-logs.js';
 import type { TopLists } from './reads/top-lists.js';
 import type { StatsIndex } from './stats-index.js';
 
 /** The measures a top list gives each of its items (the contract's `measures`); tracks add skips among them. */
 function measuresOf(item: { plays: number; listeningMs: number; lastPlayedAt: number }) {
   return { plays: item.plays, listeningMs: item.listeningMs, lastPlayedAt: isoUtc(item.lastPlayedAt) };
+}
+
+/** What the statistics name their items by: the library (`libraryNames`), or a saved view of it. */
+export interface NamesSource {
+  /** A track as the library has it now; undefined when it has not. */
+  trackNow(id: string): { name: string; albumId: string | null; artistIds: readonly string[] } | undefined;
+  albumName(id: string): string | null;
+  artistName(id: string): string | null;
+  albumArtists(albumId: string): NamedRef[];
+}
+
+/** The library's names. */
+export function libraryNames(library: LibraryService): NamesSource {
+  return {
+    trackNow: (id) => (library.hasTrack(id) ? library.track(id) : undefined),
+    albumName: (id) => library.albumName(id),
+    artistName: (id) => library.artistName(id),
+    albumArtists: (id) => library.albumArtists(id),
+  };
+}
+
+/** A track as its newest log named it: how the statistics name a track the library does not have. */
+export function loggedTrack(trackId: string, entry: LoggedSnapshot | undefined): RecentPlay['track'] {
+  return {
+    id: trackId,
+    name: entry?.trackName ?? null,
+    album: entry?.albumId ? { id: entry.albumId, name: entry.albumName } : null,
+    artists: (entry?.artistIds ?? []).map((id, i) => ({ id, name: entry?.artistNames[i] || null })),
+  };
 }
 
 /**
@@ -17,7 +48,8 @@ function measuresOf(item: { plays: number; listeningMs: number; lastPlayedAt: nu
  */
 export class StatsNames {
   constructor(
-    private readonly library: LibraryService,
+    /** Asked at each read: a saved view of the library may stand in for it until it is read. */
+    private readonly source: () => NamesSource,
     private readonly index: StatsIndex,
   ) {}
 
@@ -45,7 +77,7 @@ export class StatsNames {
           rank: rank(i),
           id: item.id,
           name: this.album(item.id).name,
-          artists: this.library.albumArtists(item.id),
+          artists: this.source().albumArtists(item.id),
           ...measuresOf(item),
         })),
       artists: (items) =>
@@ -66,7 +98,7 @@ export class StatsNames {
   }
 
   track(trackId: string, snapshot?: PlayLogEntry): RecentPlay['track'] {
-    const current = this.library.hasTrack(trackId) ? this.library.track(trackId) : undefined;
+    const current = this.source().trackNow(trackId);
     if (current) {
       return {
         id: trackId,
@@ -75,22 +107,16 @@ export class StatsNames {
         artists: current.artistIds.map((id) => this.artist(id)),
       };
     }
-    const entry = snapshot ?? this.index.latestEntryOfTrack(trackId);
-    return {
-      id: trackId,
-      name: entry?.trackName ?? null,
-      album: entry?.albumId ? { id: entry.albumId, name: entry.albumName } : null,
-      artists: (entry?.artistIds ?? []).map((id, i) => ({ id, name: entry?.artistNames[i] || null })),
-    };
+    return loggedTrack(trackId, snapshot ?? this.index.latestSnapshotOfTrack(trackId));
   }
 
   album(id: string): StatsRef {
-    return { id, name: this.library.albumName(id) ?? this.index.snapshotName('album', id) };
+    return { id, name: this.source().albumName(id) ?? this.index.snapshotName('album', id) };
   }
 
   readonly artistName = (id: string) => this.artist(id).name;
 
   artist(id: string): StatsRef {
-    return { id, name: this.library.artistName(id) ?? this.index.snapshotName('artist', id) };
+    return { id, name: this.source().artistName(id) ?? this.index.snapshotName('artist', id) };
   }
 }

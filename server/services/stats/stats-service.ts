@@ -21,7 +21,7 @@ import type { PlayLogEntry } from '../../domain/play.js';
 import type { LibraryService } from '../library-service.js';
 import type { PlayStore, UsersStore } from '../../domain/ports.js';
 import { DeviceLimit } from './device-limit.js';
-import { StatsNames } from './stats-names.js';
+import { libraryNames, StatsNames, type NamesSource } from './stats-names.js';
 import { logEntryFor } from './log-entry.js';
 import { devicesOf, heatmapOf, playSpanOf } from './reads/play-patterns.js';
 import * as facts from './reads/period-facts.js';
@@ -69,8 +69,24 @@ export class StatsService {
     /** The names devices are logged under; shared with the listening history's writer. */
     private readonly deviceLimit: DeviceLimit = new DeviceLimit(index),
   ) {
-    this.names = new StatsNames(library, index);
+    const names = libraryNames(library);
+    this.names = new StatsNames(() => this.standIn ?? names, index);
   }
+
+  /**
+   * Names the reads' items from `source` (a saved view of the library) until `useLibraryNames`:
+   * statistics answered before the library is read.
+   */
+  nameFrom(source: NamesSource): void {
+    this.standIn = source;
+  }
+
+  /** The library is read: the reads name their items from it again. */
+  useLibraryNames(): void {
+    this.standIn = undefined;
+  }
+
+  private standIn: NamesSource | undefined;
 
   /** Names of what the reads list: the library's, else what the plays recorded. */
   private readonly names: StatsNames;

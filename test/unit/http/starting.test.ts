@@ -105,6 +105,38 @@ describe('the start gate', () => {
     });
   });
 
+  it('lets the statistics reads through once the statistics are ready, and holds every other request', async () => {
+    let statsLoaded: () => void = () => undefined;
+    const state = {
+      ready: false,
+      statsReady: false,
+      settled: new Promise<void>(() => undefined),
+      statsSettled: new Promise<void>((resolve) => {
+        statsLoaded = resolve;
+      }),
+    };
+    const { url, arrival } = await gated(state, 60_000);
+    const arrived = arrival();
+    const waiting = timed(fetch(`${url}/api/stats/top-artists`));
+    await arrived;
+    state.statsReady = true;
+    statsLoaded();
+    expect(await waiting).toMatchObject({ status: 200, body: 'passed' });
+    expect(await timed(fetch(`${url}/api/stats/heatmap/`))).toMatchObject({ status: 200, body: 'passed' });
+    // Not a write, a history read or another API: they wait for the whole start.
+    for (const [path, method] of [
+      ['/api/stats/log-play', 'POST'],
+      ['/api/stats/year-in-review', 'GET'],
+      ['/api/tracks', 'GET'],
+    ] as const) {
+      const { url: other } = await gated(state, 50);
+      expect(await timed(fetch(`${other}${path}`, { method })), path).toMatchObject({
+        status: 503,
+        body: 'starting',
+      });
+    }
+  });
+
   it('answers at once what the routers serve under another case or a trailing slash, and preflights', async () => {
     const { url } = await gated(startOf().state, 60_000);
     for (const path of [

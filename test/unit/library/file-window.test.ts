@@ -3,7 +3,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileWindow, withWindow } from '../../../server/library/file-window.js';
+import { DEFAULT_AHEAD, FileWindow, withWindow } from '../../../server/library/file-window.js';
 
 let dir: string;
 let file: string;
@@ -35,6 +35,57 @@ describe('FileWindow', () => {
       for (let at = 0; at < 60_000; at += 97) await window.read(at, 40);
       for (let at = data.length - 60_000; at < data.length; at += 97) await window.read(at, 40);
       await window.read(12, 8);
+      expect(window.reads).toBe(2);
+    } finally {
+      await window.close();
+    }
+  });
+
+  it('keeps the start, the end and two more places, so a reader coming back reads nothing again', async () => {
+    const window = await FileWindow.open(file);
+    try {
+      await window.read(data.length - 128, 3);
+      await window.read(0, 10);
+      await window.read(1_000_000, 10);
+      await window.read(2_000_000, 10);
+      expect(window.reads).toBe(4);
+      expect(
+        (await window.read(data.length - 100_000, 10)).equals(
+          data.subarray(data.length - 100_000, data.length - 99_990),
+        ),
+      ).toBe(true);
+      expect((await window.read(20, 10)).equals(data.subarray(20, 30))).toBe(true);
+      expect(window.reads).toBe(4);
+    } finally {
+      await window.close();
+    }
+  });
+
+  it('reads on through the file in pieces twice as large as the window it goes on from', async () => {
+    const window = await FileWindow.open(file);
+    try {
+      await window.read(0, 10);
+      const step = DEFAULT_AHEAD;
+      // Pages read one after the other across the window's end.
+      for (let at = step - 5_000; at < 3 * step - 10_000; at += 5_000) {
+        expect((await window.read(at, 4_000)).equals(data.subarray(at, at + 4_000))).toBe(true);
+      }
+      expect(window.reads).toBe(2);
+    } finally {
+      await window.close();
+    }
+  });
+
+  it('reads the rest of the file at once where little is left after a miss', async () => {
+    const window = await FileWindow.open(file);
+    try {
+      await window.read(data.length - 128, 3);
+      // A box of the last 200,000 bytes read piece by piece, beginning before the end window.
+      for (let at = data.length - 200_000; at < data.length - 1_000; at += 30_000) {
+        expect((await window.read(at, 1_000)).equals(data.subarray(at, at + 1_000))).toBe(true);
+      }
+      const whole = await window.read(data.length - 200_000, 190_000);
+      expect(whole.equals(data.subarray(data.length - 200_000, data.length - 10_000))).toBe(true);
       expect(window.reads).toBe(2);
     } finally {
       await window.close();

@@ -17,20 +17,20 @@ function random(seed: number): () => number {
  * A library full of ties: few album names (some equal but for case or accents), few years (some
  * missing), few file times, genres spelled in several cases, albums without tracks.
  */
-function tiedLibrary(seed: number): LibraryIndex {
+function tiedLibrary(seed: number, albumCount = 120): LibraryIndex {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const names = ['Blue', 'blue', 'Blué', 'Album 2', 'Album 10', 'Zebra', 'apple', 'Apple'];
   const genres = ['Rock', 'rock', 'ROCK', 'Jazz', 'jazz', 'Pop', 'Ambient'];
   const artists = Array.from({ length: 12 }, (_, i) => ({ id: `ar${i}`, name: pick(names) }));
-  const albums: AlbumRecord[] = Array.from({ length: 120 }, (_, i) => ({
+  const albums: AlbumRecord[] = Array.from({ length: albumCount }, (_, i) => ({
     id: `al${String(i).padStart(3, '0')}`,
     name: pick(names),
     artistIds: next() < 0.1 ? [] : [pick(artists).id],
     year: next() < 0.15 ? null : pick([1970, 1985, 1999, 2000, 2024]),
   }));
-  const tracks: TrackRecord[] = Array.from({ length: 600 }, (_, i) => {
-    const album = next() < 0.05 ? null : pick(albums.slice(0, 100));
+  const tracks: TrackRecord[] = Array.from({ length: albumCount * 5 }, (_, i) => {
+    const album = next() < 0.05 ? null : pick(albums.slice(0, Math.round(albumCount * 0.83)));
     return {
       id: `t${String(i).padStart(4, '0')}`,
       path: `/music/t${i}.mp3`,
@@ -89,6 +89,29 @@ describe('CatalogOrders', () => {
   it('lists albums by their first artist as a sort of every album did, ties included', () => {
     for (const catalog of catalogs)
       expect(ids(catalog.orders.albumsByArtist())).toEqual(ids(byArtistByScan(catalog)));
+  });
+
+  it('makes the newest and by-artist orders ahead, pausing between steps, as a read would make them', () => {
+    const index = tiedLibrary(4, 3000);
+    const ahead = new LibraryCatalog(index);
+    const steps = ahead.orders.ahead();
+    let pauses = 0;
+    while (!steps.next().done) pauses += 1;
+    expect(pauses).toBeGreaterThan(20);
+    const atOnce = new LibraryCatalog(index);
+    expect(ids(ahead.orders.newestAlbums())).toEqual(ids(newestByScan(atOnce)));
+    expect(ids(ahead.orders.albumsByArtist())).toEqual(ids(byArtistByScan(atOnce)));
+  });
+
+  it('lets a read finish an order being made ahead, and the warm-up then ends without sorting again', () => {
+    const catalog = new LibraryCatalog(tiedLibrary(5, 3000));
+    const steps = catalog.orders.ahead();
+    for (let i = 0; i < 5; i++) steps.next();
+    const newest = catalog.orders.newestAlbums();
+    expect(ids(newest)).toEqual(ids(newestByScan(catalog)));
+    while (!steps.next().done);
+    expect(catalog.orders.newestAlbums()).toBe(newest);
+    expect(ids(catalog.orders.albumsByArtist())).toEqual(ids(byArtistByScan(catalog)));
   });
 
   it('lists every album latest year first, yearless last, as a sort of every album did', () => {

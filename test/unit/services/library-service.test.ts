@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { LibraryService } from '../../../server/services/library-service.js';
 import { album, artist, fakeScanner, libraryOf, track } from '../../factories/library.js';
@@ -107,6 +107,15 @@ describe('LibraryService orders', () => {
     expect(orders(sut).newest).toEqual(['al2', 'al3', 'al1']);
     expect(orders(sut).rockTracks).toEqual(['t1', 't3', 't5']);
     expect(orders(sut).rockAlbums).toEqual(['al1', 'al2', 'al3']);
+  });
+
+  it('has the album orders made before the first page asks, once warmed', async () => {
+    const { sut } = newTestService(LibraryService, { library: library() });
+    await sut.warmOrders();
+    const read = vi.spyOn(sut.snapshot(), 'albumTracks');
+    expect(orders(sut).newest).toEqual(['al1', 'al2', 'al3']);
+    expect(orders(sut).byArtist).toEqual(['al2', 'al1', 'al3']);
+    expect(read).not.toHaveBeenCalled();
   });
 
   it('drops an album whose tracks all went, and its artist count follows', async () => {

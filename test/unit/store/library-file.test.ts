@@ -1,8 +1,13 @@
-import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
-import { isInLines, readLibraryFile, writeLibraryFile } from '../../../server/store/library-file.js';
+import {
+  isInLines,
+  readLibraryFile,
+  readLibraryStamp,
+  writeLibraryFile,
+} from '../../../server/store/library-file.js';
 import { LibraryRepo } from '../../../server/store/library-repo.js';
 import { makeLibrary, plainLibrary } from '../../factories/library.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
@@ -46,11 +51,65 @@ function everyField(): LibraryIndex {
   return index;
 }
 
+/** Each write's stamp: new every time, for what was saved against one library to know it. */
+const STAMP = expect.stringMatching(/^[0-9a-f]{16}$/u) as unknown;
+
 describe('library.json', () => {
+  it('gets a new stamp at every write, read from its head without the rest, and the store knows it', async () => {
+    const path = temp.path('library.json');
+    const first = await writeLibraryFile(path, everyField());
+    const second = await writeLibraryFile(path, everyField());
+    expect(first).toMatch(/^[0-9a-f]{16}$/u);
+    expect(second).not.toBe(first);
+    expect(await readLibraryStamp(path)).toBe(second);
+    const repo = await LibraryRepo.open(path);
+    expect(repo.stamp).toBe(second);
+    await repo.updateTrack(plainTrack(repo.track('t1')!));
+    expect(repo.stamp).not.toBe(second);
+    expect(await readLibraryStamp(path)).toBe(repo.stamp);
+  });
+
+  it('has no stamp when the file is missing or was written before stamps, and still reads it', async () => {
+    const path = temp.path('library.json');
+    expect(await readLibraryStamp(path)).toBeNull();
+    await writeLibraryFile(path, everyField());
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace(/"stamp":"[0-9a-f]{16}",/u, ''));
+    expect(await isInLines(path)).toBe(true);
+    expect(await readLibraryStamp(path)).toBeNull();
+    expect(await readLibraryFile(path)).toStrictEqual(everyField());
+  });
+
   it('keeps every field of every record through a write and a read', async () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
     expect(await readLibraryFile(temp.path('library.json'))).toStrictEqual(index);
+  });
+
+  it('reads a large library a few dozen KB a turn, so requests are answered between', async () => {
+    const tracks = Array.from({ length: 4000 }, (_, i) => ({ id: `t${i}`, artistIds: ['ar1'] }));
+    const file = temp.path('library.json');
+    await writeLibraryFile(file, makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks }));
+    let turn = 0;
+    let reading = true;
+    const next = () => {
+      turn += 1;
+      if (reading) setImmediate(next);
+    };
+    setImmediate(next);
+    const perTurn = new Map<number, number>();
+    const read = await readLibraryFile(file, {
+      artist: (raw) => raw,
+      album: (raw) => raw,
+      track: (raw) => {
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        return raw;
+      },
+    });
+    reading = false;
+    expect(read?.tracks).toHaveLength(tracks.length);
+    const bytesPerTrack = (await stat(file)).size / tracks.length;
+    expect(Math.max(...perTurn.values()) * bytesPerTrack).toBeLessThanOrEqual(96 * 1024);
   });
 
   it('writes every byte even when the disk takes part of a write at a time', async () => {
@@ -80,7 +139,7 @@ describe('library.json', () => {
     const index = everyField();
     await writeLibraryFile(temp.path('library.json'), index);
     const text = await readFile(temp.path('library.json'), 'utf8');
-    expect(JSON.parse(text)).toStrictEqual({ schemaVersion: 1, ...index });
+    expect(JSON.parse(text)).toStrictEqual({ schemaVersion: 1, stamp: STAMP, ...index });
     const records = text.split('\n').filter((line) => line.startsWith('{"id":'));
     expect(records.map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toStrictEqual([
       ...index.artists,
@@ -103,6 +162,7 @@ describe('library.json', () => {
       expect(await isInLines(temp.path('library.json'))).toBe(true);
       expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
         schemaVersion: 1,
+        stamp: STAMP,
         ...index,
       });
     }
@@ -113,6 +173,7 @@ describe('library.json', () => {
     expect(repo.index()).toStrictEqual({ tracks: [], albums: [], artists: [] });
     expect(JSON.parse(await readFile(temp.path('library.json'), 'utf8'))).toStrictEqual({
       schemaVersion: 1,
+      stamp: STAMP,
       artists: [],
       albums: [],
       tracks: [],

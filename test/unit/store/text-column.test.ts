@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TextColumn } from '../../../server/store/text-column.js';
+import { textHash } from '../../../server/store/text-hash.js';
 
 const values = ['0123456789abcdef', '', 'Björk', undefined, 'lone \ud800 surrogate', 'x'.repeat(5000), '🎵'];
 
@@ -27,5 +28,15 @@ describe('TextColumn', () => {
     expect(wide.is(2, 'Björk')).toBe(true);
     expect(wide.is(2, 'Bjork')).toBe(false);
     expect(wide.is(3, '')).toBe(false);
+  });
+
+  it('hashes each row as its string hashes, in an ASCII column and in one that is not', () => {
+    const ascii = new TextColumn();
+    const ids = ['0123456789abcdef', '', 't1'];
+    for (const id of ids) ascii.push(id);
+    expect(ids.map((_, row) => ascii.hash(row))).toEqual(ids.map(textHash));
+    const wide = new TextColumn();
+    for (const value of values) wide.push(value);
+    expect(values.map((_, row) => wide.hash(row))).toEqual(values.map((value) => textHash(value ?? '')));
   });
 });

@@ -1,7 +1,8 @@
 import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../../domain/play.js';
 import type { Logger } from '../../../logger.js';
 import { openStore, type Store } from '../../../store/open-store.js';
-import type { PlayLog } from '../../../store/play-log.js';
+import type { LogPosition, PlayLog } from '../../../store/play-log.js';
+import { parseSavedCounting, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 
@@ -60,7 +61,23 @@ export interface IndexedStore {
    * opened): drops it, rebuilds the index from the whole log and saves it afresh.
    */
   readonly rebuildIndex: () => Promise<void>;
+  /**
+   * The counting saved with the index (saved-counting.ts) when it fits this start: made at the
+   * saved index's position, with no log line after it, for the library.json on disk.
+   */
+  readonly savedCounting: () => Promise<SavedCounting | undefined>;
+  /**
+   * How the counting is made at close, once the index is saved (undefined: none to save, the last
+   * one is left: it fits a start only where nothing changed since it was made).
+   */
+  countWith(make: MakeCounting): void;
 }
+
+/** The counting of the index as saved at `at` (saved-counting.ts), or undefined when there is none. */
+export type MakeCounting = (at: {
+  position: LogPosition;
+  snapshots: number;
+}) => Promise<SavedCounting | undefined>;
 
 /**
  * After reading this many log lines at start, save the index at once instead of only at shutdown,
@@ -78,6 +95,8 @@ const SAVE_INDEX_EVERY = 20_000;
 /** Where the saved index stands, so the next save appends to it; undefined: write it afresh. */
 interface SavedIndexState {
   bytes: number;
+  /** Where the log stood at its last segment. */
+  position: LogPosition;
   /** How many of the log's snapshots it holds. */
   logSnapshots: number;
   /** It holds segments of schema 2: rewritten in schema 3 before the next segment is appended. */
@@ -116,7 +135,8 @@ export async function openStoreWithIndex(
         });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
-      if (usable) saved = { bytes: copy.bytes, logSnapshots, older: copy.older };
+      if (usable)
+        saved = { bytes: copy.bytes, position: copy.from.position, logSnapshots, older: copy.older };
       return {
         onEntry: (entry, snapshot, line) => {
           index.add(entry, snapshot, line);
@@ -135,7 +155,21 @@ export async function openStoreWithIndex(
     const { logSnapshots } = saved;
     index.whenLoaded(() => store.plays.snapshots.forgetSaved(logSnapshots, (n) => index.logSnapshotText(n)));
   }
+  // What the start loaded: the counting saved with it fits only that.
+  const loadedFrom = store.plays.replayed === 0 ? saved : undefined;
   const saving = new IndexSaving(store.savedPlayIndex, store.plays, index, logger, saved);
+  let makeCounting: MakeCounting | undefined;
+  // Nothing to save leaves the last one: it fits the next start only if nothing changed since.
+  const saveCounting = async () => {
+    const at = saving.savedAt();
+    try {
+      const counting = at && (await makeCounting?.(at));
+      if (counting) await store.savedPlayIndex.writeCounting(savedCountingJson(counting));
+    } catch (error) {
+      logger.warn('could not save the play counting', { error: String(error) });
+    }
+  };
+
   if (store.plays.replayed > SAVE_INDEX_AFTER_REPLAYING) saving.saveInBackground();
   // Only appends count towards the next save: the lines read at start are covered above.
   added = () => saving.added();
@@ -145,7 +179,22 @@ export async function openStoreWithIndex(
     close: async () => {
       await store.flush();
       await saving.close();
+      await saveCounting();
       await store.close();
+    },
+    savedCounting: async () => {
+      if (!loadedFrom) return undefined;
+      const counting = parseSavedCounting(await store.savedPlayIndex.readCounting());
+      if (!counting || counting.snapshots !== loadedFrom.logSnapshots) return undefined;
+      const { position } = loadedFrom;
+      const same =
+        counting.position.bytes === position.bytes &&
+        counting.position.entries === position.entries &&
+        counting.position.tail === position.tail;
+      return same && counting.stamp === (await store.library.stamp()) ? counting : undefined;
+    },
+    countWith: (make) => {
+      makeCounting = make;
     },
     rebuildIndex: async () => {
       logger.warn('the saved play index does not fit the play log; rebuilding it');
@@ -174,6 +223,12 @@ class IndexSaving {
   added(): void {
     this.addedSinceSave += 1;
     if (this.addedSinceSave >= SAVE_INDEX_EVERY) this.saveInBackground();
+  }
+
+  /** Where the saved index ends and how many snapshots it holds; undefined when none is saved. */
+  savedAt(): { position: LogPosition; snapshots: number } | undefined {
+    if (this.broken || !this.saved) return undefined;
+    return { position: this.saved.position, snapshots: this.saved.logSnapshots };
   }
 
   /** The index is rebuilt from the whole log: the next save writes the file afresh. */
@@ -236,7 +291,7 @@ class IndexSaving {
       const bytes = this.saved
         ? await this.file.append(this.saved.bytes, segment)
         : await this.file.write(segment);
-      this.saved = { bytes, logSnapshots };
+      this.saved = { bytes, position: segment.position, logSnapshots };
     } catch (error) {
       // What was taken is not in the file: later segments would not follow on. Rebuild next start.
       this.broken = true;

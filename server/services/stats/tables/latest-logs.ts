@@ -1,9 +1,12 @@
-import type { PlayLogEntry } from '../../../domain/play.js';
+import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
 import { capacityFor, grown } from '../columns/columns.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
 import { entryAt, type IdOfLine } from '../columns/row-entry.js';
 import type { UserColumns } from '../columns/user-columns.js';
+
+/** A snapshot as logged, with its artists' names. */
+export type LoggedSnapshot = PlaySnapshot & Pick<PlayLogEntry, 'artistNames'>;
 
 /** Notes in `latest` a log of snapshot `s` by user `userIdx` at `at`. */
 export function noteLatest(
@@ -39,14 +42,13 @@ export function latestFromSnapshots(
   return latest;
 }
 
-/** The newest logged entry of a track, found from its newest log's user and time. */
-export function latestEntryOfTrack(
+/** The newest log of a track (its listener's columns and row), found from its newest log's user and time. */
+export function latestRowOfTrack(
   latest: LatestNames,
   tables: IndexTables,
   columns: readonly UserColumns[],
   trackId: string,
-  idOfLine: IdOfLine,
-): PlayLogEntry | undefined {
+): { u: UserColumns; row: number } | undefined {
   const trackIdx = tables.tracks.get(trackId);
   if (trackIdx === undefined) return undefined;
   const u = columns[latest.trackUserOf(trackIdx)];
@@ -58,7 +60,7 @@ export function latestEntryOfTrack(
   for (let row = u.lowerBound(at); row < u.n && u.at[row] === at; row += 1) {
     if (track[u.snap[row]!] === trackIdx) found = row;
   }
-  return found < 0 ? undefined : entryAt(tables, u, found, idOfLine);
+  return found < 0 ? undefined : { u, row: found };
 }
 
 /** The newest non-empty snapshot name of an album or artist, null when none. */
@@ -97,12 +99,35 @@ export class LatestLogs {
       this.snapshotAt[s] = at;
       this.snapshotUser[s] = userIdx;
     }
+    this.changes += 1;
     if (this.names) noteLatest(this.names, this.tables, s, userIdx, at);
   }
 
   /** Drops the names made so far (artists counted anew); they are made again at the next read. */
   forgetNames(): void {
     this.names = undefined;
+    this.changes += 1;
+  }
+
+  /** Logs noted and names dropped: names made in steps meanwhile are not kept. */
+  private changes = 0;
+
+  /**
+   * Makes the names ahead of the first read that needs them, `perStep` snapshots a step: a start
+   * that answers before the library is read names every track by its plays, and making them at
+   * that read would hold the event loop for the whole table.
+   */
+  *prepareInSteps(perStep: number): Generator<void, void> {
+    if (this.names) return;
+    const changes = this.changes;
+    const latest = new LatestNames();
+    for (let s = 0; s < this.tables.snapshots.count; s += 1) {
+      if (s > 0 && s % perStep === 0) yield;
+      if (this.changes !== changes) return;
+      const at = this.snapshotAt[s]!;
+      if (at > -Infinity) noteLatest(latest, this.tables, s, this.snapshotUser[s]!, at);
+    }
+    if (this.changes === changes) this.names ??= latest;
   }
 
   entryOfTrack(
@@ -110,7 +135,14 @@ export class LatestLogs {
     trackId: string,
     idOfLine: IdOfLine,
   ): PlayLogEntry | undefined {
-    return latestEntryOfTrack(this.latest, this.tables, columns, trackId, idOfLine);
+    const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
+    return found && entryAt(this.tables, found.u, found.row, idOfLine);
+  }
+
+  /** The snapshot of a track's newest log, as logged (`entryOfTrack` without reading its id). */
+  snapshotOfTrack(columns: readonly UserColumns[], trackId: string): LoggedSnapshot | undefined {
+    const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
+    return found && this.tables.snapshots.fields(found.u.snap[found.row]!);
   }
 
   nameOf(kind: 'album' | 'artist', id: string): string | null {

@@ -87,6 +87,11 @@ export class Lists {
     this.close();
   }
 
+  /** Adds list `t` of `other` as the next list. */
+  pushOf(other: Lists, t: number): void {
+    this.push(other.all.subarray(other.starts[t], other.starts[t + 1]));
+  }
+
   of(s: number): number[] {
     return Array.from(this.all.subarray(this.starts[s], this.starts[s + 1]));
   }

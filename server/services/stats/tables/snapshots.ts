@@ -142,6 +142,65 @@ export class SnapshotTable {
   }
 
   /**
+   * The snapshots whose plays count otherwise than they logged (`recount`), with what they count
+   * for: the counting saved with the index for the library it was made with.
+   */
+  countedOtherwise(): CountedAs[] {
+    const { albums, artists, names } = this.interners;
+    const moved: CountedAs[] = [];
+    for (let s = 0; s < this.count; s += 1) {
+      const album = this.album[s]!;
+      if (
+        album === this.loggedAlbum.data[s] &&
+        this.artists.same(s, this.loggedArtists, s) &&
+        this.artistNames.same(s, this.loggedArtistNames, s)
+      )
+        continue;
+      moved.push({
+        s,
+        albumId: album < 0 ? null : albums.values[album]!,
+        artistIds: this.artists.of(s).map((a) => artists.values[a]!),
+        artistNames: this.artistNames.of(s).map((n) => names.values[n]!),
+      });
+    }
+    return moved;
+  }
+
+  /**
+   * Counts the snapshots as a saved counting says (`countedOtherwise` of the same snapshots, with
+   * the same library), the others as logged: what `recount` would make with that library, without
+   * it. In steps of `perStep` snapshots. A recount begun meanwhile takes over.
+   */
+  *countAsSavedInSteps(moved: readonly CountedAs[], perStep: number): Generator<void, void> {
+    const recount = ++this.recounts;
+    if (moved.length === 0) return;
+    const { albums, artists: artistIds, names: artistNames } = this.interners;
+    const artists = new Lists();
+    const names = new Lists();
+    const album = new IntColumn();
+    let next = 0;
+    for (let s = 0; s < this.count; s += 1) {
+      if (s > 0 && s % perStep === 0) yield;
+      const as = moved[next]?.s === s ? moved[next++] : undefined;
+      if (!as) {
+        artists.pushOf(this.loggedArtists, s);
+        names.pushOf(this.loggedArtistNames, s);
+        album.push(this.loggedAlbum.data[s]!);
+        continue;
+      }
+      for (const id of as.artistIds) artists.add(artistIds.intern(id));
+      for (const name of as.artistNames) names.add(artistNames.intern(name));
+      artists.close();
+      names.close();
+      album.push(as.albumId === null ? -1 : albums.intern(as.albumId));
+    }
+    if (recount !== this.recounts) return;
+    this.artists = artists;
+    this.artistNames = names;
+    this.counted = album;
+  }
+
+  /**
    * The album snapshot `s` counts for: its track's now, since an album's id follows its album
    * artist's credit, which a rescan may read anew; the logged one when the track has gone or has none.
    */
@@ -320,6 +379,14 @@ export class SnapshotTable {
 }
 
 type Now = NonNullable<ReturnType<TrackNow>>;
+
+/** What a snapshot's plays count for when it is not what it logged (SnapshotTable.countedOtherwise). */
+export interface CountedAs {
+  s: number;
+  albumId: string | null;
+  artistIds: string[];
+  artistNames: string[];
+}
 
 /** A track's artists (ids and names) and album in the library now, undefined when it has gone. */
 export type TrackNow = (

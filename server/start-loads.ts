@@ -1,0 +1,151 @@
+import type { Logger } from './logger.js';
+import type { Services } from './services/create-services.js';
+import type { LoadingIndex } from './services/stats/loading-index.js';
+import type { IndexedStore } from './services/stats/persistence/index-saving.js';
+import { makeSavedCounting, savedNames } from './services/stats/persistence/saved-counting.js';
+import type { StatsIndex } from './services/stats/stats-index.js';
+import { libraryNames } from './services/stats/stats-names.js';
+import type { Store } from './store/open-store.js';
+
+/** What a server loads once it listens: the library (library.json) and the rest of the play index. */
+export interface StartLoads {
+  /** Starts the loads (once listening). */
+  begin(): void;
+  /** Resolves once the library and every play are in; never when a load failed. */
+  readonly loaded: Promise<void>;
+  /** Resolves when a load failed (the log says why). */
+  readonly failure: Promise<void>;
+  /** Whether the statistics may be read: the plays are in, counted as the library on disk says. */
+  readonly statsReady: boolean;
+  /** Resolves once `statsReady`, when that comes before `loaded` (else never). */
+  readonly statsLoaded: Promise<void>;
+}
+
+/**
+ * The order of the loads at start. With a counting saved for the library on disk
+ * (saved-counting.ts), the plays load first and the statistics are answered from them and that
+ * counting while the library is read: the statistics need no more of it. Without one (a first start
+ * of this version, a library changed or a log written since), the library is read first, for the
+ * plays to count as it says. Either way the counting is saved again at close, once both are in.
+ */
+export function startLoads(deps: {
+  indexed: IndexedStore;
+  loading: LoadingIndex;
+  statsIndex: StatsIndex;
+  services: Services;
+  logger: Logger;
+  /** The wait between the steps of the loads. */
+  loadTurn: () => Promise<void>;
+  /** The wait before reading the library and between the steps that follow it. */
+  libraryTurn: () => Promise<void>;
+  /** Whether the server is closing. */
+  closed: () => boolean;
+}): StartLoads {
+  const { indexed, loading, statsIndex, services, logger } = deps;
+  const { store } = indexed;
+  let onFailed: () => void = () => undefined;
+  const failure = new Promise<void>((resolve) => {
+    onFailed = resolve;
+  });
+  let statsReady = false;
+  let onStatsReady: () => void = () => undefined;
+  const statsLoaded = new Promise<void>((resolve) => {
+    onStatsReady = resolve;
+  });
+  const readLibrary = () => openLibrary(store, services, deps.libraryTurn, logger, onFailed, deps.closed);
+  const loadPlays = () => loadInBackground(loading, indexed.rebuildIndex, logger, onFailed);
+  const loadAll = async () => {
+    const counting = await indexed.savedCounting().catch(() => undefined);
+    if (!counting) {
+      await readLibrary();
+      await loadPlays();
+      return;
+    }
+    statsIndex.countAsSaved(counting.moved);
+    services.stats.nameFrom(savedNames(counting));
+    if (await loadPlays()) {
+      statsReady = true;
+      onStatsReady();
+    } else {
+      // Rebuilt from the log, without the counting: the statistics wait for the library.
+      services.stats.useLibraryNames();
+    }
+    await readLibrary();
+  };
+  let begin: () => void = () => undefined;
+  const loaded = new Promise<void>((resolve) => {
+    begin = () => resolve(loadAll());
+  });
+  let counted = false;
+  void loaded.then(() => (counted = true));
+  // Once read, the library names what the statistics list (it may have been counted anew meanwhile).
+  services.library.onOpened(() => services.stats.useLibraryNames());
+  indexed.countWith(async (at) => {
+    const stamp = counted ? await store.library.stamp() : null;
+    if (stamp === null) return undefined;
+    return makeSavedCounting(statsIndex, libraryNames(services.library), { stamp, ...at });
+  });
+  return {
+    begin: () => begin(),
+    loaded,
+    failure,
+    get statsReady() {
+      return statsReady;
+    },
+    statsLoaded,
+  };
+}
+
+/**
+ * Reads the library once the server listens; resolves once it is in the store and the services. One
+ * that cannot be read never resolves: the server stays starting, as after a failed load.
+ */
+function openLibrary(
+  store: Store,
+  services: Services,
+  turn: () => Promise<void>,
+  logger: Logger,
+  onFailed: () => void,
+  closed: () => boolean,
+): Promise<void> {
+  return turn()
+    .then(() => store.library.open())
+    .then(
+      () => services.library.opened(turn),
+      (error: unknown) => {
+        // A server closed before the read has let go of its data folder: nothing is read, and
+        // nothing failed.
+        if (!closed()) {
+          logger.error('could not read the library (library.json)', { error: String(error) });
+          onFailed();
+        }
+        return new Promise<void>(() => undefined);
+      },
+    );
+}
+
+/**
+ * Runs the rest of the play index's load in the background, and rebuilds the index from the log
+ * when the saved index turns out not to fit it; resolves once every play is in, to whether they came
+ * from the saved index. A load that fails never resolves: the server stays starting (sign-ins
+ * answered, everything else refused at once with 503, told by `onFailed`) and its log says why.
+ */
+function loadInBackground(
+  loading: LoadingIndex,
+  rebuild: () => Promise<void>,
+  logger: Logger,
+  onFailed: () => void,
+): Promise<boolean> {
+  const load = async () => {
+    if (await loading.finish()) return true;
+    await rebuild();
+    return false;
+  };
+  return load().catch((error: unknown) => {
+    logger.error('could not load the saved play index; remove plays.index to rebuild it from the log', {
+      error: String(error),
+    });
+    onFailed();
+    return new Promise<boolean>(() => undefined);
+  });
+}

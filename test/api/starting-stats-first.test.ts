@@ -1,0 +1,205 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeScanner, makeLibrary } from '../factories/library.js';
+import { makeUser, type TestUser } from '../factories/users.js';
+import { writeLibraryFile } from '../../server/store/library-file.js';
+import { postJson, startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * Statistics before the library (docs/ARCHITECTURE.md, Start): a start whose library.json is the
+ * one the plays were last counted for answers the statistics from the plays and the counting saved
+ * with them, before it reads the library; any other start reads the library first. The test holds
+ * the library's read through the server's library turn, so "before it is read" is certain.
+ */
+
+/** The library the plays were logged against: two tracks by one artist, on one album. */
+const logged = makeLibrary({
+  artists: [{ id: 'ar1', name: 'The Band' }],
+  albums: [{ id: 'al1', name: 'First Album', artistIds: ['ar1'] }],
+  tracks: [
+    { id: 't1', name: 'Opening', artistIds: ['ar1'] },
+    { id: 't2', name: 'Closing', artistIds: ['ar1'] },
+  ],
+});
+
+/** The library after a rescan: t2 renamed and credited to a second artist, the album renamed. */
+const rescanned = makeLibrary({
+  artists: [
+    { id: 'ar1', name: 'The Band' },
+    { id: 'ar2', name: 'The Singer' },
+  ],
+  albums: [{ id: 'al1', name: 'First Album (Remastered)', artistIds: ['ar1'] }],
+  tracks: [
+    { id: 't1', name: 'Opening', artistIds: ['ar1'] },
+    { id: 't2', name: 'Closing (Live)', artistIds: ['ar2'] },
+  ],
+});
+
+const READS = ['top-tracks', 'top-artists', 'top-albums', 'recent-tracks'];
+
+type Answers = Record<string, unknown>;
+
+async function answers(t: TestServer, token: string): Promise<Answers> {
+  const out: Answers = {};
+  for (const read of READS) {
+    const response = await t.call(`/api/stats/${read}`, { token });
+    expect(response.status, read).toBe(200);
+    out[read] = await response.json();
+  }
+  return out;
+}
+
+/** A data folder where a member logged plays of `ids` over the logged library, then Melon stopped. */
+async function stoppedAfterPlays(ids: string[]): Promise<{ first: TestServer; member: TestUser }> {
+  const first = await startTestServer({ scanner: fakeScanner(logged) });
+  const member = await makeUser(first);
+  for (const id of ids)
+    expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
+  await first.stop(true);
+  return { first, member };
+}
+
+/** A second start of `first`'s folder, its library's read held by `library`. */
+function restartHeld(first: TestServer, library: ReturnType<typeof held>, scanned: typeof logged) {
+  return startTestServer({
+    scanner: fakeScanner(scanned),
+    dataDir: first.dataDir,
+    clock: first.clock,
+    libraryTurn: library.turn,
+    startWaitMs: 300,
+    whileStarting: true,
+  });
+}
+
+function held(): { turn: () => Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { turn: () => gate, release };
+}
+
+describe('a start over plays counted for the library on disk', () => {
+  let t: TestServer;
+  let member: TestUser;
+  let after: Answers;
+  const library = held();
+
+  beforeAll(async () => {
+    const scanner = fakeScanner(logged);
+    const first = await startTestServer({ scanner });
+    member = await makeUser(first);
+    for (const id of ['t1', 't2', 't2'])
+      expect((await postJson(first, '/api/stats/log-play', { id }, member.token)).status).toBe(200);
+    // The library changes after the plays: they count, and are named, as it now says.
+    scanner.set(rescanned);
+    expect((await first.call('/api/library/scan', { method: 'POST', token: first.adminToken })).status).toBe(
+      202,
+    );
+    await first.server.services.library.waitForIdle();
+    after = await answers(first, member.token);
+    await first.stop(true);
+    t = await startTestServer({
+      scanner: fakeScanner(rescanned),
+      dataDir: first.dataDir,
+      clock: first.clock,
+      libraryTurn: library.turn,
+      whileStarting: true,
+    });
+  });
+  afterAll(async () => {
+    library.release();
+    await t?.stop();
+  });
+
+  it('answers the statistics before library.json is read, named and counted as the library says', async () => {
+    expect(after['top-artists']).toMatchObject([
+      { id: 'ar2', name: 'The Singer', plays: 2 },
+      { id: 'ar1', name: 'The Band', plays: 1 },
+    ]);
+    expect(after['top-tracks']).toMatchObject([{ id: 't2', name: 'Closing (Live)', plays: 2 }, { id: 't1' }]);
+    expect(after['top-albums']).toMatchObject([{ id: 'al1', name: 'First Album (Remastered)' }]);
+
+    expect(await answers(t, member.token)).toEqual(after);
+    expect(t.server.store.library.isOpen).toBe(false);
+    // The rest still waits for the library, and the server still says it is starting.
+    expect(await (await t.call('/api/health')).json()).toMatchObject({ status: 'starting' });
+    const tracks = t.call('/api/tracks', { token: member.token });
+    library.release();
+    expect(await (await tracks).json()).toMatchObject({ total: 2 });
+    await t.server.started;
+    expect(await answers(t, member.token)).toEqual(after);
+  });
+});
+
+describe('a start over plays counted for another library', () => {
+  let t: TestServer;
+  let member: TestUser;
+  const library = held();
+
+  beforeAll(async () => {
+    const stopped = await stoppedAfterPlays(['t1', 't2', 't2']);
+    member = stopped.member;
+    // Changed while Melon was stopped (another copy of the data folder, a restore): a new stamp.
+    await writeLibraryFile(join(stopped.first.dataDir, 'library.json'), rescanned);
+    t = await restartHeld(stopped.first, library, rescanned);
+  });
+  afterAll(async () => {
+    library.release();
+    await t?.stop();
+  });
+
+  it('reads the library first, then counts the plays as it says', async () => {
+    const early = await t.call('/api/stats/top-artists', { token: member.token });
+    expect(early.status).toBe(503);
+    library.release();
+    await t.server.started;
+    const top = await t.call('/api/stats/top-artists', { token: member.token });
+    expect(await top.json()).toMatchObject([
+      { id: 'ar2', name: 'The Singer', plays: 2 },
+      { id: 'ar1', name: 'The Band', plays: 1 },
+    ]);
+  });
+});
+
+describe('a start without a saved counting (saved by an older Melon)', () => {
+  let t: TestServer;
+  let member: TestUser;
+  const library = held();
+
+  beforeAll(async () => {
+    const stopped = await stoppedAfterPlays(['t1', 't2']);
+    member = stopped.member;
+    await rm(join(stopped.first.dataDir, 'plays.counting'));
+    t = await restartHeld(stopped.first, library, logged);
+  });
+  afterAll(async () => {
+    library.release();
+    await t?.stop();
+  });
+
+  it('opens its saved index as before, the library read first, and saves a counting at close', async () => {
+    expect((await t.call('/api/stats/top-tracks', { token: member.token })).status).toBe(503);
+    library.release();
+    await t.server.started;
+    const top = await t.call('/api/stats/top-tracks', { token: member.token });
+    expect(await top.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
+    expect(t.logs.join('\n')).not.toMatch(/does not fit/);
+
+    // The next start has it: the statistics come before the library.
+    const next = held();
+    await t.stop(true);
+    t = await startTestServer({
+      scanner: fakeScanner(logged),
+      dataDir: t.dataDir,
+      clock: t.clock,
+      libraryTurn: next.turn,
+      whileStarting: true,
+    });
+    const early = await t.call('/api/stats/top-tracks', { token: member.token });
+    expect(await early.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
+    expect(t.server.store.library.isOpen).toBe(false);
+    next.release();
+  });
+});
