@@ -22,9 +22,10 @@
  *   writes.
  * - Melon: the scan alone, from its start to library.json written and the catalog rebuilt, in a
  *   server that has started (Node's start, the imports, opening the store and the plays not
- *   counted). Before the scan, the server loads music-metadata's parsers of the formats whose
- *   mutagen modules mediafile imports at its start (scripts/server-process.ts): supysonic's start
- *   counts their loading, so neither side's figure does (it is reported beside, as
+ *   counted). Before the scan, the server loads its tag reader (music-metadata, which it loads at
+ *   its first file read) and music-metadata's parsers of the formats whose mutagen modules
+ *   mediafile imports at its start (scripts/server-process.ts): supysonic's start counts their
+ *   loading, so neither side's figure does (it is reported beside, as
  *   `melonStartupParsersCpuMs`). Counted: the walk, the reads, the other parsers' loading (Ogg,
  *   WAV) at their first file, as supysonic's, the writing of library.json, and V8 compiling the
  *   code as it first runs: Python has no such step (its bytecode is on disk, and it has no

@@ -39,9 +39,8 @@ export async function time(
  * One HTTP request over a kept-alive connection. node:http rather than fetch: fetch's own work per
  * request (signals, streams) showed up as several ms in the p99s, and it is the client's, not the
  * server's. The answer is kept as the bytes received and decoded when `body` is first read, after
- * a caller has stopped its clock: decoding getArtists' 5 MB answer into a string as it arrived (and
- * the old-generation garbage that string made in this process) was a third of its time and most of
- * its spread, and that is the client's work too.
+ * a caller has stopped its clock: decoding a large answer (getArtists) into a string as it arrived, and
+ * the garbage that string made in this process, is the client's work too.
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 export function request(

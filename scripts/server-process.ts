@@ -23,7 +23,6 @@ import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:pe
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createServer } from '../server/create-server.js';
-import { loadParser } from '../server/library/tags.js';
 import { createLogger } from '../server/logger.js';
 // Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
 import { benchConfig } from './bench-config.js';
@@ -141,19 +140,20 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
 }
 
 /**
- * The parsers of the formats whose readers supysonic loads when it starts (its tag library,
- * mediafile, imports mutagen's MP3 with ID3, MP4, FLAC and ASF modules at its own import; the
- * others, Ogg and WAV among them, at the first file that needs them). bench-scan-peer.ts takes
- * supysonic's start-up off its figure, so it loads these before Melon's scan is measured: the same
- * parsers' loading is then counted for neither. music-metadata loads a parser at its first file of
- * that format and exports no path to them: they are imported by their file URLs beside its entry
- * point, the very modules (one instance each) it loads. music-metadata itself, which the server
- * loads at its first file read, is loaded with them, as supysonic's tag library is at its start.
- * Answers the CPU ms their loading took.
+ * The tag reader and the parsers of the formats whose readers supysonic loads when it starts (its
+ * tag library, mediafile, imports mutagen itself and its MP3 with ID3, MP4, FLAC and ASF modules at
+ * its own import; the others, Ogg and WAV among them, at the first file that needs them).
+ * bench-scan-peer.ts takes supysonic's start-up off its figure, so these are loaded before Melon's
+ * scan is measured: the same loading is then counted for neither. The server loads its tag reader
+ * (music-metadata and the window tokenizer, server/library/tags.ts) at its first file read, and
+ * music-metadata a parser at its first file of that format; the same modules (one instance each,
+ * by their URLs) are imported here, the parsers by their file URLs beside music-metadata's entry
+ * point, which exports no path to them. Answers the CPU ms their loading took.
  */
 async function loadPeerStartupParsers(): Promise<number> {
   const cpuStart = process.cpuUsage();
-  await loadParser();
+  await import('music-metadata');
+  await import('../server/library/window-tokenizer.js');
   const entry = import.meta.resolve('music-metadata');
   for (const file of ['mpeg/MpegParser.js', 'mp4/MP4Parser.js', 'flac/FlacParser.js', 'asf/AsfParser.js'])
     await import(new URL(file, entry).href);

@@ -155,6 +155,19 @@ export class FileWindow {
     return filled;
   }
 
+  /**
+   * Up to `length` bytes at `position`, for a caller that keeps them: from a window when they are
+   * in one, else read into a buffer of their own that is not kept as a window, so that pieces
+   * brought in from all over the file (an MP3's frames probed at a dozen places) leave the start and
+   * the end of the file in the windows.
+   */
+  readApart(position: number, length: number): Promise<Buffer> {
+    const hit = this.peek(position, length);
+    if (hit) return Promise.resolve(hit);
+    const bytes = Buffer.allocUnsafe(Math.max(0, Math.min(length, this.size - position)));
+    return this.fill(bytes, position, bytes.length).then((filled) => bytes.subarray(0, filled));
+  }
+
   /** Fills `target` with up to `length` bytes at `position`; how many (fewer at the end of the file). */
   copy(target: Uint8Array, position: number, length: number): Promise<number> {
     const hit = this.peek(position, length);

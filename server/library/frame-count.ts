@@ -15,6 +15,8 @@ const WALK_STEP = 8 * 1024;
 /** Reads through the file's window, guessing from the requests whether a walk is on. */
 class FrameReader {
   private last = -Infinity;
+  /** Pieces brought in at once ahead of their use (see bringIn), beside the window's. */
+  private pieces: Array<{ start: number; bytes: Buffer }> = [];
 
   constructor(private readonly window: FileWindow) {}
 
@@ -24,7 +26,7 @@ class FrameReader {
 
   /** The `n` bytes at `offset` (fewer at the end of the file) when they are in the window; else null. */
   peek(offset: number, n: number): Buffer | null {
-    const bytes = this.window.peek(offset, n);
+    const bytes = this.window.peek(offset, n) ?? this.inPieces(offset, n);
     if (bytes) this.last = offset;
     return bytes;
   }
@@ -33,7 +35,25 @@ class FrameReader {
   bytes(offset: number, n: number): Promise<Buffer> {
     const walking = offset >= this.last && offset - this.last <= WALK_STEP;
     this.last = offset;
+    const piece = this.inPieces(offset, n);
+    if (piece) return Promise.resolve(piece);
     return this.window.read(offset, n, walking ? WALK_AHEAD : JUMP_AHEAD);
+  }
+
+  /**
+   * Reads `n` bytes at each of `places` at once, for the reads of them that follow. Read one after
+   * the other, each would be a trip through the thread pool that waits for the one before.
+   */
+  async bringIn(places: number[], n: number): Promise<void> {
+    const pieces = await Promise.all(places.map((at) => this.window.readApart(at, n)));
+    this.pieces = places.map((start, i) => ({ start, bytes: pieces[i]! }));
+  }
+
+  private inPieces(offset: number, n: number): Buffer | null {
+    const end = Math.min(offset + n, this.size);
+    for (const { start, bytes } of this.pieces)
+      if (offset >= start && end <= start + bytes.length) return bytes.subarray(offset - start, end - start);
+    return null;
   }
 }
 
@@ -172,8 +192,13 @@ const CBR_PROBE_FRAMES = 4;
 async function constantBitrate(reader: FrameReader, first: number, bitrate: number): Promise<boolean> {
   if (!(await sameRate(reader, { pos: first, n: 0 }, CBR_FIRST_FRAMES, bitrate))) return false;
   const span = reader.size - first;
-  for (let k = 1; k <= CBR_PROBES; k++) {
-    const at = await findMpegSync(reader, first + Math.floor((span * k) / (CBR_PROBES + 1)));
+  const places = Array.from(
+    { length: CBR_PROBES },
+    (_, k) => first + Math.floor((span * (k + 1)) / (CBR_PROBES + 1)),
+  );
+  await reader.bringIn(places, JUMP_AHEAD);
+  for (const place of places) {
+    const at = await findMpegSync(reader, place);
     if (at !== null && !(await sameRate(reader, { pos: at, n: 0 }, CBR_PROBE_FRAMES, bitrate))) return false;
   }
   return true;

@@ -48,13 +48,17 @@ function mappersOf(collector: unknown): object[] | null {
   const combined = (collector as { tagMapper?: { tagMappers?: unknown } } | null)?.tagMapper;
   const byType = combined?.tagMappers;
   if (typeof byType !== 'object' || byType === null) return null;
-  const mappers: unknown[] = [...new Set(Object.values(byType))];
-  const plain = (m: unknown): m is object =>
-    typeof m === 'object' &&
-    m !== null &&
-    typeof m.constructor === 'function' &&
-    Object.keys(m).sort().join() === MAPPER_FIELDS.join();
-  return mappers.length > 0 && mappers.every(plain) ? mappers.filter(plain) : null;
+  const mappers: object[] = [];
+  for (const m of new Set<unknown>(Object.values(byType))) {
+    const plain =
+      typeof m === 'object' &&
+      m !== null &&
+      typeof m.constructor === 'function' &&
+      Object.keys(m).sort().join() === MAPPER_FIELDS.join();
+    if (!plain) return null;
+    mappers.push(m);
+  }
+  return mappers.length > 0 ? mappers : null;
 }
 
 /**

@@ -30,7 +30,7 @@ let parser: Promise<Parse> | undefined;
  * music-metadata and its tokenizer, loaded at the first file read: a server that is only started
  * and asked for music already scanned never reads a tag, and need not hold the reader in memory.
  */
-export function loadParser(): Promise<Parse> {
+function loadParser(): Promise<Parse> {
   parser ??= Promise.all([import('music-metadata'), import('./window-tokenizer.js')]).then(
     ([{ parseFromTokenizer }, { WindowTokenizer }]) =>
       (window, file, options) =>

@@ -5,7 +5,7 @@ import { finish, type Steps } from './steps.js';
 
 /** Albums whose sort keys are read between two pauses of an order made in steps. */
 const ALBUMS_PER_STEP = 1_000;
-/** Comparisons between two pauses of an order's sort: a collator's costs about a microsecond. */
+/** Comparisons between two pauses of an order's sort: a collator's comparison is cheap but not free. */
 const COMPARISONS_PER_STEP = 4_000;
 
 /** The catalog as the orders read it: its name-sorted lists and per-album figures. */
@@ -20,7 +20,7 @@ export interface OrderedCatalog extends AlbumShelf {
  * costs the page, not a sort or a filter of the whole library. Each order is what a sort or filter
  * of the whole library per request gave (the comparisons of album-order.ts, the year and genre
  * filters), ties included. The two orders players page through most (newest, by artist) take a
- * collector's library tens or hundreds of milliseconds to sort: `ahead` makes them in steps before
+ * collector's library longer to sort than a turn of the event loop may last: `ahead` makes them in steps before
  * anyone asks, and a read that comes first finishes the one it needs at once.
  */
 export class CatalogOrders {

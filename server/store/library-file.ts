@@ -20,7 +20,10 @@ import { StoreFileError } from './json-document.js';
 export const LIBRARY_SCHEMA_VERSION = 1;
 
 /** The first line as written: the head with its stamp (a file written before stamps has none). */
-const STAMPED_HEAD = /^\{"schemaVersion":1,(?:"stamp":"([0-9a-f]{16})",)?"artists":\[\n/u;
+const STAMPED_HEAD = new RegExp(
+  `^\\{"schemaVersion":${LIBRARY_SCHEMA_VERSION},(?:"stamp":"([0-9a-f]{16})",)?"artists":\\[\\n`,
+  'u',
+);
 const headOf = (stamp: string) => `{"schemaVersion":${LIBRARY_SCHEMA_VERSION},"stamp":"${stamp}","artists":[`;
 /** Enough bytes for the first line with its stamp. */
 const HEAD_BYTES = headOf('0'.repeat(16)).length + 1;

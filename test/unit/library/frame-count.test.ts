@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileWindow } from '../../../server/library/file-window.js';
 import { adtsDuration, mpegDuration, mpegFrame } from '../../../server/library/frame-count.js';
 
 /** An MPEG-1 layer III header: 128 kbit/s, 44.1 kHz, stereo. */
@@ -125,6 +126,33 @@ describe('mpegDuration without a Xing header', () => {
     const id3v2 = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x0a', 'latin1'), Buffer.alloc(10)]);
     const data = Buffer.concat([id3v2, cbrStream(5000), trailingTags()]);
     expect(await mpegDuration(await tempFile('cbr.mp3', data))).toBeCloseTo((5000 * 1152) / 44100, 9);
+  });
+
+  it('probes a long stream at its dozen places in one batch, keeping the start and the end read', async () => {
+    const data = Buffer.concat([cbrStream(12_000), trailingTags()]);
+    const window = await FileWindow.open(await tempFile('long-cbr.mp3', data));
+    try {
+      // What music-metadata reads first: the tags at the end, then the start.
+      await window.read(window.size - 128, 3);
+      await window.read(0, 10);
+      const read = window.handle.read.bind(window.handle);
+      let reading = 0;
+      let most = 0;
+      window.handle.read = async (...args: Parameters<typeof read>) => {
+        most = Math.max(most, ++reading);
+        try {
+          return await read(...args);
+        } finally {
+          reading--;
+        }
+      };
+      expect(await mpegDuration(window)).toBeCloseTo((12_000 * 1152) / 44100, 9);
+      // One read a probe, all on their way at once, and nothing read again.
+      expect(most).toBe(12);
+      expect(window.reads).toBe(2 + 12);
+    } finally {
+      await window.close();
+    }
   });
 
   it('counts every frame of a stream whose bit rate changes', async () => {
