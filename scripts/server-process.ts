@@ -242,15 +242,13 @@ function buildServer(): Promise<string> {
 /** `musicDir`: a music folder the server is given (not scanned at start; `ask('scan')` scans it). */
 export async function startServerProcess(dataDir: string, musicDir?: string): Promise<ServerProcess> {
   const script = await buildServer();
-  // The heap limits `npm start` gives the server (package.json): without them, V8 sizes the heap by
-  // this machine's memory (4 GB here) and lets garbage pile up far beyond what a NAS would hold, and
-  // keeps a young generation of 32 MB where 8 MB serves.
+  // The heap limit `npm start` gives the server (package.json): without it, V8 sizes the heap by
+  // this machine's memory (4 GB here) and lets garbage pile up far beyond what a NAS would hold.
   const child = spawn(
     process.execPath,
     [
       '--expose-gc',
       '--max-old-space-size=1024',
-      '--max-semi-space-size=4',
       // Extra V8/Node flags to look into the server while a bench drives it (e.g. `--cpu-prof
       // --cpu-prof-dir=/tmp/prof`): never set by the benches themselves.
       ...(process.env.MELON_BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),

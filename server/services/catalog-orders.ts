@@ -12,6 +12,8 @@ const COMPARISONS_PER_STEP = 4_000;
 export interface OrderedCatalog extends AlbumShelf {
   albumsByName(): readonly AlbumRecord[];
   tracksByName(): readonly TrackRecord[];
+  /** When the album's first file was written (Infinity for an album without tracks). */
+  albumAddedMs(albumId: string): number;
 }
 
 /**
@@ -107,9 +109,7 @@ export class CatalogOrders {
     const albums = this.catalog.albumsByName();
     const added = new Float64Array(albums.length);
     for (let i = 0; i < albums.length; i++) {
-      added[i] = this.catalog
-        .albumTracks(albums[i]!.id)
-        .reduce((first, t) => Math.min(first, t.mtimeMs), Infinity);
+      added[i] = this.catalog.albumAddedMs(albums[i]!.id);
       if ((i + 1) % ALBUMS_PER_STEP === 0) yield;
     }
     // Ties (and albums without tracks, whose difference is NaN) go by name: the albums are by name
