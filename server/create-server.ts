@@ -21,7 +21,7 @@ import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
 import { listenBrainzAdapter } from './http/listenbrainz/routes.js';
-import { startingGate, type StartState } from './http/starting.js';
+import { startingGate, statsReadsOf, type StartState } from './http/starting.js';
 import { warmUp, warmUpSecret } from './http/warm-up.js';
 import { startLoads } from './start-loads.js';
 import type { Store } from './store/open-store.js';
@@ -250,7 +250,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       listenBrainzAdapter({ tokens: services.apiKeys, history: services.history, clock, logger }),
     ],
     adapters: [subsonic],
-    starting: startingGate(startState, config.version, deps.startWaitMs),
+    starting: startingGate(startState, config.version, statsReadsOf(routes), deps.startWaitMs),
   });
   // Listens still in an outbox go out again.
   services.forwarding.start();

@@ -93,6 +93,11 @@ export interface RouteDef {
   handler: Handler;
   /** What the route takes and answers; the OpenAPI document is made from it (http/native/openapi.ts). */
   doc?: EndpointDoc;
+  /**
+   * A statistics read: it needs the plays and their counting, not the library, and is answered
+   * while the library is still read at start when the counting was saved (http/starting.ts).
+   */
+  statsRead?: boolean;
 }
 
 /** A route of the route table: every one is documented. */

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
+import type { RouteDef } from './endpoint.js';
 import type { AppState } from './problem.js';
 import { envelope, render } from './subsonic/render.js';
 import { SUBSONIC_CODES } from './subsonic/errors.js';
@@ -56,30 +57,14 @@ const ANSWERED_AT_ONCE = new Set([
 ]);
 
 /**
- * The statistics reads (docs/API.md, Statistics): they need the plays and the counting, not the
- * library, and are answered once `statsReady`.
+ * The paths of the statistics reads (docs/API.md, Statistics) of a route table, those it marks
+ * `statsRead`: they need the plays and the counting, not the library, and are answered once
+ * `statsReady`.
  */
-const STATS_READS = new Set(
-  [
-    'listening-time',
-    'household-facts',
-    'top-tracks',
-    'top-albums',
-    'top-artists',
-    'top-genres',
-    'recent-tracks',
-    'recent-albums',
-    'recent-artists',
-    'activity',
-    'members',
-    'devices',
-    'heatmap',
-  ].map((read) => `/api/stats/${read}`),
-);
-
-/** Whether a request is a statistics read (answered once `StartState.statsReady`). */
-export function isStatsRead(method: string, path: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && STATS_READS.has(routedPath(path));
+export function statsReadsOf(
+  routes: readonly Pick<RouteDef, 'method' | 'path' | 'statsRead'>[],
+): Set<string> {
+  return new Set(routes.filter((r) => r.statsRead && r.method === 'GET').map((r) => routedPath(r.path)));
 }
 
 /**
@@ -103,6 +88,8 @@ const routedPath = (path: string): string => path.replace(/(?<=.)\/+$/u, '').toL
 export function startingGate(
   state: StartState,
   version: string,
+  /** The statistics reads' paths (statsReadsOf). */
+  statsReads: ReadonlySet<string>,
   waitMs = START_WAIT_MS,
 ): Koa.Middleware<AppState> {
   // The waiting requests, released together when the load ends. One reaction to the load, not one
@@ -139,7 +126,7 @@ export function startingGate(
     // A preflight reads and writes nothing: its API answers it (ListenBrainz allows any origin).
     const atOnce = ctx.method === 'OPTIONS' || answeredWhileStarting(ctx.path);
     // The statistics may be ready first; a read waiting for them goes on once the plays are in.
-    const stats = isStatsRead(ctx.method, ctx.path);
+    const stats = (ctx.method === 'GET' || ctx.method === 'HEAD') && statsReads.has(routedPath(ctx.path));
     if (state.ready || atOnce || (stats && state.statsReady) || (await loaded(stats))) await next();
     else refuse(ctx, version);
   };

@@ -132,6 +132,22 @@ describe('a start over plays counted for the library on disk', () => {
     expect(await answers(t, member.token)).toEqual(after);
   });
 
+  it('lets through early exactly the statistics reads the route table marks', () => {
+    const reads = t.server.routes.filter((route) => route.statsRead).map((r) => `${r.method} ${r.path}`);
+    expect(reads).toEqual(
+      [
+        'listening-time',
+        'household-facts',
+        ...['tracks', 'albums', 'artists', 'genres'].map((kind) => `top-${kind}`),
+        ...['tracks', 'albums', 'artists'].map((kind) => `recent-${kind}`),
+        'activity',
+        'members',
+        'devices',
+        'heatmap',
+      ].map((read) => `GET /api/stats/${read}`),
+    );
+  });
+
   it('keeps the counting it started with when nothing changed until its stop, and starts from it again', async () => {
     await t.stop(true);
     const counting = join(t.dataDir, 'plays.counting');

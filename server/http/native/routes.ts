@@ -62,6 +62,12 @@ const post = (
   body,
 });
 
+/** A statistics read (RouteDef.statsRead), open to every reader. */
+const statsRead = (path: string, endpoint: Endpoint): DocumentedRoute => ({
+  ...get('stats', path, READERS, endpoint),
+  statsRead: true,
+});
+
 const page = (summary: string, mediaType: string, reply: () => ReturnType<Endpoint['handler']>) =>
   rawEndpoint({ summary, responses: { 200: { description: summary, mediaType } }, handle: reply });
 
@@ -199,19 +205,19 @@ export function routeTable(services: Services): DocumentedRoute[] {
     // Statistics (docs/API.md: Statistics, Ratings)
     post('stats', '/api/stats/log-play', MEMBERS, stats.logPlay),
     post('stats', '/api/stats/log-skip', MEMBERS, stats.logSkip),
-    get('stats', '/api/stats/listening-time', READERS, stats.listeningTime),
-    get('stats', '/api/stats/household-facts', READERS, stats.householdFacts),
-    get('stats', '/api/stats/top-tracks', READERS, stats.topTracks),
-    get('stats', '/api/stats/top-albums', READERS, stats.topAlbums),
-    get('stats', '/api/stats/top-artists', READERS, stats.topArtists),
-    get('stats', '/api/stats/top-genres', READERS, stats.topGenres),
-    get('stats', '/api/stats/recent-tracks', READERS, stats.recentTracks),
-    get('stats', '/api/stats/recent-albums', READERS, stats.recentAlbums),
-    get('stats', '/api/stats/recent-artists', READERS, stats.recentArtists),
-    get('stats', '/api/stats/activity', READERS, stats.activity),
-    get('stats', '/api/stats/members', READERS, stats.members),
-    get('stats', '/api/stats/devices', READERS, stats.devices),
-    get('stats', '/api/stats/heatmap', READERS, stats.heatmap),
+    statsRead('/api/stats/listening-time', stats.listeningTime),
+    statsRead('/api/stats/household-facts', stats.householdFacts),
+    statsRead('/api/stats/top-tracks', stats.topTracks),
+    statsRead('/api/stats/top-albums', stats.topAlbums),
+    statsRead('/api/stats/top-artists', stats.topArtists),
+    statsRead('/api/stats/top-genres', stats.topGenres),
+    statsRead('/api/stats/recent-tracks', stats.recentTracks),
+    statsRead('/api/stats/recent-albums', stats.recentAlbums),
+    statsRead('/api/stats/recent-artists', stats.recentArtists),
+    statsRead('/api/stats/activity', stats.activity),
+    statsRead('/api/stats/members', stats.members),
+    statsRead('/api/stats/devices', stats.devices),
+    statsRead('/api/stats/heatmap', stats.heatmap),
     // Listening history in and out (docs/API.md: Import and export, Year in review)
     {
       ...post('stats', '/api/stats/import', MEMBERS, history.startImport, 'multipart'),

@@ -3,8 +3,15 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.js';
-import { startingGate, type StartState } from '../../../server/http/starting.js';
+import { startingGate, statsReadsOf, type StartState } from '../../../server/http/starting.js';
 import type { AppState } from '../../../server/http/problem.js';
+
+/** Two statistics reads of a route table, and a write beside them that is not one. */
+const STATS_READS = statsReadsOf([
+  { method: 'GET', path: '/api/stats/top-artists', statsRead: true },
+  { method: 'GET', path: '/api/stats/heatmap', statsRead: true },
+  { method: 'POST', path: '/api/stats/log-play' },
+]);
 
 /** A start the test ends by hand: loaded, failed, or cut short by a close. */
 function startOf() {
@@ -47,7 +54,7 @@ async function gated(state: StartState, waitMs: number) {
     arrived();
     return next();
   });
-  app.use(startingGate(state, '1.0.0', waitMs));
+  app.use(startingGate(state, '1.0.0', STATS_READS, waitMs));
   app.use((ctx) => {
     ctx.body = 'passed';
   });
