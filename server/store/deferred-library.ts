@@ -32,11 +32,6 @@ export class DeferredLibrary implements LibraryStore {
     this.closed = true;
   }
 
-  /** Whether `open` has read the file. */
-  get isOpen(): boolean {
-    return this.repo !== undefined;
-  }
-
   /**
    * The mark of the library as it stands (library-file.ts): of the file the records were read from
    * or last written to, once open; before that, of the file on disk, read without the rest. Null

@@ -83,7 +83,7 @@ describe('saved play index after kill -9', () => {
       await log.close();
       expect(answers(index)).toEqual(answers(rebuilt));
       for (let t = 0; t < 20; t += 1)
-        expect(index.latestEntryOfTrack(`t${t}`)).toEqual(rebuilt.latestEntryOfTrack(`t${t}`));
+        expect(index.latestSnapshotOfTrack(`t${t}`)).toEqual(rebuilt.latestSnapshotOfTrack(`t${t}`));
     } finally {
       await indexed.close();
     }

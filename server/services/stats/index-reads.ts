@@ -195,10 +195,6 @@ export abstract class IndexReads {
     return sel && spanOf(this.parts, sel);
   }
 
-  latestEntryOfTrack(trackId: string): PlayLogEntry | undefined {
-    return this.latest.entryOfTrack(this.allRows(), trackId, this.idOfLine);
-  }
-
   /** The snapshot of a track's newest log, as logged. */
   latestSnapshotOfTrack(trackId: string): LoggedSnapshot | undefined {
     return this.latest.snapshotOfTrack(this.allRows(), trackId);

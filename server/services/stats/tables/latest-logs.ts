@@ -2,7 +2,6 @@ import type { PlayLogEntry, PlaySnapshot } from '../../../domain/play.js';
 import { capacityFor, grown } from '../columns/columns.js';
 import type { IndexTables } from './index-tables.js';
 import { LatestNames } from './latest-names.js';
-import { entryAt, type IdOfLine } from '../columns/row-entry.js';
 import type { UserColumns } from '../columns/user-columns.js';
 
 /** A snapshot as logged, with its artists' names. */
@@ -130,16 +129,7 @@ export class LatestLogs {
     if (this.changes === changes) this.names ??= latest;
   }
 
-  entryOfTrack(
-    columns: readonly UserColumns[],
-    trackId: string,
-    idOfLine: IdOfLine,
-  ): PlayLogEntry | undefined {
-    const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
-    return found && entryAt(this.tables, found.u, found.row, idOfLine);
-  }
-
-  /** The snapshot of a track's newest log, as logged (`entryOfTrack` without reading its id). */
+  /** The snapshot of a track's newest log, as logged. */
   snapshotOfTrack(columns: readonly UserColumns[], trackId: string): LoggedSnapshot | undefined {
     const found = latestRowOfTrack(this.latest, this.tables, columns, trackId);
     return found && this.tables.snapshots.fields(found.u.snap[found.row]!);

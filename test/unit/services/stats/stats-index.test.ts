@@ -351,11 +351,11 @@ describe('StatsIndex lookups', () => {
       entry({ trackName: 'Old', albumName: 'Old album', artistNames: ['Old artist'], at: T0, userId: 'u2' }),
       entry({ albumName: null, artistNames: [''], at: T0 + 20, userId: 'u2' }),
     ]);
-    expect(index.latestEntryOfTrack('t1')?.at).toBe(T0 + 20);
+    expect(index.latestSnapshotOfTrack('t1')).toMatchObject({ albumName: null, artistNames: [''] });
     expect(index.snapshotName('album', 'al1')).toBe('New album');
     expect(index.snapshotName('artist', 'ar1')).toBe('New artist');
     expect(index.snapshotName('artist', 'nope')).toBeNull();
-    expect(index.latestEntryOfTrack('nope')).toBeUndefined();
+    expect(index.latestSnapshotOfTrack('nope')).toBeUndefined();
   });
 });
 

@@ -45,7 +45,7 @@ function reads(index: StatsIndex): unknown[] {
       );
     }
   }
-  for (let t = 0; t < 20; t += 1) out.push(index.latestEntryOfTrack(`t${t}`));
+  for (let t = 0; t < 20; t += 1) out.push(index.latestSnapshotOfTrack(`t${t}`));
   for (let a = 0; a < 11; a += 1) out.push(index.snapshotName('album', `al${a}`));
   for (let a = 0; a < 9; a += 1) out.push(index.snapshotName('artist', `ar${a}`));
   return out;
