@@ -80,6 +80,13 @@ function held(): { turn: () => Promise<void>; release: () => void } {
   return { turn: () => gate, release };
 }
 
+/** Checks that `t` holds the statistics until its library (held by `library`) is read, then reads it. */
+async function readsLibraryFirst(t: TestServer, library: ReturnType<typeof held>, token: string) {
+  expect((await t.call('/api/stats/top-tracks', { token })).status).toBe(503);
+  library.release();
+  await t.server.started;
+}
+
 describe('a start over plays counted for the library on disk', () => {
   let t: TestServer;
   let member: TestUser;
@@ -221,9 +228,7 @@ describe('a start over a library.json edited by hand, its first line kept', () =
   });
 
   it('reads the library first, and names the plays as the edited file says', async () => {
-    expect((await t.call('/api/stats/top-tracks', { token: member.token })).status).toBe(503);
-    library.release();
-    await t.server.started;
+    await readsLibraryFirst(t, library, member.token);
     const recent = await t.call('/api/stats/recent-tracks', { token: member.token });
     expect(await recent.json()).toMatchObject([{ track: { id: 't2', name: 'Closing (Edited)' } }, {}]);
   });
@@ -248,9 +253,7 @@ describe('a stop without the time to count the plays anew', () => {
 
     const library = held();
     t = await restartHeld(t, library, logged);
-    expect((await t.call('/api/stats/top-tracks', { token: stopped.member.token })).status).toBe(503);
-    library.release();
-    await t.server.started;
+    await readsLibraryFirst(t, library, stopped.member.token);
     const top = await t.call('/api/stats/top-tracks', { token: stopped.member.token });
     expect(await top.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
     await t.stop();
@@ -274,9 +277,7 @@ describe('a start without a saved counting (saved by an older Melon)', () => {
   });
 
   it('opens its saved index as before, the library read first, and saves a counting at close', async () => {
-    expect((await t.call('/api/stats/top-tracks', { token: member.token })).status).toBe(503);
-    library.release();
-    await t.server.started;
+    await readsLibraryFirst(t, library, member.token);
     const top = await t.call('/api/stats/top-tracks', { token: member.token });
     expect(await top.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
     expect(t.logs.join('\n')).not.toMatch(/does not fit/);
