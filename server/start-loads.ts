@@ -47,8 +47,8 @@ export function startLoads(deps: {
   libraryTurn: () => Promise<void>;
   /** Whether the server is closing. */
   closed: () => boolean;
-  /** The time the counting may take to make at a stop. */
-  countingMs: number;
+  /** Until when (performance.now()) the counting may be made at a stop. */
+  countingEnds: () => number;
 }): StartLoads {
   const { indexed, loading, statsIndex, services, logger } = deps;
   const { store } = indexed;
@@ -105,7 +105,7 @@ export function startLoads(deps: {
       return 'keep';
     // A stop must end within seconds (a supervisor kills what does not): over its time, none is
     // saved, and the next start reads the library first.
-    const ends = performance.now() + deps.countingMs;
+    const ends = deps.countingEnds();
     const inTime = () => performance.now() < ends;
     const counting = makeSavedCounting(
       statsIndex,

@@ -244,7 +244,7 @@ describe('a stop without the time to count the plays anew', () => {
       scanner: fakeScanner(logged),
       dataDir: stopped.first.dataDir,
       clock: stopped.first.clock,
-      countingMs: 0,
+      countingWithinMs: 0,
     });
     expect((await postJson(t, '/api/stats/log-play', { id: 't2' }, stopped.member.token)).status).toBe(200);
     await t.stop(true);

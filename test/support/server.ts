@@ -58,8 +58,8 @@ export interface TestServerOptions {
   startWaitMs?: number;
   /** Hands the server over while its plays still load (default: once they are in and scanned). */
   whileStarting?: boolean;
-  /** The time the play counting may take at a stop. */
-  countingMs?: number;
+  /** How long after a stop began the play counting may still be made. */
+  countingWithinMs?: number;
 }
 
 /**
@@ -120,7 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     loadTurn: options.loadTurn,
     libraryTurn: options.libraryTurn,
     startWaitMs: options.startWaitMs,
-    countingMs: options.countingMs,
+    countingWithinMs: options.countingWithinMs,
   });
   const url = await server.listen();
   // The plays load and the start-up scan run in the background; tests begin once both have finished.
