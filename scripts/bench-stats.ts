@@ -34,7 +34,8 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
   const { plays } = data;
   const dataDir = await mkdtemp(join(tmpdir(), 'melon-bench-run-'));
   try {
-    await cp(data.dataDir, dataDir, { recursive: true });
+    // Kept as they were, as a restart finds them: the saved counting checks library.json's time.
+    await cp(data.dataDir, dataDir, { recursive: true, preserveTimestamps: true });
     console.error('starting from the raw log (no saved index) ...');
     const rawStartMs = await rawStart(dataDir);
 

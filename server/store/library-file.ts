@@ -68,9 +68,15 @@ export interface LibraryMark {
   mtimeMs: number;
 }
 
-/** Whether two marks are of the same file. */
+/** How far apart two times of one file may be: a copy that keeps times may keep them to the millisecond. */
+const SAME_TIME_MS = 2;
+
+/**
+ * Whether two marks are of the same file. A copy or a restore that keeps times (cp -p, rsync -a, a
+ * backup tool, Node's own copy) may round them, and must still count as the file it copies.
+ */
 export function sameMark(a: LibraryMark, b: LibraryMark): boolean {
-  return a.stamp === b.stamp && a.size === b.size && a.mtimeMs === b.mtimeMs;
+  return a.stamp === b.stamp && a.size === b.size && Math.abs(a.mtimeMs - b.mtimeMs) < SAME_TIME_MS;
 }
 
 /** The mark of library.json as it is on disk; null when there is no file or its head has no stamp. */

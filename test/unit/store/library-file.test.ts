@@ -1,4 +1,4 @@
-import { open, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { cp, open, readFile, stat, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
@@ -83,6 +83,20 @@ describe('library.json', () => {
     expect(after.stamp).toBe(before.stamp);
     expect(sameMark(after, before)).toBe(false);
     expect(sameMark(after, { ...after })).toBe(true);
+  });
+
+  it('is the same mark once copied with its times kept, as a backup restores it', async () => {
+    const path = temp.path('library.json');
+    const copy = temp.path('restored.json');
+    await writeLibraryFile(path, everyField());
+    // A time finer than a millisecond, which a copy that keeps times may drop.
+    await utimes(path, 1_700_000_000.123_456, 1_700_000_000.123_456);
+    await cp(path, copy, { preserveTimestamps: true });
+    const original = (await readLibraryMark(path))!;
+    const restored = (await readLibraryMark(copy))!;
+    expect(sameMark(restored, original)).toBe(true);
+    await utimes(copy, 1_700_000_001, 1_700_000_001);
+    expect(sameMark((await readLibraryMark(copy))!, original)).toBe(false);
   });
 
   it('has no stamp when the file is missing or was written before stamps, and still reads it', async () => {
