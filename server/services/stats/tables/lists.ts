@@ -96,14 +96,6 @@ export class Lists {
     return Array.from(this.all.subarray(this.starts[s], this.starts[s + 1]));
   }
 
-  /** Whether list `s` is `list`. */
-  holds(s: number, list: ArrayLike<number>): boolean {
-    const from = this.starts[s]!;
-    if (this.starts[s + 1]! - from !== list.length) return false;
-    for (let i = 0; i < list.length; i += 1) if (this.all[from + i] !== list[i]) return false;
-    return true;
-  }
-
   /** Whether list `s` here is list `t` of `other`. */
   same(s: number, other: Lists, t: number): boolean {
     const from = this.starts[s]!;
