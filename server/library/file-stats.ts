@@ -1,17 +1,13 @@
 /**
  * What a rescan needs to know of every file the library holds (size, time, identity), for many
- * files at once. Each `fs.promises.stat` is a trip through libuv's thread pool: a promise, a
- * request, waking a pool thread, and its answer back on the main thread, which costs several times
- * the system call itself; at a collector's 200,000 files that was most of an unchanged rescan.
- * Large lists are therefore stat'ed synchronously in a few worker threads, a batch of paths a
- * message: the main thread only receives numbers. A synchronous stat that never returns (a share
- * that stopped answering) holds up its worker and the scan, as it would hold a pool thread, never
- * the server. Several workers, each on its own part of the list, keep several places of the disk
- * read at once when the file system's caches are cold; pool threads working through neighbouring
- * paths mostly waited on the same blocks.
+ * files at once. Large lists are stat'ed in worker threads (sync-workers.ts), a batch of paths a
+ * message; short ones through the thread pool, as a worker costs more to start. Several workers,
+ * each on its own part of the list, keep several places of the disk read at once when the file
+ * system's caches are cold; pool threads working through neighbouring paths mostly waited on the
+ * same blocks.
  */
 import { stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { SyncWorkers } from './sync-workers.js';
 
 /** A regular file's size, modification time and identity, as `fs.stat` gives them. */
 export interface FileFacts {
@@ -39,10 +35,7 @@ const POOL_CONCURRENCY = 32;
 /** Numbers a path in a worker's answer: size, mtimeMs, dev, ino (NaN when not a regular file). */
 const FIELDS = 4;
 
-/**
- * The worker, as source text: it needs nothing but Node's own modules, and evaluated from a string
- * it runs the same from the built server, the sources and the desktop app's archive.
- */
+/** The worker (see sync-workers.ts): the facts of each path of a message, in a Float64Array. */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { statSync } = require('node:fs');
@@ -109,55 +102,27 @@ async function statInPool(paths: readonly string[], sink: FactsSink): Promise<vo
 }
 
 async function statInWorkers(paths: readonly string[], sink: FactsSink): Promise<void> {
-  const count = Math.min(WORKERS, Math.ceil(paths.length / BATCH));
-  const workers = Array.from({ length: count }, () => new Worker(WORKER_SOURCE, { eval: true }));
-  let next = 0;
-  const drive = async (worker: Worker): Promise<void> => {
-    while (next < paths.length) {
-      const start = next;
-      const end = Math.min(paths.length, start + BATCH);
-      next = end;
-      const out = await answer(worker, paths.slice(start, end));
-      for (let k = 0; start + k < end; k++) {
-        const at = k * FIELDS;
-        const size = out[at]!;
-        sink(
-          start + k,
-          Number.isNaN(size) ? null : { size, mtimeMs: out[at + 1]!, dev: out[at + 2]!, ino: out[at + 3]! },
-        );
-      }
-    }
-  };
+  const workers = new SyncWorkers<string[], Float64Array>(
+    WORKER_SOURCE,
+    Math.min(WORKERS, Math.ceil(paths.length / BATCH)),
+  );
+  const batches = Array.from({ length: Math.ceil(paths.length / BATCH) }, (_, b) => b * BATCH);
   try {
-    await Promise.all(workers.map(drive));
+    await Promise.all(
+      batches.map(async (start) => {
+        const end = Math.min(paths.length, start + BATCH);
+        const out = await workers.run(paths.slice(start, end));
+        for (let k = 0; start + k < end; k++) {
+          const at = k * FIELDS;
+          const size = out[at]!;
+          sink(
+            start + k,
+            Number.isNaN(size) ? null : { size, mtimeMs: out[at + 1]!, dev: out[at + 2]!, ino: out[at + 3]! },
+          );
+        }
+      }),
+    );
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await workers.close();
   }
-}
-
-/** Sends `paths` to `worker` and waits for its numbers; rejects when the worker fails or exits. */
-function answer(worker: Worker, paths: string[]): Promise<Float64Array> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    const onMessage = (out: Float64Array): void => {
-      done();
-      resolve(out);
-    };
-    const onError = (error: Error): void => {
-      done();
-      reject(error);
-    };
-    const onExit = (code: number): void => {
-      done();
-      reject(new Error(`The file stat worker exited (${code})`));
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.postMessage(paths);
-  });
 }
