@@ -16,7 +16,8 @@ export type Listing = { dev: number; ino: number; names: string[]; kinds: EntryK
 
 /** Folders listed through the pool before the workers start: a small library never starts them. */
 const POOL_FOLDERS = 512;
-const WORKERS = 2;
+/** As many folders in flight as the thread pool's four threads had: a share's latency sets the pace. */
+const WORKERS = 4;
 /** Folders a message at most: a few milliseconds of a worker's time. */
 const BATCH = 32;
 
