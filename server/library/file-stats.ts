@@ -25,10 +25,10 @@ export interface StatOptions {
   workersFrom?: number;
 }
 
-/** Below this many files, starting workers (tens of ms of CPU each) costs more than it saves. */
-const WORKERS_FROM = 4096;
+/** Below this many files, starting the workers costs more CPU than they save (docs/BENCHMARKS.md). */
+const WORKERS_FROM = 8192;
 const WORKERS = 4;
-/** Paths a message: a few milliseconds of a worker's time, about one of the main thread's. */
+/** Paths a message: enough to make a message's cost small, few enough that a batch is a short turn. */
 const BATCH = 512;
 /** Stats in flight at once through the thread pool, for short lists. */
 const POOL_CONCURRENCY = 32;

@@ -2,8 +2,8 @@
  * Lists folders for the walk (folder-walk.ts): each folder's identity and its entries with their
  * kinds. The first folders go through the thread pool (`fs.promises`); once a walk has listed enough
  * of them to be a large library, the rest go to worker threads (sync-workers.ts), many folders a
- * message: at a collector's 20,000 album folders, two trips through the pool a folder (its `stat`
- * and its listing) were most of the walk's time.
+ * message: a collector's tens of thousands of album folders would otherwise take two trips through
+ * the pool each (the folder's `stat` and its listing), which cost far more than the calls.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { errnoCode } from '../fs/errno.js';
@@ -14,11 +14,14 @@ export type EntryKind = 'dir' | 'file' | 'link' | 'other';
 /** A folder's device and inode (to enter each real folder once) and its entries; or why it failed. */
 export type Listing = { dev: number; ino: number; names: string[]; kinds: EntryKind[] } | { error: string };
 
-/** Folders listed through the pool before the workers start: a small library never starts them. */
-const POOL_FOLDERS = 512;
+/**
+ * Folders listed through the pool before the workers start, which cost more to start than a small
+ * library's walk saves (docs/BENCHMARKS.md): a small library never starts them.
+ */
+const POOL_FOLDERS = 1024;
 /** As many folders in flight as the thread pool's four threads had: a share's latency sets the pace. */
 const WORKERS = 4;
-/** Folders a message at most: a few milliseconds of a worker's time. */
+/** Folders a message at most, so that a batch stays a short turn of the main thread. */
 const BATCH = 32;
 
 const KINDS: EntryKind[] = ['other', 'dir', 'file', 'link'];

@@ -2,9 +2,10 @@
  * A few worker threads that run blocking file-system calls for the main thread, a batch of paths a
  * message. Each async call of `node:fs` is a trip through libuv's thread pool (a promise, a request,
  * a pool thread woken, its answer back on the main thread), which costs several times the system
- * call itself: over a collector's 200,000 files that was most of a rescan. A worker makes the same
- * calls synchronously, back to back, and answers a batch at once. A call that never returns (a share
- * that stopped answering) holds up its worker, as it would a pool thread, never the event loop.
+ * call itself, and a rescan of a collector's library makes hundreds of thousands. A worker makes
+ * the same calls synchronously, back to back, and answers a batch at once. A call that never
+ * returns (a share that stopped answering) holds up its worker, as it would a pool thread, never
+ * the event loop.
  *
  * The workers run source text, evaluated: they need nothing but Node's own modules, and so run the
  * same from the built server, the sources and the desktop app's archive.
