@@ -18,6 +18,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved
 import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { CountedAs, TrackNow } from './tables/snapshots.js';
+import { countedOtherwise } from './tables/counted-otherwise.js';
 import type { LoggedSnapshot } from './tables/latest-logs.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import type { IdOfLine } from './columns/row-entry.js';
@@ -135,7 +136,7 @@ export class StatsIndex extends IndexReads {
   }
 
   /**
-   * The next `load` counts the saved snapshots as `moved` says (SnapshotTable.countedOtherwise, saved
+   * The next `load` counts the saved snapshots as `moved` says (counted-otherwise.ts, saved
    * with the index for the library that is on disk), the rest as logged, until the library is read
    * and counted anew (`countAsInLibrary`); undefined: not (a load that did not take it).
    */
@@ -157,9 +158,9 @@ export class StatsIndex extends IndexReads {
     for (let s = 0; s < table.count; s += 1) yield table.fields(s);
   }
 
-  /** The snapshots counted otherwise than logged (SnapshotTable.countedOtherwise). */
+  /** The snapshots counted otherwise than logged (counted-otherwise.ts). */
   countedOtherwise(): CountedAs[] {
-    return this.tables.snapshots.countedOtherwise();
+    return countedOtherwise(this.tables);
   }
 
   /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */

@@ -13,6 +13,19 @@ export class Interner {
     return id;
   }
 
+  /**
+   * Adds `values[from, to)` in order, each as the next number (a saved table's entries): a value
+   * held already is skipped, which leaves `count` short for the caller to notice.
+   */
+  addNew(values: readonly string[], from: number, to: number): void {
+    for (let i = from; i < to; i += 1) {
+      const value = values[i]!;
+      if (this.ids.has(value)) continue;
+      this.ids.set(value, this.values.length);
+      this.values.push(value);
+    }
+  }
+
   get(value: string): number | undefined {
     return this.ids.get(value);
   }
