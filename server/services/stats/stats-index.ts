@@ -33,6 +33,7 @@ import { inBackground } from '../steps.js';
  */
 const ROWS_PER_LOAD_STEP = 2_500;
 const SNAPSHOTS_PER_LOAD_STEP = 250;
+const STRINGS_PER_LOAD_STEP = 5_000;
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
@@ -124,6 +125,10 @@ export class StatsIndex extends IndexReads {
     const { snapshots } = this.tables;
     const counting = this.savedCounting;
     this.savedCounting = undefined;
+    // Counting anew interns what the library or the saved counting names: the saved strings are
+    // looked up first. Else that waits until the load is done (`indexInSteps`).
+    if (counting ? counting.length > 0 : snapshots.countsAsInLibrary)
+      yield* this.tables.indexInSteps(STRINGS_PER_LOAD_STEP);
     if (counting) {
       yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
     } else if (snapshots.countsAsInLibrary) {
@@ -161,6 +166,14 @@ export class StatsIndex extends IndexReads {
   /** The snapshots counted otherwise than logged (counted-otherwise.ts). */
   countedOtherwise(): CountedAs[] {
     return countedOtherwise(this.tables);
+  }
+
+  /**
+   * Puts the strings a load added in their look-ups, in steps (LoadingIndex runs it once the load
+   * is done); a look-up before that does it at once.
+   */
+  indexInSteps(): Generator<void, boolean> {
+    return this.tables.indexInSteps(STRINGS_PER_LOAD_STEP);
   }
 
   /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */

@@ -208,7 +208,7 @@ export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep
         values.push(text.slice(at, (at += length)));
       }
       if (k === 4) for (const value of values) tables.genres.intern(value);
-      else interner.addNew(values, 0, values.length);
+      else interner.addSaved(values);
       if (interner.count !== saved.from[k] + i + values.length)
         throw new Error('saved index: tables out of step');
     }
