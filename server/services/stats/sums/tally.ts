@@ -115,12 +115,23 @@ export class Tally {
   }
 
   /**
-   * Turns a sparse tally dense when most of the items it has room for are counted (DENSE_SHARE):
-   * called once its items are all counted (a load's end), as the share seen while they are counted
-   * one by one says little (a listener's first plays are all of the snapshots defined so far).
+   * Turns a sparse tally dense when most of the items it has room for are counted (DENSE_SHARE),
+   * or lets go of its spare slots: called once its items are all counted (a load's end), as the
+   * share seen while they are counted one by one says little (a listener's first plays are all of
+   * the snapshots defined so far).
    */
   fit(): void {
-    if (this.slot && this.touchedCount >= this.slot.length * DENSE_SHARE) this.densify();
+    if (!this.slot) return;
+    if (this.touchedCount >= this.slot.length * DENSE_SHARE) {
+      this.densify();
+    } else if (this.plays.length > this.touchedCount) {
+      const n = this.touchedCount;
+      this.plays = this.plays.slice(0, n);
+      this.skips = this.skips.slice(0, n);
+      if (this.withMs) this.ms = this.ms.slice(0, n);
+      this.last = this.last.slice(0, n);
+      this.touched = this.touched.slice(0, n);
+    }
   }
 
   /** Sparse to dense: each item's sums moved to its own index, the slots let go. */

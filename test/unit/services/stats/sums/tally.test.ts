@@ -66,6 +66,11 @@ describe("a listener's all-time sums, kept sparse", () => {
     expect(tally.playsOf(199_999)).toBe(1);
     expect(tally.playsOf(6)).toBe(0);
     expect(tally.playsOf(300_000)).toBe(0);
+    // Once counted, no spare room; and room again for the next item played.
+    tally.fit();
+    expect(tally.plays.length).toBe(3);
+    tally.bump(6, false, 1_000, 2);
+    expect([tally.skipsOf(6), tally.playsOf(70_000)]).toEqual([1, 1]);
   });
 
   it('turn dense once most items are counted, with the same sums', () => {
