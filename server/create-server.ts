@@ -271,9 +271,10 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
         await closed;
         clearTimeout(timer);
       }
-      // A scan writes only when it finishes; one still running is dropped, the next start redoes it.
-      // This also stops the folder watcher.
-      services.library.stopScanning();
+      // A scan writes only when it finishes; one still running is stopped (its worker threads too,
+      // which would outlive a server the desktop app restarts) and the next start redoes it. This
+      // also stops the folder watcher.
+      await services.library.stopScanning();
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
       await services.forwarding.close();

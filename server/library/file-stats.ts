@@ -7,7 +7,7 @@
  * same blocks.
  */
 import { stat } from 'node:fs/promises';
-import { SyncWorkers } from './sync-workers.js';
+import { SyncWorkers, workerCount } from './sync-workers.js';
 
 /** A regular file's size, modification time and identity, as `fs.stat` gives them. */
 export interface FileFacts {
@@ -23,6 +23,8 @@ export type FactsSink = (index: number, facts: FileFacts | null) => void;
 export interface StatOptions {
   /** Lists shorter than this are stat'ed through the thread pool: a worker costs more to start. */
   workersFrom?: number;
+  /** Stops the stats: `statFiles` rejects and its workers are stopped. */
+  signal?: AbortSignal;
 }
 
 /** Below this many files, starting the workers costs more CPU than they save (docs/BENCHMARKS.md). */
@@ -61,35 +63,49 @@ parentPort.on('message', (paths) => {
 
 /**
  * Stats every path (following links, as `fs.stat` does) and hands each one's facts to `sink`, null
- * for a path that is missing, unreadable or not a regular file. Resolves once every path was given.
+ * for a path that is missing, unreadable or not a regular file. Resolves once every path was given;
+ * rejects with what `sink` threw, or with the signal's reason once it is aborted (its workers
+ * stopped).
  */
 export async function statFiles(
   paths: readonly string[],
   sink: FactsSink,
-  { workersFrom = WORKERS_FROM }: StatOptions = {},
+  { workersFrom = WORKERS_FROM, signal }: StatOptions = {},
 ): Promise<void> {
+  signal?.throwIfAborted();
   if (paths.length === 0) return;
-  if (paths.length < workersFrom) return statInPool(paths, sink);
-  const given = new Uint8Array(paths.length);
+  if (paths.length < workersFrom) return statInPool(paths, sink, POOL_CONCURRENCY, signal);
+  let workers;
   try {
-    await statInWorkers(paths, (index, facts) => {
-      given[index] = 1;
-      sink(index, facts);
-    });
-  } catch {
-    // No worker could start (a process out of threads or memory): the pool does what is left.
-    const left = paths.flatMap((path, i) => (given[i] ? [] : [{ path, i }]));
-    await statInPool(
-      left.map((l) => l.path),
-      (k, facts) => sink(left[k]!.i, facts),
+    workers = new SyncWorkers<string[], Float64Array>(
+      WORKER_SOURCE,
+      workerCount(Math.min(WORKERS, Math.ceil(paths.length / BATCH))),
     );
+  } catch {
+    // No worker could start (a process out of threads or memory): the pool does it all.
+    return statInPool(paths, sink, POOL_CONCURRENCY, signal);
+  }
+  const stop = (): void => void workers.close();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await statInWorkers(workers, paths, sink, signal);
+    signal?.throwIfAborted();
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    await workers.close();
   }
 }
 
-async function statInPool(paths: readonly string[], sink: FactsSink): Promise<void> {
+async function statInPool(
+  paths: readonly string[],
+  sink: FactsSink,
+  concurrency: number,
+  signal?: AbortSignal,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
+      signal?.throwIfAborted();
       const i = next++;
       const info = await stat(paths[i]!).catch(() => null);
       sink(
@@ -98,31 +114,47 @@ async function statInPool(paths: readonly string[], sink: FactsSink): Promise<vo
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(POOL_CONCURRENCY, paths.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, paths.length) }, worker));
 }
 
-async function statInWorkers(paths: readonly string[], sink: FactsSink): Promise<void> {
-  const workers = new SyncWorkers<string[], Float64Array>(
-    WORKER_SOURCE,
-    Math.min(WORKERS, Math.ceil(paths.length / BATCH)),
-  );
-  const batches = Array.from({ length: Math.ceil(paths.length / BATCH) }, (_, b) => b * BATCH);
-  try {
-    await Promise.all(
-      batches.map(async (start) => {
-        const end = Math.min(paths.length, start + BATCH);
-        const out = await workers.run(paths.slice(start, end));
-        for (let k = 0; start + k < end; k++) {
-          const at = k * FIELDS;
-          const size = out[at]!;
-          sink(
-            start + k,
-            Number.isNaN(size) ? null : { size, mtimeMs: out[at + 1]!, dev: out[at + 2]!, ino: out[at + 3]! },
-          );
-        }
-      }),
-    );
-  } finally {
-    await workers.close();
-  }
+/**
+ * Twice as many batches in flight as workers, so that a worker's next batch waits for it while the
+ * main thread takes in its last answer. A batch whose worker failed, and every batch once none is
+ * left, is stat'ed through the pool, with the pool's concurrency shared among the batches.
+ */
+async function statInWorkers(
+  workers: SyncWorkers<string[], Float64Array>,
+  paths: readonly string[],
+  sink: FactsSink,
+  signal?: AbortSignal,
+): Promise<void> {
+  const inFlight = Math.max(1, workers.count * 2);
+  let next = 0;
+  const loop = async (): Promise<void> => {
+    while (next < paths.length && !workers.stopped) {
+      const start = next;
+      const end = Math.min(paths.length, start + BATCH);
+      next = end;
+      let out: Float64Array;
+      try {
+        out = await workers.run(paths.slice(start, end));
+      } catch (error) {
+        signal?.throwIfAborted();
+        // Stopped because another batch failed: nothing more is wanted.
+        if (workers.stopped) throw error;
+        const concurrency = Math.max(1, Math.floor(POOL_CONCURRENCY / inFlight));
+        await statInPool(paths.slice(start, end), (k, facts) => sink(start + k, facts), concurrency, signal);
+        continue;
+      }
+      for (let k = 0; start + k < end; k++) {
+        const at = k * FIELDS;
+        const size = out[at]!;
+        sink(
+          start + k,
+          Number.isNaN(size) ? null : { size, mtimeMs: out[at + 1]!, dev: out[at + 2]!, ino: out[at + 3]! },
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, loop));
 }

@@ -7,7 +7,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { errnoCode } from '../fs/errno.js';
-import { SyncWorkers } from './sync-workers.js';
+import { SyncWorkers, workerCount } from './sync-workers.js';
 
 export type EntryKind = 'dir' | 'file' | 'link' | 'other';
 
@@ -21,6 +21,10 @@ export type Listing = { dev: number; ino: number; names: string[]; kinds: EntryK
 const POOL_FOLDERS = 1024;
 /** As many folders in flight as the thread pool's four threads had: a share's latency sets the pace. */
 const WORKERS = 4;
+/** Folders the walk asks for at once while the pool lists them, as it always did. */
+const WALKERS_IN_POOL = 8;
+/** Folders asked for at once once workers list them: enough to fill their batches. */
+const WALKERS_WITH_WORKERS = 64;
 /** Folders a message at most, so that a batch stays a short turn of the main thread. */
 const BATCH = 32;
 
@@ -55,28 +59,76 @@ type WorkerListing = { dev: number; ino: number; names: string[]; kinds: Uint8Ar
 export class FolderLister {
   private listed = 0;
   private workers: SyncWorkers<string[], WorkerListing[]> | null = null;
-  private readonly queue: Array<{ dir: string; done: (listing: Listing) => void }> = [];
+  /** No worker could start, or none is left: the pool lists every folder from then on. */
+  private poolOnly = false;
+  private readonly queue: Array<{
+    dir: string;
+    done: (listing: Listing) => void;
+    fail: (error: unknown) => void;
+  }> = [];
   private sending = 0;
+  private sendQueued = false;
 
-  constructor(private readonly poolFolders = POOL_FOLDERS) {}
+  constructor(
+    private readonly poolFolders = POOL_FOLDERS,
+    private readonly signal?: AbortSignal,
+  ) {
+    signal?.addEventListener('abort', this.stop, { once: true });
+  }
+
+  /**
+   * Folders the walk should ask for at once: as few as a pool user of old while the pool lists
+   * them (its four threads also serve the server's own reads), many once workers take batches.
+   */
+  get concurrency(): number {
+    return this.workers && !this.poolOnly ? WALKERS_WITH_WORKERS : WALKERS_IN_POOL;
+  }
 
   list(dir: string): Promise<Listing> {
-    if (this.listed++ < this.poolFolders) return listInPool(dir);
-    this.workers ??= new SyncWorkers(WORKER_SOURCE, WORKERS);
-    return new Promise((done) => {
-      this.queue.push({ dir, done });
-      this.send();
+    this.signal?.throwIfAborted();
+    if (this.listed++ < this.poolFolders || this.poolOnly) return listInPool(dir);
+    if (!this.workers) {
+      try {
+        this.workers = new SyncWorkers(WORKER_SOURCE, workerCount(WORKERS));
+      } catch {
+        // Out of threads or memory: the pool lists them all, as for a small library.
+        this.poolOnly = true;
+        return listInPool(dir);
+      }
+    }
+    return new Promise((done, fail) => {
+      this.queue.push({ dir, done, fail });
+      // The walk asks for many folders in one turn: gathered for a microtask, they fill a batch.
+      if (this.sendQueued) return;
+      this.sendQueued = true;
+      queueMicrotask(() => {
+        this.sendQueued = false;
+        this.send();
+      });
     });
   }
 
   /** Stops the workers, if any started; the lister may not be used after. */
   async close(): Promise<void> {
+    this.signal?.removeEventListener('abort', this.stop);
     await this.workers?.close();
   }
 
-  /** Sends what is queued, a batch for each worker that is free. */
+  private readonly stop = (): void => {
+    void this.workers?.close();
+  };
+
+  /** Sends what is queued, a batch for each worker that is free; the pool takes it all once none is. */
   private send(): void {
     const workers = this.workers;
+    if (this.signal?.aborted) {
+      for (const b of this.queue.splice(0)) b.fail(this.signal.reason);
+      return;
+    }
+    if (this.poolOnly) {
+      for (const b of this.queue.splice(0)) void listInPool(b.dir).then(b.done);
+      return;
+    }
     while (workers && this.sending < WORKERS && this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
       this.sending++;
@@ -87,9 +139,15 @@ export class FolderLister {
           this.send();
         },
         () => {
-          // A worker that failed (out of threads or memory): the pool lists its folders instead.
+          // A worker that failed (out of threads or memory): the pool lists its folders instead,
+          // and every folder after them once no worker is left.
           this.sending--;
-          for (const b of batch) void listInPool(b.dir).then(b.done);
+          if (this.signal?.aborted) {
+            for (const b of batch) b.fail(this.signal.reason);
+          } else {
+            if (!workers.alive) this.poolOnly = true;
+            for (const b of batch) void listInPool(b.dir).then(b.done);
+          }
           this.send();
         },
       );

@@ -56,14 +56,8 @@ interface WalkState {
 }
 
 /**
- * Folders asked for at once: a walk waits on the disk per folder, and a collection has tens of
- * thousands; enough to fill the lister's batches (folder-lister.ts).
- */
-const WALKERS = 64;
-
-/**
  * Lists audio files below `root`, entering each real directory only once. Folders are listed
- * `WALKERS` at a time, but a folder reached through a link is entered only after every folder
+ * several at a time (as many as the lister asks for), but a folder reached through a link is entered only after every folder
  * reached without one, and links one after another in path order: a folder reachable both ways is
  * then always found under the same path (its own), whatever order the disk answers in, so its
  * tracks keep their ids from one scan to the next.
@@ -77,12 +71,12 @@ async function walk(root: string, state: WalkState): Promise<void> {
   }
 }
 
-/** Lists `pending` and the folders below them that are not links, `WALKERS` at a time. */
+/** Lists `pending` and the folders below them that are not links, several at a time. */
 function listInParallel(pending: string[], root: string, state: WalkState, links: string[]): Promise<void> {
   let listing = 0;
   return new Promise<void>((resolve, reject) => {
     const next = (): void => {
-      while (listing < WALKERS && pending.length > 0) {
+      while (listing < state.lister.concurrency && pending.length > 0) {
         listing++;
         listFolder(pending.pop()!, root, state, { folders: pending, links }).then(() => {
           listing--;
@@ -142,11 +136,18 @@ async function linkKind(name: string, full: string, state: WalkState): Promise<'
   return kind;
 }
 
-/**
- * The audio files of all `dirs` in path order, each music folder's status, and what was skipped.
- * `lister` lists the folders (tests pass one that uses its workers from the first folder).
- */
-export async function findAudioFiles(dirs: string[], lister = new FolderLister()): Promise<WalkResult> {
+export interface WalkOptions {
+  /** Stops the walk: it rejects, and its workers are stopped. */
+  signal?: AbortSignal;
+  /** Lists the folders (tests pass one that uses its workers from the first folder). */
+  lister?: FolderLister;
+}
+
+/** The audio files of all `dirs` in path order, each music folder's status, and what was skipped. */
+export async function findAudioFiles(
+  dirs: string[],
+  { signal, lister = new FolderLister(undefined, signal) }: WalkOptions = {},
+): Promise<WalkResult> {
   const state: WalkState = {
     visited: new Set(),
     realRoots: [],

@@ -71,8 +71,9 @@ export async function scanLibrary(
   dirs: string[],
   previous: LibraryIndex,
   onProgress?: (p: ScanProgress) => void,
+  signal?: AbortSignal,
 ): Promise<{ index: LibraryIndex; progress: ScanProgress }> {
-  const { files, roots, problems } = await findAudioFiles(dirs);
+  const { files, roots, problems } = await findAudioFiles(dirs, { signal });
   const missingRoots = roots.filter((r) => r.status !== 'ok').map((r) => r.path);
   const progress: ScanProgress = {
     running: true,
@@ -117,9 +118,11 @@ export async function scanLibrary(
         previousNames,
       );
     },
+    { signal },
   );
 
   const scanOne = async (file: FoundFile): Promise<Entry | null> => {
+    signal?.throwIfAborted();
     const old = previousByPath.get(file.path);
     try {
       // Opened and checked like every read of a track: a link swapped in after the walk looked at

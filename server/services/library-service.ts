@@ -17,6 +17,8 @@ export type Scanner = (
   dirs: string[],
   previous: LibraryIndex,
   onProgress?: (progress: ScanProgress) => void,
+  /** Aborted on shutdown: the scan stops its work (and its worker threads) and rejects. */
+  signal?: AbortSignal,
 ) => Promise<{ index: LibraryIndex; progress: ScanProgress }>;
 
 export interface LibraryOptions {
@@ -47,6 +49,7 @@ export class LibraryService extends LibraryReads {
   private progress: ScanProgress = idleProgress();
   private running: Promise<void> | null = null;
   private stopped = false;
+  private readonly stopping = new AbortController();
   /** Tracks re-read while a scan runs (artwork edits): the scan's result must not undo them. */
   private changedDuringScan = new Map<string, TrackRecord>();
   private readonly scanListeners: Array<() => void> = [];
@@ -178,11 +181,16 @@ export class LibraryService extends LibraryReads {
     return { ...this.progress, errors, problems: errors.slice(0, PROBLEM_CAP), problemCount: errors.length };
   }
 
-  /** On shutdown: no new scans, the watcher stops, and a running scan's result is dropped. */
-  stopScanning(): void {
+  /**
+   * On shutdown: no new scans, the watcher stops, and a running scan stops and its result is
+   * dropped. Resolves once it has ended, its worker threads with it.
+   */
+  async stopScanning(): Promise<void> {
     this.stopped = true;
     this.watcher?.stop();
     this.watcher = null;
+    this.stopping.abort();
+    await this.waitForIdle();
   }
 
   /** Resolves once no scan is running (an update waits for this before it replaces the app). */
@@ -193,9 +201,14 @@ export class LibraryService extends LibraryReads {
   private async scan(): Promise<void> {
     const started = this.clock.now();
     try {
-      const { index, progress } = await this.scanner(this.dirs, this.library.index(), (update) => {
-        this.progress = { ...update, running: true };
-      });
+      const { index, progress } = await this.scanner(
+        this.dirs,
+        this.library.index(),
+        (update) => {
+          this.progress = { ...update, running: true };
+        },
+        this.stopping.signal,
+      );
       if (this.stopped) return;
       // The scan may have read a file before an edit landed; the record re-read after it wins.
       const changed = this.changedDuringScan;
@@ -227,6 +240,7 @@ export class LibraryService extends LibraryReads {
         ms: this.clock.now() - started,
       });
     } catch (error) {
+      if (this.stopped) return;
       this.progress = {
         ...this.progress,
         running: false,

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statFiles, type FileFacts } from '../../../server/library/file-stats.js';
 import { tempDirPerFile } from '../../support/temp-dir.js';
+import { watchWorkers } from '../../support/worker-threads.js';
 
 const temp = tempDirPerFile('melon-file-stats-');
+const workers = watchWorkers();
 
 /** Every path's facts as statFiles gives them, by index; fails on an index given twice or never. */
 async function factsOf(paths: string[], workersFrom?: number): Promise<Array<FileFacts | null>> {
@@ -19,6 +21,21 @@ async function factsOf(paths: string[], workersFrom?: number): Promise<Array<Fil
   );
   expect([...given.keys()].sort((a, b) => a - b)).toEqual(paths.map((_, i) => i));
   return paths.map((_, i) => given.get(i)!);
+}
+
+/** Thousands of files in folders, the size of each its index. */
+async function manyFiles(name: string): Promise<string[]> {
+  const dir = temp.path(name);
+  const paths: string[] = [];
+  for (let album = 0; album < 30; album++) {
+    await mkdir(path.join(dir, String(album)), { recursive: true });
+    for (let track = 0; track < 50; track++) {
+      const file = path.join(dir, String(album), `${track}.mp3`);
+      await writeFile(file, 'y'.repeat(album * 50 + track));
+      paths.push(file);
+    }
+  }
+  return paths;
 }
 
 async function expectedOf(file: string): Promise<FileFacts | null> {
@@ -52,17 +69,55 @@ describe('looking at many files at once', () => {
   }
 
   it('gives every one of thousands of files once, from several workers', async () => {
-    const dir = temp.path('many');
-    const paths: string[] = [];
-    for (let album = 0; album < 30; album++) {
-      await mkdir(path.join(dir, String(album)), { recursive: true });
-      for (let track = 0; track < 50; track++) {
-        const file = path.join(dir, String(album), `${track}.mp3`);
-        await writeFile(file, 'y'.repeat(album * 50 + track));
-        paths.push(file);
-      }
-    }
+    const paths = await manyFiles('many');
     const facts = await factsOf(paths, 0);
     expect(facts.map((f) => f?.size)).toEqual(paths.map((_, i) => i));
+    expect(await workers.settled()).toBe(0);
+  });
+
+  for (const [story, killed] of [
+    ['one worker dies part-way', (nth: number) => nth === 1],
+    ['every worker dies part-way', () => true],
+  ] as const)
+    it(`still gives every file once and ends when ${story}`, async () => {
+      const paths = await manyFiles(`killed-${killed(2)}`);
+      workers.onStart((worker, nth) => {
+        if (killed(nth)) worker.once('message', () => void worker.terminate());
+      });
+      const facts = await factsOf(paths, 0);
+      expect(facts.map((f) => f?.size)).toEqual(paths.map((_, i) => i));
+      expect(await workers.settled()).toBe(0);
+    });
+
+  it('lets what the receiver throws reach the caller, without looking at the files again', async () => {
+    const paths = await manyFiles('sink-throws');
+    let calls = 0;
+    const failing = statFiles(
+      paths,
+      () => {
+        calls++;
+        throw new Error('receiver failed');
+      },
+      { workersFrom: 0 },
+    );
+    await expect(failing).rejects.toThrow('receiver failed');
+    expect(calls).toBe(1);
+    expect(await workers.settled()).toBe(0);
+  });
+
+  it('stops, workers and all, when the scan is stopped', async () => {
+    const paths = await manyFiles('stopped');
+    const stop = new AbortController();
+    let given = 0;
+    const stopped = statFiles(
+      paths,
+      () => {
+        if (++given === 600) stop.abort(new Error('server closing'));
+      },
+      { workersFrom: 0, signal: stop.signal },
+    );
+    await expect(stopped).rejects.toThrow('server closing');
+    expect(given).toBeLessThan(paths.length);
+    expect(await workers.settled()).toBe(0);
   });
 });

@@ -4,8 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { FolderLister } from '../../../server/library/folder-lister.js';
 import { findAudioFiles } from '../../../server/library/folder-walk.js';
 import { tempDirPerTest } from '../../support/temp-dir.js';
+import { watchWorkers } from '../../support/worker-threads.js';
 
 const temp = tempDirPerTest('melon-folder-walk-');
+const workers = watchWorkers();
+
+/** A library of many small album folders, and its audio files in path order. */
+async function albums(count: number): Promise<{ music: string; expected: string[] }> {
+  const music = temp.path('music');
+  const expected: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const dir = path.join(music, `Artist ${n % 10}`, `Album ${n}`);
+    await mkdir(dir, { recursive: true });
+    for (const name of ['1.mp3', '2.flac']) {
+      await writeFile(path.join(dir, name), '');
+      expected.push(path.join(dir, name));
+    }
+  }
+  return { music, expected: expected.sort() };
+}
 
 describe('the folder walk', () => {
   it('finds a folder reachable both directly and through a link always under its own path', async () => {
@@ -68,7 +85,7 @@ describe('the folder walk', () => {
 
     const byPool = await findAudioFiles([music, temp.path('missing')]);
     const lister = new FolderLister(0);
-    const byWorkers = await findAudioFiles([music, temp.path('missing')], lister);
+    const byWorkers = await findAudioFiles([music, temp.path('missing')], { lister });
     expect(byWorkers).toEqual(byPool);
     expect(byPool.files).toHaveLength(5 * 4 * 2 + 1);
     expect(byPool.problems.map((p) => p.path)).toEqual([path.join(music, 'Artist 2', 'elsewhere')]);
@@ -83,5 +100,39 @@ describe('the folder walk', () => {
       expect(await lister.list(temp.path('nothing'))).toEqual({ error: 'ENOENT' });
       await lister.close();
     }
+  });
+
+  for (const [story, killed] of [
+    ['one worker dies part-way', (nth: number) => nth === 1],
+    ['every worker dies part-way', () => true],
+  ] as const)
+    it(`still finds every audio file and ends when ${story}`, async () => {
+      const { music, expected } = await albums(300);
+      workers.onStart((worker, nth) => {
+        if (killed(nth)) worker.once('message', () => void worker.terminate());
+      });
+      const { files, problems } = await findAudioFiles([music], { lister: new FolderLister(0) });
+      expect(problems).toEqual([]);
+      expect(files.map((f) => f.path)).toEqual(expected);
+      expect(await workers.settled()).toBe(0);
+    });
+
+  it('finds every audio file when no worker can start', async () => {
+    const { music, expected } = await albums(50);
+    workers.onStart(() => {
+      throw new Error('out of threads');
+    });
+    const { files } = await findAudioFiles([music], { lister: new FolderLister(0) });
+    expect(files.map((f) => f.path)).toEqual(expected);
+    expect(await workers.settled()).toBe(0);
+  });
+
+  it('stops, workers and all, when the scan is stopped part-way', async () => {
+    const { music } = await albums(300);
+    const stop = new AbortController();
+    workers.onStart((worker) => worker.once('message', () => stop.abort(new Error('server closing'))));
+    const walk = findAudioFiles([music], { lister: new FolderLister(0, stop.signal), signal: stop.signal });
+    await expect(walk).rejects.toThrow('server closing');
+    expect(await workers.settled()).toBe(0);
   });
 });

@@ -1,8 +1,16 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { LibraryService } from '../../../server/services/library-service.js';
 import { album, artist, fakeScanner, libraryOf, track } from '../../factories/library.js';
+import { scanLibrary } from '../../../server/library/scanner.js';
 import { newTestService } from '../../fakes/test-service.js';
+import { tempDirPerFile } from '../../support/temp-dir.js';
+import { watchWorkers } from '../../support/worker-threads.js';
+
+const temp = tempDirPerFile('melon-library-service-');
+const workers = watchWorkers();
 
 /**
  * Three albums of two tracks, each by its album's artist; album years, track genres and file
@@ -128,5 +136,28 @@ describe('LibraryService orders', () => {
     expect(orders(sut).newest).toEqual(['al1', 'al2']);
     expect(orders(sut).popAlbums).toEqual([]);
     expect(sut.artistStats('ar1')).toEqual({ albumCount: 1, trackCount: 2 });
+  });
+});
+
+describe('LibraryService on shutdown', () => {
+  it('stops a rescan of a large library part-way through its walk, leaving no worker thread behind', async () => {
+    // Enough folders that the walk lists the later ones in worker threads.
+    const music = temp.path('music');
+    for (let n = 0; n < 1200; n++) {
+      const dir = path.join(music, `Artist ${n % 40}`, `Album ${n}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, '1.mp3'), '');
+    }
+    const { sut, logger } = newTestService(LibraryService, {
+      scanner: (_dirs, previous, onProgress, signal) => scanLibrary([music], previous, onProgress, signal),
+    });
+    const started = workers.nextStart();
+    sut.startScan();
+    await started;
+    await sut.stopScanning();
+    expect(workers.running).toBe(0);
+    await sut.waitForIdle();
+    // A stop is not a failure: nothing is logged as one.
+    expect(logger.lines.join('\n')).not.toContain('library scan failed');
   });
 });
