@@ -14,10 +14,11 @@ import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /**
- * A worker holds a batch of paths and its answer, never more: a small heap of its own, rather than
- * the server's (which it would otherwise inherit), keeps four of them cheap on a small NAS.
+ * A worker holds a batch of paths and its answer, never more: a heap of its own, rather than the
+ * server's (which it would otherwise inherit), keeps it cheap on a small NAS, and still holds a few
+ * very large folders in one message (docs/BENCHMARKS.md). One that runs out hands its batch back.
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 /** Below this much memory, or on two cores, two workers rather than `count` (docs/BENCHMARKS.md). */
 const SMALL_MACHINE_BYTES = 2 * 1024 ** 3;
