@@ -135,4 +135,37 @@ describe('the folder walk', () => {
     await expect(walk).rejects.toThrow('server closing');
     expect(await workers.settled()).toBe(0);
   });
+
+  it('leaves most of the thread pool to the server while a small library is walked', async () => {
+    // The pool's four threads also open the streams being played and write the server's files.
+    const { music, expected } = await albums(200);
+    let inFlight = 0;
+    let most = 0;
+    class Counting extends FolderLister {
+      override async list(dir: string) {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await super.list(dir);
+        } finally {
+          inFlight--;
+        }
+      }
+    }
+    const { files } = await findAudioFiles([music], { lister: new Counting() });
+    expect(files.map((f) => f.path)).toEqual(expected);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+
+  it('sends the folders asked for in one turn to a worker together', async () => {
+    const { music } = await albums(40);
+    let answers = 0;
+    workers.onStart((worker) => worker.on('message', () => answers++));
+    const lister = new FolderLister(0);
+    const dirs = Array.from({ length: 40 }, (_, n) => path.join(music, `Artist ${n % 10}`, `Album ${n}`));
+    const listings = await Promise.all(dirs.map((dir) => lister.list(dir)));
+    await lister.close();
+    expect(listings.every((l) => 'names' in l && l.names.length === 2)).toBe(true);
+    // 32 folders a message at most: two messages, not one a folder.
+    expect(answers).toBe(2);
+  });
 });
