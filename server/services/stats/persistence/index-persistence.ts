@@ -4,6 +4,7 @@ import type { IndexTables } from '../tables/index-tables.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
 import { OTHER_ID, UserColumns } from '../columns/user-columns.js';
+import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /** The snapshots a saved block defines: numbered as the log numbers them, or from its texts. */
 export interface DefinedSnapshots {
@@ -76,7 +77,7 @@ export function* addBlock(
   // A block saved from a whole log names thousands of snapshots, each costing as much as many rows.
   const snapshotsPerStep = Math.max(1, Math.floor(rowsPerStep / SNAPSHOT_COST_IN_ROWS));
   for (const [i, fields] of snapshots.fields.entries()) {
-    if (stepping && i % snapshotsPerStep === 0) yield;
+    if (stepping && (i % snapshotsPerStep === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
     const n = tables.snapshots.count;
     expect(tables.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
   }
@@ -100,8 +101,9 @@ export function* addBlock(
   }
   if (stepping) yield;
   for (let r = 0; r < block.count; r += 1) {
-    // A pause between steps, for a load made in the background (StatsIndex.loadInSteps).
-    if (stepping && r > 0 && r % rowsPerStep === 0) yield;
+    // A pause between steps, for a load made in the background (StatsIndex.loadInSteps), and sooner
+    // once the turn's time is up.
+    if (stepping && r > 0 && (r % rowsPerStep === 0 || (r % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
     const o = r * RECORD_BYTES;
     const at = view.getFloat64(o, true);
     const userIdx = view.getUint32(o + 8, true);
@@ -151,7 +153,8 @@ export function* checkBlocks(
   const logSnapshots: PlaySnapshot[] = [];
   for (let from = 0; from < list.count; from += TEXTS_PER_CHECK_STEP) {
     if (from > 0) yield;
-    for (const text of list.slice(from, Math.min(list.count, from + TEXTS_PER_CHECK_STEP))) {
+    for (const [i, text] of list.slice(from, Math.min(list.count, from + TEXTS_PER_CHECK_STEP)).entries()) {
+      if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
       const snapshot = decodeSnapshotText(text);
       if (!snapshot) return undefined;
       logSnapshots.push(snapshot);
@@ -176,7 +179,7 @@ export function* checkBlocks(
     } else {
       fields = [];
       for (const [i, text] of block.snapshots.entries()) {
-        if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
+        if (i > 0 && (i % TEXTS_PER_CHECK_STEP === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
         const snapshot = decodeSnapshotText(text);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
         fields.push(snapshot);
@@ -186,7 +189,8 @@ export function* checkBlocks(
     snapshots += fields.length;
     const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
     for (let r = 0; r < block.count; r += 1) {
-      if (r > 0 && r % RECORDS_PER_CHECK_STEP === 0) yield;
+      if (r > 0 && (r % RECORDS_PER_CHECK_STEP === 0 || (r % (16 * ITEMS_PER_LOOK) === 0 && timeIsUp())))
+        yield;
       const o = r * RECORD_BYTES;
       if (
         view.getUint32(o + 8, true) >= users.size ||
