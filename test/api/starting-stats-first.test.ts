@@ -87,6 +87,35 @@ async function readsLibraryFirst(t: TestServer, library: ReturnType<typeof held>
   await t.server.started;
 }
 
+interface HeldRestart {
+  t: TestServer;
+  member: TestUser;
+  library: ReturnType<typeof held>;
+}
+
+/**
+ * Sets up the enclosing describe block: a member's plays of `ids` logged and Melon stopped, `change`
+ * made to its data folder, then a second start whose library's read is held.
+ */
+function restartedAfter(
+  ids: string[],
+  scanned: typeof logged,
+  change: (dataDir: string) => Promise<void>,
+): HeldRestart {
+  const context = { library: held() } as HeldRestart;
+  beforeAll(async () => {
+    const stopped = await stoppedAfterPlays(ids);
+    context.member = stopped.member;
+    await change(stopped.first.dataDir);
+    context.t = await restartHeld(stopped.first, context.library, scanned);
+  });
+  afterAll(async () => {
+    context.library.release();
+    await context.t?.stop();
+  });
+  return context;
+}
+
 describe('a start over plays counted for the library on disk', () => {
   let t: TestServer;
   let member: TestUser;
@@ -186,23 +215,13 @@ describe('a start over plays counted for the library on disk', () => {
 });
 
 describe('a start over plays counted for another library', () => {
-  let t: TestServer;
-  let member: TestUser;
-  const library = held();
-
-  beforeAll(async () => {
-    const stopped = await stoppedAfterPlays(['t1', 't2', 't2']);
-    member = stopped.member;
-    // Changed while Melon was stopped (another copy of the data folder, a restore): a new stamp.
-    await writeLibraryFile(join(stopped.first.dataDir, 'library.json'), rescanned);
-    t = await restartHeld(stopped.first, library, rescanned);
-  });
-  afterAll(async () => {
-    library.release();
-    await t?.stop();
-  });
+  // Changed while Melon was stopped (another copy of the data folder, a restore): a new stamp.
+  const restart = restartedAfter(['t1', 't2', 't2'], rescanned, (dataDir) =>
+    writeLibraryFile(join(dataDir, 'library.json'), rescanned),
+  );
 
   it('reads the library first, then counts the plays as it says', async () => {
+    const { t, member, library } = restart;
     const early = await t.call('/api/stats/top-artists', { token: member.token });
     expect(early.status).toBe(503);
     library.release();
@@ -216,26 +235,16 @@ describe('a start over plays counted for another library', () => {
 });
 
 describe('a start over a library.json edited by hand, its first line kept', () => {
-  let t: TestServer;
-  let member: TestUser;
-  const library = held();
-
-  beforeAll(async () => {
-    const stopped = await stoppedAfterPlays(['t1', 't2']);
-    member = stopped.member;
-    // The stamp is in the first line, which the edit keeps: only the file's size and time tell.
-    const path = join(stopped.first.dataDir, 'library.json');
+  // The stamp is in the first line, which the edit keeps: only the file's size and time tell.
+  const restart = restartedAfter(['t1', 't2'], logged, async (dataDir) => {
+    const path = join(dataDir, 'library.json');
     const text = await readFile(path, 'utf8');
     expect(text).toContain('"name":"Closing"');
     await writeFile(path, text.replace('"name":"Closing"', '"name":"Closing (Edited)"'));
-    t = await restartHeld(stopped.first, library, logged);
-  });
-  afterAll(async () => {
-    library.release();
-    await t?.stop();
   });
 
   it('reads the library first, and names the plays as the edited file says', async () => {
+    const { t, member, library } = restart;
     await readsLibraryFirst(t, library, member.token);
     const recent = await t.call('/api/stats/recent-tracks', { token: member.token });
     expect(await recent.json()).toMatchObject([{ track: { id: 't2', name: 'Closing (Edited)' } }, {}]);
@@ -269,37 +278,27 @@ describe('a stop without the time to count the plays anew', () => {
 });
 
 describe('a start without a saved counting (saved by an older Melon)', () => {
-  let t: TestServer;
-  let member: TestUser;
-  const library = held();
-
-  beforeAll(async () => {
-    const stopped = await stoppedAfterPlays(['t1', 't2']);
-    member = stopped.member;
-    await rm(join(stopped.first.dataDir, 'plays.counting'));
-    t = await restartHeld(stopped.first, library, logged);
-  });
-  afterAll(async () => {
-    library.release();
-    await t?.stop();
-  });
+  const restart = restartedAfter(['t1', 't2'], logged, (dataDir) => rm(join(dataDir, 'plays.counting')));
 
   it('opens its saved index as before, the library read first, and saves a counting at close', async () => {
-    await readsLibraryFirst(t, library, member.token);
-    const top = await t.call('/api/stats/top-tracks', { token: member.token });
+    const { member, library } = restart;
+    const first = restart.t;
+    await readsLibraryFirst(first, library, member.token);
+    const top = await first.call('/api/stats/top-tracks', { token: member.token });
     expect(await top.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
-    expect(t.logs.join('\n')).not.toMatch(/does not fit/);
+    expect(first.logs.join('\n')).not.toMatch(/does not fit/);
 
     // The next start has it: the statistics come before the library.
     const next = held();
-    await t.stop(true);
-    t = await startTestServer({
+    await first.stop(true);
+    // The block's clean-up stops the second start too.
+    const t = (restart.t = await startTestServer({
       scanner: fakeScanner(logged),
-      dataDir: t.dataDir,
-      clock: t.clock,
+      dataDir: first.dataDir,
+      clock: first.clock,
       libraryTurn: next.turn,
       whileStarting: true,
-    });
+    }));
     const early = await t.call('/api/stats/top-tracks', { token: member.token });
     expect(await early.json()).toMatchObject([{ plays: 1 }, { plays: 1 }]);
     expect(t.server.store.library.index().tracks).toEqual([]);
