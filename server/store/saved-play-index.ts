@@ -1,5 +1,6 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { PlayLog, type LogPosition, type PlayLogOptions } from './play-log.js';
 import { LogSnapshots } from './play-log-snapshots.js';
@@ -18,7 +19,8 @@ import { SnapshotTexts } from './snapshot-texts.js';
  *   {"schemaVersion":3}\n
  *   segment*: "MPS3" | u32 head bytes | u32 texts bytes | u32 data bytes | head (JSON) | texts | data | "MPE3"
  *     head: {"position": the log position the file covers once this segment is read,
- *            "logSnapshots": how many snapshots the log defined since the previous segment}
+ *            "logSnapshots": how many snapshots the log defined since the previous segment,
+ *            "textsCrc": the CRC-32 of the texts (absent in files of older Melons)}
  *     texts: those snapshots' canonical texts, each followed by a newline
  *     data: the index's own bytes for the segment, as its owner gave them
  *
@@ -71,6 +73,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
   if (!startsWith(file, HEADER) && !startsWith(file, OLD_HEADER)) return null;
   let position: LogPosition | undefined;
   const texts: Uint8Array[] = [];
+  const crcs: (number | undefined)[] = [];
   let count = 0;
   const data: Uint8Array[] = [];
   let older = false;
@@ -82,6 +85,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     older ||= segment.older === true;
     position = segment.position;
     texts.push(segment.texts);
+    crcs.push(segment.crc);
     count += segment.count;
     data.push(segment.data);
     o = segment.end;
@@ -91,7 +95,8 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
   // index has taken its data.
   return {
     position,
-    logSnapshots: SnapshotTexts.fromBytes(texts, count),
+    // Checked against their CRC-32s as they are copied, after listening.
+    logSnapshots: SnapshotTexts.fromBytes(texts, count, crcs),
     data,
     bytes: file.length,
     older,
@@ -124,6 +129,7 @@ export async function upgradeSavedPlayIndex(path: string, bytes: number): Promis
 
 interface ReadSegment {
   older?: boolean;
+  crc?: number;
   position: LogPosition;
   count: number;
   texts: Uint8Array;
@@ -152,9 +158,12 @@ function readSegment(file: Buffer, o: number): ReadSegment | undefined {
     head.logSnapshots < 0
   )
     return undefined;
+  const crc = head.textsCrc;
+  if (crc !== undefined && (typeof crc !== 'number' || !Number.isInteger(crc))) return undefined;
   return {
     position: head.position,
     count: head.logSnapshots,
+    crc,
     texts: file.subarray(textStart, dataStart),
     data: file.subarray(dataStart, end),
     end: end + 4,
@@ -186,14 +195,16 @@ function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
   };
 }
 
-function parseHead(text: string): { position: LogPosition; logSnapshots: unknown } | undefined {
-  let head: { position?: Partial<LogPosition>; logSnapshots?: unknown };
+function parseHead(
+  text: string,
+): { position: LogPosition; logSnapshots: unknown; textsCrc?: unknown } | undefined {
+  let head: { position?: Partial<LogPosition>; logSnapshots?: unknown; textsCrc?: unknown };
   try {
     head = JSON.parse(text) as typeof head;
   } catch {
     return undefined;
   }
-  const { position, logSnapshots } = head;
+  const { position, logSnapshots, textsCrc } = head;
   if (
     typeof position?.bytes !== 'number' ||
     typeof position.entries !== 'number' ||
@@ -201,14 +212,18 @@ function parseHead(text: string): { position: LogPosition; logSnapshots: unknown
   ) {
     return undefined;
   }
-  return { position: position as LogPosition, logSnapshots };
+  return { position: position as LogPosition, logSnapshots, textsCrc };
 }
 
 function segmentParts(segment: PlayIndexSegment): Uint8Array[] {
-  const head = Buffer.from(
-    JSON.stringify({ position: segment.position, logSnapshots: segment.logSnapshots.count }),
-  );
   const texts = segment.logSnapshots.bytes;
+  const head = Buffer.from(
+    JSON.stringify({
+      position: segment.position,
+      logSnapshots: segment.logSnapshots.count,
+      textsCrc: crc32(texts),
+    }),
+  );
   const dataBytes = segment.data.reduce((sum, part) => sum + part.byteLength, 0);
   const start = Buffer.alloc(16);
   start.writeUInt32LE(START, 0);

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { FNV_OFFSET, FNV_PRIME } from './byte-interner.js';
 /**
  * A play log's snapshot texts, by number, held as their UTF-8 bytes: each text and a newline, one
@@ -23,6 +24,8 @@ export interface SnapshotTextList {
   slice(from: number, to: number): string[];
   /** Makes ready to read every text, pausing between steps (optional). */
   prepareInSteps?(): Generator<void, void>;
+  /** Whether the bytes given are those saved (their CRC-32s, where known), in steps. */
+  checkInSteps?(): Generator<void, boolean>;
 }
 
 export class SnapshotTexts implements SnapshotTextList {
@@ -38,8 +41,11 @@ export class SnapshotTexts implements SnapshotTextList {
   /** Open addressing: slot → number + 1 (0: empty), at most half full; made at the first `indexOf`. */
   private slots: Int32Array | undefined;
 
-  /** Bytes given by `fromBytes`, not yet copied into the pool. */
+  /** Bytes given by `fromBytes`, not yet copied into the pool, and their CRC-32s where known. */
   private given: Uint8Array[] | undefined;
+  private givenCrcs: (number | undefined)[] = [];
+  /** Whether the bytes given differed from their CRC-32s, found as they were copied. */
+  private damaged = false;
   /** Where the pool starts among the texts' bytes (`ends` counts from the first text). */
   private base = 0;
   /** Texts before this number are let go (`forget`): `forgotten` gives them. */
@@ -66,11 +72,37 @@ export class SnapshotTexts implements SnapshotTextList {
    * none before it listens. Bytes of another shape give texts that do not read, never an error:
    * whoever gave them checks every text (after the server listens).
    */
-  static fromBytes(parts: Uint8Array | Uint8Array[], count: number): SnapshotTexts {
+  static fromBytes(
+    parts: Uint8Array | Uint8Array[],
+    count: number,
+    crcs: (number | undefined)[] = [],
+  ): SnapshotTexts {
     if (count === 0) return SnapshotTexts.empty();
     const out = new SnapshotTexts(Buffer.alloc(0), 0, count, undefined);
     out.given = Array.isArray(parts) ? parts : [parts];
+    out.givenCrcs = crcs;
     return out;
+  }
+
+  /**
+   * Whether the bytes `fromBytes` was given match their CRC-32s, in steps: a checksum over them is
+   * far cheaper than reading every text, and tells a damaged saved index as well.
+   */
+  *checkInSteps(): Generator<void, boolean> {
+    // Copied already (a use that could not wait): checked then.
+    if (!this.given) return !this.damaged;
+    const given = this.given;
+    for (const [k, part] of given.entries()) {
+      const expected = this.givenCrcs[k];
+      if (expected === undefined) continue;
+      let crc = 0;
+      for (let o = 0; o < part.byteLength; o += PREPARED_PER_STEP) {
+        if (o > 0) yield;
+        crc = crc32(part.subarray(o, Math.min(part.byteLength, o + PREPARED_PER_STEP)), crc);
+      }
+      if (crc !== expected) return false;
+    }
+    return true;
   }
 
   /**
@@ -219,15 +251,19 @@ export class SnapshotTexts implements SnapshotTextList {
     const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
     const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
     let used = 0;
-    for (const part of given) {
+    let damaged = false;
+    for (const [k, part] of given.entries()) {
+      let crc = 0;
       for (let o = 0; o < part.byteLength; o += perStep) {
         const piece = part.subarray(o, Math.min(part.byteLength, o + perStep));
         pool.set(piece, used);
         used += piece.byteLength;
+        crc = crc32(piece, crc);
         if (perStep !== Infinity) yield;
         // Made at once meanwhile, by a use that could not wait.
         if (this.ends) return;
       }
+      damaged ||= this.givenCrcs[k] !== undefined && this.givenCrcs[k] !== crc;
     }
     if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
     const count = this.counted;
@@ -254,12 +290,16 @@ export class SnapshotTexts implements SnapshotTextList {
     this.used = used;
     this.base = 0;
     this.given = undefined;
+    this.damaged = damaged;
     this.hashes = hashes;
     this.hashed = count;
     this.ends = ends;
   }
 
-  /** `making` in steps, for whoever reads every text after the server listens (the index's check). */
+  /**
+   * `making` in steps, for whoever reads every text after the server listens (the index's check of a
+   * saved index of format 3), or before the log uses them (once a saved index is loaded).
+   */
   *prepareInSteps(): Generator<void, void> {
     yield* this.making(PREPARED_PER_STEP);
   }

@@ -2,7 +2,7 @@ import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../domain/play.js
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
-import { runFor, STEP_MS } from '../steps.js';
+import { inBackground, runFor, STEP_MS } from '../steps.js';
 
 /**
  * The statistics index as the store fills it at start, with the saved index loaded in the
@@ -171,6 +171,8 @@ export class LoadingIndex {
     }
     this.pending = false;
     this.addWaiting();
+    // The saved strings' look-ups, which the load left for after it (else made at the first look-up).
+    inBackground(this.index.indexInSteps(), () => true, this.nextTurn, this.now).catch(() => undefined);
     const thens = this.loaded;
     this.loaded = [];
     for (const then of thens) then();

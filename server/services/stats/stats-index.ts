@@ -18,6 +18,7 @@ import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved
 import { snapshotText } from '../../store/play-log-codec.js';
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { CountedAs, TrackNow } from './tables/snapshots.js';
+import { countedOtherwise } from './tables/counted-otherwise.js';
 import type { LoggedSnapshot } from './tables/latest-logs.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import type { IdOfLine } from './columns/row-entry.js';
@@ -32,6 +33,7 @@ import { inBackground } from '../steps.js';
  */
 const ROWS_PER_LOAD_STEP = 2_500;
 const SNAPSHOTS_PER_LOAD_STEP = 250;
+const STRINGS_PER_LOAD_STEP = 5_000;
 
 /**
  * Every play log entry, indexed for the statistics reads (docs/API.md, Statistics): built from the
@@ -123,6 +125,10 @@ export class StatsIndex extends IndexReads {
     const { snapshots } = this.tables;
     const counting = this.savedCounting;
     this.savedCounting = undefined;
+    // Counting anew interns what the library or the saved counting names: the saved strings are
+    // looked up first. Else that waits until the load is done (`indexInSteps`).
+    if (counting ? counting.length > 0 : snapshots.countsAsInLibrary)
+      yield* this.tables.indexInSteps(STRINGS_PER_LOAD_STEP);
     if (counting) {
       yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
     } else if (snapshots.countsAsInLibrary) {
@@ -135,7 +141,7 @@ export class StatsIndex extends IndexReads {
   }
 
   /**
-   * The next `load` counts the saved snapshots as `moved` says (SnapshotTable.countedOtherwise, saved
+   * The next `load` counts the saved snapshots as `moved` says (counted-otherwise.ts, saved
    * with the index for the library that is on disk), the rest as logged, until the library is read
    * and counted anew (`countAsInLibrary`); undefined: not (a load that did not take it).
    */
@@ -157,9 +163,17 @@ export class StatsIndex extends IndexReads {
     for (let s = 0; s < table.count; s += 1) yield table.fields(s);
   }
 
-  /** The snapshots counted otherwise than logged (SnapshotTable.countedOtherwise). */
+  /** The snapshots counted otherwise than logged (counted-otherwise.ts). */
   countedOtherwise(): CountedAs[] {
-    return this.tables.snapshots.countedOtherwise();
+    return countedOtherwise(this.tables);
+  }
+
+  /**
+   * Puts the strings a load added in their look-ups, in steps (LoadingIndex runs it once the load
+   * is done); a look-up before that does it at once.
+   */
+  indexInSteps(): Generator<void, boolean> {
+    return this.tables.indexInSteps(STRINGS_PER_LOAD_STEP);
   }
 
   /** Calls `then` now: `load` is done when it returns (PlayIndex.whenLoaded). */

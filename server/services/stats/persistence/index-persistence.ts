@@ -4,12 +4,24 @@ import type { IndexTables } from '../tables/index-tables.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
 import { OTHER_ID, UserColumns } from '../columns/user-columns.js';
+import {
+  addInterned,
+  decodeSnapshots,
+  defineSaved,
+  encodeSnapshots,
+  INTERNERS,
+  internerCounts,
+  snapshotsFit,
+  type SavedSnapshots,
+} from './saved-snapshots.js';
 import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /** The snapshots a saved block defines: numbered as the log numbers them, or from its texts. */
 export interface DefinedSnapshots {
   fromLog: boolean;
   fields: PlaySnapshot[];
+  /** Or the block's snapshot columns (format 4), for a table numbered by the log. */
+  saved?: SavedSnapshots;
 }
 
 /** Adds a log row to the index (StatsIndex.place); returns the row it filled in the listener's columns. */
@@ -21,6 +33,7 @@ export function tableCounts(tables: IndexTables) {
     users: tables.users.count,
     devices: tables.devices.names.count,
     snapshots: tables.snapshots.count,
+    interned: internerCounts(tables),
   };
 }
 
@@ -30,9 +43,9 @@ export function savedTables(tables: IndexTables, byLog: boolean) {
   return {
     users: tables.users.values,
     devices: tables.devices.names.values,
-    snapshots: (from: number) =>
+    snapshots: (from: number, interned: number[]) =>
       byLog
-        ? { logSnapshots: table.count - from, texts: [] }
+        ? { logSnapshots: table.count - from, texts: [], table: encodeSnapshots(tables, from, interned) }
         : {
             logSnapshots: 0,
             texts: table.numberedByLog
@@ -59,6 +72,8 @@ export function savedWhole(tables: IndexTables, columns: readonly UserColumns[])
  */
 /** Interning a saved snapshot costs about as much as adding this many saved rows. */
 const SNAPSHOT_COST_IN_ROWS = 25;
+/** Adding a saved string to an interner costs about as much as adding a saved row this many times. */
+const STRINGS_PER_ROW = 2;
 
 export function* addBlock(
   tables: IndexTables,
@@ -81,6 +96,11 @@ export function* addBlock(
     if (stepping && (i % snapshotsPerStep === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
     const n = tables.snapshots.count;
     expect(tables.snapshots.intern(fields[i]!, snapshots.fromLog ? n : undefined), n);
+  }
+  if (snapshots.saved) {
+    yield* addInterned(tables, snapshots.saved, stepping ? rowsPerStep * STRINGS_PER_ROW : Infinity);
+    if (stepping) yield;
+    yield* defineSaved(tables, snapshots.saved);
   }
   const { records, otherIds } = block;
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
@@ -155,11 +175,11 @@ const RECORDS_PER_CHECK_STEP = 50_000;
 const TEXTS_PER_CHECK_STEP = 1_000;
 
 /**
- * Whether saved blocks are whole: each table entry new, each snapshot readable (the log's too:
- * `logSnapshots`, their texts as the saved index gave them back), each row referring to entries.
- * If so, the snapshots each block defines. A generator that pauses after every slice of
- * rows and of snapshot texts: a saved index of millions of plays is checked after the server
- * listens, in steps (LoadingIndex).
+ * Whether saved blocks are whole: each table entry new, each snapshot readable (the log's texts as
+ * the saved index gave them back, for blocks of format 3), the snapshot columns of blocks of format 4
+ * referring to their interners' entries, each row referring to entries. If so, the snapshots each
+ * block defines. A generator that pauses after every slice of rows and of snapshot texts: a saved
+ * index of millions of plays is checked after the server listens, in steps (LoadingIndex).
  */
 export function* checkBlocks(
   blocks: SavedBlock[],
@@ -173,23 +193,16 @@ export function* checkBlocks(
           text: (n) => logSnapshotTexts[n]!,
           slice: (from, to) => logSnapshotTexts.slice(from, to),
         };
-  // Every one read, even those no block numbers: the log's tail was read with them (LogSnapshots.at).
-  if (list.prepareInSteps) yield* list.prepareInSteps();
-  const logSnapshots: PlaySnapshot[] = [];
-  for (let from = 0; from < list.count; from += TEXTS_PER_CHECK_STEP) {
-    if (from > 0) yield;
-    const texts = list.slice(from, Math.min(list.count, from + TEXTS_PER_CHECK_STEP));
-    for (let i = 0; i < texts.length; i += 1) {
-      if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
-      const snapshot = decodeSnapshotText(texts[i]!);
-      if (!snapshot) return undefined;
-      logSnapshots.push(snapshot);
-    }
-  }
+  // Every text checked whole, even those no block reads: the log's tail was read with them. Read
+  // only for blocks of format 3; the log makes them ready later otherwise (index-saving.ts).
+  if (list.checkInSteps && !(yield* list.checkInSteps())) return undefined;
+  if (list.prepareInSteps && blocks.some((b) => !b.table && b.logSnapshots > 0)) yield* list.prepareInSteps();
   yield;
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();
+  // The interners' sizes as the blocks so far leave them, for the next block's columns.
+  const interned = new InternedSizes();
   let snapshots = 0;
   const fresh = (seen: Set<string>, values: string[]) =>
     values.every((v) => !seen.has(v) && seen.add(v) !== undefined);
@@ -198,21 +211,38 @@ export function* checkBlocks(
     if (!fresh(users, block.users) || !fresh(devices, block.devices)) return undefined;
     // A block numbers its snapshots as the log does, or lists their texts (an index not fed by a log).
     if (block.logSnapshots > 0 && block.snapshots.length > 0) return undefined;
-    let fields: PlaySnapshot[];
-    if (block.logSnapshots > 0) {
-      fields = logSnapshots.slice(snapshots, snapshots + block.logSnapshots);
-      if (fields.length !== block.logSnapshots || texts.size > 0) return undefined;
+    const fields: PlaySnapshot[] = [];
+    let saved: SavedSnapshots | undefined;
+    if (block.table) {
+      saved = decodeSnapshots(block.table);
+      const sizes = interned.sizes();
+      if (!saved || saved.count !== block.logSnapshots || texts.size > 0) return undefined;
+      if (!(yield* snapshotsFit(saved, sizes))) return undefined;
+      if (snapshots + saved.count > list.count) return undefined;
+      interned.set(sizes);
+      yield;
+    } else if (block.logSnapshots > 0) {
+      if (texts.size > 0 || snapshots + block.logSnapshots > list.count) return undefined;
+      for (let from = snapshots; from < snapshots + block.logSnapshots; from += TEXTS_PER_CHECK_STEP) {
+        yield;
+        const slice = list.slice(from, Math.min(snapshots + block.logSnapshots, from + TEXTS_PER_CHECK_STEP));
+        for (let i = 0; i < slice.length; i += 1) {
+          if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
+          const snapshot = decodeSnapshotText(slice[i]!);
+          if (!snapshot) return undefined;
+          fields.push(interned.note(snapshot));
+        }
+      }
     } else {
-      fields = [];
-      for (const [i, text] of block.snapshots.entries()) {
+      for (let i = 0; i < block.snapshots.length; i += 1) {
         if (i > 0 && (i % TEXTS_PER_CHECK_STEP === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
-        const snapshot = decodeSnapshotText(text);
+        const snapshot = decodeSnapshotText(block.snapshots[i]!);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
-        fields.push(snapshot);
+        fields.push(interned.note(snapshot));
       }
     }
-    defined.push({ fromLog: block.logSnapshots > 0, fields });
-    snapshots += fields.length;
+    defined.push({ fromLog: block.logSnapshots > 0, fields, ...(saved && { saved }) });
+    snapshots += saved?.count ?? fields.length;
     const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
     const counts = { users: users.size, snapshots, devices: devices.size, otherIds: block.otherIds.length };
     // A piece at a time, in a plain function's loop, as addBlock adds them.
@@ -250,4 +280,46 @@ function recordsFit(
       return false;
   }
   return true;
+}
+
+/**
+ * The sizes the interners reach as saved blocks load: those of format 3 intern their snapshots'
+ * strings (SnapshotTable.define interns each distinct one once), those of format 4 add their entries.
+ */
+class InternedSizes {
+  private readonly seen: Set<string>[] = INTERNERS.map(() => new Set<string>());
+  private added = INTERNERS.map(() => 0);
+
+  /** Counts what `define` interns for `e`. */
+  note(e: PlaySnapshot): PlaySnapshot {
+    const [tracks, albums, artists, names, genres] = this.seen as [
+      Set<string>,
+      Set<string>,
+      Set<string>,
+      Set<string>,
+      Set<string>,
+    ];
+    tracks.add(e.trackId);
+    if (e.albumId !== null) albums.add(e.albumId);
+    if (e.trackName !== null) names.add(e.trackName);
+    if (e.albumName !== null) names.add(e.albumName);
+    const credited = new Set<string>();
+    e.artistIds.forEach((id, i) => {
+      if (credited.has(id)) return;
+      credited.add(id);
+      artists.add(id);
+      names.add(e.artistNames[i] ?? '');
+    });
+    for (const tag of e.genres) genres.add(tag);
+    return e;
+  }
+
+  sizes(): number[] {
+    return this.seen.map((seen, k) => seen.size + this.added[k]!);
+  }
+
+  /** After a block of format 4: `sizes` as it leaves them (no block of format 3 comes after it). */
+  set(sizes: number[]): void {
+    this.added = sizes.map((size, k) => size - this.seen[k]!.size);
+  }
 }

@@ -6,6 +6,7 @@ import type { LogPosition, PlayLog } from '../../../store/play-log.js';
 import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
+import { inBackground } from '../../steps.js';
 
 /** The in-memory index the play log is read into (the stats index), as its saving sees it. */
 export interface PlayIndex {
@@ -134,6 +135,7 @@ export async function openStoreWithIndex(
           text: (n) => texts.text(n),
           slice: (from, to) => texts.slice(from, to),
           prepareInSteps: () => texts.prepareInSteps(),
+          checkInSteps: () => texts.checkInSteps(),
         });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
@@ -155,7 +157,15 @@ export async function openStoreWithIndex(
     // The log's snapshots the saved index holds are never written again: once the index has them,
     // it makes their texts, for the log to find a snapshot by (at a collector's size, tens of MB).
     const { logSnapshots } = saved;
-    index.whenLoaded(() => store.plays.snapshots.forgetSaved(logSnapshots, (n) => index.logSnapshotText(n)));
+    // Their bytes are made ready first, in steps (the load itself needs none of them).
+    const texts = store.plays.snapshots.texts;
+    index.whenLoaded(() => {
+      inBackground(texts.prepareInSteps(), () => true)
+        .then(() => store.plays.snapshots.forgetSaved(logSnapshots, (n) => index.logSnapshotText(n)))
+        .catch((error: unknown) =>
+          logger.warn('could not let go of saved snapshot texts', { error: String(error) }),
+        );
+    });
   }
   // What the start loaded: the counting saved with it fits only that.
   const loadedFrom = store.plays.replayed === 0 ? saved : undefined;

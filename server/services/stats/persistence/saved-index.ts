@@ -6,21 +6,25 @@ import { OTHER_ID, type UserColumns } from '../columns/user-columns.js';
  * The saved form of the index (kept in plays.index, see saved-play-index.ts): a sequence of
  * blocks, each holding what was added since the previous one, so a save appends and never rewrites.
  * A block is the new entries of the tables as JSON (users, devices, and the new snapshots: how
- * many of the play log's next ones, the log keeping their texts, or their texts for an index not
- * fed by a log), then one fixed-size record per log in the order they were added:
+ * many of the play log's next ones, or their texts for an index not fed by a log), the log's new
+ * snapshots as binary columns (saved-snapshots.ts), then one fixed-size record per log in the order
+ * they were added:
  *
- *   "MIX3" | u32 JSON bytes | JSON | records
+ *   "MIX3" | u32 JSON bytes | JSON | snapshots (JSON `tableBytes` of them) | records
  *   record (28 bytes, little-endian): f64 at | u32 user | u32 snapshot | u32 device + 1 (0: none) |
  *     u32 flags | u32 ref (as in user-columns.ts: with the high bits of flags, where the log's line
  *     starts in the play log; or, flag OTHER_ID, an index into the block's `otherIds`)
  *
- * Loading replays the records (no text is parsed but the tables), which is what makes a start with
- * a saved index fast. Format 2 (40-byte records holding the packed ids) is not read: such an index
- * is rebuilt from the log once.
+ * Loading replays the records and copies the snapshot columns: no text is parsed but the JSON.
+ * Format 3 (no snapshot columns: the log's snapshots are read from its texts and interned one by
+ * one) still loads; format 2 (40-byte records holding the packed ids) is not read: such an index is
+ * rebuilt from the log once.
  */
 export const RECORD_BYTES = 28;
 const MAGIC = 0x3358494d; // "MIX3"
-const FORMAT = 3;
+const FORMAT = 4;
+/** Blocks without snapshot columns. */
+const OLDER_FORMAT = 3;
 
 export interface SavedBlock {
   users: string[];
@@ -32,12 +36,16 @@ export interface SavedBlock {
   otherIds: string[];
   count: number;
   records: Uint8Array;
+  /** The log's new snapshots as columns (saved-snapshots.ts); absent in format 3. */
+  table?: Uint8Array;
 }
 
 interface TableCounts {
   users: number;
   devices: number;
   snapshots: number;
+  /** The sizes of the interners the snapshots refer to (saved-snapshots.ts INTERNERS). */
+  interned: number[];
 }
 
 /** Rows being gathered for the next block. */
@@ -48,7 +56,9 @@ export class SavedRecords {
   private readonly otherIds: string[] = [];
 
   /** `from`: the table entries already saved in earlier blocks. */
-  constructor(private readonly from: TableCounts = { users: 0, devices: 0, snapshots: 0 }) {}
+  constructor(
+    private readonly from: TableCounts = { users: 0, devices: 0, snapshots: 0, interned: [0, 0, 0, 0, 0] },
+  ) {}
 
   addRow(u: UserColumns, row: number): void {
     const flags = u.flags[row]!;
@@ -95,9 +105,12 @@ export class SavedRecords {
   block(tables: {
     users: string[];
     devices: string[];
-    snapshots: (from: number) => { logSnapshots: number; texts: string[] };
+    snapshots: (
+      from: number,
+      interned: number[],
+    ) => { logSnapshots: number; texts: string[]; table?: Uint8Array };
   }): SavedBlock {
-    const snapshots = tables.snapshots(this.from.snapshots);
+    const snapshots = tables.snapshots(this.from.snapshots, this.from.interned);
     return {
       users: tables.users.slice(this.from.users),
       devices: tables.devices.slice(this.from.devices),
@@ -106,18 +119,19 @@ export class SavedRecords {
       otherIds: this.otherIds,
       count: this.count,
       records: this.bytes.subarray(0, this.count * RECORD_BYTES),
+      ...(snapshots.table && { table: snapshots.table }),
     };
   }
 }
 
 /** A block's bytes, as parts to write one after the other (the records are not copied). */
 export function encodeBlock(block: SavedBlock): Uint8Array[] {
-  const { records, ...tables } = block;
-  const json = Buffer.from(JSON.stringify({ format: FORMAT, ...tables }));
+  const { records, table, ...tables } = block;
+  const json = Buffer.from(JSON.stringify({ format: FORMAT, ...tables, tableBytes: table?.byteLength ?? 0 }));
   const head = Buffer.alloc(8);
   head.writeUInt32LE(MAGIC, 0);
   head.writeUInt32LE(json.length, 4);
-  return [head, json, records];
+  return table ? [head, json, table, records] : [head, json, records];
 }
 
 export function encodeSavedIndex(blocks: SavedBlock[]): Uint8Array {
@@ -146,17 +160,22 @@ export function decodeSavedIndex(parts: Uint8Array[]): DecodedIndex | undefined 
       if (o + 8 + jsonBytes > buf.length) return undefined;
       const tables = parseTables(buf.toString('utf8', o + 8, o + 8 + jsonBytes));
       if (!tables) return undefined;
-      const start = o + 8 + jsonBytes;
+      const { tableBytes, format, ...block } = tables;
+      const start = o + 8 + jsonBytes + tableBytes;
       const end = start + tables.count * RECORD_BYTES;
       if (end > buf.length) return undefined;
-      blocks.push({ ...tables, records: buf.subarray(start, end) });
+      const table =
+        format === FORMAT && tableBytes > 0 ? { table: buf.subarray(start - tableBytes, start) } : {};
+      blocks.push({ ...block, ...table, records: buf.subarray(start, end) });
       o = end;
     }
   }
   return { kind: 'blocks', blocks };
 }
 
-function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
+function parseTables(
+  text: string,
+): (Omit<SavedBlock, 'records' | 'table'> & { format: number; tableBytes: number }) | undefined {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(text) as Record<string, unknown>;
@@ -165,8 +184,12 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
   }
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
   const { format, users, devices, logSnapshots, snapshots, otherIds, count } = value;
+  const tableBytes = format === FORMAT ? value['tableBytes'] : 0;
   if (
-    format !== FORMAT ||
+    (format !== FORMAT && format !== OLDER_FORMAT) ||
+    typeof tableBytes !== 'number' ||
+    !Number.isInteger(tableBytes) ||
+    tableBytes < 0 ||
     typeof logSnapshots !== 'number' ||
     !Number.isInteger(logSnapshots) ||
     logSnapshots < 0 ||
@@ -180,7 +203,7 @@ function parseTables(text: string): Omit<SavedBlock, 'records'> | undefined {
   ) {
     return undefined;
   }
-  return { users, devices, logSnapshots, snapshots, otherIds, count };
+  return { format, tableBytes, users, devices, logSnapshots, snapshots, otherIds, count };
 }
 
 // ---- format 1: the whole index as one v8-serialized object graph (Melon before the snapshots) ----

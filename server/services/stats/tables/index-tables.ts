@@ -25,6 +25,17 @@ export class IndexTables {
     genres: this.genres,
   });
 
+  /**
+   * Puts the strings a saved index added in the interners' look-ups (Interner.addSaved), `perStep`
+   * a step; false if one came twice.
+   */
+  *indexInSteps(perStep: number): Generator<void, boolean> {
+    let distinct = true;
+    for (const interner of [this.tracks, this.albums, this.artists, this.names])
+      distinct = (yield* interner.indexInSteps(perStep)) && distinct;
+    return distinct;
+  }
+
   /** The ids of a kind's items, by interned index. */
   idsOf(kind: Kind): string[] {
     switch (kind) {

@@ -22,8 +22,9 @@ export function noteLatest(
     table.track[s]!,
     table.album[s]!,
     table.albumName[s]!,
-    table.artists.of(s),
-    table.artistNames.of(s),
+    table.artists,
+    table.artistNames,
+    s,
     at,
   );
 }

@@ -1,4 +1,5 @@
 import { capacityFor, grown } from '../columns/columns.js';
+import type { Lists } from './lists.js';
 
 /** The latest-log tables under the names the saved index (plays.index) has always used. */
 export interface SavedLatest {
@@ -47,8 +48,9 @@ export class LatestNames {
   }
 
   /**
-   * Records a log at `at`; `albumName` and `artistNames` index `names`, and an empty name is not
-   * recorded (it would hide an older real one).
+   * Records a log at `at` of snapshot `s`, whose artists are list `s` of `artistIdxs` and their
+   * names list `s` of `artistNames`; `albumName` and those names index `names`, and an empty name is
+   * not recorded (it would hide an older real one).
    */
   note(
     names: string[],
@@ -56,8 +58,9 @@ export class LatestNames {
     trackIdx: number,
     albumIdx: number,
     albumName: number,
-    artistIdxs: number[],
-    artistNames: number[],
+    artistIdxs: Lists,
+    artistNames: Lists,
+    s: number,
     at: number,
   ): void {
     if (trackIdx >= this.trackAt.length)
@@ -68,9 +71,16 @@ export class LatestNames {
         [this.albumAt, this.albumName] = grownLatest(this.albumAt, this.albumName, albumIdx);
       keepLatest(this.albumAt, this.albumName, albumIdx, at, albumName);
     }
-    for (let i = 0; i < artistIdxs.length; i += 1) {
-      const artistIdx = artistIdxs[i]!;
-      const name = artistNames[i]!;
+    // List `s` of each, read in place: a start notes every snapshot, and arrays of them were garbage.
+    const ids = artistIdxs.values;
+    const named = artistNames.values;
+    for (
+      let i = artistIdxs.start[s]!, n = artistNames.start[s]!;
+      i < artistIdxs.start[s + 1]!;
+      i += 1, n += 1
+    ) {
+      const artistIdx = ids[i]!;
+      const name = named[n]!;
       if (names[name] === '') continue;
       if (artistIdx >= this.artistAt.length)
         [this.artistAt, this.artistName] = grownLatest(this.artistAt, this.artistName, artistIdx);

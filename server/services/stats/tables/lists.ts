@@ -19,6 +19,19 @@ class NumberColumn<T extends Int32Array | Float64Array> {
     if (this.used === this.data.length) this.data = doubled(this.data, this.used + 1);
     this.data[this.used++] = value;
   }
+
+  /** Appends every value of `values`. */
+  pushAll(values: T): void {
+    if (this.used + values.length > this.data.length)
+      this.data = doubled(this.data, this.used + values.length);
+    this.data.set(values, this.used);
+    this.used += values.length;
+  }
+
+  /** Values [from, length), a view. */
+  from(from: number): T {
+    return this.data.subarray(from, this.used) as T;
+  }
 }
 
 export class IntColumn extends NumberColumn<Int32Array> {
@@ -85,6 +98,14 @@ export class Lists {
   push(list: ArrayLike<number>): void {
     for (let i = 0; i < list.length; i += 1) this.add(list[i]!);
     this.close();
+  }
+
+  /** Lists [from, count): each one's length, and their values one after the other (a view). */
+  from(from: number): { counts: Uint32Array; values: Int32Array } {
+    const starts = this.starts.subarray(from, this.lists + 1);
+    const counts = new Uint32Array(this.lists - from);
+    for (let i = 0; i < counts.length; i += 1) counts[i] = starts[i + 1]! - starts[i]!;
+    return { counts, values: this.all.subarray(this.starts[from], this.starts[this.lists]) };
   }
 
   /** Adds list `t` of `other` as the next list. */

@@ -142,32 +142,7 @@ export class SnapshotTable {
   }
 
   /**
-   * The snapshots whose plays count otherwise than they logged (`recount`), with what they count
-   * for: the counting saved with the index for the library it was made with.
-   */
-  countedOtherwise(): CountedAs[] {
-    const { albums, artists, names } = this.interners;
-    const moved: CountedAs[] = [];
-    for (let s = 0; s < this.count; s += 1) {
-      const album = this.album[s]!;
-      if (
-        album === this.loggedAlbum.data[s] &&
-        this.artists.same(s, this.loggedArtists, s) &&
-        this.artistNames.same(s, this.loggedArtistNames, s)
-      )
-        continue;
-      moved.push({
-        s,
-        albumId: album < 0 ? null : albums.values[album]!,
-        artistIds: this.artists.of(s).map((a) => artists.values[a]!),
-        artistNames: this.artistNames.of(s).map((n) => names.values[n]!),
-      });
-    }
-    return moved;
-  }
-
-  /**
-   * Counts the snapshots as a saved counting says (`countedOtherwise` of the same snapshots, with
+   * Counts the snapshots as a saved counting says (counted-otherwise.ts, of the same snapshots, with
    * the same library), the others as logged: what `recount` would make with that library, without
    * it. In steps of `perStep` snapshots. A recount begun meanwhile takes over.
    */
@@ -343,6 +318,29 @@ export class SnapshotTable {
     };
   }
 
+  /**
+   * The columns of the snapshots as logged, for saved-snapshots.ts to save and load; a load adds to
+   * them only while the table is numbered by the log and counted as logged.
+   */
+  logged() {
+    const { tracks, loggedAlbum: album, trackNames, albumNames, durations, rawGenres } = this;
+    const loadable = this.followsLog && this.counted === album && this.artists === this.loggedArtists;
+    const { loggedArtists: artists, loggedArtistNames: artistNames, genreKeys, spellings } = this;
+    return {
+      tracks,
+      album,
+      trackNames,
+      albumNames,
+      durations,
+      artists,
+      artistNames,
+      rawGenres,
+      genreKeys,
+      spellings,
+      loadable,
+    };
+  }
+
   private define(e: PlaySnapshot): number {
     const { tracks, albums, artists, names, genres } = this.interners;
     const s = this.count;
@@ -380,7 +378,7 @@ export class SnapshotTable {
 
 type Now = NonNullable<ReturnType<TrackNow>>;
 
-/** What a snapshot's plays count for when it is not what it logged (SnapshotTable.countedOtherwise). */
+/** What a snapshot's plays count for when it is not what it logged (counted-otherwise.ts). */
 export interface CountedAs {
   s: number;
   albumId: string | null;

@@ -7,6 +7,8 @@ import { openStoreWithIndex } from '../../../../../server/services/stats/persist
 import { LoadingIndex } from '../../../../../server/services/stats/loading-index.js';
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import { openStore } from '../../../../../server/store/open-store.js';
+import { decodeSavedIndex } from '../../../../../server/services/stats/persistence/saved-index.js';
+import { readSavedPlayIndex, writeSavedPlayIndex } from '../../../../../server/store/saved-play-index.js';
 import { makeVariedPlays, statsIndexOf } from '../../../../factories/plays.js';
 import { orphanFolderLock } from '../../../../support/dead-process.js';
 
@@ -38,7 +40,95 @@ function open(dataDir: string) {
   return openStoreWithIndex(dataDir, { logger, index }).then((opened) => ({ ...opened, index, logger }));
 }
 
+/**
+ * Rewrites plays.index as a Melon before the snapshot columns saved it: each block in format 3 (its
+ * JSON tables and its records, the log's snapshots only as the segment's texts). Whether its blocks
+ * carried snapshot columns before.
+ */
+async function asFormat3(path: string): Promise<boolean> {
+  const saved = (await readSavedPlayIndex(path))!;
+  const decoded = decodeSavedIndex(saved.data);
+  if (decoded?.kind !== 'blocks') throw new Error('not an index of blocks');
+  const parts = decoded.blocks.flatMap(({ records, table: _, ...tables }) => {
+    const json = Buffer.from(JSON.stringify({ format: 3, ...tables }));
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(0x3358494d, 0);
+    head.writeUInt32LE(json.length, 4);
+    return [head, json, records];
+  });
+  const { count } = saved.logSnapshots;
+  await writeSavedPlayIndex(path, {
+    position: saved.position,
+    logSnapshots: { count, bytes: saved.logSnapshots.bytes(0, count) },
+    data: parts,
+  });
+  return decoded.blocks.every((block) => block.table !== undefined);
+}
+
+/** Opens the folder with its saved index loaded in the background; whether it fitted. */
+async function loaded(dataDir: string) {
+  const index = new StatsIndex({ rowsPerTurn: 10 });
+  const loading = new LoadingIndex(index, () => Promise.resolve(), 0);
+  const opened = await openStoreWithIndex(dataDir, { logger: createMemoryLogger(), index: loading });
+  return { ...opened, index, fits: await loading.finish() };
+}
+
+function sameAnswers(index: StatsIndex, whole: StatsIndex): void {
+  for (const userId of ['u0', 'u1', 'u2']) {
+    expect(index.topTracks({ userId }, 0, 1000)).toEqual(whole.topTracks({ userId }, 0, 1000));
+    expect(index.topArtists({ userId }, 0, 1000)).toEqual(whole.topArtists({ userId }, 0, 1000));
+    expect(index.topGenres({ userId }, 0, 1000)).toEqual(whole.topGenres({ userId }, 0, 1000));
+    expect(index.recentPlays({ userId }, 0, 50)).toEqual(whole.recentPlays({ userId }, 0, 50));
+    expect(index.listeningTime({ userId })).toEqual(whole.listeningTime({ userId }));
+  }
+}
+
 describe('saving the stats index', () => {
+  it('opens an index saved with its snapshots only as texts (an older Melon), grows it, and opens it again with the same statistics', async () => {
+    const dataDir = await dataFolder();
+    const plays = makeVariedPlays(700);
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(plays.slice(0, 400));
+    await first.close();
+    expect(await asFormat3(join(dataDir, 'plays.index'))).toBe(true);
+
+    const second = await loaded(dataDir);
+    expect(second.fits).toBe(true);
+    expect(second.store.plays.replayed).toBe(0);
+    sameAnswers(second.index, statsIndexOf(plays.slice(0, 400)));
+    // Appended to in this layout: new tracks and names after those the older blocks intern.
+    const later = plays
+      .slice(400)
+      .map((p, i) => ({ ...p, trackId: `${p.trackId}-later`, trackName: `Later ${i}` }));
+    await second.store.plays.appendMany(later);
+    await second.close();
+
+    const third = await loaded(dataDir);
+    expect(third.fits).toBe(true);
+    expect(third.store.plays.replayed).toBe(0);
+    sameAnswers(third.index, statsIndexOf([...plays.slice(0, 400), ...later]));
+    await third.close();
+  });
+
+  it("saves the log's snapshots as columns, which load into the statistics a rebuild from the log gives", async () => {
+    const dataDir = await dataFolder();
+    const plays = makeVariedPlays(600);
+    const first = await open(dataDir);
+    await first.store.plays.appendMany(plays.slice(0, 300));
+    await first.saveIndex();
+    await first.store.plays.appendMany(plays.slice(300));
+    await first.close();
+    const saved = (await readSavedPlayIndex(join(dataDir, 'plays.index')))!;
+    expect(saved.data.length).toBeGreaterThan(1);
+    const second = await loaded(dataDir);
+    expect(second.fits).toBe(true);
+    expect(second.store.plays.replayed).toBe(0);
+    sameAnswers(second.index, statsIndexOf(plays));
+    await second.close();
+    // Every block of that file had its snapshot columns.
+    expect(await asFormat3(join(dataDir, 'plays.index'))).toBe(true);
+  });
+
   it('saves at once after a start that read over 10,000 log lines, so a crash then does not read them again', async () => {
     const dataDir = await dataFolder();
     // A log written without any index (as an older Melon or a restored backup left it).

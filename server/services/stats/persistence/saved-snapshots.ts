@@ -1,0 +1,250 @@
+import { endianness } from 'node:os';
+import type { IndexTables } from '../tables/index-tables.js';
+
+/**
+ * The snapshot table's new part in a saved block (saved-index.ts, format 4), as binary columns: a
+ * start copies them into the table instead of parsing each snapshot's text and interning its names
+ * one by one, the larger part of a start at a collector's size.
+ *
+ * The interners a snapshot's numbers refer to are saved too, as their entries made since the
+ * previous block (`from` of them before it), in order: loaded in the same order, every number means
+ * what it meant. All little-endian, counts first:
+ *
+ *   u32 snapshots | per interner (tracks, albums, artists, names, raw genres): u32 from, u32 new |
+ *   u32 artist entries | u32 genre entries | u32 string encoding (0 UTF-8, 1 UTF-16LE) |
+ *   u32 string bytes | u32 string lengths (UTF-16 units, every new entry in interner order) |
+ *   i32 track | i32 album (-1: none) | i32 track name (-1) | i32 album name (-1) |
+ *   u32 artists a snapshot | i32 artist | i32 artist name (one each per artist entry) |
+ *   u32 genres a snapshot | i32 raw genre | f64 duration | the strings, one after the other
+ *
+ * A string table of one encoding decodes as one string, each entry a slice of it; UTF-16 keeps a
+ * lone surrogate (which UTF-8 cannot) as it was.
+ */
+export const INTERNERS = ['tracks', 'albums', 'artists', 'names', 'rawGenres'] as const;
+
+export interface SavedSnapshots {
+  count: number;
+  /** Per interner (INTERNERS' order): its size before the block, and how many entries it made since. */
+  from: number[];
+  added: number[];
+  /** Those entries, one after the other, and each one's length. */
+  text: string;
+  lengths: Uint32Array;
+  track: Int32Array;
+  album: Int32Array;
+  trackName: Int32Array;
+  albumName: Int32Array;
+  artistCounts: Uint32Array;
+  artists: Int32Array;
+  artistNames: Int32Array;
+  genreCounts: Uint32Array;
+  genres: Int32Array;
+  duration: Float64Array;
+}
+
+/** The interners' sizes, where a block's new entries start. */
+export function internerCounts(tables: IndexTables): number[] {
+  return interners(tables).map((i) => i.count);
+}
+
+function interners(tables: IndexTables) {
+  return [tables.tracks, tables.albums, tables.artists, tables.names, tables.genres.raw];
+}
+
+/** String.prototype.isWellFormed (Node 20; not yet in the compiler's library). */
+const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const HEAD_WORDS = 1 + 2 * INTERNERS.length + 4;
+
+/** Snapshots [from, count) of `tables` and the interners' entries since `interned`, as bytes. */
+export function encodeSnapshots(tables: IndexTables, from: number, interned: readonly number[]): Buffer {
+  const logged = tables.snapshots.logged();
+  const artists = logged.artists.from(from);
+  const genres = logged.rawGenres.from(from);
+  const columns = {
+    track: logged.tracks.from(from),
+    album: logged.album.from(from),
+    trackName: logged.trackNames.from(from),
+    albumName: logged.albumNames.from(from),
+    artistCounts: artists.counts,
+    artists: artists.values,
+    artistNames: logged.artistNames.from(from).values,
+    genreCounts: genres.counts,
+    genres: genres.values,
+    duration: logged.durations.from(from),
+  };
+  const lists = interners(tables).map((i, k) => i.values.slice(interned[k]));
+  const joined = lists.map((values) => values.join('')).join('');
+  const utf16 = !wellFormed(joined);
+  const text = Buffer.from(joined, utf16 ? 'utf16le' : 'utf8');
+  const head = new Uint32Array(HEAD_WORDS);
+  head[0] = columns.track.length;
+  lists.forEach((values, k) => {
+    head[1 + 2 * k] = interned[k]!;
+    head[2 + 2 * k] = values.length;
+  });
+  head[HEAD_WORDS - 4] = columns.artists.length;
+  head[HEAD_WORDS - 3] = columns.genres.length;
+  head[HEAD_WORDS - 2] = utf16 ? 1 : 0;
+  head[HEAD_WORDS - 1] = text.length;
+  const lengths = Uint32Array.from(lists.flat(), (s) => s.length);
+  const parts = [
+    head,
+    lengths,
+    columns.track,
+    columns.album,
+    columns.trackName,
+    columns.albumName,
+    columns.artistCounts,
+    columns.artists,
+    columns.artistNames,
+    columns.genreCounts,
+    columns.genres,
+    columns.duration,
+  ].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  return Buffer.concat([...parts, text]);
+}
+
+/** The saved snapshots in `bytes`; undefined when they are not of that shape. */
+export function decodeSnapshots(bytes: Uint8Array): SavedSnapshots | undefined {
+  // The columns are copied as they lie in memory: a big-endian machine rebuilds from the log.
+  if (endianness() !== 'LE' || bytes.byteLength < HEAD_WORDS * 4) return undefined;
+  let o = 0;
+  const take = <T>(make: (buffer: ArrayBuffer) => T, count: number, size: number): T | undefined => {
+    const end = o + count * size;
+    if (end > bytes.byteLength) return undefined;
+    // A copy, aligned for its type, apart from the file's bytes (a Buffer's `slice` is a view).
+    const copy = make(Uint8Array.prototype.slice.call(bytes, o, end).buffer);
+    o = end;
+    return copy;
+  };
+  const head = take((b) => new Uint32Array(b), HEAD_WORDS, 4)!;
+  const count = head[0]!;
+  const from = INTERNERS.map((_, k) => head[1 + 2 * k]!);
+  const added = INTERNERS.map((_, k) => head[2 + 2 * k]!);
+  const [artistEntries, genreEntries, encoding, textBytes] = head.subarray(HEAD_WORDS - 4);
+  const ints = (n: number) => take((b) => new Int32Array(b), n, 4);
+  const counts = (n: number) => take((b) => new Uint32Array(b), n, 4);
+  const lengths = counts(added.reduce((a, b) => a + b, 0));
+  const track = ints(count);
+  const album = ints(count);
+  const trackName = ints(count);
+  const albumName = ints(count);
+  const artistCounts = counts(count);
+  const artists = ints(artistEntries!);
+  const artistNames = ints(artistEntries!);
+  const genreCounts = counts(count);
+  const genres = ints(genreEntries!);
+  const duration = take((b) => new Float64Array(b), count, 8);
+  if (
+    !lengths ||
+    !track ||
+    !album ||
+    !trackName ||
+    !albumName ||
+    !artistCounts ||
+    !artists ||
+    !artistNames ||
+    !genreCounts ||
+    !genres ||
+    !duration ||
+    encoding! > 1 ||
+    o + textBytes! !== bytes.byteLength
+  )
+    return undefined;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + o, textBytes).toString(
+    encoding === 1 ? 'utf16le' : 'utf8',
+  );
+  if (lengths.reduce((a, b) => a + b, 0) !== text.length) return undefined;
+  const saved = { count, from, added, text, lengths, track, album, trackName, albumName, artistCounts };
+  return { ...saved, artists, artistNames, genreCounts, genres, duration };
+}
+
+/**
+ * Whether every number refers to an entry the interners hold once the block's are added, and the
+ * lists add up; `sizes` are the interners' sizes before the block, then after it.
+ */
+export function* snapshotsFit(saved: SavedSnapshots, sizes: number[]): Generator<void, boolean> {
+  if (!saved.from.every((f, k) => f === sizes[k])) return false;
+  saved.added.forEach((added, k) => (sizes[k] = sizes[k]! + added));
+  const [tracks, albums, artists, names, genres] = sizes as [number, number, number, number, number];
+  const columns: [Int32Array, number, boolean][] = [
+    [saved.track, tracks, false],
+    [saved.album, albums, true],
+    [saved.trackName, names, true],
+    [saved.albumName, names, true],
+    [saved.artists, artists, false],
+    [saved.artistNames, names, false],
+    [saved.genres, genres, false],
+  ];
+  for (const [column, size, none] of columns)
+    for (let from = 0; from < column.length; from += CHECKED_PER_STEP) {
+      yield;
+      for (const v of column.subarray(from, from + CHECKED_PER_STEP))
+        if (v >= size || (v < 0 && !(none && v === -1))) return false;
+    }
+  const sum = (counts: Uint32Array) => counts.reduce((a, b) => a + b, 0);
+  return sum(saved.artistCounts) === saved.artists.length && sum(saved.genreCounts) === saved.genres.length;
+}
+
+/** Numbers checked, and snapshots added, a step. */
+const CHECKED_PER_STEP = 50_000;
+const DEFINED_PER_STEP = 10_000;
+
+/** Adds the block's interner entries to `tables`, `perStep` strings at a time; throws if one is there. */
+export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep: number): Generator<void> {
+  const all = interners(tables);
+  const { text, lengths } = saved;
+  let at = 0;
+  let n = 0;
+  for (const [k, added] of saved.added.entries()) {
+    const interner = all[k]!;
+    if (interner.count !== saved.from[k]) throw new Error('saved index: tables out of step');
+    for (let i = 0; i < added; i += perStep) {
+      if (i > 0) yield;
+      const values: string[] = [];
+      for (let j = i; j < Math.min(added, i + perStep); j += 1) {
+        const length = lengths[n++]!;
+        values.push(text.slice(at, (at += length)));
+      }
+      if (k === 4) for (const value of values) tables.genres.intern(value);
+      else interner.addSaved(values);
+      if (interner.count !== saved.from[k] + i + values.length)
+        throw new Error('saved index: tables out of step');
+    }
+  }
+}
+
+/**
+ * Appends the saved snapshots to the table, their interners' entries added (`addInterned`): as
+ * SnapshotTable.define makes them, to a table numbered by the log and counted as logged (a load).
+ */
+export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Generator<void, void> {
+  const logged = tables.snapshots.logged();
+  if (!logged.loadable) throw new Error('saved index: snapshots added to a table in use');
+  logged.tracks.pushAll(saved.track);
+  logged.album.pushAll(saved.album);
+  logged.trackNames.pushAll(saved.trackName);
+  logged.albumNames.pushAll(saved.albumName);
+  logged.durations.pushAll(saved.duration);
+  // A play counts once per genre group and once per spelling, however often it is tagged.
+  const { rawKey, rawSpelling } = tables.genres;
+  const { genreKeys, spellings } = logged;
+  let artist = 0;
+  let genre = 0;
+  for (let s = 0; s < saved.count; s += 1) {
+    if (s > 0 && s % DEFINED_PER_STEP === 0) yield;
+    const artists = saved.artistCounts[s]!;
+    logged.artists.push(saved.artists.subarray(artist, artist + artists));
+    logged.artistNames.push(saved.artistNames.subarray(artist, (artist += artists)));
+    const genres = saved.genres.subarray(genre, (genre += saved.genreCounts[s]!));
+    logged.rawGenres.push(genres);
+    for (const raw of genres) {
+      if (rawKey[raw]! < 0) continue;
+      genreKeys.addOnce(rawKey[raw]!);
+      spellings.addOnce(rawSpelling[raw]!);
+    }
+    genreKeys.close();
+    spellings.close();
+  }
+}

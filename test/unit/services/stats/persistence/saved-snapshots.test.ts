@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { PlaySnapshot } from '../../../../../server/domain/play.js';
+import {
+  addInterned,
+  decodeSnapshots,
+  defineSaved,
+  encodeSnapshots,
+  internerCounts,
+  snapshotsFit,
+} from '../../../../../server/services/stats/persistence/saved-snapshots.js';
+import { finish } from '../../../../../server/services/steps.js';
+import { IndexTables } from '../../../../../server/services/stats/tables/index-tables.js';
+
+/** Snapshots with what interning must get right: shared and repeated artists, blank and odd names. */
+const snapshot = (i: number): PlaySnapshot => ({
+  trackId: `track ${i}`,
+  albumId: i % 4 === 0 ? null : `album ${i % 3}`,
+  // A repeated artist counts once, with the name it first had.
+  artistIds:
+    i % 5 === 0 ? [`artist ${i % 7}`, `artist ${i % 7}`] : [`artist ${i % 7}`, `artist ${(i + 1) % 7}`],
+  genres: [[' Rock', 'rock'], ['Jazz', '', 'Jazz'], [], ['Ünïcode 🎵']][i % 4]!,
+  durationMs: i % 9 === 0 ? NaN : 1000 + i,
+  trackName: i % 6 === 0 ? null : `Tráck ${i} \ud800`,
+  albumName: i % 3 === 0 ? null : `Album ${i % 3} 日本`,
+  artistNames: [`Artist ${i % 7}`, i % 2 ? `Artist ${(i + 1) % 7}` : ''],
+});
+
+/** Tables holding snapshots [0, count), numbered as a log numbers them. */
+function tablesOf(count: number, from = 0, tables = new IndexTables()): IndexTables {
+  for (let i = from; i < count; i += 1) tables.snapshots.intern(snapshot(i), i);
+  return tables;
+}
+
+/** Everything a snapshot reads as: as logged, and its genre groups and spellings by their words. */
+function contents(tables: IndexTables) {
+  const { snapshots, genres } = tables;
+  return Array.from({ length: snapshots.count }, (_, s) => ({
+    ...snapshots.fields(s),
+    groups: snapshots.genreKeys.of(s).map((k) => genres.keys.values[k]),
+    spellings: snapshots.spellings.of(s).map((k) => genres.spellings.values[k]),
+  }));
+}
+
+/** Loads `bytes` into `tables` as a load does: checked, then interned entries and columns added. */
+function load(tables: IndexTables, bytes: Uint8Array): boolean {
+  const saved = decodeSnapshots(bytes);
+  if (!saved || !finish(snapshotsFit(saved, internerCounts(tables)))) return false;
+  finish(addInterned(tables, saved, 3));
+  finish(defineSaved(tables, saved));
+  return true;
+}
+
+describe('the saved snapshot columns of a play index', () => {
+  it('load into the same table as interning every snapshot again, names of any script included', () => {
+    const built = tablesOf(60);
+    const loaded = new IndexTables();
+    expect(load(loaded, encodeSnapshots(built, 0, [0, 0, 0, 0, 0]))).toBe(true);
+    expect(contents(loaded)).toEqual(contents(built));
+    expect(loaded.names.values).toEqual(built.names.values);
+    expect(loaded.artists.values).toEqual(built.artists.values);
+    // Interned again from what it holds: a new snapshot finds the names it has.
+    expect(loaded.names.get('Tráck 7 \ud800')).toBe(built.names.get('Tráck 7 \ud800'));
+    expect(loaded.snapshots.intern(snapshot(60), 60)).toBe(60);
+    expect(contents(loaded)).toEqual(contents(tablesOf(61)));
+  });
+
+  it('add block after block, each with what was interned since the one before', () => {
+    const built = tablesOf(25);
+    const first = encodeSnapshots(built, 0, [0, 0, 0, 0, 0]);
+    const counts = internerCounts(built);
+    // Names interned by the library's counting between saves come along too.
+    built.artists.intern('artist counted from the library');
+    tablesOf(50, 25, built);
+    const second = encodeSnapshots(built, 25, counts);
+    const loaded = new IndexTables();
+    expect(load(loaded, first)).toBe(true);
+    expect(load(loaded, second)).toBe(true);
+    expect(contents(loaded)).toEqual(contents(built));
+    expect(loaded.artists.values).toEqual(built.artists.values);
+  });
+
+  it('are refused when they do not follow the tables, or refer to entries nobody saved', () => {
+    const built = tablesOf(30);
+    const whole = encodeSnapshots(built, 0, [0, 0, 0, 0, 0]);
+    const later = encodeSnapshots(built, 10, [5, 3, 7, 20, 4]);
+    expect(load(new IndexTables(), later)).toBe(false);
+    expect(decodeSnapshots(whole.subarray(0, whole.length - 1))).toBeUndefined();
+    const saved = decodeSnapshots(whole)!;
+    saved.track[3] = 1000;
+    expect(finish(snapshotsFit(saved, [0, 0, 0, 0, 0]))).toBe(false);
+  });
+});
