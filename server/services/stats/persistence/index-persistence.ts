@@ -109,11 +109,7 @@ export function* addBlock(
   const deviceCount = tables.devices.names.count;
   // Room for the block's rows at once (and the spare rows settle would leave), rather than growing
   // step by step.
-  const rows = new Int32Array(userCount);
-  for (let r = 0; r < block.count; r += 1) {
-    const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
-    rows[userIdx] = rows[userIdx]! + 1;
-  }
+  const rows = rowsPerUser(view, block.count, userCount);
   for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
     if (rows[userIdx] === 0) continue;
     if (stepping) yield;
@@ -136,6 +132,16 @@ export function* addBlock(
     placeRows(view, r, end, counts, place, rowsOf, otherIds);
     sincePause += end - r;
   }
+}
+
+/** How many of a block's `count` records each user has (a plain function: V8 compiles its loop). */
+function rowsPerUser(view: DataView, count: number, users: number): Int32Array {
+  const rows = new Int32Array(users);
+  for (let r = 0; r < count; r += 1) {
+    const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
+    rows[userIdx] = rows[userIdx]! + 1;
+  }
+  return rows;
 }
 
 /** Adds saved rows [from, to) of a block's records (addBlock). */
