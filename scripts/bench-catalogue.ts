@@ -30,7 +30,7 @@ import {
   type BenchData,
 } from './bench-data.js';
 import { closeRequests, request } from './bench-timing.js';
-import { startServerProcess } from './server-process.js';
+import { startServerProcess, type MemoryNow } from './server-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
@@ -263,6 +263,10 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         );
       }
       const rssMb = server.rssMb();
+      // Where that memory is, read just after it: the V8 heap's reserved spaces (old: live objects
+      // and garbage not yet collected; young: reserved at its largest after a burst of allocation)
+      // and memory outside the heap (typed arrays' and buffers' bytes).
+      const parts = await server.ask<MemoryNow>('memory');
       console.error(`  reads done (server RSS ${Math.round(rssMb)} MB); rescanning ${tracks} files ...`);
       const scan = await server.ask<{
         scanMs: number;
@@ -274,6 +278,10 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         libraryTracks,
         libraryJsonMb,
         rssMb,
+        rssOldReservedMb: parts.oldReserved,
+        rssOldUsedMb: parts.oldUsed,
+        rssYoungReservedMb: parts.youngReserved,
+        rssExternalMb: parts.external,
         rssAfterRescanMb: server.rssMb(),
         libraryLoadMs,
         listeningMs: server.startMs,

@@ -100,7 +100,7 @@ interface HeldRestart {
 function restartedAfter(
   ids: string[],
   scanned: typeof logged,
-  change: (dataDir: string) => Promise<void>,
+  change: (dataDir: string) => Promise<unknown>,
 ): HeldRestart {
   const context = { library: held() } as HeldRestart;
   beforeAll(async () => {

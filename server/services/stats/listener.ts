@@ -128,6 +128,7 @@ export class Listener {
     const u = this.rows;
     u.trim();
     u.ensureSorted();
+    u.bySnapshot.fit();
     yield;
     yield* this.parts.tallies.allInSteps(u);
     yield;

@@ -81,8 +81,11 @@ export class UserColumns {
   ref = new Uint32Array(0);
   /** Ids of logs that did not come from the play log (an index built in memory, in tests). */
   otherIds: string[] = [];
-  /** Sums per snapshot of every log, kept current: the base of all-time and near-all-time reads. */
-  readonly bySnapshot = new Tally(false);
+  /**
+   * Sums per snapshot of every log, kept current: the base of all-time and near-all-time reads.
+   * Sparse: a listener plays a fraction of a collector's library, and this is kept per listener.
+   */
+  readonly bySnapshot = new Tally(false, true);
   /** All-time plays and listening time. */
   plays = 0;
   listeningMs = 0;

@@ -108,8 +108,8 @@ export function playCountsOf(
   const tally = tallies.all(u)[kind];
   const ids = tables.idsOf(kind);
   for (let idx = 0; idx < ids.length; idx += 1) {
-    const plays = tally.plays[idx] ?? 0;
-    if (plays > 0) counts.set(ids[idx]!, { plays, lastPlayedAt: tally.last[idx]! });
+    const plays = tally.playsOf(idx);
+    if (plays > 0) counts.set(ids[idx]!, { plays, lastPlayedAt: tally.lastOf(idx) });
   }
   return counts;
 }
@@ -131,9 +131,9 @@ export function playCountLookupOf(
     const idx = interned.get(id);
     if (idx === undefined) return undefined;
     // Read at each call: the arrays are replaced as they grow.
-    const { plays, last } = all[kind];
-    const count = plays[idx] ?? 0;
-    return count > 0 ? { plays: count, lastPlayedAt: last[idx]! } : undefined;
+    const tally = all[kind];
+    const count = tally.playsOf(idx);
+    return count > 0 ? { plays: count, lastPlayedAt: tally.lastOf(idx) } : undefined;
   };
 }
 
@@ -151,7 +151,7 @@ export function latestPlaysOf(
   return (trackId) => {
     const idx = tables.tracks.get(trackId);
     // Read at each call: the arrays are replaced as they grow.
-    const { plays, last } = all.tracks;
-    return idx !== undefined && (plays[idx] ?? 0) > 0 ? last[idx] : undefined;
+    const tally = all.tracks;
+    return idx !== undefined && tally.playsOf(idx) > 0 ? tally.lastOf(idx) : undefined;
   };
 }

@@ -27,7 +27,7 @@ export type TopReaders = { [K in Kind]: TopReader<TopLists[K][number]> };
 export function topReaders(tables: IndexTables): TopReaders {
   return {
     tracks: (tally, ranks) =>
-      ranks.map((idx) => ({ ...item(tally, idx, tables.tracks.values[idx]!), skips: tally.skips[idx]! })),
+      ranks.map((idx) => ({ ...item(tally, idx, tables.tracks.values[idx]!), skips: tally.skipsOf(idx) })),
     albums: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.albums.values[idx]!)),
     artists: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.artists.values[idx]!)),
     genres: (tally, ranks, spellings) =>
@@ -125,9 +125,9 @@ export function recentPage(
     tally = tallies.device(u, device)[kind];
     ranks = select(tally, byRecency(tally, ids), offset, limit);
   }
-  return ranks.map((idx) => ({ id: ids[idx]!, lastPlayedAt: tally.last[idx]!, plays: tally.plays[idx]! }));
+  return ranks.map((idx) => ({ id: ids[idx]!, lastPlayedAt: tally.lastOf(idx), plays: tally.playsOf(idx) }));
 }
 
 export function item(tally: Tally, idx: number, id: string): RankedItem {
-  return { id, plays: tally.plays[idx]!, listeningMs: tally.ms[idx]!, lastPlayedAt: tally.last[idx]! };
+  return { id, plays: tally.playsOf(idx), listeningMs: tally.msOf(idx), lastPlayedAt: tally.lastOf(idx) };
 }

@@ -54,13 +54,13 @@ export class Ranking {
 
   /** Call before the tally counts a log of `idx`; hand the result to `after`. */
   before(idx: number): number {
-    if (!this.built || this.tally.plays.length <= idx || this.tally.plays[idx] === 0) return -1;
+    if (!this.built || this.tally.playsOf(idx) === 0) return -1;
     return this.lowerBound(idx, this.n);
   }
 
   /** Call after the tally counted a log of `idx`, with what `before` gave. */
   after(idx: number, oldPos: number): void {
-    if (!this.built || this.tally.plays[idx] === 0) return;
+    if (!this.built || this.tally.playsOf(idx) === 0) return;
     const end = oldPos < 0 ? this.n : oldPos;
     const pos = this.lowerBound(idx, end);
     if (oldPos < 0) {

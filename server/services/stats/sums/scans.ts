@@ -115,17 +115,32 @@ export function countRows(
   }
 }
 
+/** `from`'s plays, skips and latest plays into `out` (dense, clean, and as long or longer). */
+function copySums(out: Tally, from: Tally): void {
+  const { plays, skips, last } = out;
+  if (!from.slot) {
+    // Whole arrays copied: a copy of memory, not a loop.
+    plays.set(from.plays.subarray(0, Math.min(from.plays.length, plays.length)));
+    skips.set(from.skips.subarray(0, Math.min(from.skips.length, skips.length)));
+    last.set(from.last.subarray(0, Math.min(from.last.length, last.length)));
+    return;
+  }
+  for (let i = 0; i < from.touchedCount; i += 1) {
+    const s = from.touched[i]!;
+    if (s >= plays.length) continue;
+    plays[s] = from.plays[i]!;
+    skips[s] = from.skips[i]!;
+    last[s] = from.last[i]!;
+  }
+}
+
 /**
  * All-time sums minus rows [0, lo) and [hi, n); rows [0, lo) read from mark `mark` of the user's
  * row marks (-1: from row 0).
  */
 function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: number): void {
   const { plays, skips, last } = out;
-  const all = u.bySnapshot;
-  // Whole arrays copied (`out` is clean and as long or longer): a copy of memory, not a loop.
-  plays.set(all.plays.subarray(0, Math.min(all.plays.length, plays.length)));
-  skips.set(all.skips.subarray(0, Math.min(all.skips.length, skips.length)));
-  last.set(all.last.subarray(0, Math.min(all.last.length, last.length)));
+  copySums(out, u.bySnapshot);
   const { snap, flags, at } = u;
   if (mark < 0) {
     countRows(plays, skips, u, 0, lo, -1);
@@ -173,14 +188,17 @@ export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind:
   into[kind].ensure(table.itemCount(kind));
   if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
   const { plays, skips, last, touched, touchedCount } = from;
+  const sparse = from.slot !== undefined;
   const { duration, artists, genreKeys, spellings } = table;
   for (let t = 0; t < touchedCount; t += 1) {
     const s = touched[t]!;
-    const p = plays[s]!;
-    const k = skips[s]!;
+    // A sparse tally's slot t holds touched[t]'s sums.
+    const at = sparse ? t : s;
+    const p = plays[at]!;
+    const k = skips[at]!;
     if (p === 0 && k === 0) continue;
     const ms = p * duration[s]!;
-    const l = last[s]!;
+    const l = last[at]!;
     switch (kind) {
       case 'tracks':
         into.tracks.add(table.track[s]!, p, k, ms, l);
@@ -219,10 +237,12 @@ export function* foldAllInSteps(into: Tallies, from: Tally, table: SnapshotTable
     yield;
   }
   const { plays, duration } = { plays: from.plays, duration: table.duration };
+  const sparse = from.slot !== undefined;
   for (let t = 0; t < from.touchedCount; t += 1) {
     const s = from.touched[t]!;
-    into.plays += plays[s]!;
-    into.ms += plays[s]! * duration[s]!;
+    const p = plays[sparse ? t : s]!;
+    into.plays += p;
+    into.ms += p * duration[s]!;
   }
 }
 
@@ -230,9 +250,10 @@ export function* foldAllInSteps(into: Tallies, from: Tally, table: SnapshotTable
 export function listening(from: Tally, table: SnapshotTable): { totalMs: number; plays: number } {
   let plays = 0;
   let totalMs = 0;
+  const sparse = from.slot !== undefined;
   for (let t = 0; t < from.touchedCount; t += 1) {
     const s = from.touched[t]!;
-    const p = from.plays[s]!;
+    const p = from.plays[sparse ? t : s]!;
     plays += p;
     totalMs += p * table.duration[s]!;
   }

@@ -33,9 +33,11 @@ export function select(
   }
   // Keep the best k in a sorted buffer: most candidates lose to the current k-th and cost one compare.
   const best: number[] = [];
+  const sparse = tally.slot !== undefined;
   for (let i = 0; i < touchedCount; i += 1) {
     const c = touched[i]!;
-    if (plays[c] === 0) continue;
+    // A sparse tally's slot i holds touched[i]'s sums.
+    if (plays[sparse ? i : c] === 0) continue;
     if (best.length === k) {
       if (compare(c, best[k - 1]!) >= 0) continue;
       best.pop();
@@ -72,17 +74,31 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The order of every top list: plays desc, latest play desc, id asc. */
-export function byPlays(tally: Tally, ids: string[]): KeyedComparator {
-  const { plays, last } = tally;
+/**
+ * The order of every top list: plays desc, latest play desc, id asc. Keyed for a dense tally only:
+ * a sparse one's arrays are not indexed by item (tally.ts).
+ */
+export function byPlays(tally: Tally, ids: string[]): Comparator | KeyedComparator {
+  const { plays, last, slot } = tally;
+  if (slot) {
+    return (a: number, b: number) => {
+      const i = slot[a]! - 1;
+      const j = slot[b]! - 1;
+      return plays[j]! - plays[i]! || last[j]! - last[i]! || compareStrings(ids[a]!, ids[b]!);
+    };
+  }
   const compare = (a: number, b: number) =>
     plays[b]! - plays[a]! || last[b]! - last[a]! || compareStrings(ids[a]!, ids[b]!);
   return Object.assign(compare, { primary: plays });
 }
 
-/** The order of every recent list: latest play desc, id asc. */
-export function byRecency(tally: Tally, ids: string[]): KeyedComparator {
-  const { last } = tally;
+/** The order of every recent list: latest play desc, id asc (keyed as byPlays is). */
+export function byRecency(tally: Tally, ids: string[]): Comparator | KeyedComparator {
+  const { last, slot } = tally;
+  if (slot) {
+    return (a: number, b: number) =>
+      last[slot[b]! - 1]! - last[slot[a]! - 1]! || compareStrings(ids[a]!, ids[b]!);
+  }
   const compare = (a: number, b: number) => last[b]! - last[a]! || compareStrings(ids[a]!, ids[b]!);
   return Object.assign(compare, { primary: last });
 }

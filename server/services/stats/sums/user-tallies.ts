@@ -3,7 +3,7 @@ import { Ranking } from './ranking.js';
 import { RowMarks } from '../columns/row-marks.js';
 import { foldAll, foldAllInSteps, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from '../columns/slices.js';
-import { newTallies, Tally, type Kind, type Tallies } from './tally.js';
+import { fitAll, newTallies, Tally, type Kind, type Tallies } from './tally.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
 import { noteHeard } from '../columns/first-heard.js';
 import { SKIP, type UserColumns } from '../columns/user-columns.js';
@@ -41,8 +41,9 @@ export class UserTallies {
   /** A user's all-time sums per kind: folded from the sums per snapshot at the first read, then kept current. */
   all(u: UserColumns): Tallies {
     if (!u.all) {
-      const all = newTallies();
+      const all = newTallies(true);
       foldAll(all, u.bySnapshot, this.tables.snapshots);
+      fitAll(all);
       u.all = all;
     }
     return u.all;
@@ -51,8 +52,9 @@ export class UserTallies {
   /** `all` made in steps, a kind at a time (a listener settling in a load in the background). */
   *allInSteps(u: UserColumns): Generator<void, void> {
     if (u.all) return;
-    const all = newTallies();
+    const all = newTallies(true);
     yield* foldAllInSteps(all, u.bySnapshot, this.tables.snapshots);
+    fitAll(all);
     u.all = all;
   }
 
