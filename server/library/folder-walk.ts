@@ -4,11 +4,11 @@
  * user's home must not put those files in the library); each real folder is entered only once, so a
  * link loop cannot hang a scan. What cannot be followed or read is reported as a problem.
  */
-import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderStatus, ScanProblem } from '../contract/library.js';
 import { errnoCode } from '../fs/errno.js';
+import { FolderLister } from './folder-lister.js';
 
 export const AUDIO_EXTENSIONS = new Set([
   '.mp3',
@@ -52,10 +52,14 @@ interface WalkState {
   realRoots: string[];
   files: FoundFile[];
   problems: ScanProblem[];
+  lister: FolderLister;
 }
 
-/** Folders listed at once: a walk waits on the disk per folder, and a collection has tens of thousands. */
-const WALKERS = 8;
+/**
+ * Folders asked for at once: a walk waits on the disk per folder, and a collection has tens of
+ * thousands; enough to fill the lister's batches (folder-lister.ts).
+ */
+const WALKERS = 64;
 
 /**
  * Lists audio files below `root`, entering each real directory only once. Folders are listed
@@ -97,34 +101,30 @@ async function listFolder(
   state: WalkState,
   found: { folders: string[]; links: string[] },
 ): Promise<void> {
-  let info;
-  let entries: Dirent[];
-  try {
-    info = await stat(dir);
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    state.problems.push({ path: dir, reason: `Folder could not be read (${errnoCode(err) ?? 'error'})` });
+  const listing = await state.lister.list(dir);
+  if ('error' in listing) {
+    state.problems.push({ path: dir, reason: `Folder could not be read (${listing.error})` });
     return;
   }
-  const key = `${info.dev}:${info.ino}`;
+  const key = `${listing.dev}:${listing.ino}`;
   if (state.visited.has(key)) return; // symlink loop or a folder reached twice
   state.visited.add(key);
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const full = path.join(dir, entry.name);
+  const { names, kinds } = listing;
+  // Names from a listing hold no separator: joined as they are, with nothing to normalise.
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name.startsWith('.')) continue;
+    const full = prefix + name;
     // Plain files and folders need no look at the disk; only links are followed and checked.
-    const link = entry.isSymbolicLink();
-    const kind = link ? await linkKind(entry, full, state) : direntKind(entry);
+    const link = kinds[i] === 'link';
+    const kind = link ? await linkKind(name, full, state) : kinds[i]!;
     if (kind === 'dir') (link ? found.links : found.folders).push(full);
-    else if (kind === 'file' && isAudioFile(entry.name)) state.files.push({ path: full, root });
+    else if (kind === 'file' && isAudioFile(name)) state.files.push({ path: full, root });
   }
 }
 
-function direntKind(entry: Dirent): 'dir' | 'file' | 'other' {
-  return entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
-}
-
-async function linkKind(entry: Dirent, full: string, state: WalkState): Promise<'dir' | 'file' | 'other'> {
+async function linkKind(name: string, full: string, state: WalkState): Promise<'dir' | 'file' | 'other'> {
   let target;
   let real;
   try {
@@ -134,7 +134,7 @@ async function linkKind(entry: Dirent, full: string, state: WalkState): Promise<
     return 'other'; // dangling link
   }
   const kind = target.isDirectory() ? 'dir' : target.isFile() ? 'file' : 'other';
-  if (kind === 'other' || (kind === 'file' && !isAudioFile(entry.name))) return kind;
+  if (kind === 'other' || (kind === 'file' && !isAudioFile(name))) return kind;
   if (!state.realRoots.some((root) => real === root || isUnder(real, root))) {
     state.problems.push({ path: full, reason: OUTSIDE_LINK_REASON });
     return 'other';
@@ -142,9 +142,18 @@ async function linkKind(entry: Dirent, full: string, state: WalkState): Promise<
   return kind;
 }
 
-/** The audio files of all `dirs` in path order, each music folder's status, and what was skipped. */
-export async function findAudioFiles(dirs: string[]): Promise<WalkResult> {
-  const state: WalkState = { visited: new Set(), realRoots: [], files: [], problems: [] };
+/**
+ * The audio files of all `dirs` in path order, each music folder's status, and what was skipped.
+ * `lister` lists the folders (tests pass one that uses its workers from the first folder).
+ */
+export async function findAudioFiles(dirs: string[], lister = new FolderLister()): Promise<WalkResult> {
+  const state: WalkState = {
+    visited: new Set(),
+    realRoots: [],
+    files: [],
+    problems: [],
+    lister,
+  };
   const roots: WalkResult['roots'] = [];
   for (const dir of dirs) {
     const root = path.resolve(dir);
@@ -152,7 +161,11 @@ export async function findAudioFiles(dirs: string[]): Promise<WalkResult> {
     roots.push({ path: root, status });
     if (status === 'ok') state.realRoots.push(await realpath(root).catch(() => root));
   }
-  for (const { path: root, status } of roots) if (status === 'ok') await walk(root, state);
+  try {
+    for (const { path: root, status } of roots) if (status === 'ok') await walk(root, state);
+  } finally {
+    await state.lister.close();
+  }
   // Path order makes "first spelling wins" and the output order independent of the file system.
   const unique = new Map(state.files.map((f) => [f.path, f]));
   const files = [...unique.values()].sort((a, b) => byPath(a.path, b.path));

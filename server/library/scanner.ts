@@ -10,8 +10,8 @@
  */
 import type { ScanStatus } from '../contract/library.js';
 import { plainTrack, type AlbumRecord, type ArtistRecord, type LibraryIndex } from '../domain/library.js';
-import { stat } from 'node:fs/promises';
 import { messageOf } from '../errors.js';
+import { statFiles } from './file-stats.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
 import { readTrackFile } from './tags.js';
 import { openTrackFile, realMusicFolders } from './track-file.js';
@@ -22,8 +22,6 @@ export type ScanProgress = Omit<ScanStatus, 'problems' | 'problemCount'>;
 
 /** Files read at once: tag reads hold buffers and CPU, so few. */
 const CONCURRENCY = 4;
-/** Files looked at at once to see whether they changed: only a `stat` each, so the disk sets the pace. */
-const STAT_CONCURRENCY = 32;
 const PROGRESS_EVERY = 50;
 
 // ------------------------------------------------------------------------------------- index merge
@@ -98,23 +96,28 @@ export async function scanLibrary(
 
   // A file whose size, time and inode are what the library holds is not opened: nothing of it is
   // read, and every later read of it opens and checks it (track-file.ts) against that inode.
-  const keptAsItWas = async (file: FoundFile): Promise<Entry | null> => {
+  const kept: Array<Entry | null> = new Array<Entry | null>(files.length).fill(null);
+  // A record without a credited artist was made by an older Melon, which split credits on `&` and
+  // `,`: it is read again, so its artists follow the rules of today. A record without an identity
+  // gets one from the checked open below.
+  const known = files.flatMap((file, i) => {
     const old = previousByPath.get(file.path);
-    // A record without a credited artist was made by an older Melon, which split credits on `&`
-    // and `,`: it is read again, so its artists follow the rules of today. A record without an
-    // identity gets one from the checked open below.
-    if (!old || old.artist === undefined || old.ino === undefined) return null;
-    const info = await stat(file.path).catch(() => null);
-    // The device number alone may change when a share or disk is mounted again: same inode, size
-    // and time is the same file.
-    if (!info?.isFile() || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino)
-      return null;
-    countSeen();
-    return entryFromPrevious(
-      info.dev === old.dev ? old : { ...plainTrack(old), dev: info.dev },
-      previousNames,
-    );
-  };
+    return old && old.artist !== undefined && old.ino !== undefined ? [{ i, old }] : [];
+  });
+  await statFiles(
+    known.map(({ i }) => files[i]!.path),
+    (k, info) => {
+      const { i, old } = known[k]!;
+      // The device number alone may change when a share or disk is mounted again: same inode,
+      // size and time is the same file.
+      if (!info || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino) return;
+      countSeen();
+      kept[i] = entryFromPrevious(
+        info.dev === old.dev ? old : { ...plainTrack(old), dev: info.dev },
+        previousNames,
+      );
+    },
+  );
 
   const scanOne = async (file: FoundFile): Promise<Entry | null> => {
     const old = previousByPath.get(file.path);
@@ -142,7 +145,6 @@ export async function scanLibrary(
     }
   };
 
-  const kept = await mapLimited(files, STAT_CONCURRENCY, keptAsItWas);
   const read = await mapLimited(
     files.filter((_, i) => kept[i] === null),
     CONCURRENCY,

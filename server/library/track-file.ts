@@ -15,8 +15,8 @@
  * it would not cover links in the folders above anyway; the checks after opening are what count.
  * `O_NONBLOCK` keeps a FIFO swapped in for a track from holding a thread until someone writes to it.
  */
-import { constants, type Stats } from 'node:fs';
-import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { constants, readlinkSync, type Stats } from 'node:fs';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../fs/errno.js';
 
@@ -101,8 +101,10 @@ export async function openTrackFile(
 async function whereOpened(handle: FileHandle, file: string, info: Stats): Promise<string> {
   if (process.platform === 'linux') {
     try {
-      // The kernel's own record of what this descriptor opened: no path is looked up again.
-      return await readlink(`/proc/self/fd/${handle.fd}`);
+      // The kernel's own record of what this descriptor opened: no path is looked up again. Read
+      // synchronously: /proc answers from the kernel's table of open files, never from a disk or a
+      // share, so it cannot hold up the server, and every open saves a trip through the thread pool.
+      return readlinkSync(`/proc/self/fd/${handle.fd}`);
     } catch {
       // No /proc mounted (a container without it): fall through to the portable check.
     }

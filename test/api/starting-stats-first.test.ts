@@ -216,9 +216,9 @@ describe('a start over plays counted for the library on disk', () => {
 
 describe('a start over plays counted for another library', () => {
   // Changed while Melon was stopped (another copy of the data folder, a restore): a new stamp.
-  const restart = restartedAfter(['t1', 't2', 't2'], rescanned, (dataDir) =>
-    writeLibraryFile(join(dataDir, 'library.json'), rescanned),
-  );
+  const restart = restartedAfter(['t1', 't2', 't2'], rescanned, async (dataDir) => {
+    await writeLibraryFile(join(dataDir, 'library.json'), rescanned);
+  });
 
   it('reads the library first, then counts the plays as it says', async () => {
     const { t, member, library } = restart;
