@@ -3,6 +3,7 @@ import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import { inBackground, runFor, STEP_MS } from '../steps.js';
+import { idleTurn as whenIdle } from '../next-turn.js';
 
 /**
  * The statistics index as the store fills it at start, with the saved index loaded in the
@@ -37,6 +38,8 @@ export class LoadingIndex {
      */
     private readonly budgetMs = STEP_MS,
     private readonly now: () => number = () => performance.now(),
+    /** The wait between the steps of what the load leaves for after it. */
+    private readonly idleTurn: () => Promise<void> = whenIdle,
   ) {}
 
   /** True once the index holds every log the store has handed over. */
@@ -172,7 +175,7 @@ export class LoadingIndex {
     this.pending = false;
     this.addWaiting();
     // The saved strings' look-ups, which the load left for after it (else made at the first look-up).
-    inBackground(this.index.indexInSteps(), () => true, this.nextTurn, this.now).catch(() => undefined);
+    inBackground(this.index.indexInSteps(), () => true, this.idleTurn, this.now).catch(() => undefined);
     const thens = this.loaded;
     this.loaded = [];
     for (const then of thens) then();
