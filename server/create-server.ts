@@ -277,8 +277,9 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
       }
       // A scan writes only when it finishes; one still running is stopped (its worker threads too,
       // which would outlive a server the desktop app restarts) and the next start redoes it. This
-      // also stops the folder watcher.
-      await services.library.stopScanning();
+      // also stops the folder watcher. A scan held in a call to a share that stopped answering
+      // cannot stop until the call returns: the close waits for it no longer than its grace.
+      await withinMs(services.library.stopScanning(), graceMs);
       // A running import stops after its current batch and resumes at the next start.
       await services.imports.stop();
       await services.forwarding.close();
@@ -356,4 +357,17 @@ export function lanAddresses(): string[] {
 function relaxedScans(scanner: Scanner, heap: HeapGrowth | undefined): Scanner {
   if (!heap) return scanner;
   return (dirs, previous, onProgress) => heap.relaxedDuring(() => scanner(dirs, previous, onProgress));
+}
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+async function withinMs(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
