@@ -85,7 +85,7 @@ export class FolderLister {
   }
 
   list(dir: string): Promise<Listing> {
-    this.signal?.throwIfAborted();
+    if (this.signal?.aborted) return Promise.reject(this.signal.reason as Error);
     if (this.listed++ < this.poolFolders || this.poolOnly) return listInPool(dir);
     if (!this.workers) {
       try {

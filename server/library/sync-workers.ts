@@ -80,6 +80,7 @@ export class SyncWorkers<Batch, Answer> {
    * when no worker is left alive (the caller then does the work another way).
    */
   async run(batch: Batch): Promise<Answer> {
+    if (this.closed) throw new Error('The file system workers were stopped');
     const worker = this.idle.pop() ?? (await this.nextIdle());
     return new Promise<Answer>((resolve, reject) => {
       this.jobs.set(worker, { resolve, reject });
@@ -119,6 +120,7 @@ export class SyncWorkers<Batch, Answer> {
   }
 
   private answered(worker: Worker, answer: Answer): void {
+    if (this.closed) return;
     const job = this.jobs.get(worker);
     this.jobs.delete(worker);
     const next = this.waiting.shift();
