@@ -1,9 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../support/server.js';
 import { tempDirPerFile } from '../support/temp-dir.js';
-import { watchWorkers } from '../support/worker-threads.js';
+import { watchWorkers, writeAlbumFolders } from '../support/worker-threads.js';
 
 const temp = tempDirPerFile('melon-close-during-scan-');
 const workers = watchWorkers();
@@ -12,11 +10,7 @@ describe('closing the server during a scan', () => {
   it('stops a large library’s walk and leaves no worker thread running once close resolves', async () => {
     // The desktop app restarts the server in its own process: threads left behind would pile up.
     const music = temp.path('music');
-    for (let n = 0; n < 1200; n++) {
-      const dir = path.join(music, `Artist ${n % 40}`, `Album ${n}`);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, '1.mp3'), '');
-    }
+    await writeAlbumFolders(music);
     const started = workers.nextStart();
     const t = await startTestServer({ config: { libraryDirs: [music] }, whileStarting: true });
     await started;

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, afterEach } from 'vitest';
 import { onWorkerStart } from '../../server/library/sync-workers.js';
@@ -43,4 +45,16 @@ export function watchWorkers() {
       return running;
     },
   };
+}
+
+/**
+ * Writes a library of `folders` album folders of one (empty) track each below `music`: from 1,024
+ * folders, a walk lists the rest in worker threads.
+ */
+export async function writeAlbumFolders(music: string, folders = 1200): Promise<void> {
+  for (let n = 0; n < folders; n++) {
+    const dir = path.join(music, `Artist ${n % 40}`, `Album ${n}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, '1.mp3'), '');
+  }
 }

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { LibraryIndex, TrackRecord } from '../../../server/domain/library.js';
 import { LibraryService } from '../../../server/services/library-service.js';
@@ -7,7 +5,7 @@ import { album, artist, fakeScanner, libraryOf, track } from '../../factories/li
 import { scanLibrary } from '../../../server/library/scanner.js';
 import { newTestService } from '../../fakes/test-service.js';
 import { tempDirPerFile } from '../../support/temp-dir.js';
-import { watchWorkers } from '../../support/worker-threads.js';
+import { watchWorkers, writeAlbumFolders } from '../../support/worker-threads.js';
 
 const temp = tempDirPerFile('melon-library-service-');
 const workers = watchWorkers();
@@ -143,11 +141,7 @@ describe('LibraryService on shutdown', () => {
   it('stops a rescan of a large library part-way through its walk, leaving no worker thread behind', async () => {
     // Enough folders that the walk lists the later ones in worker threads.
     const music = temp.path('music');
-    for (let n = 0; n < 1200; n++) {
-      const dir = path.join(music, `Artist ${n % 40}`, `Album ${n}`);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, '1.mp3'), '');
-    }
+    await writeAlbumFolders(music);
     const { sut, logger } = newTestService(LibraryService, {
       scanner: (_dirs, previous, onProgress, signal) => scanLibrary([music], previous, onProgress, signal),
     });
