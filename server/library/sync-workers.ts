@@ -82,6 +82,8 @@ export class SyncWorkers<Batch, Answer> {
   async run(batch: Batch): Promise<Answer> {
     if (this.closed) throw new Error('The file system workers were stopped');
     const worker = this.idle.pop() ?? (await this.nextIdle());
+    // Closed while this call waited for the worker: its exit may already have been seen.
+    if (this.closed) throw new Error('The file system workers were stopped');
     return new Promise<Answer>((resolve, reject) => {
       this.jobs.set(worker, { resolve, reject });
       worker.postMessage(batch);
