@@ -10,14 +10,33 @@
 export const nextTurn = (): Promise<void> =>
   new Promise<void>((resolve) => {
     waiting.push(resolve);
-    if (waiting.length === 1) setImmediate(giveTurn);
+    schedule();
+  });
+
+/**
+ * A turn given only when no `nextTurn` waits: for work that nothing waits for (what a start leaves
+ * for after its load), so it never slows the work a request waits for.
+ */
+export const idleTurn = (): Promise<void> =>
+  new Promise<void>((resolve) => {
+    idle.push(resolve);
+    schedule();
   });
 
 const waiting: Array<() => void> = [];
+const idle: Array<() => void> = [];
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(giveTurn);
+}
 
 function giveTurn(): void {
-  const next = waiting.shift();
+  scheduled = false;
+  const next = waiting.shift() ?? idle.shift();
   // Scheduled from within a check phase, the next one runs in the next turn, after its I/O.
-  if (waiting.length > 0) setImmediate(giveTurn);
+  if (waiting.length > 0 || idle.length > 0) schedule();
   next?.();
 }

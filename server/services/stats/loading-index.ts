@@ -3,6 +3,7 @@ import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
 import { inBackground } from '../steps.js';
+import { idleTurn as whenIdle } from '../next-turn.js';
 
 /**
  * How long one turn of the event loop may run load steps before requests get their turn: steps are
@@ -40,6 +41,8 @@ export class LoadingIndex {
     /** How long a turn may run steps (0: one step a turn). */
     private readonly budgetMs = TURN_BUDGET_MS,
     private readonly now: () => number = () => performance.now(),
+    /** The wait between the steps of what the load leaves for after it. */
+    private readonly idleTurn: () => Promise<void> = whenIdle,
   ) {}
 
   /** True once the index holds every log the store has handed over. */
@@ -172,7 +175,7 @@ export class LoadingIndex {
     this.pending = false;
     this.addWaiting();
     // The saved strings' look-ups, which the load left for after it (else made at the first look-up).
-    inBackground(this.index.indexInSteps(), () => true, this.nextTurn, this.now).catch(() => undefined);
+    inBackground(this.index.indexInSteps(), () => true, this.idleTurn, this.now).catch(() => undefined);
     const thens = this.loaded;
     this.loaded = [];
     for (const then of thens) then();

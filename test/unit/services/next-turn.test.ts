@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurn } from '../../../server/services/next-turn.js';
+import { idleTurn, nextTurn } from '../../../server/services/next-turn.js';
 
 /** Counts the turns of the event loop (one check phase each) until stopped. */
 function turnCounter(): { readonly turns: number; stop(): void } {
@@ -43,5 +43,13 @@ describe('turns shared by work in the background', () => {
     const order: string[] = [];
     await Promise.all(['a', 'b', 'c'].map((name) => nextTurn().then(() => order.push(name))));
     expect(order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('gives work nothing waits for a turn only when no other work waits', async () => {
+    const order: string[] = [];
+    const idle = idleTurn().then(() => order.push('idle'));
+    await Promise.all(['a', 'b'].map((name) => nextTurn().then(() => order.push(name))));
+    await idle;
+    expect(order).toEqual(['a', 'b', 'idle']);
   });
 });

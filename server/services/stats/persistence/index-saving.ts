@@ -7,6 +7,7 @@ import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 import { inBackground } from '../../steps.js';
+import { idleTurn } from '../../next-turn.js';
 
 /** The in-memory index the play log is read into (the stats index), as its saving sees it. */
 export interface PlayIndex {
@@ -157,10 +158,11 @@ export async function openStoreWithIndex(
     // The log's snapshots the saved index holds are never written again: once the index has them,
     // it makes their texts, for the log to find a snapshot by (at a collector's size, tens of MB).
     const { logSnapshots } = saved;
-    // Their bytes are made ready first, in steps (the load itself needs none of them).
+    // Their bytes are made ready first, in steps when nothing else waits (the load itself needs
+    // none of them, nor the statistics' first answers).
     const texts = store.plays.snapshots.texts;
     index.whenLoaded(() => {
-      inBackground(texts.prepareInSteps(), () => true)
+      inBackground(texts.prepareInSteps(), () => true, idleTurn)
         .then(() => store.plays.snapshots.forgetSaved(logSnapshots, (n) => index.logSnapshotText(n)))
         .catch((error: unknown) =>
           logger.warn('could not let go of saved snapshot texts', { error: String(error) }),

@@ -188,8 +188,8 @@ export function* snapshotsFit(saved: SavedSnapshots, sizes: number[]): Generator
 }
 
 /** Numbers checked, and snapshots added, a step. */
-const CHECKED_PER_STEP = 50_000;
-const DEFINED_PER_STEP = 10_000;
+const CHECKED_PER_STEP = 20_000;
+const DEFINED_PER_STEP = 5_000;
 
 /** Adds the block's interner entries to `tables`, `perStep` strings at a time; throws if one is there. */
 export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep: number): Generator<void> {
