@@ -9,7 +9,6 @@ import {
   decodeSnapshots,
   defineSaved,
   encodeSnapshots,
-  INTERNERS,
   internerCounts,
   snapshotsFit,
   type SavedSnapshots,
@@ -174,8 +173,6 @@ export function* checkBlocks(
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();
-  // The interners' sizes as the blocks so far leave them, for the next block's columns.
-  const interned = new InternedSizes();
   let snapshots = 0;
   const fresh = (seen: Set<string>, values: string[]) =>
     values.every((v) => !seen.has(v) && seen.add(v) !== undefined);
@@ -188,11 +185,9 @@ export function* checkBlocks(
     let saved: SavedSnapshots | undefined;
     if (block.table) {
       saved = decodeSnapshots(block.table);
-      const sizes = interned.sizes();
       if (!saved || saved.count !== block.logSnapshots || texts.size > 0) return undefined;
-      if (!(yield* snapshotsFit(saved, sizes))) return undefined;
+      if (!(yield* snapshotsFit(saved))) return undefined;
       if (snapshots + saved.count > list.count) return undefined;
-      interned.set(sizes);
       yield;
     } else if (block.logSnapshots > 0) {
       if (texts.size > 0 || snapshots + block.logSnapshots > list.count) return undefined;
@@ -204,7 +199,7 @@ export function* checkBlocks(
         )) {
           const snapshot = decodeSnapshotText(text);
           if (!snapshot) return undefined;
-          fields.push(interned.note(snapshot));
+          fields.push(snapshot);
         }
       }
     } else {
@@ -212,7 +207,7 @@ export function* checkBlocks(
         if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
         const snapshot = decodeSnapshotText(text);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
-        fields.push(interned.note(snapshot));
+        fields.push(snapshot);
       }
     }
     defined.push({ fromLog: block.logSnapshots > 0, fields, ...(saved && { saved }) });
@@ -232,46 +227,4 @@ export function* checkBlocks(
     }
   }
   return defined;
-}
-
-/**
- * The sizes the interners reach as saved blocks load: those of format 3 intern their snapshots'
- * strings (SnapshotTable.define interns each distinct one once), those of format 4 add their entries.
- */
-class InternedSizes {
-  private readonly seen: Set<string>[] = INTERNERS.map(() => new Set<string>());
-  private added = INTERNERS.map(() => 0);
-
-  /** Counts what `define` interns for `e`. */
-  note(e: PlaySnapshot): PlaySnapshot {
-    const [tracks, albums, artists, names, genres] = this.seen as [
-      Set<string>,
-      Set<string>,
-      Set<string>,
-      Set<string>,
-      Set<string>,
-    ];
-    tracks.add(e.trackId);
-    if (e.albumId !== null) albums.add(e.albumId);
-    if (e.trackName !== null) names.add(e.trackName);
-    if (e.albumName !== null) names.add(e.albumName);
-    const credited = new Set<string>();
-    e.artistIds.forEach((id, i) => {
-      if (credited.has(id)) return;
-      credited.add(id);
-      artists.add(id);
-      names.add(e.artistNames[i] ?? '');
-    });
-    for (const tag of e.genres) genres.add(tag);
-    return e;
-  }
-
-  sizes(): number[] {
-    return this.seen.map((seen, k) => seen.size + this.added[k]!);
-  }
-
-  /** After a block of format 4: `sizes` as it leaves them (no block of format 3 comes after it). */
-  set(sizes: number[]): void {
-    this.added = sizes.map((size, k) => size - this.seen[k]!.size);
-  }
 }

@@ -136,7 +136,10 @@ export async function openStoreWithIndex(
           text: (n) => texts.text(n),
           slice: (from, to) => texts.slice(from, to),
           prepareInSteps: () => texts.prepareInSteps(),
-          checkInSteps: () => texts.checkInSteps(),
+          // The data's checksums with the texts', before any saved block is added.
+          checkInSteps: function* () {
+            return (yield* copy.checkDataInSteps()) && (yield* texts.checkInSteps());
+          },
         });
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
