@@ -8,6 +8,7 @@ import { app, clipboard, dialog } from 'electron';
 import { loadConfig, type Config } from '../server/config.js';
 import { messageOf } from '../server/errors.js';
 import { createServer } from '../server/create-server.js';
+import { tightHeapGrowth } from '../server/heap-growth.js';
 import { createLogger } from '../server/logger.js';
 import { showFirstRun } from './first-run-dialog.js';
 import { createInviteAction, InviteTracker } from './invite-action.js';
@@ -46,6 +47,7 @@ const lifecycle: ServerLifecycle = new ServerLifecycle({
     createServer({
       config: cfg,
       logger,
+      heapGrowth: tightHeapGrowth(),
       // quitAndInstall follows; the store is flushed first so no play log is lost.
       installer: new ElectronUpdaterInstaller({ logger, beforeExit: (): Promise<void> => lifecycle.stop() }),
       // After the installer has started, quit through Electron so before-quit still flushes.

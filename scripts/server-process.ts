@@ -23,6 +23,7 @@ import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:pe
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createServer } from '../server/create-server.js';
+import { tightHeapGrowth } from '../server/heap-growth.js';
 import { createLogger } from '../server/logger.js';
 // Only the server and this: the built process has no tsx to run the rest of scripts/ and test/.
 import { benchConfig } from './bench-config.js';
@@ -73,6 +74,8 @@ async function serve(dataDir: string, musicDir: string | undefined): Promise<voi
     logger: createLogger(),
     scanOnStart: false,
     exit: () => undefined,
+    // As the `melon` command runs it.
+    heapGrowth: tightHeapGrowth(),
   });
   const url = await server.listen();
   const started: Started = { url, startMs: performance.now() - begin };
@@ -242,16 +245,13 @@ function buildServer(): Promise<string> {
 /** `musicDir`: a music folder the server is given (not scanned at start; `ask('scan')` scans it). */
 export async function startServerProcess(dataDir: string, musicDir?: string): Promise<ServerProcess> {
   const script = await buildServer();
-  // The heap limit and growth `npm start` gives the server (package.json): without the limit, V8
-  // sizes the heap by this machine's memory (4 GB here) and lets garbage pile up far beyond what a
-  // NAS would hold; with V8's own growth at that limit, the old heap grows to about 1.6 times what
-  // the last full collection left before the next one, 1.25 times with the flag.
+  // The heap limit `npm start` gives the server (package.json): without it, V8 sizes the heap by
+  // this machine's memory and lets garbage pile up far beyond what a NAS would hold.
   const child = spawn(
     process.execPath,
     [
       '--expose-gc',
       '--max-old-space-size=1024',
-      '--heap-growing-percent=25',
       // Extra V8/Node flags to look into the server while a bench drives it (e.g. `--cpu-prof
       // --cpu-prof-dir=/tmp/prof`): never set by the benches themselves.
       ...(process.env.MELON_BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),

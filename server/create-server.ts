@@ -11,6 +11,8 @@ import { routeTable } from './http/native/routes.js';
 import { subsonicApi } from './http/subsonic/router.js';
 import type { RouteDef } from './http/endpoint.js';
 import type { Principal } from './domain/user.js';
+import type { HeapGrowth } from './heap-growth.js';
+import { scanLibrary } from './library/scanner.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices, type Services } from './services/create-services.js';
 import type { LibraryOptions, Scanner } from './services/library-service.js';
@@ -54,6 +56,8 @@ export interface ServerDeps {
   startWaitMs?: number;
   /** How long after a stop began the play counting may still be made (start-loads.ts). */
   countingWithinMs?: number;
+  /** The process's heap growth, which the entry points tighten (heap-growth.ts): scans relax it. */
+  heapGrowth?: HeapGrowth;
 }
 
 /**
@@ -166,7 +170,7 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
   const services = createServices(config, store, clock, logger, {
     statsIndex,
     installer: deps.installer,
-    scanner: deps.scanner,
+    scanner: relaxedScans(deps.scanner ?? scanLibrary, deps.heapGrowth),
     // Folders that give no change events (network shares) are rescanned every MELON_RESCAN_MINUTES.
     library: {
       ...deps.library,
@@ -345,4 +349,10 @@ export function lanAddresses(): string[] {
     .flat()
     .filter((info) => info !== undefined && info.family === 'IPv4' && !info.internal)
     .map((info) => info!.address);
+}
+
+/** A scan makes garbage fast: it runs with V8's own heap growth (heap-growth.ts). */
+function relaxedScans(scanner: Scanner, heap: HeapGrowth | undefined): Scanner {
+  if (!heap) return scanner;
+  return (dirs, previous, onProgress) => heap.relaxedDuring(() => scanner(dirs, previous, onProgress));
 }

@@ -2,6 +2,7 @@ import { delimiter } from 'node:path';
 import { errnoCode } from '../fs/errno.js';
 import { loadConfig } from '../config.js';
 import { createServer, lanAddresses } from '../create-server.js';
+import { tightHeapGrowth } from '../heap-growth.js';
 import { createLogger } from '../logger.js';
 
 /** What to do about a music folder that is not there, in the words of the banner. */
@@ -21,7 +22,7 @@ export function libraryFix(): string {
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const logger = createLogger();
   const config = loadConfig(env);
-  const server = await createServer({ config, logger });
+  const server = await createServer({ config, logger, heapGrowth: tightHeapGrowth() });
   // Registered before listening: a signal that arrives just after the address is printed must
   // still shut down cleanly rather than take Node's default (exit by signal).
   let stopping = false;

@@ -78,7 +78,6 @@ describe('npm start', () => {
     // It runs with the memory settings README's service unit repeats.
     const argv = (await readFile(`/proc/${lock.pid}/cmdline`, 'utf8')).split('\0');
     expect(argv).toContain('--max-old-space-size=1024');
-    expect(argv).toContain('--heap-growing-percent=25');
     const environment = (await readFile(`/proc/${lock.pid}/environ`, 'utf8')).split('\0');
     expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 

@@ -56,6 +56,8 @@ export interface TestServerOptions {
   libraryTurn?: ServerDeps['libraryTurn'];
   /** How long a request that needs the plays waits for their load at start. */
   startWaitMs?: number;
+  /** The process's heap growth, as the entry points hand it (default: V8's, untouched). */
+  heapGrowth?: ServerDeps['heapGrowth'];
   /** Hands the server over while its plays still load (default: once they are in and scanned). */
   whileStarting?: boolean;
   /** How long after a stop began the play counting may still be made. */
@@ -121,6 +123,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     libraryTurn: options.libraryTurn,
     startWaitMs: options.startWaitMs,
     countingWithinMs: options.countingWithinMs,
+    heapGrowth: options.heapGrowth,
   });
   const url = await server.listen();
   // The plays load and the start-up scan run in the background; tests begin once both have finished.
