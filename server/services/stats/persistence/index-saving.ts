@@ -65,6 +65,11 @@ export interface IndexedStore {
    */
   readonly rebuildIndex: () => Promise<void>;
   /**
+   * When the saved index the index took turns out damaged after it was used: removed, and nothing
+   * more saved, so the next start rebuilds the index from the log.
+   */
+  readonly dropSavedIndex: () => Promise<void>;
+  /**
    * The counting saved with the index (saved-counting.ts) when it fits this start: made at the
    * saved index's position, with no log line after it, for the library.json on disk.
    */
@@ -212,6 +217,7 @@ export async function openStoreWithIndex(
     countWith: (make) => {
       makeCounting = make;
     },
+    dropSavedIndex: () => saving.drop(),
     rebuildIndex: async () => {
       logger.warn('the saved play index does not fit the play log; rebuilding it');
       saving.restart();
@@ -245,6 +251,14 @@ class IndexSaving {
   savedAt(): { position: LogPosition; snapshots: number } | undefined {
     if (this.broken || !this.saved) return undefined;
     return { position: this.saved.position, snapshots: this.saved.logSnapshots };
+  }
+
+  /** The index holds damage: no copy of it is kept, and the next start rebuilds it from the log. */
+  async drop(): Promise<void> {
+    this.broken = true;
+    await this.saving.catch(() => undefined);
+    await this.file.remove();
+    await this.file.removeCounting();
   }
 
   /** The index is rebuilt from the whole log: the next save writes the file afresh. */
