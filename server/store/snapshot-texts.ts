@@ -86,12 +86,13 @@ export class SnapshotTexts implements SnapshotTextList {
 
   /**
    * Whether the bytes `fromBytes` was given match their CRC-32s, in steps: a checksum over them is
-   * far cheaper than reading every text, and tells a damaged saved index as well.
+   * far cheaper than reading every text, and tells a damaged saved index as well. They are copied
+   * out of the file meanwhile, so the file is let go with the load; finding each text is left for
+   * `prepareInSteps`.
    */
   *checkInSteps(): Generator<void, boolean> {
-    // Copied already (a use that could not wait): checked then.
-    if (!this.given) return !this.damaged;
-    return yield* crcsMatchInSteps(this.given, this.givenCrcs);
+    yield* this.copying(PREPARED_PER_STEP);
+    return !this.damaged;
   }
 
   /**
@@ -235,26 +236,10 @@ export class SnapshotTexts implements SnapshotTextList {
    * first use that comes before.
    */
   private *making(perStep: number): Generator<void, void> {
-    const { given } = this;
-    if (this.ends || !given) return;
-    const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
-    const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
-    let used = 0;
-    let damaged = false;
-    for (const [k, part] of given.entries()) {
-      let crc = 0;
-      for (let o = 0; o < part.byteLength; o += perStep) {
-        const piece = part.subarray(o, Math.min(part.byteLength, o + perStep));
-        pool.set(piece, used);
-        used += piece.byteLength;
-        crc = crc32(piece, crc);
-        if (perStep !== Infinity) yield;
-        // Made at once meanwhile, by a use that could not wait.
-        if (this.ends) return;
-      }
-      damaged ||= this.givenCrcs[k] !== undefined && this.givenCrcs[k] !== crc;
-    }
-    if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
+    if (this.ends) return;
+    yield* this.copying(perStep);
+    if (this.ends) return;
+    const { pool, used } = this;
     const count = this.counted;
     const ends = new Uint32Array(Math.max(16, count));
     const hashes = new Uint32Array(Math.max(16, count));
@@ -275,14 +260,41 @@ export class SnapshotTexts implements SnapshotTextList {
         if (this.ends) return;
       }
     }
+    this.hashes = hashes;
+    this.hashed = count;
+    this.ends = ends;
+  }
+
+  /**
+   * The first part of `making`: copies the bytes given into the pool, apart from the file they were
+   * read from (which is then let go), checking their CRC-32s.
+   */
+  private *copying(perStep: number): Generator<void, void> {
+    const { given } = this;
+    if (!given) return;
+    const bytes = given.reduce((sum, part) => sum + part.byteLength, 0);
+    const pool = Buffer.allocUnsafe(Math.max(1024, bytes + 1));
+    let used = 0;
+    let damaged = false;
+    for (const [k, part] of given.entries()) {
+      let crc = 0;
+      for (let o = 0; o < part.byteLength; o += perStep) {
+        const piece = part.subarray(o, Math.min(part.byteLength, o + perStep));
+        pool.set(piece, used);
+        used += piece.byteLength;
+        crc = crc32(piece, crc);
+        if (perStep !== Infinity) yield;
+        // Copied at once meanwhile, by a use that could not wait.
+        if (this.given !== given) return;
+      }
+      damaged ||= this.givenCrcs[k] !== undefined && this.givenCrcs[k] !== crc;
+    }
+    if (used === 0 || pool[used - 1] !== NEWLINE) pool[used++] = NEWLINE;
     this.pool = pool;
     this.used = used;
     this.base = 0;
     this.given = undefined;
     this.damaged = damaged;
-    this.hashes = hashes;
-    this.hashed = count;
-    this.ends = ends;
   }
 
   /**
