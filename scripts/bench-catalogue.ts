@@ -176,16 +176,21 @@ function p99(samples: number[]): number {
 
 /**
  * One read over a kept-alive connection (node:http, as the statistics part times its reads): fetch's
- * own work on a 5 MB getArtists answer showed in its p99 as the client's, not the server's.
+ * own work on a 5 MB getArtists answer showed in its p99 as the client's, not the server's. The
+ * answer is parsed only when `json` is called, after the clock: parsing every 5 MB getArtists
+ * answer left this process garbage whose collection fell in the next read's clock. With `gzip`
+ * the answer is asked gzipped and unpacked inside the clock (bench-timing.ts).
  */
-async function timedGet(url: string): Promise<{ ms: number; body: unknown }> {
+async function timedGet(
+  url: string,
+  gzip = false,
+): Promise<{ ms: number; json: () => unknown; wireBytes: number; encoding: string | undefined }> {
   const started = performance.now();
-  const response = await request(url);
+  const response = await request(url, { gzip });
   const ms = performance.now() - started;
-  // Decoded once the clock has stopped (bench-timing.ts).
-  const { status, body } = response;
-  if (status !== 200) throw new Error(`${url}: ${status} ${body.slice(0, 200)}`);
-  return { ms, body: JSON.parse(body) as unknown };
+  const { status, wireBytes, encoding } = response;
+  if (status !== 200) throw new Error(`${url}: ${status} ${response.body.slice(0, 200)}`);
+  return { ms, json: () => JSON.parse(response.body) as unknown, wireBytes, encoding };
 }
 
 /**
@@ -225,10 +230,10 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
       started = performance.now();
       let synced = 0;
       for (let offset = 0; ; offset += 500) {
-        const { body } = await timedGet(
+        const read = await timedGet(
           rest('search3', `query=&artistCount=0&albumCount=0&songCount=500&songOffset=${offset}`),
         );
-        const songs = (body as Answer)['subsonic-response'].searchResult3?.song ?? [];
+        const songs = (read.json() as Answer)['subsonic-response'].searchResult3?.song ?? [];
         synced += songs.length;
         if (songs.length < 500) break;
       }
@@ -247,7 +252,21 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         );
       }
       const artistSamples: number[] = [];
-      for (let k = 0; k < 40; k++) artistSamples.push((await timedGet(rest('getArtists', ''))).ms);
+      let artistsBytes = 0;
+      for (let k = 0; k < 40; k++) {
+        const read = await timedGet(rest('getArtists', ''));
+        artistSamples.push(read.ms);
+        artistsBytes = read.wireBytes;
+      }
+      // As players ask (Accept-Encoding: gzip), unpacked inside the clock; the first few may come
+      // uncompressed, before the server's gzipped copy is made.
+      const artistGzipSamples: number[] = [];
+      let artistsGzipBytes = 0;
+      for (let k = 0; k < 40; k++) {
+        const read = await timedGet(rest('getArtists', ''), true);
+        artistGzipSamples.push(read.ms);
+        if (read.encoding === 'gzip') artistsGzipBytes = read.wireBytes;
+      }
       const searchSamples: number[] = [];
       for (let k = 0; k < 100; k++) {
         const query =
@@ -289,6 +308,9 @@ async function oneRun(data: BenchData, tracks: number): Promise<Figures> {
         subsonicFullSyncMs,
         albumList2P99Ms: p99(albumSamples),
         artistsP99Ms: p99(artistSamples),
+        artistsGzipP99Ms: p99(artistGzipSamples),
+        artistsKb: artistsBytes / 1024,
+        artistsGzipKb: artistsGzipBytes / 1024,
         searchP99Ms: p99(searchSamples),
         scanUnchangedMs: scan.scanMs,
       };

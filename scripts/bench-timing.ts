@@ -1,6 +1,7 @@
 /** Timing for the benches: percentiles of samples, and one request to the server under test. */
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
 
 export interface Timing {
   p50: number;
@@ -45,28 +46,38 @@ export async function time(
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 export function request(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; body: string }> {
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /**
+     * Ask for gzip, as players do (Accept-Encoding), and unpack a gzipped answer before resolving:
+     * a client must, so its inflating is inside the caller's clock, where its decoding is not.
+     */
+    gzip?: boolean;
+  } = {},
+): Promise<{ status: number; body: string; wireBytes: number; encoding: string | undefined }> {
+  const headers = options.gzip ? { ...options.headers, 'accept-encoding': 'gzip' } : options.headers;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          let text: string | undefined;
-          resolve({
-            status: res.statusCode ?? 0,
-            get body() {
-              text ??= Buffer.concat(chunks).toString('utf8');
-              return text;
-            },
-          });
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        let text: string | undefined;
+        const encoding = res.headers['content-encoding'];
+        const unpacked = encoding === 'gzip' ? gunzipSync(Buffer.concat(chunks)) : undefined;
+        resolve({
+          status: res.statusCode ?? 0,
+          wireBytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+          encoding,
+          get body() {
+            text ??= (unpacked ?? Buffer.concat(chunks)).toString('utf8');
+            return text;
+          },
         });
-        res.on('error', reject);
-      },
-    );
+      });
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(options.body);
   });

@@ -7,6 +7,33 @@ export const STEP_MS = 4;
 /** Work made in steps: it yields wherever it may be paused, and returns what it made. */
 export type Steps<T> = Generator<void, T>;
 
+/**
+ * Whether the steps running now have used their time. A step is cut by count (rows, snapshots), and
+ * the same count costs many times more in the first steps, before V8 has compiled their loop, or
+ * when a collection falls in it: a long loop inside a step also asks this every few hundred items
+ * and yields once it says so, so a turn ends near its budget whatever a step's count costs.
+ * False outside `runFor` (steps run at once by `finish`, or in a test), where the counts alone cut.
+ */
+export function timeIsUp(): boolean {
+  return due();
+}
+
+let due: () => boolean = () => false;
+
+/** Calls `run` with `timeIsUp` saying whether `now()` has reached `until`, and as it was after. */
+export function runFor<T>(until: number, now: () => number, run: () => T): T {
+  const outer = due;
+  due = () => now() >= until;
+  try {
+    return run();
+  } finally {
+    due = outer;
+  }
+}
+
+/** How many items a loop inside a step runs between two looks at `timeIsUp` (a power of two). */
+export const ITEMS_PER_LOOK = 256;
+
 /** Runs the steps to the end at once (a request that needs the result now). */
 export function finish<T>(steps: Steps<T>): T {
   let step = steps.next();
@@ -30,8 +57,11 @@ export async function inBackground<T>(
     await turn();
     if (!wanted()) return undefined;
     const until = now() + STEP_MS;
-    let step = steps.next();
-    while (!step.done && now() < until) step = steps.next();
+    const step = runFor(until, now, () => {
+      let step = steps.next();
+      while (!step.done && now() < until) step = steps.next();
+      return step;
+    });
     if (step.done) return step.value;
   }
 }

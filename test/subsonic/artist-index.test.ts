@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '../../server/domain/library.js';
 import { IGNORED_ARTICLES, indexGroups } from '../../server/http/subsonic/artist-index.js';
@@ -65,7 +67,59 @@ async function expectAsPresentedWhole(users: TestUser[]): Promise<void> {
         );
 }
 
+/** An answer's raw bytes and headers, asked with this Accept-Encoding (fetch would unpack it). */
+function rawAnswer(
+  user: TestUser,
+  method: string,
+  acceptEncoding: string | null,
+): Promise<{ bytes: Buffer; encoding: string | undefined; vary: string | undefined }> {
+  const url = restUrl(t, method, { u: user.username, p: user.password, f: 'json' });
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> =
+      acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding };
+    const sent = request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({
+          bytes: Buffer.concat(chunks),
+          encoding: response.headers['content-encoding'],
+          vary: response.headers.vary,
+        }),
+      );
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
 describe('getArtists and getIndexes, kept between requests', () => {
+  it('go gzipped to a player that takes gzip, once compressed, and as they are to others and to a listener with stars', async () => {
+    const [listener, starring] = [await makeUser(t), await makeUser(t)];
+    await ok(t, credentials(starring), 'star', { artistId: [id(101)] });
+    for (const method of ['getArtists', 'getIndexes'] as const) {
+      const plain = await rawAnswer(listener, method, null);
+      expect(plain.encoding).toBeUndefined();
+      expect(plain.vary).toBe('Accept-Encoding');
+      expect(plain.bytes.toString()).toBe(presentedWhole(listener, method, 'json'));
+      // Compressed in the thread pool after the answer was made: the first requests get it as it is.
+      let gzipped = await rawAnswer(listener, method, 'gzip, deflate, br');
+      for (let tries = 0; gzipped.encoding === undefined && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        gzipped = await rawAnswer(listener, method, 'gzip, deflate, br');
+      }
+      expect(gzipped.encoding).toBe('gzip');
+      expect(gzipped.vary).toBe('Accept-Encoding');
+      expect(gunzipSync(gzipped.bytes).equals(plain.bytes)).toBe(true);
+      expect((await rawAnswer(listener, method, 'gzip;q=0, identity')).encoding).toBeUndefined();
+      expect((await rawAnswer(listener, method, 'identity')).encoding).toBeUndefined();
+      const personal = await rawAnswer(starring, method, 'gzip');
+      expect(personal.encoding).toBeUndefined();
+      expect(personal.bytes.toString()).toBe(presentedWhole(starring, method, 'json'));
+    }
+  });
+
   it("give each listener their own stars and ratings, and everyone's averages, as they change", async () => {
     const [alice, bob] = [await makeUser(t), await makeUser(t)];
     await expectAsPresentedWhole([alice, bob]);

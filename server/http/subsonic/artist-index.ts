@@ -1,3 +1,4 @@
+import { gzip } from 'node:zlib';
 import type { ArtistRecord } from '../../domain/library.js';
 import type { Principal } from '../../domain/user.js';
 import type { Services } from '../../services/create-services.js';
@@ -47,6 +48,16 @@ interface KeptIndex {
   type: string;
   /** Byte start and end of the artist at each position (the letter groups' order), two per artist. */
   spans: Int32Array;
+  /** `body` gzipped, once the thread pool has made it (`ArtistIndexAnswers.compress`). */
+  gzipped?: Buffer;
+  compressing?: boolean;
+}
+
+/** A whole answer as sent: its bytes, their type, and `gzip` when they are `body` compressed so. */
+export interface IndexAnswer {
+  body: Buffer;
+  type: string;
+  encoding?: 'gzip';
 }
 
 /** One library snapshot's letter groups, each artist's position in them, and its newest file time. */
@@ -75,6 +86,8 @@ export const INDEX_BUDGET_BYTES = 32 * 2 ** 20;
 const STEP_ARTISTS = 500;
 /** Tracks read between two yields when finding the newest file time. */
 const STEP_TRACKS = 5_000;
+/** zlib's output a piece: a few callbacks on the event loop for an answer, not hundreds. */
+const GZIP_CHUNK_BYTES = 256 * 1024;
 
 const marker = (group: number) => `@@melon-index-${group}@@`;
 const MARKERS: Record<Format, RegExp> = {
@@ -112,7 +125,10 @@ export class ArtistIndexAnswers {
     private readonly services: Services,
     budgetBytes = INDEX_BUDGET_BYTES,
   ) {
-    this.kept = new KeptAnswers(budgetBytes, (index) => index.body.length + index.spans.byteLength);
+    this.kept = new KeptAnswers(
+      budgetBytes,
+      (index) => index.body.length + index.spans.byteLength + (index.gzipped?.length ?? 0),
+    );
   }
 
   /** The bytes kept now, for every method and format. */
@@ -125,8 +141,12 @@ export class ArtistIndexAnswers {
     return finish(newestOf(this.current()));
   }
 
-  /** The whole subsonic-response of `method` in `format` for `present`'s caller, as sent. */
-  answer(method: IndexMethod, format: Format, present: Presenter): { body: Buffer; type: string } {
+  /**
+   * The whole subsonic-response of `method` in `format` for `present`'s caller, as sent: gzipped
+   * when the caller takes gzip (`gzipOk`) and the kept answer is theirs as it is (nobody's personal
+   * fields in it) and already compressed; else as it is.
+   */
+  answer(method: IndexMethod, format: Format, present: Presenter, gzipOk = false): IndexAnswer {
     const shelf = this.current();
     const key = `${method}:${format}`;
     this.wanted.add(key);
@@ -137,10 +157,13 @@ export class ArtistIndexAnswers {
       kept = finish(
         making?.snapshot === shelf.snapshot ? making.steps : this.building(shelf.snapshot, method, format),
       );
-      this.kept.set(key, kept);
+      this.keep(key, kept);
     }
     const positions = this.personal(shelf, method, present.caller);
-    if (positions.length === 0) return { body: kept.body, type: kept.type };
+    if (positions.length === 0) {
+      if (gzipOk && kept.gzipped) return { body: kept.gzipped, type: kept.type, encoding: 'gzip' };
+      return { body: kept.body, type: kept.type };
+    }
     const pieces: Buffer[] = [];
     let at = 0;
     for (const position of positions) {
@@ -172,9 +195,26 @@ export class ArtistIndexAnswers {
           () => this.making.get(key) === making && this.services.library.snapshot() === snapshot,
         );
         if (this.making.get(key) === making) this.making.delete(key);
-        if (kept) this.kept.set(key, kept);
+        if (kept) this.keep(key, kept);
         else if (this.services.library.snapshot() !== snapshot) return;
       }
+    });
+  }
+
+  /**
+   * Keeps an answer, and has the thread pool gzip it: a few megabytes sent as a few hundred
+   * kilobytes to a player on Wi-Fi, compressed once per library and not on the event loop. Kept
+   * anew with its size once compressed, if it is still the one kept.
+   */
+  private keep(key: string, kept: KeptIndex): void {
+    this.kept.set(key, kept);
+    if (kept.gzipped || kept.compressing) return;
+    kept.compressing = true;
+    gzip(kept.body, { chunkSize: GZIP_CHUNK_BYTES }, (error, bytes) => {
+      kept.compressing = false;
+      if (error) return;
+      kept.gzipped = bytes;
+      if (this.kept.peek(key) === kept) this.kept.set(key, kept);
     });
   }
 

@@ -26,6 +26,11 @@ export class KeptAnswers<V> {
     return entry.value;
   }
 
+  /** The value kept under `key`, leaving the order of use as it is. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   set(key: string, value: V): void {
     this.delete(key);
     const bytes = this.sizeOf(value);

@@ -2,14 +2,8 @@ import type { LoggedNames, LoggedRows, PlayLogEntry } from '../../domain/play.js
 import type { ReadWholeLog } from './persistence/index-saving.js';
 import type { StatsIndex } from './stats-index.js';
 import type { SnapshotTextList } from '../../store/snapshot-texts.js';
-import { inBackground } from '../steps.js';
+import { inBackground, runFor, STEP_MS } from '../steps.js';
 import { idleTurn as whenIdle } from '../next-turn.js';
-
-/**
- * How long one turn of the event loop may run load steps before requests get their turn: steps are
- * small, so a turn stays near this whatever the machine, and a fast machine takes many in one turn.
- */
-const TURN_BUDGET_MS = 8;
 
 /**
  * The statistics index as the store fills it at start, with the saved index loaded in the
@@ -38,8 +32,11 @@ export class LoadingIndex {
     private readonly index: StatsIndex,
     /** The wait between steps: a later turn of the event loop. */
     private readonly nextTurn: () => Promise<void>,
-    /** How long a turn may run steps (0: one step a turn). */
-    private readonly budgetMs = TURN_BUDGET_MS,
+    /**
+     * How long one turn of the event loop may run load steps before requests get their turn (0: one
+     * step a turn): a turn and a young-generation collection in it stay within a request's patience.
+     */
+    private readonly budgetMs = STEP_MS,
     private readonly now: () => number = () => performance.now(),
     /** The wait between the steps of what the load leaves for after it. */
     private readonly idleTurn: () => Promise<void> = whenIdle,
@@ -125,8 +122,11 @@ export class LoadingIndex {
     while (this.steps) {
       await this.nextTurn();
       const until = this.now() + this.budgetMs;
-      do this.step();
-      while (this.steps && this.now() < until);
+      // The steps' own loops end early once the turn's time is up (steps.ts).
+      runFor(until, this.now, () => {
+        do this.step();
+        while (this.steps && this.now() < until);
+      });
     }
     return !this.unusable;
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { finish, inBackground, STEP_MS, WarmUps } from '../../../server/services/steps.js';
+import {
+  finish,
+  inBackground,
+  ITEMS_PER_LOOK,
+  STEP_MS,
+  timeIsUp,
+  WarmUps,
+} from '../../../server/services/steps.js';
 
 /** Steps that each take a millisecond of busy work, counting those that ran. */
 function* counted(steps: number, ran: { count: number }) {
@@ -28,6 +35,42 @@ describe('steps', () => {
     clearInterval(timer);
     expect(ran.count).toBe(8 * STEP_MS);
     expect(between).toBeGreaterThan(1);
+  });
+
+  it('cuts a long step where its loop finds the time is up in the background, and never when finished at once', async () => {
+    // One step of 10,000 items that looks at the time every ITEMS_PER_LOOK of them.
+    function* oneLongStep(seen: number[]) {
+      for (let i = 0; i < 10_000; i++) {
+        if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
+        seen.push(i);
+      }
+      yield;
+      return 'made';
+    }
+    const atOnce: number[] = [];
+    const steps = oneLongStep(atOnce);
+    expect(steps.next().done).toBe(false);
+    expect(atOnce).toHaveLength(10_000);
+    expect(finish(steps)).toBe('made');
+
+    const seen: number[] = [];
+    let turns = 0;
+    let clock = 0;
+    const made = inBackground(
+      oneLongStep(seen),
+      () => true,
+      () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+      // Each look at the clock finds a millisecond gone.
+      () => (clock += 1),
+    );
+    expect(await made).toBe('made');
+    expect(seen).toHaveLength(10_000);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(10_000 / (STEP_MS * ITEMS_PER_LOOK)));
+    // Outside a run in the background the time is never up.
+    expect(timeIsUp()).toBe(false);
   });
 
   it('stops, running no more steps, once the work is no longer wanted', async () => {

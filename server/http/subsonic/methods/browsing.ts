@@ -1,7 +1,8 @@
 import type { TrackRecord } from '../../../domain/library.js';
 import type { Services } from '../../../services/create-services.js';
 import type { LibraryCatalog } from '../../../services/library-catalog.js';
-import { ArtistIndexAnswers, IGNORED_ARTICLES } from '../artist-index.js';
+import { ArtistIndexAnswers, IGNORED_ARTICLES, type IndexAnswer } from '../artist-index.js';
+import { acceptsGzip } from '../../accept-encoding.js';
 import { notFoundError } from '../errors.js';
 import type { Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
@@ -41,6 +42,16 @@ function perSnapshot<T>(library: Services['library'], make: (snapshot: LibraryCa
   };
 }
 
+/** Whether the caller takes a gzipped answer. */
+const gzipOk = (request: MethodRequest) => acceptsGzip(request.http.header('accept-encoding'));
+
+/** A kept index answer as sent: gzipped or not, it says it varies with Accept-Encoding. */
+function indexReply({ body, type, encoding }: IndexAnswer) {
+  const headers: Record<string, string> = { Vary: 'Accept-Encoding' };
+  if (encoding) headers['Content-Encoding'] = encoding;
+  return { body, type, headers };
+}
+
 export function browsingMethods(services: Services, started?: Promise<unknown>) {
   const { library } = services;
   const index = new ArtistIndexAnswers(services);
@@ -62,7 +73,7 @@ export function browsingMethods(services: Services, started?: Promise<unknown>) 
       if (since !== undefined && since >= modified) return { indexes };
       return {
         binary: true,
-        ...index.answer('getIndexes', request.format, request.present),
+        ...indexReply(index.answer('getIndexes', request.format, request.present, gzipOk(request))),
       } as const;
     },
 
@@ -70,7 +81,7 @@ export function browsingMethods(services: Services, started?: Promise<unknown>) 
       checkMusicFolder(request);
       return {
         binary: true,
-        ...index.answer('getArtists', request.format, request.present),
+        ...indexReply(index.answer('getArtists', request.format, request.present, gzipOk(request))),
       } as const;
     },
 

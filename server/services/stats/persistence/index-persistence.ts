@@ -13,6 +13,7 @@ import {
   snapshotsFit,
   type SavedSnapshots,
 } from './saved-snapshots.js';
+import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /** The snapshots a saved block defines: numbered as the log numbers them, or from its texts. */
 export interface DefinedSnapshots {
@@ -89,10 +90,11 @@ export function* addBlock(
   const stepping = rowsPerStep !== Infinity;
   // A block saved from a whole log names thousands of snapshots, each costing as much as many rows.
   const snapshotsPerStep = Math.max(1, Math.floor(rowsPerStep / SNAPSHOT_COST_IN_ROWS));
-  for (const [i, fields] of snapshots.fields.entries()) {
-    if (stepping && i % snapshotsPerStep === 0) yield;
+  const { fields } = snapshots;
+  for (let i = 0; i < fields.length; i += 1) {
+    if (stepping && (i % snapshotsPerStep === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
     const n = tables.snapshots.count;
-    expect(tables.snapshots.intern(fields, snapshots.fromLog ? n : undefined), n);
+    expect(tables.snapshots.intern(fields[i]!, snapshots.fromLog ? n : undefined), n);
   }
   if (snapshots.saved) {
     yield* addInterned(tables, snapshots.saved, stepping ? rowsPerStep * STRINGS_PER_ROW : Infinity);
@@ -107,9 +109,9 @@ export function* addBlock(
   // Room for the block's rows at once (and the spare rows settle would leave), rather than growing
   // step by step.
   const rows = new Int32Array(userCount);
-  for (let r = 0; r < block.count; r += 1) {
-    const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
-    rows[userIdx] = rows[userIdx]! + 1;
+  for (let r = 0; r < block.count; r += 16 * ITEMS_PER_LOOK) {
+    if (stepping && r > 0 && timeIsUp()) yield;
+    countPerUser(view, r, Math.min(block.count, r + 16 * ITEMS_PER_LOOK), rows);
   }
   for (let userIdx = 0; userIdx < userCount; userIdx += 1) {
     if (rows[userIdx] === 0) continue;
@@ -118,16 +120,49 @@ export function* addBlock(
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
   }
   if (stepping) yield;
-  for (let r = 0; r < block.count; r += 1) {
-    // A pause between steps, for a load made in the background (StatsIndex.loadInSteps).
-    if (stepping && r > 0 && r % rowsPerStep === 0) yield;
+  const counts = { users: userCount, snapshots: snapshotCount, devices: deviceCount };
+  // Rows a piece at a time: a plain function's loop, which V8 compiles after its first pieces (a
+  // generator's loop between yields it compiles late), with a pause between steps for a load made
+  // in the background (StatsIndex.loadInSteps), and sooner once the turn's time is up.
+  const piece = Math.min(ITEMS_PER_LOOK, rowsPerStep);
+  let sincePause = 0;
+  for (let r = 0; r < block.count; r += piece) {
+    if (stepping && r > 0 && (sincePause >= rowsPerStep || timeIsUp())) {
+      yield;
+      sincePause = 0;
+    }
+    const end = Math.min(block.count, r + piece);
+    placeRows(view, r, end, counts, place, rowsOf, otherIds);
+    sincePause += end - r;
+  }
+}
+
+/** Counts records [from, to) of a block per user into `rows` (a plain function: V8 compiles its loop). */
+function countPerUser(view: DataView, from: number, to: number, rows: Int32Array): void {
+  for (let r = from; r < to; r += 1) {
+    const userIdx = view.getUint32(r * RECORD_BYTES + 8, true);
+    rows[userIdx] = rows[userIdx]! + 1;
+  }
+}
+
+/** Adds saved rows [from, to) of a block's records (addBlock). */
+function placeRows(
+  view: DataView,
+  from: number,
+  to: number,
+  counts: { users: number; snapshots: number; devices: number },
+  place: PlaceRow,
+  rowsOf: (userIdx: number) => UserColumns,
+  otherIds: readonly string[],
+): void {
+  for (let r = from; r < to; r += 1) {
     const o = r * RECORD_BYTES;
     const at = view.getFloat64(o, true);
     const userIdx = view.getUint32(o + 8, true);
     const s = view.getUint32(o + 12, true);
     const device = view.getUint32(o + 16, true);
     const flags = view.getUint32(o + 20, true);
-    if (userIdx >= userCount || s >= snapshotCount || device > deviceCount)
+    if (userIdx >= counts.users || s >= counts.snapshots || device > counts.devices)
       throw new Error('saved index: a row refers to nothing');
     const row = place(userIdx, at, s, device, flags);
     const u = rowsOf(userIdx);
@@ -193,19 +228,18 @@ export function* checkBlocks(
       if (texts.size > 0 || snapshots + block.logSnapshots > list.count) return undefined;
       for (let from = snapshots; from < snapshots + block.logSnapshots; from += TEXTS_PER_CHECK_STEP) {
         yield;
-        for (const text of list.slice(
-          from,
-          Math.min(snapshots + block.logSnapshots, from + TEXTS_PER_CHECK_STEP),
-        )) {
-          const snapshot = decodeSnapshotText(text);
+        const slice = list.slice(from, Math.min(snapshots + block.logSnapshots, from + TEXTS_PER_CHECK_STEP));
+        for (let i = 0; i < slice.length; i += 1) {
+          if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
+          const snapshot = decodeSnapshotText(slice[i]!);
           if (!snapshot) return undefined;
           fields.push(snapshot);
         }
       }
     } else {
-      for (const [i, text] of block.snapshots.entries()) {
-        if (i > 0 && i % TEXTS_PER_CHECK_STEP === 0) yield;
-        const snapshot = decodeSnapshotText(text);
+      for (let i = 0; i < block.snapshots.length; i += 1) {
+        if (i > 0 && (i % TEXTS_PER_CHECK_STEP === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
+        const snapshot = decodeSnapshotText(block.snapshots[i]!);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
         fields.push(snapshot);
       }
@@ -213,18 +247,40 @@ export function* checkBlocks(
     defined.push({ fromLog: block.logSnapshots > 0, fields, ...(saved && { saved }) });
     snapshots += saved?.count ?? fields.length;
     const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
-    for (let r = 0; r < block.count; r += 1) {
-      if (r > 0 && r % RECORDS_PER_CHECK_STEP === 0) yield;
-      const o = r * RECORD_BYTES;
-      if (
-        view.getUint32(o + 8, true) >= users.size ||
-        view.getUint32(o + 12, true) >= snapshots ||
-        view.getUint32(o + 16, true) > devices.size ||
-        !Number.isFinite(view.getFloat64(o, true)) ||
-        (view.getUint32(o + 20, true) & OTHER_ID && view.getUint32(o + 24, true) >= block.otherIds.length)
-      )
-        return undefined;
+    const counts = { users: users.size, snapshots, devices: devices.size, otherIds: block.otherIds.length };
+    // A piece at a time, in a plain function's loop, as addBlock adds them.
+    const piece = 16 * ITEMS_PER_LOOK;
+    let sincePause = 0;
+    for (let r = 0; r < block.count; r += piece) {
+      if (r > 0 && (sincePause >= RECORDS_PER_CHECK_STEP || timeIsUp())) {
+        yield;
+        sincePause = 0;
+      }
+      const end = Math.min(block.count, r + piece);
+      if (!recordsFit(view, r, end, counts)) return undefined;
+      sincePause += end - r;
     }
   }
   return defined;
+}
+
+/** Whether saved records [from, to) each refer to entries of the tables (checkBlocks). */
+function recordsFit(
+  view: DataView,
+  from: number,
+  to: number,
+  counts: { users: number; snapshots: number; devices: number; otherIds: number },
+): boolean {
+  for (let r = from; r < to; r += 1) {
+    const o = r * RECORD_BYTES;
+    if (
+      view.getUint32(o + 8, true) >= counts.users ||
+      view.getUint32(o + 12, true) >= counts.snapshots ||
+      view.getUint32(o + 16, true) > counts.devices ||
+      !Number.isFinite(view.getFloat64(o, true)) ||
+      (view.getUint32(o + 20, true) & OTHER_ID && view.getUint32(o + 24, true) >= counts.otherIds)
+    )
+      return false;
+  }
+  return true;
 }

@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import type { IndexTables } from '../tables/index-tables.js';
+import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /**
  * The snapshot table's new part in a saved block (saved-index.ts, format 4), as binary columns: a
@@ -242,7 +243,7 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
   let artist = 0;
   let genre = 0;
   for (let s = 0; s < saved.count; s += 1) {
-    if (s > 0 && s % DEFINED_PER_STEP === 0) yield;
+    if (s > 0 && (s % DEFINED_PER_STEP === 0 || (s % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
     const artists = saved.artistCounts[s]!;
     logged.artists.push(saved.artists.subarray(artist, artist + artists));
     logged.artistNames.push(saved.artistNames.subarray(artist, (artist += artists)));

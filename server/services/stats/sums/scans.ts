@@ -1,6 +1,7 @@
 import type { SnapshotTable } from '../tables/snapshots.js';
 import type { Kind, Tallies, Tally } from './tally.js';
 import { SKIP, type UserColumns } from '../columns/user-columns.js';
+import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /**
  * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
@@ -182,15 +183,27 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: nu
   }
 }
 
-/** Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too). */
-export function foldKind(into: Tallies, from: Tally, table: SnapshotTable, kind: Kind): void {
+/**
+ * Adds the per-snapshot sums `from` to the sums of one kind in `into` (genres: their spellings too);
+ * those of its touched snapshots [first, end) when told, in that order, the first part first.
+ */
+export function foldKind(
+  into: Tallies,
+  from: Tally,
+  table: SnapshotTable,
+  kind: Kind,
+  first = 0,
+  end = from.touchedCount,
+): void {
   // Room for every item first: grown add by add, an array would be copied again at every growth.
-  into[kind].ensure(table.itemCount(kind));
-  if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
-  const { plays, skips, last, touched, touchedCount } = from;
+  if (first === 0) {
+    into[kind].ensure(table.itemCount(kind));
+    if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
+  }
+  const { plays, skips, last, touched } = from;
   const sparse = from.slot !== undefined;
   const { duration, artists, genreKeys, spellings } = table;
-  for (let t = 0; t < touchedCount; t += 1) {
+  for (let t = first; t < end; t += 1) {
     const s = touched[t]!;
     // A sparse tally's slot t holds touched[t]'s sums.
     const at = sparse ? t : s;
@@ -230,10 +243,18 @@ export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void 
   while (!steps.next().done) continue;
 }
 
-/** `foldAll`, pausing after each kind: a load in the background settles its listeners in steps. */
+/**
+ * `foldAll`, pausing after each kind, and within one once its time is up (steps.ts): a load in the
+ * background settles its listeners in steps.
+ */
 export function* foldAllInSteps(into: Tallies, from: Tally, table: SnapshotTable): Generator<void, void> {
+  const count = from.touchedCount;
   for (const kind of ['tracks', 'albums', 'artists', 'genres'] as const) {
-    foldKind(into, from, table, kind);
+    for (let t = 0; t < count; t += ITEMS_PER_LOOK) {
+      if (t > 0 && timeIsUp()) yield;
+      foldKind(into, from, table, kind, t, Math.min(count, t + ITEMS_PER_LOOK));
+    }
+    if (count === 0) foldKind(into, from, table, kind);
     yield;
   }
   const { plays, duration } = { plays: from.plays, duration: table.duration };

@@ -240,5 +240,14 @@ export function newTallies(sparse = false): Tallies {
 
 /** `Tally.fit` for each kind of `t`. */
 export function fitAll(t: Tallies): void {
-  for (const kind of ['tracks', 'albums', 'artists', 'genres', 'spellings'] as const) t[kind].fit();
+  const steps = fitAllInSteps(t);
+  while (!steps.next().done) continue;
+}
+
+/** `fitAll`, a kind a step: together they are a listener's every item at once. */
+export function* fitAllInSteps(t: Tallies): Generator<void, void> {
+  for (const kind of ['tracks', 'albums', 'artists', 'genres', 'spellings'] as const) {
+    t[kind].fit();
+    yield;
+  }
 }

@@ -3,7 +3,7 @@ import { Ranking } from './ranking.js';
 import { RowMarks } from '../columns/row-marks.js';
 import { foldAll, foldAllInSteps, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from '../columns/slices.js';
-import { fitAll, newTallies, Tally, type Kind, type Tallies } from './tally.js';
+import { fitAll, fitAllInSteps, newTallies, Tally, type Kind, type Tallies } from './tally.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
 import { noteHeard } from '../columns/first-heard.js';
 import { SKIP, type UserColumns } from '../columns/user-columns.js';
@@ -54,7 +54,7 @@ export class UserTallies {
     if (u.all) return;
     const all = newTallies(true);
     yield* foldAllInSteps(all, u.bySnapshot, this.tables.snapshots);
-    fitAll(all);
+    yield* fitAllInSteps(all);
     u.all = all;
   }
 

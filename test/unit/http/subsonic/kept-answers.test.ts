@@ -24,6 +24,16 @@ describe('KeptAnswers', () => {
     expect(answers.bytes).toBe(0);
   });
 
+  it('shows what it keeps without counting it as asked', () => {
+    const answers = kept(10);
+    answers.set('a', 'aaaa');
+    answers.set('b', 'bbbb');
+    expect(answers.peek('a')).toBe('aaaa');
+    answers.set('c', 'cccc');
+    expect(answers.peek('a')).toBeUndefined();
+    expect(answers.peek('b')).toBe('bbbb');
+  });
+
   it('counts a replaced answer once, and nothing once cleared', () => {
     const answers = kept(10);
     answers.set('a', 'aaaa');

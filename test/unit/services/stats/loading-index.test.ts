@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LoadingIndex } from '../../../../server/services/stats/loading-index.js';
 import { StatsIndex } from '../../../../server/services/stats/stats-index.js';
+import { ITEMS_PER_LOOK } from '../../../../server/services/steps.js';
 import { makeVariedPlays, statsIndexOf } from '../../../factories/plays.js';
 import {
   ROW_EXPLICIT_AT,
@@ -119,6 +120,30 @@ describe('an index loading in the background', () => {
     const fourStepsATurn = await turnsWith(4);
     expect(fourStepsATurn).toBeGreaterThan(1);
     expect(fourStepsATurn).toBeLessThanOrEqual(Math.ceil(oneStepATurn / 3));
+  });
+
+  it('ends a turn once its time is up even inside a step, however many rows the step was given', async () => {
+    // Rows cost more in the first steps (before V8 compiles their loop) and when a collection
+    // falls in them: a step's count alone would let such a turn run long.
+    const saved = statsIndexOf(makeVariedPlays(6000)).save();
+    const index = new StatsIndex({ rowsPerTurn: 100_000 });
+    const sizes: number[] = [];
+    let clock = 0;
+    const loading = new LoadingIndex(
+      index,
+      () => {
+        sizes.push(index.size);
+        return Promise.resolve();
+      },
+      4,
+      // Each look at the clock finds a millisecond gone.
+      () => (clock += 1),
+    );
+    expect(loading.load([saved], [])).toBe(true);
+    await loading.finish();
+    expect(index.size).toBe(6000);
+    const addedPerTurn = sizes.slice(1).map((size, i) => size - sizes[i]!);
+    expect(Math.max(...addedPerTurn)).toBeLessThanOrEqual(4 * ITEMS_PER_LOOK);
   });
 
   it('counts the loaded plays for the artists and albums the library gives their tracks now', async () => {
