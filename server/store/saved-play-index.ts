@@ -302,7 +302,7 @@ export interface SavedPlayIndexCopy {
   /** The index's bytes, one part per segment. */
   data: Uint8Array[];
   /** Whether the data are the bytes saved (their CRC-32s), in steps: the index checks before it loads. */
-  checkDataInSteps(): Generator<void, boolean>;
+  checkDataInSteps: () => Generator<void, boolean>;
   /** The file's length, where the next segment goes. */
   bytes: number;
   /** Whether it holds segments of schema 2, to `upgrade` before the next save. */

@@ -5,7 +5,7 @@ import { sameMark } from '../../../store/library-file.js';
 import type { LogPosition, PlayLog } from '../../../store/play-log.js';
 import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
-import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
+import type { SnapshotTextList, SnapshotTexts } from '../../../store/snapshot-texts.js';
 import { inBackground } from '../../steps.js';
 import { idleTurn } from '../../next-turn.js';
 
@@ -134,18 +134,7 @@ export async function openStoreWithIndex(
       // parts after that (LoadingIndex).
       const texts = copy?.from.snapshots.texts;
       const usable =
-        copy &&
-        texts &&
-        index.load(copy.data, {
-          count: logSnapshots,
-          text: (n) => texts.text(n),
-          slice: (from, to) => texts.slice(from, to),
-          prepareInSteps: () => texts.prepareInSteps(),
-          // The data's checksums with the texts', before any saved block is added.
-          checkInSteps: function* () {
-            return (yield* copy.checkDataInSteps()) && (yield* texts.checkInSteps());
-          },
-        });
+        copy && texts && index.load(copy.data, savedTextList(texts, logSnapshots, copy.checkDataInSteps));
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable)
@@ -223,6 +212,27 @@ export async function openStoreWithIndex(
       saving.restart();
       await index.rebuild((onEntry, onRows) => store.plays.replay(onEntry, onRows));
       saving.saveInBackground();
+    },
+  };
+}
+
+/**
+ * The log's snapshot texts a saved index holds, as the index checks and reads them; checking them
+ * checks the saved data's checksums first, before any saved block is added. Made apart from
+ * `readPlays`: a closure there would keep the whole file's bytes as long as the log's listeners.
+ */
+function savedTextList(
+  texts: SnapshotTexts,
+  count: number,
+  checkData: () => Generator<void, boolean>,
+): SnapshotTextList {
+  return {
+    count,
+    text: (n) => texts.text(n),
+    slice: (from, to) => texts.slice(from, to),
+    prepareInSteps: () => texts.prepareInSteps(),
+    checkInSteps: function* () {
+      return (yield* checkData()) && (yield* texts.checkInSteps());
     },
   };
 }
