@@ -1,9 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, startTestServer, type TestServer } from '../support/server.js';
+import { waitFor } from '../support/ffmpeg-children.js';
 
 /**
  * A start over a `plays.index` damaged on disk (docs/API.md, Starting): whatever the damage, the
@@ -96,4 +98,64 @@ describe('a server starting over a damaged saved play index', () => {
       }
     },
   );
+
+  it('drops a saved index found to hold a string twice once loaded, and the next start rebuilds it', async () => {
+    const path = join(first.dataDir, 'plays.index');
+    // The damage saved with checksums that fit it, as a copy saved wrong would be.
+    await writeFile(path, withDataCrcs(replaced(Buffer.from('t1t2'), Buffer.from('t1t1'))));
+    const t = await startTestServer({
+      scanner: fakeScanner(library),
+      dataDir: first.dataDir,
+      clock: first.clock,
+    });
+    try {
+      await t.server.started;
+      const told = () => Promise.resolve(t.logs.join('\n').includes('holds a string twice'));
+      expect(await waitFor(told, 10_000)).toBe(true);
+      const gone = () =>
+        access(path).then(
+          () => false,
+          () => true,
+        );
+      expect(await waitFor(gone, 10_000)).toBe(true);
+    } finally {
+      await t.stop(true);
+    }
+    const next = await startTestServer({
+      scanner: fakeScanner(library),
+      dataDir: first.dataDir,
+      clock: first.clock,
+    });
+    try {
+      expect(await answers(next)).toEqual(expected);
+    } finally {
+      await next.stop(true);
+    }
+  });
 });
+
+/** A plays.index (schema 3) with each segment's data checksum made again for the data it holds. */
+function withDataCrcs(file: Buffer): Buffer {
+  const header = file.indexOf(0x0a) + 1;
+  const parts: Buffer[] = [file.subarray(0, header)];
+  for (let o = header; o < file.length;) {
+    const [headBytes, textBytes, dataBytes] = [4, 8, 12].map((at) => file.readUInt32LE(o + at)) as [
+      number,
+      number,
+      number,
+    ];
+    const texts = file.subarray(o + 16 + headBytes, o + 16 + headBytes + textBytes);
+    const data = file.subarray(o + 16 + headBytes + textBytes, o + 16 + headBytes + textBytes + dataBytes);
+    const head = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(file.toString('utf8', o + 16, o + 16 + headBytes)),
+        dataCrc: crc32(data),
+      }),
+    );
+    const start = Buffer.from(file.subarray(o, o + 16));
+    start.writeUInt32LE(head.length, 4);
+    parts.push(start, head, texts, data, Buffer.from('MPE3'));
+    o += 16 + headBytes + textBytes + dataBytes + 4;
+  }
+  return Buffer.concat(parts);
+}
