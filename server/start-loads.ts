@@ -63,6 +63,12 @@ export function startLoads(deps: {
   });
   const readLibrary = () => openLibrary(store, services, deps.libraryTurn, logger, onFailed, deps.closed);
   const loadPlays = () => loadInBackground(loading, indexed.rebuildIndex, logger, onFailed);
+  loading.whenDamaged(() => {
+    logger.error('the saved play index holds a string twice; it is removed and rebuilt at the next start');
+    indexed
+      .dropSavedIndex()
+      .catch((error: unknown) => logger.warn('could not remove plays.index', { error: String(error) }));
+  });
   const loadAll = async () => {
     const counting = await indexed.savedCounting().catch(() => undefined);
     if (!counting) {

@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { PlayLog, type LogPosition, type PlayLogOptions } from './play-log.js';
 import { LogSnapshots } from './play-log-snapshots.js';
-import { SnapshotTexts } from './snapshot-texts.js';
+import { crcsMatchInSteps, SnapshotTexts } from './snapshot-texts.js';
 
 /**
  * A saved copy of the in-memory play index (`plays.index`), so a start does not have to re-read and
@@ -20,7 +20,8 @@ import { SnapshotTexts } from './snapshot-texts.js';
  *   segment*: "MPS3" | u32 head bytes | u32 texts bytes | u32 data bytes | head (JSON) | texts | data | "MPE3"
  *     head: {"position": the log position the file covers once this segment is read,
  *            "logSnapshots": how many snapshots the log defined since the previous segment,
- *            "textsCrc": the CRC-32 of the texts (absent in files of older Melons)}
+ *            "textsCrc": the CRC-32 of the texts (absent in files of older Melons),
+            "dataCrc": the CRC-32 of the data (a segment of schema 3 without one is not used)}
  *     texts: those snapshots' canonical texts, each followed by a newline
  *     data: the index's own bytes for the segment, as its owner gave them
  *
@@ -46,6 +47,8 @@ export interface SavedPlayIndex {
   logSnapshots: SnapshotTexts;
   /** The index's bytes, one part per segment. */
   data: Uint8Array[];
+  /** Each part's CRC-32 (undefined for segments of schema 2), checked as the index loads. */
+  dataCrcs: (number | undefined)[];
   /** The file's length, where the next segment goes. */
   bytes: number;
   /** Whether it holds segments of schema 2 (`upgradeSavedPlayIndex` rewrites them). */
@@ -76,6 +79,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
   const crcs: (number | undefined)[] = [];
   let count = 0;
   const data: Uint8Array[] = [];
+  const dataCrcs: (number | undefined)[] = [];
   let older = false;
   let o = HEADER.length;
   while (o < file.length) {
@@ -88,6 +92,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     crcs.push(segment.crc);
     count += segment.count;
     data.push(segment.data);
+    dataCrcs.push(segment.dataCrc);
     o = segment.end;
   }
   if (!position) return null;
@@ -98,6 +103,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     // Checked against their CRC-32s as they are copied, after listening.
     logSnapshots: SnapshotTexts.fromBytes(texts, count, crcs),
     data,
+    dataCrcs,
     bytes: file.length,
     older,
   };
@@ -130,6 +136,7 @@ export async function upgradeSavedPlayIndex(path: string, bytes: number): Promis
 interface ReadSegment {
   older?: boolean;
   crc?: number;
+  dataCrc?: number;
   position: LogPosition;
   count: number;
   texts: Uint8Array;
@@ -160,10 +167,14 @@ function readSegment(file: Buffer, o: number): ReadSegment | undefined {
     return undefined;
   const crc = head.textsCrc;
   if (crc !== undefined && (typeof crc !== 'number' || !Number.isInteger(crc))) return undefined;
+  // Saved before the data had a checksum: nothing tells its damage, so it is rebuilt once.
+  const { dataCrc } = head;
+  if (typeof dataCrc !== 'number' || !Number.isInteger(dataCrc)) return undefined;
   return {
     position: head.position,
     count: head.logSnapshots,
     crc,
+    dataCrc,
     texts: file.subarray(textStart, dataStart),
     data: file.subarray(dataStart, end),
     end: end + 4,
@@ -197,14 +208,19 @@ function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
 
 function parseHead(
   text: string,
-): { position: LogPosition; logSnapshots: unknown; textsCrc?: unknown } | undefined {
-  let head: { position?: Partial<LogPosition>; logSnapshots?: unknown; textsCrc?: unknown };
+): { position: LogPosition; logSnapshots: unknown; textsCrc?: unknown; dataCrc?: unknown } | undefined {
+  let head: {
+    position?: Partial<LogPosition>;
+    logSnapshots?: unknown;
+    textsCrc?: unknown;
+    dataCrc?: unknown;
+  };
   try {
     head = JSON.parse(text) as typeof head;
   } catch {
     return undefined;
   }
-  const { position, logSnapshots, textsCrc } = head;
+  const { position, logSnapshots, textsCrc, dataCrc } = head;
   if (
     typeof position?.bytes !== 'number' ||
     typeof position.entries !== 'number' ||
@@ -212,7 +228,7 @@ function parseHead(
   ) {
     return undefined;
   }
-  return { position: position as LogPosition, logSnapshots, textsCrc };
+  return { position: position as LogPosition, logSnapshots, textsCrc, dataCrc };
 }
 
 function segmentParts(segment: PlayIndexSegment): Uint8Array[] {
@@ -222,6 +238,8 @@ function segmentParts(segment: PlayIndexSegment): Uint8Array[] {
       position: segment.position,
       logSnapshots: segment.logSnapshots.count,
       textsCrc: crc32(texts),
+      // An empty part is skipped: zlib's crc32 gives 0 for one that has no memory behind it.
+      dataCrc: segment.data.reduce((crc, part) => (part.byteLength > 0 ? crc32(part, crc) : crc), 0),
     }),
   );
   const dataBytes = segment.data.reduce((sum, part) => sum + part.byteLength, 0);
@@ -283,6 +301,8 @@ export interface SavedPlayIndexCopy {
   logSnapshots: number;
   /** The index's bytes, one part per segment. */
   data: Uint8Array[];
+  /** Whether the data are the bytes saved (their CRC-32s), in steps: the index checks before it loads. */
+  checkDataInSteps: () => Generator<void, boolean>;
   /** The file's length, where the next segment goes. */
   bytes: number;
   /** Whether it holds segments of schema 2, to `upgrade` before the next save. */
@@ -341,6 +361,7 @@ export class SavedPlayIndexFile {
       from: { position: saved.position, snapshots },
       logSnapshots: saved.logSnapshots.count,
       data: saved.data,
+      checkDataInSteps: () => crcsMatchInSteps(saved.data, saved.dataCrcs),
       bytes: saved.bytes,
       older: saved.older,
     };

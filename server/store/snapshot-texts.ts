@@ -345,3 +345,24 @@ function hashOf(buf: Uint8Array, start: number, end: number): number {
   for (let i = Math.max(head, end - HASHED_TAIL); i < end; i += 1) h = Math.imul(h ^ buf[i]!, FNV_PRIME);
   return h >>> 0;
 }
+
+/**
+ * Whether each part's CRC-32 is the one given (none given: not checked), a slice of bytes a step:
+ * tens of MB at a collector's size, checked while the server answers.
+ */
+export function* crcsMatchInSteps(
+  parts: readonly Uint8Array[],
+  crcs: readonly (number | undefined)[],
+): Generator<void, boolean> {
+  for (const [k, part] of parts.entries()) {
+    const expected = crcs[k];
+    if (expected === undefined) continue;
+    let crc = 0;
+    for (let o = 0; o < part.byteLength; o += PREPARED_PER_STEP) {
+      if (o > 0) yield;
+      crc = crc32(part.subarray(o, Math.min(part.byteLength, o + PREPARED_PER_STEP)), crc);
+    }
+    if (crc !== expected) return false;
+  }
+  return true;
+}

@@ -38,18 +38,18 @@ import { nextTurn } from '../next-turn.js';
  * and answers from the user's listener (listener.ts): its sorted columns and all kept of them.
  */
 export abstract class IndexReads {
-  protected readonly tables = new IndexTables();
+  protected tables = new IndexTables();
   /** Per user index, that user's logs and all kept of them (listener.ts). */
   protected readonly listeners: Listener[] = [];
   /**
    * What reads (reads/selection.ts) and every listener share: the tables, the sums helper
    * (user-tallies.ts), how rows are placed and how long work is split (slices.ts).
    */
-  protected readonly parts: ListenerParts;
+  protected parts: ListenerParts;
   /** How each kind's ranked items read (top-lists.ts). */
-  protected readonly readers = topReaders(this.tables);
+  protected readers = topReaders(this.tables);
   /** Names and newest logs for items gone from the library (latest-logs.ts). */
-  protected readonly latest = new LatestLogs(this.tables);
+  protected latest = new LatestLogs(this.tables);
   /** Reads a log id from the play log (see `readIdsFrom`). */
   protected idOfLine: IdOfLine = () => {
     throw new Error('stats index: the play log is not open to read log ids from');
@@ -68,13 +68,29 @@ export abstract class IndexReads {
       markEvery?: number;
     } = {},
   ) {
+    this.markEvery = options.markEvery ?? MARK_EVERY;
     this.parts = {
       tables: this.tables,
-      tallies: new UserTallies(this.tables, options.markEvery ?? MARK_EVERY),
+      tallies: new UserTallies(this.tables, this.markEvery),
       inPlaceLimit: options.inPlaceLimit ?? IN_PLACE_LIMIT,
       farInsertBudget: options.farInsertBudget ?? FAR_INSERT_BUDGET,
       slicing: { rowsPerTurn: options.rowsPerTurn ?? ROWS_PER_TURN, nextTurn: options.nextTurn ?? nextTurn },
     };
+  }
+
+  private readonly markEvery: number;
+
+  /** Drops all the index holds, as new: a saved index that failed part way through its load. */
+  protected clear(): void {
+    this.tables = new IndexTables();
+    this.listeners.length = 0;
+    this.parts = {
+      ...this.parts,
+      tables: this.tables,
+      tallies: new UserTallies(this.tables, this.markEvery),
+    };
+    this.readers = topReaders(this.tables);
+    this.latest = new LatestLogs(this.tables);
   }
 
   findRetry(userId: string, trackId: string, type: 'play' | 'skip', at: number): PlayLogEntry | undefined {

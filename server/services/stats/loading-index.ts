@@ -175,11 +175,24 @@ export class LoadingIndex {
     this.pending = false;
     this.addWaiting();
     // The saved strings' look-ups, which the load left for after it (else made at the first look-up).
-    inBackground(this.index.indexInSteps(), () => true, this.idleTurn, this.now).catch(() => undefined);
+    // A string saved twice is damage no check before could tell cheaply: told, for the saved index
+    // to be dropped (answers may count a track's plays under two entries until the next start).
+    inBackground(this.index.indexInSteps(), () => true, this.idleTurn, this.now)
+      .then((distinct) => {
+        if (distinct === false) this.damaged();
+      })
+      .catch(() => undefined);
     const thens = this.loaded;
     this.loaded = [];
     for (const then of thens) then();
   }
+
+  /** Calls `then` when the saved parts turn out damaged after the load (a string saved twice). */
+  whenDamaged(then: () => void): void {
+    this.damaged = then;
+  }
+
+  private damaged: () => void = () => undefined;
 
   /** Calls `then` once the saved parts `load` took are in the index (at once if they are); never if they did not fit. */
   whenLoaded(then: () => void): void {

@@ -114,8 +114,14 @@ export class StatsIndex extends IndexReads {
       if (!defined) return false;
       const rowsOf = (userIdx: number) => this.listener(userIdx).rows;
       const rowsPerStep = Math.min(this.parts.slicing.rowsPerTurn, ROWS_PER_LOAD_STEP);
-      for (const [i, block] of saved.blocks.entries())
-        yield* addBlock(this.tables, rowsOf, this.place, block, defined[i]!, rowsPerStep);
+      try {
+        for (const [i, block] of saved.blocks.entries())
+          yield* addBlock(this.tables, rowsOf, this.place, block, defined[i]!, rowsPerStep);
+      } catch {
+        // What the checks could not tell (a block out of step with the tables the blocks before it
+        // made) is damage too: the index is emptied for the rebuild from the log.
+        return this.dropLoad();
+      }
     }
     this.unsaved = new SavedRecords(tableCounts(this.tables));
     afterRows?.();
@@ -127,8 +133,9 @@ export class StatsIndex extends IndexReads {
     this.savedCounting = undefined;
     // Counting anew interns what the library or the saved counting names: the saved strings are
     // looked up first. Else that waits until the load is done (`indexInSteps`).
+    // A string saved twice is damage the checks could not tell (two entries for one id).
     if (counting ? counting.length > 0 : snapshots.countsAsInLibrary)
-      yield* this.tables.indexInSteps(STRINGS_PER_LOAD_STEP);
+      if (!(yield* this.tables.indexInSteps(STRINGS_PER_LOAD_STEP))) return this.dropLoad();
     if (counting) {
       yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
     } else if (snapshots.countsAsInLibrary) {
@@ -138,6 +145,16 @@ export class StatsIndex extends IndexReads {
     // Before the library is read, the reads name every track by its plays (LatestLogs).
     if (counting) yield* this.latest.prepareInSteps(SNAPSHOTS_PER_LOAD_STEP);
     return true;
+  }
+
+  /** Empties the index after a load that failed part way (`loadInSteps` then ends with false). */
+  private dropLoad(): false {
+    this.clear();
+    this.total = 0;
+    this.unsaved = new SavedRecords();
+    this.known = undefined;
+    this.savedCounting = undefined;
+    return false;
   }
 
   /**

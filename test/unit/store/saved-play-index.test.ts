@@ -1,6 +1,7 @@
 import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import type { StatsFilter } from '../../../server/services/stats/reads/results.js';
@@ -267,6 +268,46 @@ describe('saved play index', () => {
 
     await appendFile(saved, 'x'); // a length that does not match the header
     expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+  });
+
+  it("is ignored when a segment's data does not match its checksum, or has none (saved before it)", async () => {
+    const dataDir = await closedFolder(30);
+    const saved = join(dataDir, 'plays.index');
+    const bytes = await readFile(saved);
+    // A byte of the last row's time (the row ends where "MPE3" starts): still a time that fits.
+    const damaged = Buffer.from(bytes);
+    const at = damaged.length - 4 - 28 + 3;
+    damaged[at] = damaged[at]! ^ 0x01;
+    await writeFile(saved, damaged);
+    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+
+    // Rewritten whole by that start: the same segment with its head as an older Melon wrote it.
+    const [segment] = segmentsOf(await readFile(saved));
+    const texts = Buffer.from(segment!.texts.map((text) => `${text}\n`).join(''));
+    const head = Buffer.from(
+      JSON.stringify({
+        position: segment!.position,
+        logSnapshots: segment!.texts.length,
+        textsCrc: crc32(texts),
+      }),
+    );
+    const start = Buffer.alloc(16);
+    start.write('MPS3', 0, 'latin1');
+    start.writeUInt32LE(head.length, 4);
+    start.writeUInt32LE(texts.length, 8);
+    start.writeUInt32LE(segment!.data.length, 12);
+    const older = [
+      Buffer.from('{"schemaVersion":3}\n'),
+      start,
+      head,
+      texts,
+      segment!.data,
+      Buffer.from('MPE3'),
+    ];
+    await writeFile(saved, Buffer.concat(older));
+    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+    // Saved afresh with its checksum: the next start loads it.
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0 });
   });
 
   it('loses no log line to a snapshot text in it that does not read: the index is rebuilt from the whole log', async () => {

@@ -9,7 +9,6 @@ import {
   decodeSnapshots,
   defineSaved,
   encodeSnapshots,
-  INTERNERS,
   internerCounts,
   snapshotsFit,
   type SavedSnapshots,
@@ -209,8 +208,6 @@ export function* checkBlocks(
   const users = new Set<string>();
   const devices = new Set<string>();
   const texts = new Set<string>();
-  // The interners' sizes as the blocks so far leave them, for the next block's columns.
-  const interned = new InternedSizes();
   let snapshots = 0;
   const fresh = (seen: Set<string>, values: string[]) =>
     values.every((v) => !seen.has(v) && seen.add(v) !== undefined);
@@ -223,11 +220,9 @@ export function* checkBlocks(
     let saved: SavedSnapshots | undefined;
     if (block.table) {
       saved = decodeSnapshots(block.table);
-      const sizes = interned.sizes();
       if (!saved || saved.count !== block.logSnapshots || texts.size > 0) return undefined;
-      if (!(yield* snapshotsFit(saved, sizes))) return undefined;
+      if (!(yield* snapshotsFit(saved))) return undefined;
       if (snapshots + saved.count > list.count) return undefined;
-      interned.set(sizes);
       yield;
     } else if (block.logSnapshots > 0) {
       if (texts.size > 0 || snapshots + block.logSnapshots > list.count) return undefined;
@@ -238,7 +233,7 @@ export function* checkBlocks(
           if (i > 0 && i % ITEMS_PER_LOOK === 0 && timeIsUp()) yield;
           const snapshot = decodeSnapshotText(slice[i]!);
           if (!snapshot) return undefined;
-          fields.push(interned.note(snapshot));
+          fields.push(snapshot);
         }
       }
     } else {
@@ -246,7 +241,7 @@ export function* checkBlocks(
         if (i > 0 && (i % TEXTS_PER_CHECK_STEP === 0 || (i % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
         const snapshot = decodeSnapshotText(block.snapshots[i]!);
         if (!snapshot || !fresh(texts, [snapshotText(snapshot)])) return undefined;
-        fields.push(interned.note(snapshot));
+        fields.push(snapshot);
       }
     }
     defined.push({ fromLog: block.logSnapshots > 0, fields, ...(saved && { saved }) });
@@ -288,46 +283,4 @@ function recordsFit(
       return false;
   }
   return true;
-}
-
-/**
- * The sizes the interners reach as saved blocks load: those of format 3 intern their snapshots'
- * strings (SnapshotTable.define interns each distinct one once), those of format 4 add their entries.
- */
-class InternedSizes {
-  private readonly seen: Set<string>[] = INTERNERS.map(() => new Set<string>());
-  private added = INTERNERS.map(() => 0);
-
-  /** Counts what `define` interns for `e`. */
-  note(e: PlaySnapshot): PlaySnapshot {
-    const [tracks, albums, artists, names, genres] = this.seen as [
-      Set<string>,
-      Set<string>,
-      Set<string>,
-      Set<string>,
-      Set<string>,
-    ];
-    tracks.add(e.trackId);
-    if (e.albumId !== null) albums.add(e.albumId);
-    if (e.trackName !== null) names.add(e.trackName);
-    if (e.albumName !== null) names.add(e.albumName);
-    const credited = new Set<string>();
-    e.artistIds.forEach((id, i) => {
-      if (credited.has(id)) return;
-      credited.add(id);
-      artists.add(id);
-      names.add(e.artistNames[i] ?? '');
-    });
-    for (const tag of e.genres) genres.add(tag);
-    return e;
-  }
-
-  sizes(): number[] {
-    return this.seen.map((seen, k) => seen.size + this.added[k]!);
-  }
-
-  /** After a block of format 4: `sizes` as it leaves them (no block of format 3 comes after it). */
-  set(sizes: number[]): void {
-    this.added = sizes.map((size, k) => size - this.seen[k]!.size);
-  }
 }

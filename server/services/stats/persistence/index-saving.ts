@@ -5,7 +5,7 @@ import { sameMark } from '../../../store/library-file.js';
 import type { LogPosition, PlayLog } from '../../../store/play-log.js';
 import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
 import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
-import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
+import type { SnapshotTextList, SnapshotTexts } from '../../../store/snapshot-texts.js';
 import { inBackground } from '../../steps.js';
 import { idleTurn } from '../../next-turn.js';
 
@@ -64,6 +64,11 @@ export interface IndexedStore {
    * opened): drops it, rebuilds the index from the whole log and saves it afresh.
    */
   readonly rebuildIndex: () => Promise<void>;
+  /**
+   * When the saved index the index took turns out damaged after it was used: removed, and nothing
+   * more saved, so the next start rebuilds the index from the log.
+   */
+  readonly dropSavedIndex: () => Promise<void>;
   /**
    * The counting saved with the index (saved-counting.ts) when it fits this start: made at the
    * saved index's position, with no log line after it, for the library.json on disk.
@@ -129,15 +134,7 @@ export async function openStoreWithIndex(
       // parts after that (LoadingIndex).
       const texts = copy?.from.snapshots.texts;
       const usable =
-        copy &&
-        texts &&
-        index.load(copy.data, {
-          count: logSnapshots,
-          text: (n) => texts.text(n),
-          slice: (from, to) => texts.slice(from, to),
-          prepareInSteps: () => texts.prepareInSteps(),
-          checkInSteps: () => texts.checkInSteps(),
-        });
+        copy && texts && index.load(copy.data, savedTextList(texts, logSnapshots, copy.checkDataInSteps));
       if (copy !== undefined && !usable)
         logger.warn('the saved play index does not fit the play log; rebuilding it');
       if (usable)
@@ -209,11 +206,33 @@ export async function openStoreWithIndex(
     countWith: (make) => {
       makeCounting = make;
     },
+    dropSavedIndex: () => saving.drop(),
     rebuildIndex: async () => {
       logger.warn('the saved play index does not fit the play log; rebuilding it');
       saving.restart();
       await index.rebuild((onEntry, onRows) => store.plays.replay(onEntry, onRows));
       saving.saveInBackground();
+    },
+  };
+}
+
+/**
+ * The log's snapshot texts a saved index holds, as the index checks and reads them; checking them
+ * checks the saved data's checksums first, before any saved block is added. Made apart from
+ * `readPlays`: a closure there would keep the whole file's bytes as long as the log's listeners.
+ */
+function savedTextList(
+  texts: SnapshotTexts,
+  count: number,
+  checkData: () => Generator<void, boolean>,
+): SnapshotTextList {
+  return {
+    count,
+    text: (n) => texts.text(n),
+    slice: (from, to) => texts.slice(from, to),
+    prepareInSteps: () => texts.prepareInSteps(),
+    checkInSteps: function* () {
+      return (yield* checkData()) && (yield* texts.checkInSteps());
     },
   };
 }
@@ -242,6 +261,14 @@ class IndexSaving {
   savedAt(): { position: LogPosition; snapshots: number } | undefined {
     if (this.broken || !this.saved) return undefined;
     return { position: this.saved.position, snapshots: this.saved.logSnapshots };
+  }
+
+  /** The index holds damage: no copy of it is kept, and the next start rebuilds it from the log. */
+  async drop(): Promise<void> {
+    this.broken = true;
+    await this.saving.catch(() => undefined);
+    await this.file.remove();
+    await this.file.removeCounting();
   }
 
   /** The index is rebuilt from the whole log: the next save writes the file afresh. */

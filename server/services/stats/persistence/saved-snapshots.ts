@@ -9,7 +9,8 @@ import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
  *
  * The interners a snapshot's numbers refer to are saved too, as their entries made since the
  * previous block (`from` of them before it), in order: loaded in the same order, every number means
- * what it meant. All little-endian, counts first:
+ * what it meant. In the machine's byte order (little-endian wherever Melon is built for; a
+ * big-endian machine does not read them and rebuilds the index from the log), counts first:
  *
  *   u32 snapshots | per interner (tracks, albums, artists, names, raw genres): u32 from, u32 new |
  *   u32 artist entries | u32 genre entries | u32 string encoding (0 UTF-8, 1 UTF-16LE) |
@@ -162,12 +163,12 @@ export function decodeSnapshots(bytes: Uint8Array): SavedSnapshots | undefined {
 }
 
 /**
- * Whether every number refers to an entry the interners hold once the block's are added, and the
- * lists add up; `sizes` are the interners' sizes before the block, then after it.
+ * Whether every number refers to an entry the interners hold once the block's are added, the lists
+ * add up and every duration is a length (finite, not negative). Whether the interners hold `from`
+ * entries before the block is known only as it is added (addInterned).
  */
-export function* snapshotsFit(saved: SavedSnapshots, sizes: number[]): Generator<void, boolean> {
-  if (!saved.from.every((f, k) => f === sizes[k])) return false;
-  saved.added.forEach((added, k) => (sizes[k] = sizes[k]! + added));
+export function* snapshotsFit(saved: SavedSnapshots): Generator<void, boolean> {
+  const sizes = saved.from.map((from, k) => from + saved.added[k]!);
   const [tracks, albums, artists, names, genres] = sizes as [number, number, number, number, number];
   const columns: [Int32Array, number, boolean][] = [
     [saved.track, tracks, false],
@@ -184,6 +185,11 @@ export function* snapshotsFit(saved: SavedSnapshots, sizes: number[]): Generator
       for (const v of column.subarray(from, from + CHECKED_PER_STEP))
         if (v >= size || (v < 0 && !(none && v === -1))) return false;
     }
+  for (let from = 0; from < saved.count; from += CHECKED_PER_STEP) {
+    yield;
+    for (const ms of saved.duration.subarray(from, from + CHECKED_PER_STEP))
+      if (!(ms >= 0 && ms !== Infinity)) return false;
+  }
   const sum = (counts: Uint32Array) => counts.reduce((a, b) => a + b, 0);
   return sum(saved.artistCounts) === saved.artists.length && sum(saved.genreCounts) === saved.genres.length;
 }
@@ -192,7 +198,10 @@ export function* snapshotsFit(saved: SavedSnapshots, sizes: number[]): Generator
 const CHECKED_PER_STEP = 20_000;
 const DEFINED_PER_STEP = 5_000;
 
-/** Adds the block's interner entries to `tables`, `perStep` strings at a time; throws if one is there. */
+/**
+ * Adds the block's interner entries to `tables`, `perStep` strings at a time; throws when the
+ * interners do not hold `from` entries or one is there already (the load then rebuilds).
+ */
 export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep: number): Generator<void> {
   const all = interners(tables);
   const { text, lengths } = saved;

@@ -7,6 +7,8 @@ export class Interner {
    * `ids` in steps once the load is done (`indexInSteps`), or all at once by the first look-up.
    */
   private indexed = 0;
+  /** A saved value came twice (found by whichever indexing met it). */
+  private twice = false;
 
   intern(value: string): number {
     if (this.indexed < this.values.length) this.indexAll();
@@ -30,17 +32,15 @@ export class Interner {
   }
 
   /**
-   * Puts the saved values in the look-up, `perStep` a step; false if a value came twice (then
-   * the first one's number is kept, as `intern` would have given).
+   * Puts the saved values in the look-up, `perStep` a step; false if a value came twice, here or
+   * in a look-up before (then the first one's number is kept, as `intern` would have given).
    */
   *indexInSteps(perStep: number): Generator<void, boolean> {
-    let distinct = true;
     while (this.indexed < this.values.length) {
-      const to = Math.min(this.values.length, this.indexed + perStep);
-      distinct = this.index(to) && distinct;
+      this.index(Math.min(this.values.length, this.indexed + perStep));
       if (this.indexed < this.values.length) yield;
     }
-    return distinct;
+    return !this.twice;
   }
 
   get(value: string): number | undefined {
@@ -56,14 +56,12 @@ export class Interner {
     this.index(this.values.length);
   }
 
-  private index(to: number): boolean {
-    let distinct = true;
+  private index(to: number): void {
     for (let i = this.indexed; i < to; i += 1) {
       const value = this.values[i]!;
-      if (this.ids.has(value)) distinct = false;
+      if (this.ids.has(value)) this.twice = true;
       else this.ids.set(value, i);
     }
     this.indexed = to;
-    return distinct;
   }
 }

@@ -238,4 +238,42 @@ describe('an index loading in the background', () => {
     expect(await broken.finish()).toBe(false);
     expect(told).toEqual(['loaded', 'again']);
   });
+
+  it('tells once the load is done that a saved string came twice, for the saved index to be dropped', async () => {
+    // Fed as a log feeds it, so the snapshots are saved as columns with their track ids' table.
+    const fed = new StatsIndex();
+    const texts: string[] = [];
+    for (const [line, log] of logs.slice(0, 40).entries()) {
+      const text = snapshotText(log);
+      if (!texts.includes(text)) texts.push(text);
+      fed.add(log, texts.indexOf(text), line * 100);
+    }
+    const saved = Buffer.concat(fed.takeUnsaved());
+    const told: string[] = [];
+    const loadOf = async (bytes: Buffer) => {
+      const loading = new LoadingIndex(
+        new StatsIndex(),
+        () => Promise.resolve(),
+        8,
+        undefined,
+        () => Promise.resolve(),
+      );
+      loading.whenDamaged(() => told.push('damaged'));
+      expect(loading.load([bytes], texts)).toBe(true);
+      expect(await loading.finish()).toBe(true);
+      // The look-ups are made in idle turns after the load.
+      for (let turn = 0; turn < 20; turn += 1) await Promise.resolve();
+    };
+    await loadOf(saved);
+    expect(told).toEqual([]);
+    // Every number still refers to an entry: only the look-ups find the track id saved twice.
+    const [first, second] = [...new Set(logs.slice(0, 40).map((log) => log.trackId))] as [string, string];
+    expect(first.length).toBe(second.length);
+    const at = saved.indexOf(first + second);
+    expect(at).toBeGreaterThan(0);
+    const twice = Buffer.from(saved);
+    twice.write(first + first, at);
+    await loadOf(twice);
+    expect(told).toEqual(['damaged']);
+  });
 });

@@ -41,11 +41,18 @@ function contents(tables: IndexTables) {
   }));
 }
 
-/** Loads `bytes` into `tables` as a load does: checked, then interned entries and columns added. */
+/**
+ * Loads `bytes` into `tables` as a load does: checked, then interned entries and columns added; a
+ * throw while adding is a refusal too (the load rebuilds from the log).
+ */
 function load(tables: IndexTables, bytes: Uint8Array): boolean {
   const saved = decodeSnapshots(bytes);
-  if (!saved || !finish(snapshotsFit(saved, internerCounts(tables)))) return false;
-  finish(addInterned(tables, saved, 3));
+  if (!saved || !finish(snapshotsFit(saved))) return false;
+  try {
+    finish(addInterned(tables, saved, 3));
+  } catch {
+    return false;
+  }
   finish(defineSaved(tables, saved));
   return true;
 }
@@ -87,6 +94,27 @@ describe('the saved snapshot columns of a play index', () => {
     expect(decodeSnapshots(whole.subarray(0, whole.length - 1))).toBeUndefined();
     const saved = decodeSnapshots(whole)!;
     saved.track[3] = 1000;
-    expect(finish(snapshotsFit(saved, [0, 0, 0, 0, 0]))).toBe(false);
+    expect(finish(snapshotsFit(saved))).toBe(false);
+  });
+
+  it('are refused when a duration is no length', () => {
+    const whole = encodeSnapshots(tablesOf(30), 0, [0, 0, 0, 0, 0]);
+    for (const ms of [NaN, -1, Infinity]) {
+      const saved = decodeSnapshots(whole)!;
+      saved.duration[7] = ms;
+      expect(finish(snapshotsFit(saved))).toBe(false);
+    }
+  });
+
+  it('are refused as they are added when a saved string is one the tables hold already', () => {
+    const tables = new IndexTables();
+    tables.snapshots.intern({ ...snapshot(1), genres: ['Rock', 'Rocl'] }, 0);
+    const saved = decodeSnapshots(encodeSnapshots(tables, 0, [0, 0, 0, 0, 0]))!;
+    // "Rocl" damaged into "Rock": the same length, every number still in range.
+    saved.text = saved.text.replace('Rocl', 'Rock');
+    expect(finish(snapshotsFit(saved))).toBe(true);
+    expect(() => {
+      finish(addInterned(new IndexTables(), saved, 3));
+    }).toThrow(/out of step/);
   });
 });
