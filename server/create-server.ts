@@ -356,7 +356,7 @@ export function lanAddresses(): string[] {
 /** A scan makes garbage fast: it runs with V8's own heap growth (heap-growth.ts). */
 function relaxedScans(scanner: Scanner, heap: HeapGrowth | undefined): Scanner {
   if (!heap) return scanner;
-  return (dirs, previous, onProgress) => heap.relaxedDuring(() => scanner(dirs, previous, onProgress));
+  return (...scan) => heap.relaxedDuring(() => scanner(...scan));
 }
 
 /** Resolves when `work` settles or after `ms`, whichever comes first. */

@@ -12,7 +12,7 @@ describe('a server given the heap growth the entry points tighten', () => {
   let t: TestServer | undefined;
   afterAll(() => t?.stop());
 
-  it('scans with V8’s own growth, and goes back to the tight growth once the scan ends', async () => {
+  it('scans with V8’s own growth, stoppable as ever, and goes back to the tight growth once the scan ends', async () => {
     let relaxed = false;
     const heapGrowth: HeapGrowth = {
       async relaxedDuring(work) {
@@ -28,8 +28,10 @@ describe('a server given the heap growth the entry points tighten', () => {
       makeLibrary({ artists: [], albums: [], tracks: [{ id: 't1', name: 'Opening' }] }),
     );
     const seen: boolean[] = [];
+    const signals: unknown[] = [];
     const scanner: Scanner = (...args) => {
       seen.push(relaxed);
+      signals.push(args[3]);
       return scans(...args);
     };
     t = await startTestServer({ scanner, heapGrowth });
@@ -39,5 +41,7 @@ describe('a server given the heap growth the entry points tighten', () => {
     await t.server.services.library.waitForIdle();
     expect(seen).toEqual([true, true]);
     expect(relaxed).toBe(false);
+    // The scan still gets what stops it at close.
+    expect(signals.every((signal) => signal instanceof AbortSignal)).toBe(true);
   });
 });
