@@ -14,17 +14,25 @@ export const nextTurn = (): Promise<void> =>
   });
 
 /**
- * A turn given only when no `nextTurn` waits: for work that nothing waits for (what a start leaves
- * for after its load), so it never slows the work a request waits for.
+ * A turn given when no `nextTurn` waits: for work that nothing waits for (what a start leaves for
+ * after its load), so it hardly slows the work a request waits for. Work in the background that
+ * never pauses would hold it off for good (and what it frees with it), so once it has been passed
+ * over for `IDLE_WAIT_MS` it takes the next turn anyway: at most one turn in that time.
  */
 export const idleTurn = (): Promise<void> =>
   new Promise<void>((resolve) => {
+    if (idle.length === 0) idleSince = performance.now();
     idle.push(resolve);
     schedule();
   });
 
+/** How long an idle waiter is passed over by other work, at most, before it takes a turn. */
+const IDLE_WAIT_MS = 50;
+
 const waiting: Array<() => void> = [];
 const idle: Array<() => void> = [];
+/** Since when the first idle waiter has been waiting (or the last one was given its turn). */
+let idleSince = 0;
 let scheduled = false;
 
 function schedule(): void {
@@ -35,7 +43,9 @@ function schedule(): void {
 
 function giveTurn(): void {
   scheduled = false;
-  const next = waiting.shift() ?? idle.shift();
+  const idleDue = idle.length > 0 && (waiting.length === 0 || performance.now() - idleSince >= IDLE_WAIT_MS);
+  if (idleDue) idleSince = performance.now();
+  const next = idleDue ? idle.shift() : waiting.shift();
   // Scheduled from within a check phase, the next one runs in the next turn, after its I/O.
   if (waiting.length > 0 || idle.length > 0) schedule();
   next?.();

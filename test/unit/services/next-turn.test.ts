@@ -52,4 +52,22 @@ describe('turns shared by work in the background', () => {
     await idle;
     expect(order).toEqual(['a', 'b', 'idle']);
   });
+
+  it('still gives work nothing waits for a turn while other work never pauses', async () => {
+    let running = true;
+    const busy = (async () => {
+      while (running) await nextTurn();
+    })();
+    let done = false;
+    const idle = (async () => {
+      for (let i = 0; i < 3; i++) await idleTurn();
+      done = true;
+    })();
+    // Without an end to the passing over, the idle work would wait as long as the busy loop runs.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const doneWhileBusy = done;
+    running = false;
+    await Promise.all([busy, idle]);
+    expect(doneWhileBusy).toBe(true);
+  });
 });
