@@ -10,7 +10,7 @@ import { crcsMatchInSteps, SnapshotTexts } from './snapshot-texts.js';
  * A saved copy of the in-memory play index (`plays.index`), so a start does not have to re-read and
  * re-index the whole log: it loads the copy and reads only the log lines after the position the
  * copy was last saved at. The copy is a cache: the log stays the only record, and a copy that is
- * missing, damaged, cut short, of another format or for another log is ignored (the index is
+ * missing, damaged, cut short, saved by an older Melon or for another log is ignored (the index is
  * rebuilt from the log and saved afresh).
  *
  * The index only grows, so the file does too: a save appends one segment holding what was added
@@ -21,24 +21,31 @@ import { crcsMatchInSteps, SnapshotTexts } from './snapshot-texts.js';
  *     head: {"position": the log position the file covers once this segment is read,
  *            "logSnapshots": how many snapshots the log defined since the previous segment,
  *            "textsCrc": the CRC-32 of the texts (absent in files of older Melons),
-            "dataCrc": the CRC-32 of the data (a segment of schema 3 without one is not used)}
+            "dataCrc": the CRC-32 of the data (absent in files of older Melons)}
  *     texts: those snapshots' canonical texts, each followed by a newline
  *     data: the index's own bytes for the segment, as its owner gave them
  *
  * The texts are apart from the head so that a start reads the position without reading them (a
  * collector's log defines hundreds of thousands): they are kept as bytes and read as the index
- * loads, after the server listens. A file of schema 2 (its segments "MPS2" | u32 head bytes | u32
- * data bytes | head | data | "MPE2", the head holding the texts as a JSON array) is read too, and
- * rewritten in schema 3 at its next save (`upgradeSavedPlayIndex`).
+ * loads, after the server listens.
+ *
+ * A file an older Melon saved (of schema 2, or of schema 3 with a segment without `dataCrc`) is not
+ * used: nothing would tell damage in its data, and sealing that data with a checksum of today would
+ * make the damage trusted. It is rebuilt once from the log, like a damaged one, but said apart.
  */
 const SCHEMA_VERSION = 3;
 const COUNTING_FILE = 'plays.counting';
 const HEADER = Buffer.from(`{"schemaVersion":${SCHEMA_VERSION}}\n`);
-const OLD_HEADER = Buffer.from('{"schemaVersion":2}\n');
 const START = 0x3353504d; // "MPS3"
 const END = 0x3345504d; // "MPE3"
-const OLD_START = 0x3253504d; // "MPS2"
-const OLD_END = 0x3245504d; // "MPE2"
+/** The start of a file of an older schema, and its number. */
+const OLD_HEADER = /^\{"schemaVersion":(\d+)[,}]/;
+
+/**
+ * Why a saved index is not used: saved by an older Melon (rebuilt once at an upgrade), damaged or
+ * cut short (or of an unknown format), or saved for another log than the one beside it.
+ */
+export type UnusableSavedIndex = 'older' | 'damaged' | 'other log';
 
 export interface SavedPlayIndex {
   /** Where the log stood at the last segment. */
@@ -47,12 +54,10 @@ export interface SavedPlayIndex {
   logSnapshots: SnapshotTexts;
   /** The index's bytes, one part per segment. */
   data: Uint8Array[];
-  /** Each part's CRC-32 (undefined for segments of schema 2), checked as the index loads. */
-  dataCrcs: (number | undefined)[];
+  /** Each part's CRC-32, checked as the index loads. */
+  dataCrcs: number[];
   /** The file's length, where the next segment goes. */
   bytes: number;
-  /** Whether it holds segments of schema 2 (`upgradeSavedPlayIndex` rewrites them). */
-  older: boolean;
 }
 
 export interface PlayIndexSegment {
@@ -62,8 +67,10 @@ export interface PlayIndexSegment {
   data: Uint8Array[];
 }
 
-/** The saved index at `path`; undefined when there is none, null when it is not usable. */
-export async function readSavedPlayIndex(path: string): Promise<SavedPlayIndex | null | undefined> {
+/** The saved index at `path`; undefined when there is none, why not when it is not usable. */
+export async function readSavedPlayIndex(
+  path: string,
+): Promise<SavedPlayIndex | UnusableSavedIndex | undefined> {
   const file = await readFile(path).catch(() => undefined);
   if (!file) return undefined;
   return parseSavedIndex(file);
@@ -72,21 +79,22 @@ export async function readSavedPlayIndex(path: string): Promise<SavedPlayIndex |
 const startsWith = (file: Buffer, header: Buffer) =>
   file.length >= header.length && file.subarray(0, header.length).equals(header);
 
-function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
-  if (!startsWith(file, HEADER) && !startsWith(file, OLD_HEADER)) return null;
+function parseSavedIndex(file: Buffer): SavedPlayIndex | UnusableSavedIndex {
+  if (!startsWith(file, HEADER)) {
+    const schema = OLD_HEADER.exec(file.toString('latin1', 0, 32))?.[1];
+    return schema !== undefined && Number(schema) < SCHEMA_VERSION ? 'older' : 'damaged';
+  }
   let position: LogPosition | undefined;
   const texts: Uint8Array[] = [];
   const crcs: (number | undefined)[] = [];
   let count = 0;
   const data: Uint8Array[] = [];
-  const dataCrcs: (number | undefined)[] = [];
-  let older = false;
+  const dataCrcs: number[] = [];
   let o = HEADER.length;
   while (o < file.length) {
     // Anything but whole segments to the end (a save cut short, a damaged file) and the file is not used.
     const segment = readSegment(file, o);
-    if (!segment) return null;
-    older ||= segment.older === true;
+    if (typeof segment === 'string') return segment;
     position = segment.position;
     texts.push(segment.texts);
     crcs.push(segment.crc);
@@ -95,7 +103,7 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     dataCrcs.push(segment.dataCrc);
     o = segment.end;
   }
-  if (!position) return null;
+  if (!position) return 'damaged';
   // Copied apart from the file at their first use (after listening): the file is let go once the
   // index has taken its data.
   return {
@@ -105,38 +113,12 @@ function parseSavedIndex(file: Buffer): SavedPlayIndex | null {
     data,
     dataCrcs,
     bytes: file.length,
-    older,
   };
 }
 
-/**
- * Rewrites a file of `bytes` bytes holding segments of schema 2 in schema 3, the same segments
- * with the same data: a start then reads no snapshot text before it listens. Its new length.
- */
-export async function upgradeSavedPlayIndex(path: string, bytes: number): Promise<number> {
-  const file = await readFile(path);
-  if (file.length !== bytes) throw new Error(`${path} changed behind the server's back`);
-  const parts: Uint8Array[] = [HEADER];
-  for (let o = HEADER.length; o < file.length;) {
-    const segment = readSegment(file, o);
-    if (!segment) throw new Error(`${path} is damaged`);
-    parts.push(
-      ...segmentParts({
-        position: segment.position,
-        logSnapshots: { count: segment.count, bytes: segment.texts },
-        data: [segment.data],
-      }),
-    );
-    o = segment.end;
-  }
-  await writeFileAtomic(path, parts, 0o600);
-  return parts.reduce((sum, part) => sum + part.byteLength, 0);
-}
-
 interface ReadSegment {
-  older?: boolean;
   crc?: number;
-  dataCrc?: number;
+  dataCrc: number;
   position: LogPosition;
   count: number;
   texts: Uint8Array;
@@ -145,18 +127,15 @@ interface ReadSegment {
   end: number;
 }
 
-function readSegment(file: Buffer, o: number): ReadSegment | undefined {
-  if (o + 12 > file.length) return undefined;
-  const magic = file.readUInt32LE(o);
-  if (magic === OLD_START) return readOldSegment(file, o);
-  if (magic !== START || o + 16 > file.length) return undefined;
+function readSegment(file: Buffer, o: number): ReadSegment | 'older' | 'damaged' {
+  if (o + 16 > file.length || file.readUInt32LE(o) !== START) return 'damaged';
   const headBytes = file.readUInt32LE(o + 4);
   const textBytes = file.readUInt32LE(o + 8);
   const dataBytes = file.readUInt32LE(o + 12);
   const textStart = o + 16 + headBytes;
   const dataStart = textStart + textBytes;
   const end = dataStart + dataBytes;
-  if (end + 4 > file.length || file.readUInt32LE(end) !== END) return undefined;
+  if (end + 4 > file.length || file.readUInt32LE(end) !== END) return 'damaged';
   const head = parseHead(file.toString('utf8', o + 16, textStart));
   if (
     !head ||
@@ -164,43 +143,19 @@ function readSegment(file: Buffer, o: number): ReadSegment | undefined {
     !Number.isInteger(head.logSnapshots) ||
     head.logSnapshots < 0
   )
-    return undefined;
+    return 'damaged';
   const crc = head.textsCrc;
-  if (crc !== undefined && (typeof crc !== 'number' || !Number.isInteger(crc))) return undefined;
+  if (crc !== undefined && (typeof crc !== 'number' || !Number.isInteger(crc))) return 'damaged';
   // Saved before the data had a checksum: nothing tells its damage, so it is rebuilt once.
   const { dataCrc } = head;
-  if (typeof dataCrc !== 'number' || !Number.isInteger(dataCrc)) return undefined;
+  if (dataCrc === undefined) return 'older';
+  if (typeof dataCrc !== 'number' || !Number.isInteger(dataCrc)) return 'damaged';
   return {
     position: head.position,
     count: head.logSnapshots,
     crc,
     dataCrc,
     texts: file.subarray(textStart, dataStart),
-    data: file.subarray(dataStart, end),
-    end: end + 4,
-  };
-}
-
-/** A segment as schema 2 wrote it: the texts in the head, as a JSON array. */
-function readOldSegment(file: Buffer, o: number): ReadSegment | undefined {
-  const headBytes = file.readUInt32LE(o + 4);
-  const dataBytes = file.readUInt32LE(o + 8);
-  const dataStart = o + 12 + headBytes;
-  const end = dataStart + dataBytes;
-  if (end + 4 > file.length || file.readUInt32LE(end) !== OLD_END) return undefined;
-  const head = parseHead(file.toString('utf8', o + 12, dataStart));
-  const { logSnapshots } = head ?? {};
-  if (!head || !Array.isArray(logSnapshots) || !logSnapshots.every((s) => typeof s === 'string'))
-    return undefined;
-  // In one piece: a text at a time costs a native call each, before the server listens.
-  const texts = logSnapshots.some((text) => text.includes('\n'))
-    ? SnapshotTexts.fromTexts(logSnapshots).bytes(0, logSnapshots.length)
-    : Buffer.from(logSnapshots.length === 0 ? '' : `${logSnapshots.join('\n')}\n`);
-  return {
-    older: true,
-    position: head.position,
-    count: logSnapshots.length,
-    texts,
     data: file.subarray(dataStart, end),
     end: end + 4,
   };
@@ -305,8 +260,6 @@ export interface SavedPlayIndexCopy {
   checkDataInSteps: () => Generator<void, boolean>;
   /** The file's length, where the next segment goes. */
   bytes: number;
-  /** Whether it holds segments of schema 2, to `upgrade` before the next save. */
-  older: boolean;
 }
 
 /**
@@ -349,27 +302,22 @@ export class SavedPlayIndexFile {
   }
 
   /**
-   * The saved copy; undefined when there is none, null when it is not usable: damaged, cut short, of
-   * another format, or for another log than the one beside it (or an older state of it).
+   * The saved copy; undefined when there is none, why not when it is not usable: saved by an older
+   * Melon, damaged, cut short, of another format, or for another log than the one beside it (or an
+   * older state of it).
    */
-  async read(): Promise<SavedPlayIndexCopy | null | undefined> {
+  async read(): Promise<SavedPlayIndexCopy | UnusableSavedIndex | undefined> {
     const saved = await readSavedPlayIndex(this.path);
-    if (!saved) return saved;
+    if (saved === undefined || typeof saved === 'string') return saved;
     const snapshots = LogSnapshots.fromTexts(saved.logSnapshots);
-    if (!(await PlayLog.reaches(this.logPath, saved.position))) return null;
+    if (!(await PlayLog.reaches(this.logPath, saved.position))) return 'other log';
     return {
       from: { position: saved.position, snapshots },
       logSnapshots: saved.logSnapshots.count,
       data: saved.data,
       checkDataInSteps: () => crcsMatchInSteps(saved.data, saved.dataCrcs),
       bytes: saved.bytes,
-      older: saved.older,
     };
-  }
-
-  /** Rewrites a file of `bytes` bytes holding segments of schema 2 in schema 3; its new length. */
-  upgrade(bytes: number): Promise<number> {
-    return upgradeSavedPlayIndex(this.path, bytes);
   }
 
   /** Replaces the file with one holding only `segment`; its new length. */

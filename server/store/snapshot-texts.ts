@@ -347,16 +347,15 @@ function hashOf(buf: Uint8Array, start: number, end: number): number {
 }
 
 /**
- * Whether each part's CRC-32 is the one given (none given: not checked), a slice of bytes a step:
+ * Whether each part's CRC-32 is the one given, a slice of bytes a step:
  * tens of MB at a collector's size, checked while the server answers.
  */
 export function* crcsMatchInSteps(
   parts: readonly Uint8Array[],
-  crcs: readonly (number | undefined)[],
+  crcs: readonly number[],
 ): Generator<void, boolean> {
   for (const [k, part] of parts.entries()) {
     const expected = crcs[k];
-    if (expected === undefined) continue;
     let crc = 0;
     for (let o = 0; o < part.byteLength; o += PREPARED_PER_STEP) {
       if (o > 0) yield;

@@ -91,7 +91,7 @@ describe('a server starting over a damaged saved play index', () => {
       });
       try {
         expect(await answers(t)).toEqual(expected);
-        expect(t.logs.join('\n')).toMatch(/does not fit the play log; rebuilding it/);
+        expect(t.logs.join('\n')).toMatch(/the saved play index is damaged; rebuilding it from the play log/);
         expect(t.logs.join('\n')).not.toMatch(/could not load the saved play index/);
       } finally {
         await t.stop(true);

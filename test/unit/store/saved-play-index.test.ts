@@ -279,7 +279,10 @@ describe('saved play index', () => {
     const at = damaged.length - 4 - 28 + 3;
     damaged[at] = damaged[at]! ^ 0x01;
     await writeFile(saved, damaged);
-    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+    expect(await restart(dataDir)).toMatchObject({
+      replayed: 30,
+      logs: expect.stringMatching(/the saved play index is damaged; rebuilding it from the play log/),
+    });
 
     // Rewritten whole by that start: the same segment with its head as an older Melon wrote it.
     const [segment] = segmentsOf(await readFile(saved));
@@ -305,9 +308,20 @@ describe('saved play index', () => {
       Buffer.from('MPE3'),
     ];
     await writeFile(saved, Buffer.concat(older));
-    expect(await restart(dataDir)).toMatchObject({ replayed: 30 });
+    // An upgrade, not damage: said plainly.
+    const upgraded = await restart(dataDir);
+    expect(upgraded).toMatchObject({
+      replayed: 30,
+      logs: expect.stringMatching(
+        /plays\.index was saved by an older Melon; rebuilding it once from the play log/,
+      ),
+    });
+    expect(upgraded.logs).not.toMatch(/damaged|does not fit/);
     // Saved afresh with its checksum: the next start loads it.
-    expect(await restart(dataDir)).toMatchObject({ replayed: 0 });
+    expect(await restart(dataDir)).toMatchObject({
+      replayed: 0,
+      logs: expect.not.stringMatching(/rebuilding/),
+    });
   });
 
   it('loses no log line to a snapshot text in it that does not read: the index is rebuilt from the whole log', async () => {
@@ -380,23 +394,28 @@ describe('saved play index', () => {
     expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 43 });
   });
 
-  it("opens an index an older Melon saved (the texts in each segment's JSON head), and rewrites it at its next save", async () => {
+  it("rebuilds once from the log an index an older Melon saved (the texts in each segment's JSON head, no data checksum), saying so plainly", async () => {
     const dataDir = await closedFolder(40);
     const saved = join(dataDir, 'plays.index');
-    await writeFile(join(dataDir, 'plays.index.schema3'), await readFile(saved));
-    await writeFile(saved, asSchema2(await readFile(saved)));
-    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 40 });
+    const schema3 = await readFile(saved);
+    // Its data damaged too: nothing in the file tells it, so it must not be loaded, nor kept.
+    const damaged = Buffer.from(schema3);
+    const at = damaged.length - 4 - 28 + 3;
+    damaged[at] = damaged[at]! ^ 0x01;
+    await writeFile(saved, asSchema2(damaged));
 
-    const second = await open(dataDir);
-    expect(second.store.plays.replayed).toBe(0);
-    await appendAll(second.store, 40, 55);
-    await second.close();
-    // Rewritten in this layout at the first save, the segments' data as they were, then grown.
-    const grown = segmentsOf(await readFile(saved));
-    const was = segmentsOf(await readFile(join(dataDir, 'plays.index.schema3')));
-    expect(grown.slice(0, was.length)).toEqual(was);
-    expect(grown.length).toBeGreaterThan(was.length);
-    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 55 });
+    const upgraded = await restart(dataDir);
+    expect(upgraded).toMatchObject({
+      replayed: 40,
+      size: 40,
+      logs: expect.stringMatching(
+        /plays\.index was saved by an older Melon; rebuilding it once from the play log/,
+      ),
+    });
+    expect(upgraded.logs).not.toMatch(/damaged|does not fit/);
+    // Saved afresh in this schema, from the log: the next start loads it.
+    expect(segmentsOf(await readFile(saved)).length).toBeGreaterThan(0);
+    expect(await restart(dataDir)).toMatchObject({ replayed: 0, size: 40 });
   });
 
   it('grows by a segment per save, and is ignored when cut short or of another format', async () => {
@@ -420,7 +439,7 @@ describe('saved play index', () => {
     await writeFile(saved, whole.subarray(0, whole.length - 7));
     expect(await restart(dataDir)).toMatchObject({
       replayed: 45,
-      logs: expect.stringMatching(/does not fit/),
+      logs: expect.stringMatching(/is damaged; rebuilding it/),
     });
 
     // An index of another format (as an older Melon saved it): ignored, then saved afresh.

@@ -4,7 +4,7 @@ import { openStore, type Store } from '../../../store/open-store.js';
 import { sameMark } from '../../../store/library-file.js';
 import type { LogPosition, PlayLog } from '../../../store/play-log.js';
 import { parseSavedCounting, samePosition, savedCountingJson, type SavedCounting } from './saved-counting.js';
-import type { SavedPlayIndexFile } from '../../../store/saved-play-index.js';
+import type { SavedPlayIndexFile, UnusableSavedIndex } from '../../../store/saved-play-index.js';
 import type { SnapshotTextList, SnapshotTexts } from '../../../store/snapshot-texts.js';
 import { inBackground } from '../../steps.js';
 import { idleTurn } from '../../next-turn.js';
@@ -108,8 +108,6 @@ interface SavedIndexState {
   position: LogPosition;
   /** How many of the log's snapshots it holds. */
   logSnapshots: number;
-  /** It holds segments of schema 2: rewritten in schema 3 before the next segment is appended. */
-  older?: boolean;
 }
 
 /**
@@ -127,7 +125,8 @@ export async function openStoreWithIndex(
     logger,
     libraryLater,
     readPlays: async (file) => {
-      const copy = await file.read();
+      const read = await file.read();
+      const copy = typeof read === 'string' ? undefined : read;
       // Taken before the log is read on: reading defines more snapshots in the same table.
       const logSnapshots = copy?.logSnapshots ?? 0;
       // Those the file holds: the log defines more as it is read, and the index may check the saved
@@ -135,10 +134,8 @@ export async function openStoreWithIndex(
       const texts = copy?.from.snapshots.texts;
       const usable =
         copy && texts && index.load(copy.data, savedTextList(texts, logSnapshots, copy.checkDataInSteps));
-      if (copy !== undefined && !usable)
-        logger.warn('the saved play index does not fit the play log; rebuilding it');
-      if (usable)
-        saved = { bytes: copy.bytes, position: copy.from.position, logSnapshots, older: copy.older };
+      if (read !== undefined && !usable) logUnusable(logger, typeof read === 'string' ? read : 'damaged');
+      if (usable) saved = { bytes: copy.bytes, position: copy.from.position, logSnapshots };
       return {
         onEntry: (entry, snapshot, line) => {
           index.add(entry, snapshot, line);
@@ -208,12 +205,21 @@ export async function openStoreWithIndex(
     },
     dropSavedIndex: () => saving.drop(),
     rebuildIndex: async () => {
-      logger.warn('the saved play index does not fit the play log; rebuilding it');
+      // The load's checks failed: the copy's bytes are not what was saved, or not saved right.
+      logUnusable(logger, 'damaged');
       saving.restart();
       await index.rebuild((onEntry, onRows) => store.plays.replay(onEntry, onRows));
       saving.saveInBackground();
     },
   };
+}
+
+/** Says why the saved index is rebuilt: an upgrade's once-only rebuild is no damage. */
+function logUnusable(logger: Logger, why: UnusableSavedIndex): void {
+  if (why === 'older')
+    logger.info('plays.index was saved by an older Melon; rebuilding it once from the play log');
+  else if (why === 'damaged') logger.warn('the saved play index is damaged; rebuilding it from the play log');
+  else logger.warn('the saved play index does not fit the play log; rebuilding it');
 }
 
 /**
@@ -326,8 +332,6 @@ class IndexSaving {
       data: this.index.takeUnsaved(),
     };
     try {
-      if (this.saved?.older)
-        this.saved = { ...this.saved, bytes: await this.file.upgrade(this.saved.bytes), older: false };
       const bytes = this.saved
         ? await this.file.append(this.saved.bytes, segment)
         : await this.file.write(segment);

@@ -8,7 +8,11 @@ import { LoadingIndex } from '../../../../../server/services/stats/loading-index
 import { StatsIndex } from '../../../../../server/services/stats/stats-index.js';
 import { openStore } from '../../../../../server/store/open-store.js';
 import { decodeSavedIndex } from '../../../../../server/services/stats/persistence/saved-index.js';
-import { readSavedPlayIndex, writeSavedPlayIndex } from '../../../../../server/store/saved-play-index.js';
+import {
+  readSavedPlayIndex,
+  writeSavedPlayIndex,
+  type SavedPlayIndex,
+} from '../../../../../server/store/saved-play-index.js';
 import { makeVariedPlays, statsIndexOf } from '../../../../factories/plays.js';
 import { orphanFolderLock } from '../../../../support/dead-process.js';
 
@@ -40,13 +44,20 @@ function open(dataDir: string) {
   return openStoreWithIndex(dataDir, { logger, index }).then((opened) => ({ ...opened, index, logger }));
 }
 
+/** The saved index at `path`, which the test expects to be usable. */
+async function usableSavedIndex(path: string): Promise<SavedPlayIndex> {
+  const saved = await readSavedPlayIndex(path);
+  if (saved === undefined || typeof saved === 'string') throw new Error(`no usable saved index: ${saved}`);
+  return saved;
+}
+
 /**
  * Rewrites plays.index as a Melon before the snapshot columns saved it: each block in format 3 (its
  * JSON tables and its records, the log's snapshots only as the segment's texts). Whether its blocks
  * carried snapshot columns before.
  */
 async function asFormat3(path: string): Promise<boolean> {
-  const saved = (await readSavedPlayIndex(path))!;
+  const saved = await usableSavedIndex(path);
   const decoded = decodeSavedIndex(saved.data);
   if (decoded?.kind !== 'blocks') throw new Error('not an index of blocks');
   const parts = decoded.blocks.flatMap(({ records, table: _, ...tables }) => {
@@ -118,7 +129,7 @@ describe('saving the stats index', () => {
     await first.saveIndex();
     await first.store.plays.appendMany(plays.slice(300));
     await first.close();
-    const saved = (await readSavedPlayIndex(join(dataDir, 'plays.index')))!;
+    const saved = await usableSavedIndex(join(dataDir, 'plays.index'));
     expect(saved.data.length).toBeGreaterThan(1);
     const second = await loaded(dataDir);
     expect(second.fits).toBe(true);
