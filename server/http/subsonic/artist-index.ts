@@ -234,8 +234,10 @@ export class ArtistIndexAnswers {
     );
     kept.compressing = false;
     if (!bytes || this.kept.peek(key) !== kept) return;
+    // Only into room left over: a gzipped copy is worth less than a plain answer, which it must
+    // never push out, itself or another (every later request would make that one again).
     kept.gzipped = bytes;
-    this.kept.set(key, kept);
+    if (!this.kept.recount(key)) kept.gzipped = undefined;
   }
 
   /** The letter groups of the current snapshot, made at once if no warm-up made them. */

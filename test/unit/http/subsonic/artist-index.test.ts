@@ -114,4 +114,24 @@ describe('ArtistIndexAnswers', () => {
       expect(gunzipSync(sent.body).equals(answers.answer(method, format, present).body)).toBe(true);
     }
   });
+
+  it('keeps an answer that fits its budget as it is when its gzipped copy would not fit beside it', async () => {
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'Band') });
+    const present = new Presenter(services, caller);
+    const roomy = new ArtistIndexAnswers(services);
+    roomy.answer('getArtists', 'json', present);
+    const plain = roomy.keptBytes;
+    await roomy.compressed();
+    const withGzip = roomy.keptBytes;
+    expect(withGzip).toBeGreaterThan(plain);
+
+    const tight = new ArtistIndexAnswers(services, Math.floor((plain + withGzip) / 2));
+    tight.answer('getArtists', 'json', present, true);
+    await tight.compressed();
+    expect(tight.keptBytes).toBe(plain);
+    const sent = tight.answer('getArtists', 'json', present, true);
+    expect(sent.encoding).toBeUndefined();
+    expect(sent.body.toString()).toBe(whole(services));
+    expect(tight.keptBytes).toBe(plain);
+  });
 });
