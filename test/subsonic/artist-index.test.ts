@@ -72,8 +72,9 @@ function rawAnswer(
   user: TestUser,
   method: string,
   acceptEncoding: string | null,
+  params: Record<string, string> = {},
 ): Promise<{ bytes: Buffer; encoding: string | undefined; vary: string | undefined }> {
-  const url = restUrl(t, method, { u: user.username, p: user.password, f: 'json' });
+  const url = restUrl(t, method, { u: user.username, p: user.password, f: 'json', ...params });
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> =
       acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding };
@@ -118,6 +119,20 @@ describe('getArtists and getIndexes, kept between requests', () => {
       expect(personal.encoding).toBeUndefined();
       expect(personal.bytes.toString()).toBe(presentedWhole(starring, method, 'json'));
     }
+  });
+
+  it('say getIndexes varies with Accept-Encoding also when nothing changed since the player last asked', async () => {
+    const listener = await makeUser(t);
+    const unchanged = await rawAnswer(listener, 'getIndexes', 'gzip', {
+      ifModifiedSince: String(Number.MAX_SAFE_INTEGER),
+    });
+    expect(unchanged.encoding).toBeUndefined();
+    expect(unchanged.vary).toBe('Accept-Encoding');
+    const answer = JSON.parse(unchanged.bytes.toString()) as {
+      'subsonic-response': { status: string; indexes: { index?: unknown; lastModified: number } };
+    };
+    expect(answer['subsonic-response'].status).toBe('ok');
+    expect(answer['subsonic-response'].indexes.index).toBeUndefined();
   });
 
   it("give each listener their own stars and ratings, and everyone's averages, as they change", async () => {

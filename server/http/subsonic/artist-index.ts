@@ -120,6 +120,8 @@ export class ArtistIndexAnswers {
   private readonly making = new Map<string, { snapshot: LibraryCatalog; steps: Steps<KeptIndex> }>();
   private readonly wanted = new Set<string>(['getArtists:json', 'getArtists:xml']);
   private readonly warmUps = new WarmUps();
+  /** The gzips asked for, one after another (`keep`). */
+  private gzipping: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly services: Services,
@@ -201,21 +203,41 @@ export class ArtistIndexAnswers {
     });
   }
 
+  /** Resolves once every gzip asked for so far is done (or given up). */
+  compressed(): Promise<void> {
+    return this.gzipping;
+  }
+
   /**
    * Keeps an answer, and has the thread pool gzip it: a few megabytes sent as a few hundred
-   * kilobytes to a player on Wi-Fi, compressed once per library and not on the event loop. Kept
-   * anew with its size once compressed, if it is still the one kept.
+   * kilobytes to a player on Wi-Fi, compressed once per library and not on the event loop. One gzip
+   * at a time: after a library change several answers of megabytes would otherwise take the pool's
+   * threads together, and audio and cover reads wait on the same pool.
    */
   private keep(key: string, kept: KeptIndex): void {
     this.kept.set(key, kept);
     if (kept.gzipped || kept.compressing) return;
     kept.compressing = true;
-    gzip(kept.body, { chunkSize: GZIP_CHUNK_BYTES }, (error, bytes) => {
+    this.gzipping = this.gzipping.then(() => this.compress(key, kept));
+  }
+
+  /** Gzips a kept answer, unless it is no longer kept by the time its turn comes. */
+  private async compress(key: string, kept: KeptIndex): Promise<void> {
+    if (this.kept.peek(key) !== kept) {
       kept.compressing = false;
-      if (error) return;
-      kept.gzipped = bytes;
-      if (this.kept.peek(key) === kept) this.kept.set(key, kept);
-    });
+      return;
+    }
+    const bytes = await new Promise<Buffer | undefined>((resolve) =>
+      gzip(kept.body, { chunkSize: GZIP_CHUNK_BYTES }, (error, result) =>
+        resolve(error ? undefined : result),
+      ),
+    );
+    kept.compressing = false;
+    if (!bytes || this.kept.peek(key) !== kept) return;
+    // Only into room left over: a gzipped copy is worth less than a plain answer, which it must
+    // never push out, itself or another (every later request would make that one again).
+    kept.gzipped = bytes;
+    if (!this.kept.recount(key)) kept.gzipped = undefined;
   }
 
   /** The letter groups of the current snapshot, made at once if no warm-up made them. */

@@ -44,6 +44,21 @@ export class KeptAnswers<V> {
     this.used += bytes;
   }
 
+  /**
+   * Counts anew the value kept under `key`, which has grown, if it still fits beside everything
+   * else kept: it pushes nothing out, and it keeps its place in the order of use. False, and
+   * counted as before, when it does not fit or nothing is kept under `key`.
+   */
+  recount(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    const bytes = this.sizeOf(entry.value);
+    if (this.used - entry.bytes + bytes > this.budgetBytes) return false;
+    this.used += bytes - entry.bytes;
+    entry.bytes = bytes;
+    return true;
+  }
+
   delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

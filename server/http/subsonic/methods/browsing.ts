@@ -4,7 +4,7 @@ import type { LibraryCatalog } from '../../../services/library-catalog.js';
 import { ArtistIndexAnswers, IGNORED_ARTICLES, type IndexAnswer } from '../artist-index.js';
 import { acceptsGzip } from '../../accept-encoding.js';
 import { notFoundError } from '../errors.js';
-import type { Payload } from '../render.js';
+import { envelope, render, type Payload } from '../render.js';
 import { callerOf, type MethodRequest } from '../types.js';
 import { householdTrackPlays } from './household.js';
 import { checkMusicFolder } from './system.js';
@@ -70,11 +70,14 @@ export function browsingMethods(services: Services, started?: Promise<unknown>) 
       const modified = index.lastModified();
       const since = request.params.optionalInt('ifModifiedSince', 0, Number.MAX_SAFE_INTEGER);
       const indexes: Payload = { ignoredArticles: IGNORED_ARTICLES.join(' '), lastModified: modified };
-      if (since !== undefined && since >= modified) return { indexes };
-      return {
-        binary: true,
-        ...indexReply(index.answer('getIndexes', request.format, request.present, gzipOk(request))),
-      } as const;
+      // Unchanged: the short answer, never gzipped, still says it varies with Accept-Encoding, so a
+      // cache between the player and Melon does not keep it for a caller that takes gzip.
+      let answer: IndexAnswer;
+      if (since !== undefined && since >= modified) {
+        const { text, type } = render(request.format, envelope('ok', services.version, { indexes }));
+        answer = { body: Buffer.from(text), type };
+      } else answer = index.answer('getIndexes', request.format, request.present, gzipOk(request));
+      return { binary: true, ...indexReply(answer) } as const;
     },
 
     getArtists: (request: MethodRequest) => {

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import type * as Zlib from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
 import type { LibraryIndex } from '../../../../server/domain/library.js';
 import {
   ArtistIndexAnswers,
@@ -12,6 +14,21 @@ import { LibraryService } from '../../../../server/services/library-service.js';
 import { principalWithRole } from '../../../factories/accounts.js';
 import { fakeScanner, makeLibrary } from '../../../factories/library.js';
 import { newTestService } from '../../../fakes/test-service.js';
+
+/** The gzips running at once, and the most seen: zlib's own gzip, counted. */
+const gzips = vi.hoisted(() => ({ running: 0, most: 0 }));
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof Zlib>();
+  const gzip = (input: Buffer, options: object, done: (error: Error | null, result: Buffer) => void) => {
+    gzips.running += 1;
+    gzips.most = Math.max(gzips.most, gzips.running);
+    zlib.gzip(input, options, (error, result) => {
+      gzips.running -= 1;
+      done(error, result);
+    });
+  };
+  return { ...zlib, gzip };
+});
 
 const id = (n: number) => n.toString(16).padStart(16, 'a');
 
@@ -73,5 +90,48 @@ describe('ArtistIndexAnswers', () => {
     const answers = new ArtistIndexAnswers(services, 1_000);
     expect(asked(answers, services)).toBe(whole(services));
     expect(answers.keptBytes).toBe(0);
+  });
+
+  it('gzips the answers made together one after another, and sends each gzipped once done', async () => {
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'Band') });
+    const answers = new ArtistIndexAnswers(services);
+    const present = new Presenter(services, caller);
+    const keys = [
+      ['getArtists', 'json'],
+      ['getArtists', 'xml'],
+      ['getIndexes', 'json'],
+      ['getIndexes', 'xml'],
+    ] as const;
+    // Other tests' answers may still be compressing in the pool.
+    await vi.waitUntil(() => gzips.running === 0, { timeout: 5_000 });
+    gzips.most = 0;
+    for (const [method, format] of keys) answers.answer(method, format, present, true);
+    await answers.compressed();
+    expect(gzips.most).toBe(1);
+    for (const [method, format] of keys) {
+      const sent = answers.answer(method, format, present, true);
+      expect(sent.encoding, `${method} ${format}`).toBe('gzip');
+      expect(gunzipSync(sent.body).equals(answers.answer(method, format, present).body)).toBe(true);
+    }
+  });
+
+  it('keeps an answer that fits its budget as it is when its gzipped copy would not fit beside it', async () => {
+    const { services } = newTestService(LibraryService, { library: library(3_000, 'Band') });
+    const present = new Presenter(services, caller);
+    const roomy = new ArtistIndexAnswers(services);
+    roomy.answer('getArtists', 'json', present);
+    const plain = roomy.keptBytes;
+    await roomy.compressed();
+    const withGzip = roomy.keptBytes;
+    expect(withGzip).toBeGreaterThan(plain);
+
+    const tight = new ArtistIndexAnswers(services, Math.floor((plain + withGzip) / 2));
+    tight.answer('getArtists', 'json', present, true);
+    await tight.compressed();
+    expect(tight.keptBytes).toBe(plain);
+    const sent = tight.answer('getArtists', 'json', present, true);
+    expect(sent.encoding).toBeUndefined();
+    expect(sent.body.toString()).toBe(whole(services));
+    expect(tight.keptBytes).toBe(plain);
   });
 });

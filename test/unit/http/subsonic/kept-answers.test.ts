@@ -44,4 +44,19 @@ describe('KeptAnswers', () => {
     answers.clear();
     expect([answers.get('a'), answers.get('b'), answers.bytes]).toEqual([undefined, undefined, 0]);
   });
+
+  it('counts an answer that grew only when it still fits, pushing nothing out', () => {
+    const answers = new KeptAnswers<{ text: string }>(10, (value) => value.text.length);
+    const a = { text: 'aaaa' };
+    answers.set('a', a);
+    answers.set('b', { text: 'bbbb' });
+    a.text = 'aaaaaa';
+    expect(answers.recount('a')).toBe(true);
+    expect(answers.bytes).toBe(10);
+    a.text = 'aaaaaaa';
+    expect(answers.recount('a')).toBe(false);
+    expect(answers.bytes).toBe(10);
+    expect([answers.peek('a'), answers.peek('b')]).toEqual([a, { text: 'bbbb' }]);
+    expect(answers.recount('c')).toBe(false);
+  });
 });
