@@ -11,7 +11,7 @@ import {
 } from './services/stats/persistence/saved-counting.js';
 import type { StatsIndex } from './services/stats/stats-index.js';
 import { libraryNames } from './services/stats/stats-names.js';
-import { sameMark } from './store/library-file.js';
+import { sameMark, type LibraryMark } from './store/library-file.js';
 import type { Store } from './store/open-store.js';
 
 /** What a server loads once it listens: the library (library.json) and the rest of the play index. */
@@ -79,7 +79,10 @@ export function startLoads(deps: {
     statsIndex.countAsSaved(counting.moved);
     services.stats.nameFrom(savedNames(counting));
     if (await loadPlays()) {
-      used = counting;
+      // Only what tells it apart: its tables (every album's artists, the tracks named otherwise)
+      // were the start's, and the library names the statistics from now on.
+      const { stamp, size, mtimeMs, position, snapshots } = counting;
+      used = { stamp, size, mtimeMs, position, snapshots };
       statsReady = true;
       onStatsReady();
     } else {
@@ -98,7 +101,7 @@ export function startLoads(deps: {
   // Once read, the library names what the statistics list (it may have been counted anew meanwhile).
   services.library.onOpened(() => services.stats.useLibraryNames());
   // The counting this start used, still saved: kept when nothing changed since (a close right after).
-  let used: SavedCounting | undefined;
+  let used: Pick<SavedCounting, keyof LibraryMark | 'position' | 'snapshots'> | undefined;
   indexed.countWith(async (at) => {
     const mark = counted ? await store.library.mark() : null;
     if (mark === null) return 'keep';
