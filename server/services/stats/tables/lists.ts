@@ -1,7 +1,7 @@
-import { grown } from '../columns/columns.js';
+import { capacityFor, grown } from '../columns/columns.js';
 
 /**
- * Numbers per snapshot in typed arrays grown by doubling. A collector's library defines hundreds of
+ * Numbers per snapshot in typed arrays, grown as the index's columns grow (by an eighth once large). A collector's library defines hundreds of
  * thousands of snapshots: as arrays of JavaScript numbers, with an array per snapshot for its
  * artists or genres, they cost twice the bytes and a heap object each for the collector to trace.
  * `data` is replaced as it grows: read it again after anything may have added to it.
@@ -16,14 +16,14 @@ class NumberColumn<T extends Int32Array | Float64Array> {
   }
 
   push(value: number): void {
-    if (this.used === this.data.length) this.data = doubled(this.data, this.used + 1);
+    if (this.used === this.data.length) this.data = growing(this.data, this.used + 1);
     this.data[this.used++] = value;
   }
 
   /** Appends every value of `values`. */
   pushAll(values: T): void {
     if (this.used + values.length > this.data.length)
-      this.data = doubled(this.data, this.used + values.length);
+      this.data = growing(this.data, this.used + values.length);
     this.data.set(values, this.used);
     this.used += values.length;
   }
@@ -78,7 +78,7 @@ export class Lists {
 
   /** Adds `value` to the open list. */
   add(value: number): void {
-    if (this.used === this.all.length) this.all = doubled(this.all, this.used + 1);
+    if (this.used === this.all.length) this.all = growing(this.all, this.used + 1);
     this.all[this.used++] = value;
   }
 
@@ -91,7 +91,7 @@ export class Lists {
 
   /** Closes the open list: it is list `count - 1`. */
   close(): void {
-    if (this.lists + 2 > this.starts.length) this.starts = doubled(this.starts, this.lists + 2);
+    if (this.lists + 2 > this.starts.length) this.starts = growing(this.starts, this.lists + 2);
     this.starts[++this.lists] = this.used;
   }
 
@@ -128,7 +128,10 @@ export class Lists {
   }
 }
 
-/** `from` with room for `need` elements at least, twice its length while that is more. */
-function doubled<T extends Int32Array | Float64Array>(from: T, need: number): T {
-  return grown(from, Math.max(need, from.length * 2));
+/**
+ * `from` with room for `need` elements at least (capacityFor): a collector's hundreds of thousands of
+ * snapshots in arrays grown by doubling kept up to half of each spare for good.
+ */
+function growing<T extends Int32Array | Float64Array>(from: T, need: number): T {
+  return grown(from, capacityFor(need, from.length));
 }

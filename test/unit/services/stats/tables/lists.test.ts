@@ -31,4 +31,20 @@ describe('numbers per snapshot in typed arrays', () => {
     expect(Array.from(ints.data.subarray(0, 1000))).toEqual(Array.from({ length: 1000 }, (_, i) => i - 500));
     expect(floats.data[999]).toBe(999.5);
   });
+
+  it("keeps a collector's hundreds of thousands of snapshots in arrays little larger than they are", () => {
+    const lists = new Lists();
+    const tracks = new IntColumn();
+    const count = 150_000;
+    for (let s = 0; s < count; s += 1) {
+      lists.push([s % 8000, (s * 7) % 8000]);
+      tracks.push(s);
+    }
+    // Grown by doubling, 150,000 snapshots would sit in room for 262,144.
+    expect(lists.start.length).toBeLessThanOrEqual(Math.ceil((count + 1) * 1.13));
+    expect(lists.values.length).toBeLessThanOrEqual(Math.ceil(lists.size * 1.13));
+    expect(tracks.data.length).toBeLessThanOrEqual(Math.ceil(count * 1.13));
+    expect(lists.of(count - 1)).toEqual([(count - 1) % 8000, ((count - 1) * 7) % 8000]);
+    expect(tracks.data[count - 1]).toBe(count - 1);
+  });
 });
