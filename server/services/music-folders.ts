@@ -65,8 +65,24 @@ function folderStatusNow(dir: string): FolderStatus {
 /** `file`'s path inside the music folder that holds it, with `/` (its name alone if none does). */
 export function pathInFolders(dirs: readonly string[], file: string): string {
   for (const dir of dirs) {
-    const inside = path.relative(dir, file);
-    if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return inside.split('\\').join('/');
+    const inside = plainlyInside(dir, file) ?? path.relative(dir, file);
+    if (inside && !inside.startsWith('..') && !path.isAbsolute(inside))
+      return inside.includes('\\') ? inside.split('\\').join('/') : inside;
   }
   return file.split(/[\\/]/).slice(-1)[0] ?? '';
+}
+
+/** A `.` or `..` segment, an empty one (at either end too): what path.relative would resolve. */
+const NOT_PLAIN = /^\/|(^|\/)\.\.?(\/|$)|\/\/|\/$/;
+
+/**
+ * `file` after `dir` and a `/`, when both are plain absolute POSIX paths: path.relative's answer
+ * without its work (it resolves and splits both paths), which a full Subsonic sync asked for every
+ * song of the library. Undefined where path.relative is to be asked.
+ */
+function plainlyInside(dir: string, file: string): string | undefined {
+  if (path.sep !== '/' || !file.startsWith(dir) || file.charCodeAt(dir.length) !== 0x2f) return undefined;
+  const inside = file.slice(dir.length + 1);
+  if (!path.isAbsolute(dir) || NOT_PLAIN.test(dir.slice(1)) || NOT_PLAIN.test(inside)) return undefined;
+  return inside;
 }
