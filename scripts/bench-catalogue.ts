@@ -182,10 +182,10 @@ function p99(samples: number[]): number {
 
 /**
  * One read over a kept-alive connection (node:http, as the statistics part times its reads): fetch's
- * own work on a 5 MB getArtists answer showed in its p99 as the client's, not the server's. The
- * answer is parsed only when `json` is called, after the clock: parsing every 5 MB getArtists
- * answer left this process garbage whose collection fell in the next read's clock. With `gzip`
- * the answer is asked gzipped and unpacked inside the clock (bench-timing.ts).
+ * own work on a getArtists answer of megabytes showed in its p99 as the client's, not the
+ * server's. The answer is parsed only when `json` is called, after the clock: parsing every
+ * getArtists answer left this process garbage whose collection fell in the next read's clock. With
+ * `gzip` the answer is asked gzipped and unpacked inside the clock (bench-timing.ts).
  */
 async function timedGet(
   url: string,
