@@ -81,6 +81,11 @@ export class TextColumn {
     return bytesHash(this.bytes, row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
   }
 
+  /** The bytes its arrays hold, spare room included. */
+  get byteLength(): number {
+    return this.bytes.length + this.ends.byteLength + (this.absent?.byteLength ?? 0);
+  }
+
   /** Gives back the spare room kept for more rows: for a column that is complete. */
   trim(): void {
     this.growth = 1.0625;

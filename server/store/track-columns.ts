@@ -12,10 +12,13 @@ const REFS = 9;
 const [FOLDER, ALBUM, ARTIST, FORMAT, RELEASE, ARTIST_IDS, GENRES, ARTIST_MBIDS, ARTWORK] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8,
 ];
-/** A whole-number field that is null. */
-const NULL = -0x80000000;
-/** A whole-number field whose value did not fit (not an integer of 32 bits): kept in `odd`. */
-const ODD = -0x7fffffff;
+/**
+ * In a column of two bytes a value: a whole-number field that is null, and one whose value is kept
+ * in `odd`. Other values are those in between and up to 0x7fff.
+ */
+const [NARROW_NULL, NARROW_ODD] = [-0x8000, -0x7fff];
+/** The same once the column holds four bytes a value: a value not an integer of 32 bits is odd. */
+const [NULL, ODD] = [-0x80000000, -0x7fffffff];
 type Whole = 'trackNumber' | 'discNumber' | 'year';
 const WHOLE_FIELDS: readonly Whole[] = ['trackNumber', 'discNumber', 'year'];
 
@@ -40,8 +43,12 @@ export class TrackColumns {
   /** Whether the columns are complete (see `seal`): rows are added one at a time after. */
   private sealed = false;
   private numbers = new Float64Array(64 * NUMBERS);
-  private wholes = new Int32Array(64 * WHOLES);
-  private refs = new Uint32Array(64 * REFS);
+  // Two bytes a value while every value fits, four once one does not (`widen`): track and disc
+  // numbers and years, and the numbers of pooled values, are small in most libraries.
+  private wholes: Int16Array | Int32Array = new Int16Array(64 * WHOLES);
+  private nullMark = NARROW_NULL;
+  private oddMark = NARROW_ODD;
+  private refs: Uint16Array | Uint32Array = new Uint16Array(64 * REFS);
   private readonly ids = new TextColumn();
   private readonly names = new TextColumn();
   private readonly files = new TextColumn();
@@ -85,6 +92,13 @@ export class TrackColumns {
     return this.rows;
   }
 
+  /** The bytes its typed arrays and text columns hold, spare room included (not the pooled values). */
+  get byteLength(): number {
+    const texts = [this.ids, this.names, this.files, this.recordings];
+    const arrays = this.numbers.byteLength + this.wholes.byteLength + this.refs.byteLength;
+    return texts.reduce((sum, column) => sum + column.byteLength, arrays);
+  }
+
   /** Puts `track` (a plain record, or a view of any columns) in a new row; the view of that row. */
   add(track: TrackRecord): ColumnTrack {
     const row = this.rows;
@@ -100,21 +114,22 @@ export class TrackColumns {
       const field = WHOLE_FIELDS[i]!;
       const value = track[field];
       const fits = value !== null && (value | 0) === value && value !== NULL && value !== ODD;
-      this.wholes[row * WHOLES + i] = value === null ? NULL : fits ? value : ODD;
+      if (fits && (value <= NARROW_ODD || value > 0x7fff)) this.widenWholes();
+      this.wholes[row * WHOLES + i] = value === null ? this.nullMark : fits ? value : this.oddMark;
       if (value !== null && !fits) this.odd.set(row, { ...this.odd.get(row), [field]: value });
     }
     const path = track.path;
     const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
     const r = row * REFS;
-    this.refs[r + FOLDER] = this.folders.numberOf(path.slice(0, cut));
-    this.refs[r + ALBUM] = this.albums.numberOf(track.albumId ?? undefined);
-    this.refs[r + ARTIST] = this.credits.numberOf(track.artist);
-    this.refs[r + FORMAT] = this.formats.numberOf(track.format);
-    this.refs[r + RELEASE] = this.releases.numberOf(track.releaseMbid);
-    this.refs[r + ARTIST_IDS] = this.lists.numberOf(track.artistIds);
-    this.refs[r + GENRES] = this.lists.numberOf(track.genres);
-    this.refs[r + ARTIST_MBIDS] = this.lists.numberOf(track.artistMbids);
-    this.refs[r + ARTWORK] = this.pictures.numberOf(track.artwork);
+    this.setRef(r + FOLDER, this.folders.numberOf(path.slice(0, cut)));
+    this.setRef(r + ALBUM, this.albums.numberOf(track.albumId ?? undefined));
+    this.setRef(r + ARTIST, this.credits.numberOf(track.artist));
+    this.setRef(r + FORMAT, this.formats.numberOf(track.format));
+    this.setRef(r + RELEASE, this.releases.numberOf(track.releaseMbid));
+    this.setRef(r + ARTIST_IDS, this.lists.numberOf(track.artistIds));
+    this.setRef(r + GENRES, this.lists.numberOf(track.genres));
+    this.setRef(r + ARTIST_MBIDS, this.lists.numberOf(track.artistMbids));
+    this.setRef(r + ARTWORK, this.pictures.numberOf(track.artwork));
     this.ids.push(track.id);
     this.names.push(track.name);
     this.files.push(path.slice(cut));
@@ -181,8 +196,8 @@ export class TrackColumns {
   /** Field `at` of trackNumber, discNumber, year. */
   whole(row: number, at: 0 | 1 | 2): number | null {
     const value = this.wholes[row * WHOLES + at]!;
-    if (value === NULL) return null;
-    return value === ODD ? this.odd.get(row)![WHOLE_FIELDS[at]!]! : value;
+    if (value === this.nullMark) return null;
+    return value === this.oddMark ? this.odd.get(row)![WHOLE_FIELDS[at]!]! : value;
   }
 
   albumId(row: number): string | null {
@@ -221,15 +236,35 @@ export class TrackColumns {
     return this.recordings.at(row);
   }
 
+  private setRef(at: number, value: number): void {
+    if (value > 0xffff && this.refs instanceof Uint16Array) this.refs = Uint32Array.from(this.refs);
+    this.refs[at] = value;
+  }
+
+  private widenWholes(): void {
+    if (!(this.wholes instanceof Int16Array)) return;
+    const wide = new Int32Array(this.wholes.length);
+    // The markers for null and for a value kept in `odd` become the wider ones.
+    for (let i = 0; i < wide.length; i++) {
+      const value = this.wholes[i]!;
+      wide[i] = value === NARROW_NULL ? NULL : value === NARROW_ODD ? ODD : value;
+    }
+    this.wholes = wide;
+    this.nullMark = NULL;
+    this.oddMark = ODD;
+  }
+
   private grow(rows: number): void {
     const room = Math.max(rows, 1);
     const numbers = new Float64Array(room * NUMBERS);
     numbers.set(this.numbers.subarray(0, this.rows * NUMBERS));
     this.numbers = numbers;
-    const wholes = new Int32Array(room * WHOLES);
+    const wholes =
+      this.wholes instanceof Int16Array ? new Int16Array(room * WHOLES) : new Int32Array(room * WHOLES);
     wholes.set(this.wholes.subarray(0, this.rows * WHOLES));
     this.wholes = wholes;
-    const refs = new Uint32Array(room * REFS);
+    const refs =
+      this.refs instanceof Uint16Array ? new Uint16Array(room * REFS) : new Uint32Array(room * REFS);
     refs.set(this.refs.subarray(0, this.rows * REFS));
     this.refs = refs;
   }

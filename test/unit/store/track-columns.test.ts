@@ -154,4 +154,34 @@ describe('TrackColumns', () => {
     expect(views[77]!.trackNumber).toBe(77);
     expect(views[0]!.name).toBe('Track 0');
   });
+
+  it('keeps track numbers and years past two bytes, and a library of more than 65,536 albums, as they were', () => {
+    const columns = new TrackColumns();
+    const base = records()[0]!;
+    const wholes = (i: number) => ({
+      trackNumber: i % 3 === 0 ? null : i % 5 === 0 ? 2.5 : (i % 97) - 40,
+      discNumber: i === 70_001 ? 40_000 : i % 4 === 0 ? null : 1,
+      year: i === 69_999 ? -0x80000000 : i > 70_001 && i % 2 === 0 ? 2 ** 31 - 2 : 1900 + (i % 150),
+    });
+    const views = Array.from({ length: 70_100 }, (_, i) =>
+      columns.add({ ...base, id: `t${i}`, albumId: `al${i}`, ...wholes(i) }),
+    );
+    columns.seal();
+    for (const i of [0, 1, 5, 9, 65_535, 65_536, 69_999, 70_000, 70_001, 70_002, 70_099]) {
+      const { trackNumber, discNumber, year, albumId } = views[i]!;
+      expect({ trackNumber, discNumber, year, albumId }).toEqual({ ...wholes(i), albumId: `al${i}` });
+    }
+  });
+
+  it("holds a row's small whole numbers and pooled values in two bytes each", () => {
+    const columns = new TrackColumns();
+    const base = records()[0]!;
+    const rows = 20_000;
+    for (let i = 0; i < rows; i++) columns.add({ ...base, id: `${i}`.padStart(16, '0'), name: `Track ${i}` });
+    columns.seal();
+    // 5 numbers, 4 text ends and the id's, title's, file name's and recording id's bytes: ~140
+    // bytes; then 3 whole numbers and 9 pooled values, 24 bytes at two bytes each (48 at four).
+    expect(columns.byteLength / rows).toBeGreaterThan(140);
+    expect(columns.byteLength / rows).toBeLessThan(140 + 24 + 12);
+  });
 });
