@@ -1,6 +1,6 @@
 /**
  * A collector's library: `npm run bench -- --tracks N [--plays P] [--runs R]` (default 1M plays).
- * Makes N tiny valid MP3 files in bench-data/catalogue-N/ (reused by the next run) and a catalogue
+ * Makes N tiny valid MP3 files in bench-data/catalogue-v2-N/ (reused by the next run) and a catalogue
  * of them with realistic tags (ten tracks an album, 25 an artist, a guest on one track in ten,
  * genres, years), then a data folder with P plays over it (bench-data.ts). Each run starts the real
  * server on a fresh copy in a process of its own, with that folder as its music folder, and
@@ -52,7 +52,9 @@ const GENRES = [
   'Ambient',
 ];
 
-const folderFor = (tracks: number): string => path.join(ROOT, 'bench-data', `catalogue-${tracks}`);
+// The folder's name changes with the shape of the paths (`shapeOf`): files of another shape left in
+// it would be new files to a rescan that should find nothing changed.
+const folderFor = (tracks: number): string => path.join(ROOT, 'bench-data', `catalogue-v2-${tracks}`);
 const title = (i: number): string =>
   `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]}`;
 const capital = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase());
@@ -65,9 +67,16 @@ interface Shape {
   track: number;
 }
 
+/**
+ * Artist number `n` of the pool, always by the same name: the word comes from `n` itself, so a
+ * guest drawn from the pool is one of the album artists (tracks / 25 artists in all), not a name of
+ * its own.
+ */
+const artistName = (n: number): string => `${capital(WORDS[n % WORDS.length]!)} Artist ${n}`;
+
 function shapeOf(dir: string, i: number, artists: number): Shape {
   const albumNo = Math.floor(i / 10);
-  const artist = `${capital(WORDS[albumNo % WORDS.length]!)} Artist ${albumNo % artists}`;
+  const artist = artistName(albumNo % artists);
   const album = `${capital(title(albumNo * 3))} ${albumNo}`;
   const track = (i % 10) + 1;
   const name = `${String(track).padStart(2, '0')} - ${capital(title(i))}.mp3`;
@@ -104,10 +113,7 @@ export function catalogueOf(tracks: number, dir: string, factsOf: (i: number) =>
   for (let i = 0; i < tracks; i++) {
     const s = shapeOf(dir, i, artistsCount);
     const lead = artistOf(s.artist);
-    const guest =
-      i % 10 === 3
-        ? artistOf(`${capital(WORDS[i % WORDS.length]!)} Artist ${(i * 31) % artistsCount}`)
-        : null;
+    const guest = i % 10 === 3 ? artistOf(artistName((i * 31) % artistsCount)) : null;
     let album = albums.get(s.albumNo);
     if (!album) {
       album = {
@@ -176,10 +182,10 @@ function p99(samples: number[]): number {
 
 /**
  * One read over a kept-alive connection (node:http, as the statistics part times its reads): fetch's
- * own work on a 5 MB getArtists answer showed in its p99 as the client's, not the server's. The
- * answer is parsed only when `json` is called, after the clock: parsing every 5 MB getArtists
- * answer left this process garbage whose collection fell in the next read's clock. With `gzip`
- * the answer is asked gzipped and unpacked inside the clock (bench-timing.ts).
+ * own work on a getArtists answer of megabytes showed in its p99 as the client's, not the
+ * server's. The answer is parsed only when `json` is called, after the clock: parsing every
+ * getArtists answer left this process garbage whose collection fell in the next read's clock. With
+ * `gzip` the answer is asked gzipped and unpacked inside the clock (bench-timing.ts).
  */
 async function timedGet(
   url: string,

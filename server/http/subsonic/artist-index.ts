@@ -104,14 +104,15 @@ const OUTLINES: Record<IndexMethod, (shelf: Shelf) => (index: Payload[]) => Payl
 };
 
 /**
- * getArtists' and getIndexes' answers: every artist of the library, ~38,000 at 200,000 tracks, a
- * few megabytes that cannot be presented and written per request in a player's patience. Each
- * method's answer in each format is made once per library snapshot, for nobody, and kept as the
- * bytes sent (within a byte budget: the least recently asked goes first). A caller's answer is that
- * one with the few artists they starred, or that someone rated, presented for them and put in
- * place: bytes copied, not a library presented, and no copy kept per user. A new snapshot (a scan
- * or an edit changed the library) drops them all; `warm` makes them again in steps, before a
- * player asks: getArtists in both formats, and whatever else was asked since the server started.
+ * getArtists' and getIndexes' answers: every artist of the library, thousands in a collector's
+ * library, a megabyte or more that cannot be presented and written per request in a player's
+ * patience. Each method's answer in each format is made once per library snapshot, for nobody, and
+ * kept as the bytes sent (within a byte budget: the least recently asked goes first). A caller's
+ * answer is that one with the few artists they starred, or that someone rated, presented for them
+ * and put in place: bytes copied, not a library presented, and no copy kept per user. A new
+ * snapshot (a scan or an edit changed the library) drops them all; `warm` makes them again in
+ * steps, before a player asks: getArtists in both formats, and whatever else was asked since the
+ * server started.
  */
 export class ArtistIndexAnswers {
   private shelf: Shelf | undefined;
