@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PATIENCE, startedWith } from '../../../server/library/scan-reading.js';
+import { peakIn } from '../../support/heap-peak.js';
 
 /**
  * When V8 optimizes a function is V8's, so it is watched in a process of its own, compiling on the
@@ -53,38 +54,18 @@ function watch(flags: string[] = []): { usual: number; during: boolean; after: b
 }
 
 /**
- * The same garbage kept and let go (a quarter of what is kept at any time), made with the tight
- * growth the entry points ask for, then inside `whileReadingFiles`: the old generation's peak
- * tells which growth V8 used.
+ * The same garbage made with the tight growth the entry points ask for, then inside
+ * `whileReadingFiles`: the old generation's peak tells which growth V8 used.
  */
 const growthChild = `
-import { getHeapStatistics } from 'node:v8';
 import { tightHeapGrowth } from './server/heap-growth.ts';
 import { whileReadingFiles } from './server/library/scan-reading.ts';
-const makeGarbage = async () => {
-  const kept = [];
-  let peak = 0;
-  for (let round = 0; round < 60; round++) {
-    for (let i = 0; i < 20000; i++) kept.push({ name: 'item ' + i + '/' + round, at: [i, round] });
-    if (kept.length > 400000) kept.splice(0, 200000);
-    peak = Math.max(peak, getHeapStatistics().total_heap_size);
-  }
-  return peak;
-};
 tightHeapGrowth();
 const reading = process.argv.includes('reading');
 console.log(reading ? await whileReadingFiles(makeGarbage) : await makeGarbage());
 `;
 
-function peakOf(mode: 'tight' | 'reading'): number {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', growthChild, '--', mode],
-    { encoding: 'utf8' },
-  );
-  expect(run.stderr).toBe('');
-  return Number(run.stdout.trim());
-}
+const peakOf = (mode: 'tight' | 'reading'): number => peakIn(growthChild, [mode]);
 
 describe("V8's optimizing compiler while a scan reads files", () => {
   it('optimizes a function that turned hot later while files are read, and as usual after', () => {
