@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { plainTrack, type TrackRecord } from '../../../server/domain/library.js';
 import { TrackColumns } from '../../../server/store/track-columns.js';
@@ -184,4 +186,28 @@ describe('TrackColumns', () => {
     expect(columns.byteLength / rows).toBeGreaterThan(140);
     expect(columns.byteLength / rows).toBeLessThan(140 + 24 + 12);
   });
+
+  it('makes a view of a row that holds its row number alone', () => {
+    const gc = collector();
+    const columns = new TrackColumns();
+    const base = records()[0]!;
+    const rows = 100_000;
+    const record = { ...base, id: 'same' };
+    columns.add(record);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const views = Array.from({ length: rows }, () => columns.add(record));
+    gc();
+    const perView = (process.memoryUsage().heapUsed - before) / rows;
+    expect(views[rows - 1]!.name).toBe(base.name);
+    // The list's slot, and an object of three words of header and its row; the columns are on its
+    // class's prototype, not a field of each.
+    expect(perView).toBeLessThan(8 + 32 + 4);
+  });
 });
+
+/** A full collection, asked of V8 for this test: allocation alone leaves garbage about. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
