@@ -1,10 +1,10 @@
 /**
- * Each audio file below a folder read the way a scan reads it (tags, pictures, exact length), in a
- * process of its own that runs the built server code as `npm start` does (transpiled beside
- * server-process.ts into dist-bench/, so it imports only the server). Every file is read twice so
- * that the code is compiled and warm (V8 still optimizes some of it during the second reading),
- * then again with its CPU time measured: what a file costs once a scan is under way, without the
- * fixed cost of its first files.
+ * Each audio file below a folder read the way a scan reads it (tags, pictures, exact length, with
+ * V8 set as while a scan reads files: scan-reading.ts), in a process of its own that runs the built
+ * server code as `npm start` does (transpiled beside server-process.ts into dist-bench/, so it
+ * imports only the server). Every file is read twice so that the code is compiled and warm (V8
+ * still optimizes some of it during the second reading), then again with its CPU time measured:
+ * what a file costs once a scan is under way, without the fixed cost of its first files.
  *
  *   node dist-bench/scripts/bench-scan-reads.js FOLDER   (started by bench-scan-peer.ts)
  *
@@ -14,6 +14,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findAudioFiles } from '../server/library/folder-walk.js';
+import { whileReadingFiles } from '../server/library/scan-reading.js';
 import { readTrackFile } from '../server/library/tags.js';
 import { openTrackFile, realMusicFolders } from '../server/library/track-file.js';
 
@@ -64,5 +65,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('usage: node dist-bench/scripts/bench-scan-reads.js FOLDER');
     process.exit(2);
   }
-  console.log(JSON.stringify(await warmReads(folder)));
+  console.log(JSON.stringify(await whileReadingFiles(() => warmReads(folder))));
 }

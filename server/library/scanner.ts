@@ -13,6 +13,7 @@ import { plainTrack, type AlbumRecord, type ArtistRecord, type LibraryIndex } fr
 import { messageOf } from '../errors.js';
 import { statFiles } from './file-stats.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
+import { whileReadingFiles } from './scan-reading.js';
 import { readTrackFile } from './tags.js';
 import { openTrackFile, realMusicFolders } from './track-file.js';
 import { entryFromPrevious, entryFromTags, lookup, type Entry } from './track-entry.js';
@@ -148,11 +149,11 @@ export async function scanLibrary(
     }
   };
 
-  const read = await mapLimited(
-    files.filter((_, i) => kept[i] === null),
-    CONCURRENCY,
-    scanOne,
-  );
+  const toRead = files.filter((_, i) => kept[i] === null);
+  // V8 is set for reading files meanwhile (scan-reading.ts); a rescan that finds every file
+  // unchanged reads none and leaves it be.
+  const read =
+    toRead.length === 0 ? [] : await whileReadingFiles(() => mapLimited(toRead, CONCURRENCY, scanOne));
   let nextRead = 0;
   const entries = kept
     .map((entry) => entry ?? read[nextRead++])

@@ -155,8 +155,10 @@ export class HistoryService {
     while (this.sweeping) await this.sweeping;
     let outcome = { matched: 0, kept: 0 };
     this.sweeping = (async () => {
-      const matcher = this.currentMatcher();
       const { taken, kept } = await this.unmatched.sweep(async (batch) => {
+        // Made for the first batch: after most scans no listen waits, and the library's matcher
+        // would be made for nothing at the end of each (the next scrobble makes it when needed).
+        const matcher = this.currentMatcher();
         const found = batch.map((listen) => matcher.match(listen));
         const matched = batch.flatMap((listen, i) => (found[i] ? [new Matched(listen, found[i])] : []));
         await this.listenLog.record(matched);
