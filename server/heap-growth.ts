@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
  * collects again. Left to itself, at the heap limit Melon runs with, V8 lets it grow by well over a
  * half; a server that holds a large library and play index at rest then carries that much garbage
  * for good. At rest Melon asks for a quarter. A scan is the exception: it makes garbage fast for
- * minutes, and with a tight heap it pays in full collections, so while one runs V8 decides.
+ * minutes, and with a tight heap it pays in full collections, so while one runs V8 decides, and
+ * while it reads files the old generation may double.
  *
  * The setting is the process's, not one server's: the entry points (the `melon` command, `npm
  * start`, the desktop app) ask for it, while an embedder (a test, a bench's helper) keeps V8's.
@@ -16,25 +17,49 @@ export interface HeapGrowth {
   relaxedDuring<T>(work: () => Promise<T>): Promise<T>;
 }
 
-const TIGHT = '--heap-growing-percent=25';
-/** The flag's default: V8 chooses the growth itself. */
-const V8_DEFAULT = '--heap-growing-percent=0';
+/** Percent of growth: at rest in the entry points, V8's own choice (the flag's default), a scan's reading. */
+const TIGHT = 25;
+const V8_DEFAULT = 0;
+const DOUBLING = 100;
 
+// This module is the one owner of the flag: each caller says what it needs and for how long, and the
+// flag is what the most generous need still running asks.
+let tightened = false;
 let relaxed = 0;
+let doubling = 0;
 
-const processHeap: HeapGrowth = {
-  async relaxedDuring(work) {
-    if (relaxed++ === 0) setFlagsFromString(V8_DEFAULT);
-    try {
-      return await work();
-    } finally {
-      if (--relaxed === 0) setFlagsFromString(TIGHT);
-    }
-  },
-};
+function apply(): void {
+  const percent = doubling > 0 ? DOUBLING : relaxed > 0 || !tightened ? V8_DEFAULT : TIGHT;
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+async function holding<T>(need: 'relaxed' | 'doubling', work: () => Promise<T>): Promise<T> {
+  if (need === 'relaxed') relaxed++;
+  else doubling++;
+  apply();
+  try {
+    return await work();
+  } finally {
+    if (need === 'relaxed') relaxed--;
+    else doubling--;
+    apply();
+  }
+}
+
+const processHeap: HeapGrowth = { relaxedDuring: (work) => holding('relaxed', work) };
 
 /** Makes the process's old generation grow by a quarter between full collections from now on. */
 export function tightHeapGrowth(): HeapGrowth {
-  if (relaxed === 0) setFlagsFromString(TIGHT);
+  tightened = true;
+  apply();
   return processHeap;
+}
+
+/**
+ * Runs `work` with the old generation let double between full collections, whatever the growth
+ * otherwise: for a scan's reading of files, whose parsers and compiled code would set off one full
+ * collection after another in a small heap (server/library/scan-reading.ts).
+ */
+export function heapDoublingDuring<T>(work: () => Promise<T>): Promise<T> {
+  return holding('doubling', work);
 }

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { heapDoublingDuring } from '../heap-growth.js';
 
 /**
  * How V8 runs while a scan reads files: its optimizing compiler held back, and the old generation
@@ -26,26 +27,16 @@ import { setFlagsFromString } from 'node:v8';
 const usual = startedWith(process.execArgv) ?? 66 * 1024;
 /** How many times V8's budget a function runs through before it is optimized while files are read. */
 export const PATIENCE = 8;
-/** How much the old generation may grow between full collections while files are read. */
-const READING_GROWTH = '--heap-growing-percent=100';
-/** A scan's growth: V8's own (see heap-growth.ts). */
-const SCAN_GROWTH = '--heap-growing-percent=0';
 
 let reading = 0;
 
 /** Runs `work`, a scan's reading of files, with V8 set for it, and sets it back after. */
 export async function whileReadingFiles<T>(work: () => Promise<T>): Promise<T> {
-  if (reading++ === 0) {
-    setFlagsFromString(`--interrupt-budget=${usual * PATIENCE}`);
-    setFlagsFromString(READING_GROWTH);
-  }
+  if (reading++ === 0) setFlagsFromString(`--interrupt-budget=${usual * PATIENCE}`);
   try {
-    return await work();
+    return await heapDoublingDuring(work);
   } finally {
-    if (--reading === 0) {
-      setFlagsFromString(`--interrupt-budget=${usual}`);
-      setFlagsFromString(SCAN_GROWTH);
-    }
+    if (--reading === 0) setFlagsFromString(`--interrupt-budget=${usual}`);
   }
 }
 

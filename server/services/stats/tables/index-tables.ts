@@ -36,6 +36,14 @@ export class IndexTables {
     return distinct;
   }
 
+  /**
+   * As `indexInSteps`, for the ids only (tracks, albums, artists): what reads look up. A string
+   * that came twice is told by `indexInSteps` after.
+   */
+  *indexIdsInSteps(perStep: number): Generator<void, void> {
+    for (const interner of [this.tracks, this.albums, this.artists]) yield* interner.indexInSteps(perStep);
+  }
+
   /** The ids of a kind's items, by interned index. */
   idsOf(kind: Kind): string[] {
     switch (kind) {
