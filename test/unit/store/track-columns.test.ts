@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { plainTrack, type TrackRecord } from '../../../server/domain/library.js';
 import { TrackColumns } from '../../../server/store/track-columns.js';
+import { fullCollector } from '../../support/full-gc.js';
 
 const cover = { pos: 0, type: 'front', mime: 'image/jpeg', width: 600, height: 600, size: 81_234 };
 
@@ -188,7 +187,7 @@ describe('TrackColumns', () => {
   });
 
   it('makes a view of a row that holds its row number alone', () => {
-    const gc = collector();
+    const gc = fullCollector();
     const columns = new TrackColumns();
     const base = records()[0]!;
     const rows = 100_000;
@@ -205,9 +204,3 @@ describe('TrackColumns', () => {
     expect(perView).toBeLessThan(8 + 32 + 4);
   });
 });
-
-/** A full collection, asked of V8 for this test: allocation alone leaves garbage about. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}

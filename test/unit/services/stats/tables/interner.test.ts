@@ -1,7 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Interner } from '../../../../../server/services/stats/tables/interner.js';
+import { fullCollector } from '../../../../support/full-gc.js';
 
 describe('Interner', () => {
   it('gives each distinct string the next small integer, and the same one again', () => {
@@ -65,7 +64,7 @@ describe('Interner', () => {
   });
 
   it('holds its look-up in a few bytes a string, not a map entry of several words', () => {
-    const gc = collector();
+    const gc = fullCollector();
     const ids = Array.from({ length: 150_000 }, (_, i) => `track-${i}`);
     gc();
     const before = heldBytes();
@@ -78,12 +77,6 @@ describe('Interner', () => {
     expect(perValue).toBeLessThan(32);
   });
 });
-
-/** A full collection, asked of V8 for this test: allocation alone leaves garbage about. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 const heldBytes = () => {
   const memory = process.memoryUsage();
