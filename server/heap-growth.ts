@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { startedWith } from './v8-flags.js';
 
 /**
  * How far V8 lets the old generation grow past what its last full collection kept before it
@@ -9,7 +10,8 @@ import { setFlagsFromString } from 'node:v8';
  * while it reads files the old generation may double.
  *
  * The setting is the process's, not one server's: the entry points (the `melon` command, `npm
- * start`, the desktop app) ask for it, while an embedder (a test, a bench's helper) keeps V8's.
+ * start`, the desktop app) ask for it, while an embedder (a test, a bench's helper) keeps its own
+ * (V8's, or what Node was started with) but for a scan's reading.
  * V8 reads the flag at each full collection, so setting it after start takes effect.
  */
 export interface HeapGrowth {
@@ -17,19 +19,25 @@ export interface HeapGrowth {
   relaxedDuring<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** Percent of growth: at rest in the entry points, V8's own choice (the flag's default), a scan's reading. */
+/** Percent of growth at rest in the entry points. */
 const TIGHT = 25;
-const V8_DEFAULT = 0;
+/** V8's own choice (the flag's default), or what Node was started with: a scan's, and an embedder's. */
+const OWN = startedWith(process.execArgv, 'heap-growing-percent') ?? 0;
+/**
+ * While a scan reads files: more than V8 gives a small heap that has just started (a first scan's
+ * parsers and compiled code would set off one full collection after another), less than it may give
+ * a large one (up to several times the heap), which bounds a first scan's peak on a small machine.
+ */
 const DOUBLING = 100;
 
 // This module is the one owner of the flag: each caller says what it needs and for how long, and the
-// flag is what the most generous need still running asks.
+// flag follows the need of highest rank still running: a scan's reading, then a scan, then rest.
 let tightened = false;
 let relaxed = 0;
 let doubling = 0;
 
 function apply(): void {
-  const percent = doubling > 0 ? DOUBLING : relaxed > 0 || !tightened ? V8_DEFAULT : TIGHT;
+  const percent = doubling > 0 ? DOUBLING : relaxed > 0 || !tightened ? OWN : TIGHT;
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 

@@ -135,11 +135,14 @@ export class StatsIndex extends IndexReads {
     // looked up first. A string saved twice is damage the checks could not tell (two entries for one
     // id). A start that answers before the library is read (a saved counting) has its first reads
     // find what they name by its id: the ids' look-ups are made here in steps, not at once in the
-    // first read (200,000 ids at a collector's size); a string twice among them is told once the
-    // load is done, as for the rest (the snapshots' names, which no read looks up: `indexInSteps`).
+    // first read (every id of a collector's library), and an id twice among them drops the load as
+    // above; the snapshots' names, which no read looks up, are told once the load is done
+    // (`indexInSteps`).
     if (counting ? counting.length > 0 : snapshots.countsAsInLibrary) {
       if (!(yield* this.tables.indexInSteps(STRINGS_PER_LOAD_STEP))) return this.dropLoad();
-    } else if (counting) yield* this.tables.indexIdsInSteps(STRINGS_PER_LOAD_STEP);
+    } else if (counting && !(yield* this.tables.indexIdsInSteps(STRINGS_PER_LOAD_STEP))) {
+      return this.dropLoad();
+    }
     if (counting) {
       yield* snapshots.countAsSavedInSteps(counting, SNAPSHOTS_PER_LOAD_STEP);
     } else if (snapshots.countsAsInLibrary) {

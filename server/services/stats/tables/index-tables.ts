@@ -36,12 +36,12 @@ export class IndexTables {
     return distinct;
   }
 
-  /**
-   * As `indexInSteps`, for the ids only (tracks, albums, artists): what reads look up. A string
-   * that came twice is told by `indexInSteps` after.
-   */
-  *indexIdsInSteps(perStep: number): Generator<void, void> {
-    for (const interner of [this.tracks, this.albums, this.artists]) yield* interner.indexInSteps(perStep);
+  /** As `indexInSteps`, for the ids only (tracks, albums, artists): what reads look up. */
+  *indexIdsInSteps(perStep: number): Generator<void, boolean> {
+    let distinct = true;
+    for (const interner of [this.tracks, this.albums, this.artists])
+      distinct = (yield* interner.indexInSteps(perStep)) && distinct;
+    return distinct;
   }
 
   /** The ids of a kind's items, by interned index. */
