@@ -84,7 +84,7 @@ async function submitListens(ctx: Koa.Context, { tokens, history, clock }: Liste
   const submission = readSubmission(body.document, body.bytes, clock.now());
   if (submission.type === 'playing_now') {
     const { durationMs, ...listen } = submission.listens[0]!;
-    history.playingNow({ ...listen, userId, source: 'listenbrainz-api' }, durationMs);
+    await history.playingNow({ ...listen, userId, source: 'listenbrainz-api' }, durationMs);
     return { status: 'ok' };
   }
   await history.record(

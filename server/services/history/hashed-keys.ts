@@ -1,3 +1,12 @@
+import { ITEMS_PER_LOOK, finish, timeIsUp, type Steps } from '../steps.js';
+
+/** A table's numbers, made in steps by `keyTable`. */
+export interface KeyTable {
+  entries: Float64Array;
+  scale: number;
+  hashBits: number;
+}
+
 /**
  * Keys of a library's tracks kept as numbers: each (key, track) pair is one float, the key's 32-bit
  * hash above the track's place in the library, and the floats sorted. A lookup hashes the key and
@@ -11,32 +20,98 @@ export class HashedKeys {
   private readonly scale: number;
   private readonly hashBits: number;
 
+  /** Made in steps, so requests run between them: a collector's keys take seconds to make. */
+  static *inSteps(count: number, keysOf: (i: number) => Iterable<string>): Steps<HashedKeys> {
+    return new HashedKeys(yield* keyTable(count, keysOf));
+  }
+
   /** `keysOf(i)`: the keys of the library's track i (repeats allowed; each pair is kept once). */
-  constructor(count: number, keysOf: (i: number) => Iterable<string>) {
-    const placeBits = Math.max(1, Math.ceil(Math.log2(count + 1)));
-    // Floats are exact to 53 bits: a huge library trades hash bits for its places.
-    this.hashBits = Math.min(32, 53 - placeBits);
-    this.scale = 2 ** placeBits;
-    const entries: number[] = [];
-    for (let i = 0; i < count; i++)
-      for (const key of new Set(keysOf(i))) entries.push(this.hash(key) * this.scale + i);
-    this.entries = Float64Array.from(entries).sort();
+  constructor(count: number, keysOf: (i: number) => Iterable<string>);
+  constructor(table: KeyTable);
+  constructor(countOrTable: number | KeyTable, keysOf?: (i: number) => Iterable<string>) {
+    const table =
+      typeof countOrTable === 'number' ? finish(keyTable(countOrTable, keysOf ?? (() => []))) : countOrTable;
+    this.entries = table.entries;
+    this.scale = table.scale;
+    this.hashBits = table.hashBits;
   }
 
   /** The places of the tracks that may have `key`, in library order. */
   candidates(key: string): number[] {
-    const low = this.hash(key) * this.scale;
+    const low = cut(keyHash(key), this.hashBits) * this.scale;
     const high = low + this.scale;
     let at = lowerBound(this.entries, low);
     const found: number[] = [];
     for (; at < this.entries.length && this.entries[at]! < high; at++) found.push(this.entries[at]! - low);
     return found;
   }
+}
 
-  /** The key's hash, cut to the bits this table keeps. */
-  private hash(key: string): number {
-    return keyHash(key) % 2 ** this.hashBits;
+/** Tracks whose keys are worked out between two steps, whatever the time left. */
+const TRACKS_PER_STEP = 2048;
+/** Floats sorted at once by the native sort, a run each, before the runs are merged in steps. */
+const RUN = 8192;
+/** Floats merged between two steps, whatever the time left. */
+const MERGED_PER_STEP = 65_536;
+
+function* keyTable(count: number, keysOf: (i: number) => Iterable<string>): Steps<KeyTable> {
+  const placeBits = Math.max(1, Math.ceil(Math.log2(count + 1)));
+  // Floats are exact to 53 bits: a huge library trades hash bits for its places.
+  const hashBits = Math.min(32, 53 - placeBits);
+  const scale = 2 ** placeBits;
+  // Floats from the first: a list of numbers turned into floats at the end took one long turn.
+  let keys = new Float64Array(Math.max(16, count * 2));
+  let length = 0;
+  for (let i = 0; i < count; i++) {
+    for (const key of new Set(keysOf(i))) {
+      if (length === keys.length) keys = grown(keys);
+      keys[length++] = cut(keyHash(key), hashBits) * scale + i;
+    }
+    if ((i + 1) % ITEMS_PER_LOOK === 0 && ((i + 1) % TRACKS_PER_STEP === 0 || timeIsUp())) yield;
   }
+  yield;
+  const entries = yield* sortedInSteps(keys.slice(0, length));
+  return { entries, scale, hashBits };
+}
+
+/**
+ * `items` sorted, in steps: runs sorted natively, then merged pairwise. One native sort of a whole
+ * collector's keys would hold the event loop for as long as a request waits at most.
+ */
+function* sortedInSteps(items: Float64Array<ArrayBuffer>): Steps<Float64Array<ArrayBuffer>> {
+  const n = items.length;
+  for (let lo = 0; lo < n; lo += RUN) {
+    items.subarray(lo, Math.min(n, lo + RUN)).sort();
+    if (timeIsUp()) yield;
+  }
+  let from = items;
+  let to = new Float64Array(n);
+  let merged = 0;
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let a = lo;
+      let b = mid;
+      for (let out = lo; out < hi; out++) {
+        to[out] = b >= hi || (a < mid && from[a]! <= from[b]!) ? from[a++]! : from[b++]!;
+        if (++merged % ITEMS_PER_LOOK === 0 && (merged % MERGED_PER_STEP === 0 || timeIsUp())) yield;
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
+function grown(keys: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(keys.length * 2);
+  bigger.set(keys);
+  return bigger;
+}
+
+/** A key's hash, cut to the bits a table keeps. */
+function cut(hash: number, bits: number): number {
+  return hash % 2 ** bits;
 }
 
 /** FNV-1a (32 bits) over the key's UTF-16 units. */

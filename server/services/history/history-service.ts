@@ -10,6 +10,7 @@ import type { NowPlayingService } from '../now-playing.js';
 import type { ListenLog, MatchedListen } from './listen-log.js';
 import { ListenKeys, pairHash } from './listen-keys.js';
 import { foldCredit, normaliseAlbum, normaliseArtist, normaliseTitle } from './normalise.js';
+import { inBackground } from '../steps.js';
 import { TrackMatcher } from './track-matcher.js';
 
 /** Unmatched listens of one artist and album. */
@@ -17,6 +18,12 @@ export interface MissingGroup {
   artist: string;
   album: string | null;
   listens: number;
+}
+
+/** A matcher being made for the library of `tracks`: undefined if the library changed meanwhile. */
+interface Building {
+  tracks: readonly TrackRecord[];
+  made: Promise<TrackMatcher | undefined>;
 }
 
 /** The most artist-and-album groups told apart when unmatched listens are grouped. */
@@ -36,6 +43,8 @@ export interface RecordOutcome {
  */
 export class HistoryService {
   private matcher: { tracks: readonly TrackRecord[]; matcher: TrackMatcher } | null = null;
+  /** The matcher being made in the background, which every listen meanwhile waits for. */
+  private building: Building | null = null;
   /** Keys of the unmatched listens kept (user + names, second), so a re-import adds none twice. */
   private unmatchedKeys: Promise<ListenKeys> | null = null;
   private sweeping: Promise<void> | null = null;
@@ -52,7 +61,7 @@ export class HistoryService {
 
   /** Matches and records listens; resolves once the plays and unmatched listens are durable. */
   async record(listens: readonly Listen[]): Promise<RecordOutcome> {
-    const matcher = this.currentMatcher();
+    const matcher = await this.currentMatcher();
     const matched: MatchedListen[] = [];
     const unmatched: Listen[] = [];
     for (const listen of listens) {
@@ -134,8 +143,8 @@ export class HistoryService {
   }
 
   /** A scrobbler's "playing now": shown as now playing when it matches a track, never a play. */
-  playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): boolean {
-    const track = this.currentMatcher().match(listen);
+  async playingNow(listen: Omit<Listen, 'at' | 'type'>, durationMs: number | null): Promise<boolean> {
+    const track = (await this.currentMatcher()).match(listen);
     if (!track) {
       this.forwarding?.playingNow(listen.userId, outgoingOfListen(listen));
       return false;
@@ -158,7 +167,7 @@ export class HistoryService {
       const { taken, kept } = await this.unmatched.sweep(async (batch) => {
         // Made for the first batch: after most scans no listen waits, and the library's matcher
         // would be made for nothing at the end of each (the next scrobble makes it when needed).
-        const matcher = this.currentMatcher();
+        const matcher = await this.currentMatcher();
         const found = batch.map((listen) => matcher.match(listen));
         const matched = batch.flatMap((listen, i) => (found[i] ? [new Matched(listen, found[i])] : []));
         await this.listenLog.record(matched);
@@ -180,12 +189,39 @@ export class HistoryService {
     while (this.sweeping) await this.sweeping;
   }
 
-  private currentMatcher(): TrackMatcher {
-    const index = this.library();
-    if (this.matcher?.tracks !== index.tracks) {
-      this.matcher = { tracks: index.tracks, matcher: new TrackMatcher(index) };
+  /**
+   * The current library's matcher, made at a listen's first need of it after a start or a library
+   * change. Made in steps between other requests: at a collector's size, made at once, it held
+   * every request of the household for seconds. Listens meanwhile share the one being made; one
+   * made for a library that changed meanwhile is dropped and made again for the new one.
+   */
+  private async currentMatcher(): Promise<TrackMatcher> {
+    for (;;) {
+      const library = this.library();
+      if (this.matcher?.tracks === library.tracks) return this.matcher.matcher;
+      if (this.building?.tracks !== library.tracks) this.building = this.build(library);
+      const matcher = await this.building.made;
+      if (matcher) return matcher;
     }
-    return this.matcher.matcher;
+  }
+
+  private build(library: Readonly<LibraryIndex>): Building {
+    const { tracks } = library;
+    const building = {
+      tracks,
+      made: inBackground(TrackMatcher.inSteps(library), () => this.library().tracks === tracks),
+    };
+    building.made.then(
+      (matcher) => {
+        if (matcher) this.matcher = { tracks, matcher };
+        if (this.building === building) this.building = null;
+      },
+      () => {
+        // Failed: the next listen that needs it begins again.
+        if (this.building === building) this.building = null;
+      },
+    );
+    return building;
   }
 
   private unmatchedKeySet(): Promise<ListenKeys> {
