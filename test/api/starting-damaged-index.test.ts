@@ -1,11 +1,10 @@
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScanner, oneAlbumLibrary } from '../factories/library.js';
 import { makeUser, type TestUser } from '../factories/users.js';
 import { postJson, startTestServer, type TestServer } from '../support/server.js';
-import { waitFor } from '../support/ffmpeg-children.js';
 
 /**
  * A start over a `plays.index` damaged on disk (docs/API.md, Starting): whatever the damage, the
@@ -99,37 +98,28 @@ describe('a server starting over a damaged saved play index', () => {
     },
   );
 
-  it('drops a saved index found to hold a string twice once loaded, and the next start rebuilds it', async () => {
-    const path = join(first.dataDir, 'plays.index');
-    // The damage saved with checksums that fit it, as a copy saved wrong would be.
-    await writeFile(path, withDataCrcs(replaced(Buffer.from('t1t2'), Buffer.from('t1t1'))));
-    const t = await startTestServer({
-      scanner: fakeScanner(library),
-      dataDir: first.dataDir,
-      clock: first.clock,
-    });
-    try {
-      await t.server.started;
-      const told = () => Promise.resolve(t.logs.join('\n').includes('holds a string twice'));
-      expect(await waitFor(told, 10_000)).toBe(true);
-      const gone = () =>
-        access(path).then(
-          () => false,
-          () => true,
-        );
-      expect(await waitFor(gone, 10_000)).toBe(true);
-    } finally {
-      await t.stop(true);
-    }
-    const next = await startTestServer({
-      scanner: fakeScanner(library),
-      dataDir: first.dataDir,
-      clock: first.clock,
-    });
-    try {
-      expect(await answers(next)).toEqual(expected);
-    } finally {
-      await next.stop(true);
+  it('rebuilds from the log a saved index whose checksums fit but which names a track twice', async () => {
+    // The damage saved with checksums that fit it, as a copy saved wrong would be: only the ids'
+    // look-ups, made while the index loads for the reads before the library, find it.
+    await writeFile(
+      join(first.dataDir, 'plays.index'),
+      withDataCrcs(replaced(Buffer.from('t1t2'), Buffer.from('t1t1'))),
+    );
+    for (const start of ['this start', 'the next']) {
+      const t = await startTestServer({
+        scanner: fakeScanner(library),
+        dataDir: first.dataDir,
+        clock: first.clock,
+      });
+      try {
+        expect(await answers(t), start).toEqual(expected);
+        const logs = t.logs.join('\n');
+        if (start === 'this start')
+          expect(logs).toMatch(/the saved play index is damaged; rebuilding it from the play log/);
+        expect(logs).not.toMatch(/could not load the saved play index/);
+      } finally {
+        await t.stop(true);
+      }
     }
   });
 });
