@@ -1,5 +1,5 @@
 import type { ArtworkInfo, TrackRecord } from '../domain/library.js';
-import { viewsOf, type ColumnTrack } from './column-track.js';
+import { ColumnTrack } from './column-track.js';
 import { Interned } from './interned.js';
 import { TextColumn } from './text-column.js';
 
@@ -40,8 +40,6 @@ const textPool = () => new Interned<string>((value) => value, flat);
  */
 export class TrackColumns {
   private rows = 0;
-  /** The class of this columns' views (see ColumnTrack). */
-  private readonly View = viewsOf(this);
   /** Whether the columns are complete (see `seal`): rows are added one at a time after. */
   private sealed = false;
   private numbers = new Float64Array(64 * NUMBERS);
@@ -137,7 +135,7 @@ export class TrackColumns {
     this.files.push(path.slice(cut));
     this.recordings.push(track.recordingMbid);
     this.rows++;
-    return new this.View(row);
+    return new ColumnTrack(this, row);
   }
 
   /**

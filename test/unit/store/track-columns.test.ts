@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainTrack, type TrackRecord } from '../../../server/domain/library.js';
 import { TrackColumns } from '../../../server/store/track-columns.js';
-import { fullCollector } from '../../support/full-gc.js';
 
 const cover = { pos: 0, type: 'front', mime: 'image/jpeg', width: 600, height: 600, size: 81_234 };
 
@@ -184,23 +183,5 @@ describe('TrackColumns', () => {
     // bytes; then 3 whole numbers and 9 pooled values, 24 bytes at two bytes each (48 at four).
     expect(columns.byteLength / rows).toBeGreaterThan(140);
     expect(columns.byteLength / rows).toBeLessThan(140 + 24 + 12);
-  });
-
-  it('makes a view of a row that holds its row number alone', () => {
-    const gc = fullCollector();
-    const columns = new TrackColumns();
-    const base = records()[0]!;
-    const rows = 100_000;
-    const record = { ...base, id: 'same' };
-    columns.add(record);
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    const views = Array.from({ length: rows }, () => columns.add(record));
-    gc();
-    const perView = (process.memoryUsage().heapUsed - before) / rows;
-    expect(views[rows - 1]!.name).toBe(base.name);
-    // The list's slot, and an object of three words of header and its row; the columns are on its
-    // class's prototype, not a field of each.
-    expect(perView).toBeLessThan(8 + 32 + 4);
   });
 });
