@@ -6,7 +6,14 @@ import { textHash } from '../../../store/text-hash.js';
  * A string is found through an open-addressing table of its number (textHash, linear probing): a
  * typed array of four bytes a slot, where a Map keeps an entry of several words beside its own hash
  * table, for each of the hundreds of thousands of track ids and names of a collector's plays.
+ *
+ * textHash is not seeded, and some strings an account sends (device names) are interned: strings
+ * made to share a hash would have every look-up walk all of them. A probe longer than any that
+ * chance makes turns the interner into a Map for good (V8 seeds its strings' hashes).
  */
+/** A probe this long is not chance at two thirds full: the strings were made to collide. */
+const LONGEST_PROBE = 1024;
+
 export class Interner {
   /** Numbers of values, -1 for an empty slot; a power of two long, at most two thirds full. */
   private slots = new Int32Array(16).fill(-1);
@@ -20,16 +27,19 @@ export class Interner {
   private indexed = 0;
   /** A saved value came twice (found by whichever indexing met it). */
   private twice = false;
+  /** The look-up once a probe ran too long; the slots are then let go. */
+  private map: Map<string, number> | undefined;
 
   intern(value: string): number {
     if (this.indexed < this.values.length) this.indexAll();
     const slot = this.slotOf(value);
-    const found = this.slots[slot]!;
-    if (found !== -1) return found;
+    const found = slot < 0 ? this.map!.get(value) : this.slots[slot]!;
+    if (found !== undefined && found !== -1) return found;
     const id = this.values.length;
     this.values.push(value);
     this.indexed += 1;
-    this.put(slot, id);
+    if (slot < 0) this.map!.set(value, id);
+    else this.put(slot, id);
     return id;
   }
 
@@ -56,7 +66,9 @@ export class Interner {
 
   get(value: string): number | undefined {
     if (this.indexed < this.values.length) this.indexAll();
-    const found = this.slots[this.slotOf(value)]!;
+    const slot = this.slotOf(value);
+    if (slot < 0) return this.map!.get(value);
+    const found = this.slots[slot]!;
     return found === -1 ? undefined : found;
   }
 
@@ -70,23 +82,41 @@ export class Interner {
 
   private index(to: number): void {
     // Room for every value still to come at once: one copy of the table, not one per doubling.
-    this.makeRoom(this.held + (this.values.length - this.indexed));
+    if (!this.map) this.makeRoom(this.held + (this.values.length - this.indexed));
     for (let i = this.indexed; i < to; i += 1) {
-      const slot = this.slotOf(this.values[i]!);
-      if (this.slots[slot] !== -1) this.twice = true;
+      const value = this.values[i]!;
+      const slot = this.slotOf(value);
+      const found = slot < 0 ? this.map!.get(value) : this.slots[slot]!;
+      if (found !== undefined && found !== -1) this.twice = true;
+      else if (slot < 0) this.map!.set(value, i);
       else this.put(slot, i);
     }
     this.indexed = to;
   }
 
-  /** The slot holding `value`'s number, else the empty one where it would go. */
+  /**
+   * The slot holding `value`'s number, else the empty one where it would go; -1 once the look-up
+   * is a Map (made here when the probe runs too long).
+   */
   private slotOf(value: string): number {
+    if (this.map) return -1;
     const { slots } = this;
     const mask = slots.length - 1;
     let slot = textHash(value) & mask;
-    for (let id = slots[slot]!; id !== -1 && this.values[id] !== value; id = slots[slot]!)
+    let probes = 0;
+    for (let id = slots[slot]!; id !== -1 && this.values[id] !== value; id = slots[slot]!) {
       slot = (slot + 1) & mask;
+      if (++probes > LONGEST_PROBE) return this.toMap();
+    }
     return slot;
+  }
+
+  private toMap(): -1 {
+    const map = new Map<string, number>();
+    for (const id of this.slots) if (id !== -1) map.set(this.values[id]!, id);
+    this.map = map;
+    this.slots = new Int32Array(0);
+    return -1;
   }
 
   private put(slot: number, id: number): void {

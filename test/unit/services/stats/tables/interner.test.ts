@@ -76,6 +76,31 @@ describe('Interner', () => {
     // The list of values takes 8 bytes a string and its spare room; a Map beside it, several words more.
     expect(perValue).toBeLessThan(32);
   });
+
+  it('stays quick when an account sends names made to share one hash', () => {
+    // "Aa" and "BB" weigh the same in a hash that multiplies by 31 a character: every string of
+    // fourteen such blocks has the same hash, and 16,384 of them would fill one run of slots.
+    const colliding = Array.from({ length: 16_384 }, (_, n) =>
+      Array.from({ length: 14 }, (_, bit) => ((n >> bit) & 1 ? 'Aa' : 'BB')).join(''),
+    );
+    const names = new Interner();
+    // Each value the look-up compares with is read from `values`: counted.
+    let compared = 0;
+    const values = new Proxy(names.values, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) compared += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    Object.defineProperty(names, 'values', { value: values });
+    for (const name of colliding) names.intern(name);
+    compared = 0;
+    expect(colliding.map((name) => names.get(name))).toEqual(colliding.map((_, i) => i));
+    expect(names.intern('BB'.repeat(14))).toBe(0);
+    expect(names.intern('another')).toBe(colliding.length);
+    // A handful a look-up, not the thousands the run would cost.
+    expect(compared).toBeLessThan(colliding.length * 2);
+  });
 });
 
 const heldBytes = () => {
