@@ -1,9 +1,10 @@
 import { capacityFor, grown } from '../columns/columns.js';
 
 /**
- * Numbers per snapshot in typed arrays, grown as the index's columns grow (by an eighth once large). A collector's library defines hundreds of
- * thousands of snapshots: as arrays of JavaScript numbers, with an array per snapshot for its
- * artists or genres, they cost twice the bytes and a heap object each for the collector to trace.
+ * Numbers per snapshot in typed arrays, grown as the index's columns grow (by an eighth once
+ * large). A collector's library defines hundreds of thousands of snapshots: as arrays of
+ * JavaScript numbers, with an array per snapshot for its artists or genres, they cost twice the
+ * bytes and a heap object each for the collector to trace.
  * `data` is replaced as it grows: read it again after anything may have added to it.
  */
 class NumberColumn<T extends Int32Array | Float64Array> {
