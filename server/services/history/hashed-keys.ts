@@ -1,3 +1,4 @@
+import { sortInSteps } from '../stats/sums/sort-in-steps.js';
 import { ITEMS_PER_LOOK, finish, timeIsUp, type Steps } from '../steps.js';
 
 /** A table's numbers, made in steps by `keyTable`. */
@@ -49,10 +50,8 @@ export class HashedKeys {
 
 /** Tracks whose keys are worked out between two steps, whatever the time left. */
 const TRACKS_PER_STEP = 2048;
-/** Floats sorted at once by the native sort, a run each, before the runs are merged in steps. */
-const RUN = 8192;
-/** Floats merged between two steps, whatever the time left. */
-const MERGED_PER_STEP = 65_536;
+/** Comparisons of the sort of the keys between two steps. */
+const COMPARISONS_PER_STEP = 65_536;
 
 function* keyTable(count: number, keysOf: (i: number) => Iterable<string>): Steps<KeyTable> {
   const placeBits = Math.max(1, Math.ceil(Math.log2(count + 1)));
@@ -70,37 +69,9 @@ function* keyTable(count: number, keysOf: (i: number) => Iterable<string>): Step
     if ((i + 1) % ITEMS_PER_LOOK === 0 && ((i + 1) % TRACKS_PER_STEP === 0 || timeIsUp())) yield;
   }
   yield;
-  const entries = yield* sortedInSteps(keys.slice(0, length));
+  const entries = keys.slice(0, length);
+  yield* sortInSteps(entries, (a, b) => a - b, COMPARISONS_PER_STEP);
   return { entries, scale, hashBits };
-}
-
-/**
- * `items` sorted, in steps: runs sorted natively, then merged pairwise. One native sort of a whole
- * collector's keys would hold the event loop for as long as a request waits at most.
- */
-function* sortedInSteps(items: Float64Array<ArrayBuffer>): Steps<Float64Array<ArrayBuffer>> {
-  const n = items.length;
-  for (let lo = 0; lo < n; lo += RUN) {
-    items.subarray(lo, Math.min(n, lo + RUN)).sort();
-    if (timeIsUp()) yield;
-  }
-  let from = items;
-  let to = new Float64Array(n);
-  let merged = 0;
-  for (let width = RUN; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(n, lo + width);
-      const hi = Math.min(n, lo + 2 * width);
-      let a = lo;
-      let b = mid;
-      for (let out = lo; out < hi; out++) {
-        to[out] = b >= hi || (a < mid && from[a]! <= from[b]!) ? from[a++]! : from[b++]!;
-        if (++merged % ITEMS_PER_LOOK === 0 && (merged % MERGED_PER_STEP === 0 || timeIsUp())) yield;
-      }
-    }
-    [from, to] = [to, from];
-  }
-  return from;
 }
 
 function grown(keys: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {

@@ -8,8 +8,8 @@ const RUN = 1024;
  * comparisons, so a caller can give other work a turn between steps. A bottom-up merge sort of
  * sorted runs: with a total order the result is the one a single sort gives.
  */
-export function* sortInSteps(
-  items: Int32Array<ArrayBuffer>,
+export function* sortInSteps<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
+  items: T,
   compare: Comparator,
   budget: number,
 ): Generator<void, void> {
@@ -27,8 +27,8 @@ export function* sortInSteps(
       yield;
     }
   }
-  let from: Int32Array<ArrayBuffer> = items;
-  let to = new Int32Array(n);
+  let from: T = items;
+  let to = new (items.constructor as new (length: number) => T)(n);
   for (let width = runLength; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(n, lo + width);
