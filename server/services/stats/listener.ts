@@ -1,3 +1,4 @@
+import { finish } from '../steps.js';
 import type { IndexTables } from './tables/index-tables.js';
 import { capacityFor } from './columns/columns.js';
 import { firstHeardInSteps } from './columns/first-heard.js';
@@ -115,8 +116,7 @@ export class Listener {
    * in review's first request, it would hold the event loop).
    */
   settle(): void {
-    const steps = this.settleInSteps();
-    while (!steps.next().done) continue;
+    finish(this.settleInSteps());
   }
 
   /**

@@ -1,3 +1,4 @@
+import { finish } from '../../steps.js';
 import { capacityFor, grown } from './columns.js';
 import type { Lists } from '../tables/snapshots.js';
 import { SKIP, type UserColumns } from './user-columns.js';
@@ -11,8 +12,7 @@ import { SKIP, type UserColumns } from './user-columns.js';
  */
 export function firstHeard(u: UserColumns, artists: Lists): Float64Array {
   if (u.firstHeard) return u.firstHeard;
-  const steps = firstHeardInSteps(u, artists);
-  while (!steps.next().done) continue;
+  finish(firstHeardInSteps(u, artists));
   return u.firstHeard!;
 }
 

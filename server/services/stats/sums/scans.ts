@@ -1,7 +1,7 @@
 import type { SnapshotTable } from '../tables/snapshots.js';
 import type { Kind, Tallies, Tally } from './tally.js';
 import { SKIP, type UserColumns } from '../columns/user-columns.js';
-import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
+import { ITEMS_PER_LOOK, finish, timeIsUp } from '../../steps.js';
 
 /**
  * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
@@ -239,8 +239,7 @@ export function foldKind(
 
 /** Adds the per-snapshot sums `from` to every kind of `into`, and to its overall sums. */
 export function foldAll(into: Tallies, from: Tally, table: SnapshotTable): void {
-  const steps = foldAllInSteps(into, from, table);
-  while (!steps.next().done) continue;
+  finish(foldAllInSteps(into, from, table));
 }
 
 /**

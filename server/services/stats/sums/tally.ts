@@ -1,3 +1,4 @@
+import { finish } from '../../steps.js';
 import { capacityFor, grown } from '../columns/columns.js';
 
 /**
@@ -240,8 +241,7 @@ export function newTallies(sparse = false): Tallies {
 
 /** `Tally.fit` for each kind of `t`. */
 export function fitAll(t: Tallies): void {
-  const steps = fitAllInSteps(t);
-  while (!steps.next().done) continue;
+  finish(fitAllInSteps(t));
 }
 
 /** `fitAll`, a kind a step: together they are a listener's every item at once. */
