@@ -43,10 +43,15 @@ export class PlayRowReader {
   /** One batch, filled again once handed over: millions of rows make no garbage. */
   private readonly batch = new RowBatch();
 
-  /** The log's bytes read as rows: from the first one's line to the end of the last one's. */
-  private firstLine = -1;
+  /** Where the last row's line ends in the log. */
   private end = 0;
   private rows = 0;
+  /**
+   * The bytes of the lines read as rows. Not the span from the first row to the last: a log defines
+   * most of its snapshots early, in lines between the first rows, and counting their bytes would
+   * make every row look long and the rows to come few.
+   */
+  private rowBytes = 0;
   /** Per snapshot number: 0 not looked at yet, 1 there, 2 its text (from a saved index) does not read. */
   private usable = new Uint8Array(1024);
   private readonly names: LoggedNames;
@@ -149,8 +154,7 @@ export class PlayRowReader {
    */
   flush(): number {
     if (this.batch.count === 0) return this.rows;
-    const read = this.end - this.firstLine;
-    this.batch.toCome = read > 0 ? Math.max(0, this.fileBytes - this.end) / read : 0;
+    this.batch.toCome = this.rowBytes > 0 ? Math.max(0, this.fileBytes - this.end) / this.rowBytes : 0;
     this.deliver(this.batch, this.names);
     this.batch.count = 0;
     return this.rows;
@@ -169,9 +173,9 @@ export class PlayRowReader {
   /** Adds the row filled in at `count`, whose line starts at `offset` and takes `bytes` with its newline. */
   private commit(offset: number, bytes: number): boolean {
     const b = this.batch;
-    if (this.firstLine < 0) this.firstLine = offset;
     this.end = offset + bytes;
     this.rows += 1;
+    this.rowBytes += bytes;
     b.line[b.count] = offset;
     b.count += 1;
     if (b.count === BATCH_ROWS) this.flush();

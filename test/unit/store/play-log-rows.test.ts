@@ -171,4 +171,28 @@ describe('reading play log lines as rows', () => {
     expect(rows[69_999]).toMatchObject({ userId: 'u0', snapshot: 3, line: 699_990 });
     expect(r.users.values).toEqual(['u0', 'u1', 'u2']);
   });
+
+  it('estimates the rows to come from the rows read, not from lines of other kinds between them', () => {
+    // As a log is written: most snapshot lines early, among the first rows, each longer than a row.
+    const row = (i: number) => Buffer.from(playLine(entry({ at: 1_700_000_000_000 + i }), 0));
+    const rowBytes = row(0).length + 1;
+    const snapshotLineBytes = 400;
+    const rowsInAll = 200_000;
+    const early = 65_536;
+    const fileBytes = rowsInAll * rowBytes + early * snapshotLineBytes;
+    const toCome: number[] = [];
+    const r = new PlayRowReader(
+      { count: 1, at: () => SNAPSHOT },
+      (batch) => toCome.push(batch.toCome),
+      fileBytes,
+    );
+    let offset = 0;
+    for (let i = 0; i < early; i += 1) {
+      offset += snapshotLineBytes;
+      r.read(row(i), 0, rowBytes - 1, offset);
+      offset += rowBytes;
+    }
+    // The first batch's estimate: its rows times (1 + toCome) is the whole log's.
+    expect(early * (1 + toCome[0]!)).toBeCloseTo(rowsInAll, -2);
+  });
 });
