@@ -2,8 +2,8 @@
  * Each audio file below a folder read the way a scan reads it (tags, pictures, exact length, with
  * V8 set as while a scan reads files: scan-reading.ts), in a process of its own that runs the built
  * server code as `npm start` does (transpiled beside server-process.ts into dist-bench/, so it
- * imports only the server). Every file is read twice so that the code is compiled and warm (V8
- * still optimizes some of it during the second reading), then again with its CPU time measured:
+ * imports only the server). Every file is read over and over until the code is compiled and warm
+ * (a pass no cheaper than the one before), then again with its CPU time measured:
  * what a file costs once a scan is under way, without the fixed cost of its first files.
  *
  *   node dist-bench/scripts/bench-scan-reads.js FOLDER   (started by bench-scan-peer.ts)
@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findAudioFiles } from '../server/library/folder-walk.js';
-import { whileReadingFiles } from '../server/library/scan-reading.js';
+import { PATIENCE, whileReadingFiles } from '../server/library/scan-reading.js';
 import { readTrackFile } from '../server/library/tags.js';
 import { openTrackFile, realMusicFolders } from '../server/library/track-file.js';
 
@@ -41,7 +41,17 @@ async function warmReads(folder: string): Promise<WarmReads> {
       await opened.handle.close();
     }
   };
-  for (let pass = 0; pass < 2; pass++) for (const { path: file } of files) await readOne(file);
+  // While files are read the compiler waits PATIENCE times longer than V8's usual (scan-reading.ts),
+  // so two passes may leave code still to optimize: passes go on until one costs no less than the
+  // one before it (at most a pass per unit of patience), and only then is a pass measured.
+  let last = Infinity;
+  for (let pass = 0; pass < 2 * PATIENCE; pass++) {
+    const before = cpuMs();
+    for (const { path: file } of files) await readOne(file);
+    const spent = cpuMs() - before;
+    if (pass > 0 && spent >= last * 0.98) break;
+    last = Math.min(last, spent);
+  }
   const times = new Map<string, number[]>();
   let total = 0;
   for (const { path: file } of files) {
