@@ -198,6 +198,7 @@ export function createServices(
   library.onScanned(() => void library.warmOrders().catch(() => undefined));
   // A scan may bring the tracks of listens that matched nothing before.
   library.onScanned(() => {
+    history.prepareMatcher();
     history.rematch().catch((error: unknown) => {
       logger.error('matching unmatched listens failed', { error: String(error) });
     });

@@ -190,6 +190,19 @@ export class HistoryService {
   }
 
   /**
+   * After a scan: a matcher made for the library before it is let go (it holds that library's
+   * records), and when one was in use (a scrobbler sends listens) the new library's is made ahead,
+   * in steps, so that the next listen does not wait for it. A household without scrobblers never
+   * makes one.
+   */
+  prepareMatcher(): void {
+    const library = this.library();
+    if (this.matcher === null || this.matcher.tracks === library.tracks) return;
+    this.matcher = null;
+    if (this.building?.tracks !== library.tracks) this.building = this.build(library);
+  }
+
+  /**
    * The current library's matcher, made at a listen's first need of it after a start or a library
    * change. Made in steps between other requests: at a collector's size, made at once, it held
    * every request of the household for seconds. Listens meanwhile share the one being made; one

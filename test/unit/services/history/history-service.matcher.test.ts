@@ -94,4 +94,32 @@ describe('the matcher of a large library', () => {
     made.mockRestore();
     expect(calls).toBe(2);
   });
+
+  it('is made ahead after a scan once a listen has used one, and the next listen makes none', async () => {
+    const { sut, fakes } = newTestService(HistoryService, { library: manyTracks() });
+    expect(await sut.record([listen('Artist Number 1', 'Song No. 1')])).toMatchObject({ matched: 1 });
+    const made = vi.spyOn(TrackMatcher, 'inSteps');
+    const match = vi.spyOn(TrackMatcher.prototype, 'match');
+    await fakes.library.replace(manyTracks(['Four Women']));
+    sut.prepareMatcher();
+    // Begun before any listen asks; the listen then shares it (or finds it made) and makes none.
+    expect(made.mock.calls.length).toBe(1);
+    const outcome = await sut.record([listen('Nina Simone', 'Four Women')]);
+    const calls = made.mock.calls.length;
+    const matched = match.mock.calls.length;
+    made.mockRestore();
+    match.mockRestore();
+    expect(outcome).toEqual({ matched: 1, unmatched: 0, duplicates: 0 });
+    expect([calls, matched]).toEqual([1, 1]);
+  });
+
+  it('is not made after a scan when no listen has needed one', async () => {
+    const { sut, fakes } = newTestService(HistoryService, { library: manyTracks() });
+    const made = vi.spyOn(TrackMatcher, 'inSteps');
+    await fakes.library.replace(manyTracks(['Four Women']));
+    sut.prepareMatcher();
+    const calls = made.mock.calls.length;
+    made.mockRestore();
+    expect(calls).toBe(0);
+  });
 });
