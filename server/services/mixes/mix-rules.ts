@@ -39,8 +39,8 @@ export interface MixSource {
   /** Changes whenever a play is added or the library changes: what a made mix is kept by. */
   version(): string;
   /**
-   * Makes ahead, a slice at a time, what ranged reads of a listener would otherwise make at once
-   * (a heavy listener's row marks: StatsIndex.prepare).
+   * Makes ahead, a slice at a time, what the reads of a listener's mixes would otherwise make at
+   * once (a heavy listener's row marks: StatsIndex.prepare; the library's newest tracks' order).
    */
   prepare(userId: string): Promise<void>;
   /** The library's tracks, the newest files first (then by id). */
