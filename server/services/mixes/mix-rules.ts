@@ -60,7 +60,7 @@ export function merged(lists: ReadonlyArray<readonly RankedTrack[]>): RankedTrac
   for (const list of lists) {
     for (const item of list) {
       const sum = sums.get(item.id);
-      if (!sum) sums.set(item.id, { ...item });
+      if (!sum) sums.set(item.id, { id: item.id, plays: item.plays, lastPlayedAt: item.lastPlayedAt });
       else {
         sum.plays += item.plays;
         sum.lastPlayedAt = Math.max(sum.lastPlayedAt, item.lastPlayedAt);
