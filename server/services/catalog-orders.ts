@@ -58,13 +58,11 @@ export class CatalogOrders {
     return this.newestTracks ?? finish((this.makingNewestTracks ??= this.newestTracksInSteps()));
   }
 
-  /** Makes the newest, by-artist and newest tracks orders, pausing between steps (a warm-up after a change). */
+  /** Makes the newest and by-artist orders, pausing between steps (a warm-up after a change). */
   *ahead(): Steps<void> {
     if (!this.newest) yield* (this.makingNewest ??= this.newestInSteps());
     yield;
     if (!this.byArtist) yield* (this.makingByArtist ??= this.byArtistInSteps());
-    yield;
-    yield* this.tracksByNewestAhead();
   }
 
   /** Whether the newest tracks' order is made: `tracksByNewest` then costs nothing. */
@@ -72,7 +70,11 @@ export class CatalogOrders {
     return this.newestTracks !== undefined;
   }
 
-  /** Makes the newest tracks' order, pausing between steps, unless it is made (a reader about to need it). */
+  /**
+   * Makes the newest tracks' order, pausing between steps, unless it is made: for a reader about to
+   * need it (the mixes), not in `ahead`, as a library whose mixes nobody reads would hold it, and a
+   * collector's library the garbage of its making, for nothing.
+   */
   *tracksByNewestAhead(): Steps<void> {
     if (!this.newestTracks) yield* (this.makingNewestTracks ??= this.newestTracksInSteps());
   }
