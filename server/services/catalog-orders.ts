@@ -5,6 +5,8 @@ import { finish, type Steps } from './steps.js';
 
 /** Albums whose sort keys are read between two pauses of an order made in steps. */
 const ALBUMS_PER_STEP = 1_000;
+/** Tracks whose file time and id are read between two pauses (each id a string made from a column). */
+const TRACKS_PER_STEP = 2_000;
 /** Comparisons between two pauses of an order's sort: a collator's comparison is cheap but not free. */
 const COMPARISONS_PER_STEP = 4_000;
 
@@ -33,9 +35,11 @@ export class CatalogOrders {
   private albumGenres: Map<string, AlbumRecord[]> | undefined;
   private trackGenres: Map<string, TrackRecord[]> | undefined;
   private artistTracks: Map<string, TrackRecord[]> | undefined;
+  private newestTracks: readonly TrackRecord[] | undefined;
   /** The sorts `ahead` has begun: a read finishes the one it needs rather than sorting again. */
   private makingNewest: Steps<readonly AlbumRecord[]> | undefined;
   private makingByArtist: Steps<readonly AlbumRecord[]> | undefined;
+  private makingNewestTracks: Steps<readonly TrackRecord[]> | undefined;
 
   constructor(private readonly catalog: OrderedCatalog) {}
 
@@ -49,11 +53,30 @@ export class CatalogOrders {
     return this.byArtist ?? finish((this.makingByArtist ??= this.byArtistInSteps()));
   }
 
+  /** Every track, the newest file first, then by id (the mixes' "New to you"). */
+  tracksByNewest(): readonly TrackRecord[] {
+    return this.newestTracks ?? finish((this.makingNewestTracks ??= this.newestTracksInSteps()));
+  }
+
   /** Makes the newest and by-artist orders, pausing between steps (a warm-up after a change). */
   *ahead(): Steps<void> {
     if (!this.newest) yield* (this.makingNewest ??= this.newestInSteps());
     yield;
     if (!this.byArtist) yield* (this.makingByArtist ??= this.byArtistInSteps());
+  }
+
+  /** Whether the newest tracks' order is made: `tracksByNewest` then costs nothing. */
+  hasTracksByNewest(): boolean {
+    return this.newestTracks !== undefined;
+  }
+
+  /**
+   * Makes the newest tracks' order, pausing between steps, unless it is made: for a reader about to
+   * need it (the mixes), not in `ahead`, as a library whose mixes nobody reads would hold it, and a
+   * collector's library the garbage of its making, for nothing.
+   */
+  *tracksByNewestAhead(): Steps<void> {
+    if (!this.newestTracks) yield* (this.makingNewestTracks ??= this.newestTracksInSteps());
   }
 
   /** Every album, the latest year first, albums without a year last; by name within a year. */
@@ -120,6 +143,25 @@ export class CatalogOrders {
       COMPARISONS_PER_STEP,
     );
     return (this.newest = order.map((i) => albums[i]!));
+  }
+
+  private *newestTracksInSteps(): Steps<readonly TrackRecord[]> {
+    const tracks = this.catalog.tracksByName();
+    // Read once: a track's fields are read from the library's columns, an id made anew at each read.
+    const added = new Float64Array(tracks.length);
+    const ids: string[] = [];
+    for (let i = 0; i < tracks.length; i++) {
+      const track = tracks[i]!;
+      added[i] = track.mtimeMs;
+      ids.push(track.id);
+      if ((i + 1) % TRACKS_PER_STEP === 0) yield;
+    }
+    const order = yield* sortedInSteps(
+      Array.from(tracks.keys()),
+      (a, b) => added[b]! - added[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0),
+      COMPARISONS_PER_STEP,
+    );
+    return (this.newestTracks = order.map((i) => tracks[i]!));
   }
 
   private *byArtistInSteps(): Steps<readonly AlbumRecord[]> {

@@ -125,6 +125,11 @@ export abstract class LibraryReads {
     return this.catalog.orders.newestAlbums();
   }
 
+  /** Every track, the newest file first, then by id (catalog-orders.ts). */
+  tracksByNewest(): readonly TrackRecord[] {
+    return this.catalog.orders.tracksByNewest();
+  }
+
   /** Every album by its first artist's name, then its own. */
   albumsByArtist(): readonly AlbumRecord[] {
     return this.catalog.orders.albumsByArtist();

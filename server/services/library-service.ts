@@ -176,6 +176,16 @@ export class LibraryService extends LibraryReads {
     });
   }
 
+  /**
+   * Makes the current catalog's newest tracks' order (catalog-orders.ts) in steps between requests,
+   * unless it is made: for a reader about to need it at once (the mixes).
+   */
+  async readyTracksByNewest(): Promise<void> {
+    const catalog = this.catalog;
+    if (catalog.orders.hasTracksByNewest()) return;
+    await inBackground(catalog.orders.tracksByNewestAhead(), () => this.catalog === catalog);
+  }
+
   scanStatus(): ScanStatus {
     const errors = [...this.progress.errors];
     return { ...this.progress, errors, problems: errors.slice(0, PROBLEM_CAP), problemCount: errors.length };

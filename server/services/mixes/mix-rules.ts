@@ -39,8 +39,8 @@ export interface MixSource {
   /** Changes whenever a play is added or the library changes: what a made mix is kept by. */
   version(): string;
   /**
-   * Makes ahead, a slice at a time, what ranged reads of a listener would otherwise make at once
-   * (a heavy listener's row marks: StatsIndex.prepare).
+   * Makes ahead, a slice at a time, what the reads of a listener's mixes would otherwise make at
+   * once (a heavy listener's row marks: StatsIndex.prepare; the library's newest tracks' order).
    */
   prepare(userId: string): Promise<void>;
   /** The library's tracks, the newest files first (then by id). */
@@ -60,7 +60,7 @@ export function merged(lists: ReadonlyArray<readonly RankedTrack[]>): RankedTrac
   for (const list of lists) {
     for (const item of list) {
       const sum = sums.get(item.id);
-      if (!sum) sums.set(item.id, { ...item });
+      if (!sum) sums.set(item.id, { id: item.id, plays: item.plays, lastPlayedAt: item.lastPlayedAt });
       else {
         sum.plays += item.plays;
         sum.lastPlayedAt = Math.max(sum.lastPlayedAt, item.lastPlayedAt);

@@ -3,6 +3,7 @@ import { MIX_IDS, type Mix, type MixId } from '../../contract/mixes.js';
 import type { HiddenMixesStore, UsersStore } from '../../domain/ports.js';
 import { accountOf, canReadStats, type Principal } from '../../domain/user.js';
 import { notFound } from '../../errors.js';
+import { nextTurn } from '../next-turn.js';
 import { mixTracks, type MixSource } from './mix-rules.js';
 
 /** A mix's name and description, for one listener and for a household. */
@@ -61,13 +62,24 @@ export class MixService {
     private readonly clock: Clock,
   ) {}
 
-  /** The caller's mixes that have tracks, in a fixed order; hidden ones only with `includeHidden`. */
+  /**
+   * The caller's mixes that have tracks, in a fixed order; hidden ones only with `includeHidden`.
+   * A mix made anew lets a turn of the event loop pass before the next one is made: made in one
+   * turn, a listener's six first makes would hold the loop for their sum.
+   */
   async list(caller: Principal, includeHidden = false): Promise<Mix[]> {
     const hidden = this.hiddenMixes.hidden(accountOf(caller));
     await this.prepare(caller);
-    return MIX_IDS.filter((id) => includeHidden || !hidden.includes(id))
-      .map((id) => this.make(caller, id, hidden))
-      .filter((mix) => mix.trackIds.length > 0);
+    const mixes: Mix[] = [];
+    let turnDue = false;
+    for (const id of MIX_IDS) {
+      if (!includeHidden && hidden.includes(id)) continue;
+      if (turnDue) await nextTurn();
+      const { mix, made } = this.make(caller, id, hidden);
+      turnDue = made;
+      if (mix.trackIds.length > 0) mixes.push(mix);
+    }
+    return mixes;
   }
 
   /** One of the caller's mixes, hidden or not, with or without tracks; 404 `mix_not_found` for another id. */
@@ -75,7 +87,7 @@ export class MixService {
     const hidden = this.hiddenMixes.hidden(accountOf(caller));
     const mixId = this.mixId(id);
     await this.prepare(caller);
-    return this.make(caller, mixId, hidden);
+    return this.make(caller, mixId, hidden).mix;
   }
 
   async setHidden(caller: Principal, id: string, hidden: boolean): Promise<{ id: MixId; hidden: boolean }> {
@@ -98,13 +110,14 @@ export class MixService {
     return id;
   }
 
-  private make(caller: Principal, id: MixId, hidden: readonly string[]): Mix {
+  /** The mix, and whether it was made now (not kept). */
+  private make(caller: Principal, id: MixId, hidden: readonly string[]): { mix: Mix; made: boolean } {
     const self = accountOf(caller);
     const household = caller.role === 'Pass' || id === 'mix-household';
     const listeners = household ? this.household(caller) : [self];
     const [name, description] = WORDS[id][household ? 'household' : 'own'];
-    const { trackIds, madeAt } = this.tracks(id, listeners);
-    return {
+    const { trackIds, madeAt, made } = this.tracks(id, listeners);
+    const mix = {
       id,
       name,
       description,
@@ -113,18 +126,22 @@ export class MixService {
       hidden: hidden.includes(id),
       madeAt: isoUtc(madeAt),
     };
+    return { mix, made };
   }
 
-  private tracks(id: MixId, listeners: readonly string[]): { trackIds: string[]; madeAt: number } {
+  private tracks(
+    id: MixId,
+    listeners: readonly string[],
+  ): { trackIds: string[]; madeAt: number; made: boolean } {
     const now = this.clock.now();
     const key = `${id}\u0000${listeners.join('\u0000')}`;
     const stamp = `${this.source.version()}:${Math.floor(now / MINUTE_MS)}`;
     const kept = this.made.get(key);
-    if (kept?.stamp === stamp) return kept;
+    if (kept?.stamp === stamp) return { ...kept, made: false };
     const made = { stamp, madeAt: now, trackIds: mixTracks(this.source, id, listeners, now) };
     if (this.made.size >= MAX_KEPT) this.made.clear();
     this.made.set(key, made);
-    return made;
+    return { ...made, made: true };
   }
 
   /** The accounts whose statistics the caller may read, the caller among them. */

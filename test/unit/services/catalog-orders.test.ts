@@ -76,6 +76,12 @@ function yearsByScan(catalog: LibraryCatalog, from: number, to: number): AlbumRe
     .sort((a, b) => sign * (a.year! - b.year!) || byName(a.name, b.name));
 }
 
+function newestTracksByScan(catalog: LibraryCatalog): TrackRecord[] {
+  return [...catalog.tracksByName()].sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
 const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
 
 describe('CatalogOrders', () => {
@@ -101,6 +107,33 @@ describe('CatalogOrders', () => {
     const atOnce = new LibraryCatalog(index);
     expect(ids(ahead.orders.newestAlbums())).toEqual(ids(newestByScan(atOnce)));
     expect(ids(ahead.orders.albumsByArtist())).toEqual(ids(byArtistByScan(atOnce)));
+  });
+
+  it('lists tracks newest file first, ties by id, as a sort of every track did', () => {
+    for (const catalog of catalogs)
+      expect(ids(catalog.orders.tracksByNewest())).toEqual(ids(newestTracksByScan(catalog)));
+  });
+
+  it('makes the newest tracks ahead, pausing between steps, and a read then finishes or reuses it', () => {
+    const index = tiedLibrary(6, 3000);
+    const catalog = new LibraryCatalog(index);
+    expect(catalog.orders.hasTracksByNewest()).toBe(false);
+    const steps = catalog.orders.tracksByNewestAhead();
+    let pauses = 0;
+    while (!steps.next().done) pauses += 1;
+    expect(pauses).toBeGreaterThan(20);
+    expect(catalog.orders.hasTracksByNewest()).toBe(true);
+    const newest = catalog.orders.tracksByNewest();
+    expect(ids(newest)).toEqual(ids(newestTracksByScan(new LibraryCatalog(index))));
+    expect(catalog.orders.tracksByNewest()).toBe(newest);
+    expect(catalog.orders.tracksByNewestAhead().next().done).toBe(true);
+
+    const interrupted = new LibraryCatalog(index);
+    const part = interrupted.orders.tracksByNewestAhead();
+    for (let i = 0; i < 5; i++) part.next();
+    expect(ids(interrupted.orders.tracksByNewest())).toEqual(ids(newest));
+    while (!part.next().done);
+    expect(ids(interrupted.orders.tracksByNewest())).toEqual(ids(newest));
   });
 
   it('lets a read finish an order being made ahead, and the warm-up then ends without sorting again', () => {

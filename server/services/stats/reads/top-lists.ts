@@ -26,8 +26,15 @@ export type TopReaders = { [K in Kind]: TopReader<TopLists[K][number]> };
 /** How each kind's ranked items read, by the index's tables. */
 export function topReaders(tables: IndexTables): TopReaders {
   return {
+    // Written out rather than spread from `item`: a mix reads hundreds of these per listener.
     tracks: (tally, ranks) =>
-      ranks.map((idx) => ({ ...item(tally, idx, tables.tracks.values[idx]!), skips: tally.skipsOf(idx) })),
+      ranks.map((idx) => ({
+        id: tables.tracks.values[idx]!,
+        plays: tally.playsOf(idx),
+        listeningMs: tally.msOf(idx),
+        lastPlayedAt: tally.lastOf(idx),
+        skips: tally.skipsOf(idx),
+      })),
     albums: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.albums.values[idx]!)),
     artists: (tally, ranks) => ranks.map((idx) => item(tally, idx, tables.artists.values[idx]!)),
     genres: (tally, ranks, spellings) =>

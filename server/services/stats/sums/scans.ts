@@ -6,18 +6,20 @@ import { ITEMS_PER_LOOK, finish, timeIsUp } from '../../steps.js';
 /**
  * Sums per snapshot (plays, skips, latest play) of rows [lo, hi) of `u`, into `out` (clean, with
  * room for every snapshot); `device` marks the device name indexes (+1) a device filter accepts.
- * The loops are kept apart per case so each stays a tight loop over three typed arrays. A range
- * reading fewer rows as the user's all-time sums minus the rows outside it (the complement) is read
- * so: "everything but the first day" costs what all time does, and with a heavy listener's marks
- * (row-marks.ts) the rows before a range are a mark's sums and the few rows between.
+ * The loops are kept apart per case so each stays a tight loop over three typed arrays. A range to
+ * the last row reading fewer rows as the user's all-time sums minus the rows before it (the
+ * complement) is read so: "everything but the first day" costs what all time does, and with a heavy
+ * listener's marks (row-marks.ts) the rows before a range are a mark's sums and the few rows
+ * between. A range ending earlier is scanned: its latest plays would have to be found again for
+ * every track also played after it, and one such track last played years before makes that search
+ * read the whole range (the "Forgotten favourites" mix's range, a year ago and older, did).
  */
 export function snapshotSums(out: Tally, u: UserColumns, lo: number, hi: number, device?: Uint8Array): void {
   const before = device ? undefined : rowsBefore(u, lo);
   if (device) {
     scanDevice(out, u, lo, hi, device);
-  } else if (before!.rows + 2 * (u.n - hi) < hi - lo) {
-    // The rows after the range are read twice: taken off, then searched for the latest plays.
-    complement(out, u, lo, hi, before!.mark);
+  } else if (hi === u.n && before!.rows < hi - lo) {
+    complement(out, u, lo, before!.mark);
   } else if (hi - lo > out.plays.length) {
     scanDense(out, u, lo, hi);
   } else {
@@ -135,14 +137,10 @@ function copySums(out: Tally, from: Tally): void {
   }
 }
 
-/**
- * All-time sums minus rows [0, lo) and [hi, n); rows [0, lo) read from mark `mark` of the user's
- * row marks (-1: from row 0).
- */
-function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: number): void {
-  const { plays, skips, last } = out;
+/** All-time sums minus rows [0, lo), read from mark `mark` of the user's row marks (-1: from row 0). */
+function complement(out: Tally, u: UserColumns, lo: number, mark: number): void {
+  const { plays, skips } = out;
   copySums(out, u.bySnapshot);
-  const { snap, flags, at } = u;
   if (mark < 0) {
     countRows(plays, skips, u, 0, lo, -1);
   } else {
@@ -159,28 +157,7 @@ function complement(out: Tally, u: UserColumns, lo: number, hi: number, mark: nu
     if (row <= lo) countRows(plays, skips, u, row, lo, -1);
     else countRows(plays, skips, u, lo, row, 1);
   }
-  countRows(plays, skips, u, hi, u.n, -1);
   noteTouched(out);
-  if (hi === u.n) return;
-  // A snapshot played after the range has its latest play there: find its latest one in the range,
-  // walking back from the range's end until every such snapshot is found.
-  const stale = new Uint8Array(plays.length);
-  let missing = 0;
-  for (let row = hi; row < u.n; row += 1) {
-    const s = snap[row]!;
-    if (!(flags[row]! & SKIP) && plays[s]! > 0 && stale[s] === 0) {
-      stale[s] = 1;
-      missing += 1;
-    }
-  }
-  for (let row = hi - 1; row >= lo && missing > 0; row -= 1) {
-    const s = snap[row]!;
-    if (stale[s] === 1 && !(flags[row]! & SKIP)) {
-      stale[s] = 0;
-      last[s] = at[row]!;
-      missing -= 1;
-    }
-  }
 }
 
 /**

@@ -56,17 +56,60 @@ export function select(
 
 /**
  * The played items whose `primary` key is at least the k-th largest of them: every item of the first
- * k ranks, and the few tied with the k-th. Sorting a typed array of numbers is native and needs no
- * comparator calls, which a sort of every played item by a comparator spends most of its time in.
+ * k ranks, and the few tied with the k-th. The k-th largest key is found by selection over a typed
+ * array of the keys, without a comparator call or a sort of every item: a ranged read over a
+ * collector's library has far more played tracks than the few ranks it keeps.
+ * A keyed comparator is made for a dense tally only, so `plays` is indexed by item.
  */
 function atOrAbove(tally: Tally, primary: ArrayLike<number>, k: number): number[] {
-  const played = tally.played();
-  if (k >= played.length) return played;
-  const keys = new Float64Array(played.length);
-  for (let i = 0; i < played.length; i += 1) keys[i] = primary[played[i]!]!;
-  keys.sort();
-  const threshold = keys[played.length - k]!;
-  return played.filter((idx) => primary[idx]! >= threshold);
+  const { touched, touchedCount, plays } = tally;
+  const keys = new Float64Array(touchedCount);
+  let count = 0;
+  for (let i = 0; i < touchedCount; i += 1) {
+    const c = touched[i]!;
+    if (plays[c]! > 0) keys[count++] = primary[c]!;
+  }
+  if (k >= count) return tally.played();
+  const threshold = kthLargest(keys.subarray(0, count), k);
+  const out: number[] = [];
+  for (let i = 0; i < touchedCount; i += 1) {
+    const c = touched[i]!;
+    if (plays[c]! > 0 && primary[c]! >= threshold) out.push(c);
+  }
+  return out;
+}
+
+/** The k-th largest of `keys` (1 ≤ k ≤ length), which it reorders: Hoare's selection. */
+export function kthLargest(keys: Float64Array, k: number): number {
+  // Its place in ascending order.
+  const target = keys.length - k;
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo < hi) {
+    const a = keys[lo]!;
+    const b = keys[(lo + hi) >>> 1]!;
+    const c = keys[hi]!;
+    // The median of three: ranges already in order, or of one key repeated, split in the middle.
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (keys[i]! < pivot) i += 1;
+      while (keys[j]! > pivot) j -= 1;
+      if (i <= j) {
+        const t = keys[i]!;
+        keys[i] = keys[j]!;
+        keys[j] = t;
+        i += 1;
+        j -= 1;
+      }
+    }
+    // [lo, j] holds keys ≤ pivot, [i, hi] keys ≥ pivot, and any between them equal it.
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return keys[target]!;
+  }
+  return keys[target]!;
 }
 
 /** Code-unit order, the same on every machine (unlike localeCompare), so ties rank the same everywhere. */

@@ -157,7 +157,7 @@ async function household() {
       playLog({ userId: l.userId, trackId: l.trackId, at: l.at, type: l.skip ? 'skip' : 'play' }),
     );
   }
-  return { sut, fakes, lib, listens, alice, bob, carol, admin, guest };
+  return { sut, fakes, clock, lib, listens, alice, bob, carol, admin, guest };
 }
 
 const idsOf = async (sut: MixService, caller: Principal, id: MixId) => (await sut.get(caller, id)).trackIds;
@@ -211,6 +211,28 @@ describe('mixes', () => {
     }
     expect(await idsOf(sut, principalOf(alice), 'mix-on-repeat')).toContain('t30');
     expect(await idsOf(sut, principalOf(alice), 'mix-new')).not.toContain('t30');
+  });
+
+  it('makes the mixes of a list a turn of the event loop each, and takes no turn for kept ones', async () => {
+    const { sut, clock, alice } = await household();
+    const turnsDuring = async (list: Promise<unknown>) => {
+      let turns = 0;
+      let done = false;
+      const tick = () => {
+        if (done) return;
+        turns += 1;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      await list;
+      done = true;
+      return turns;
+    };
+    await sut.list(principalOf(alice));
+    // The next minute: every mix made again, what they read made ahead already.
+    clock.advance(60_000);
+    expect(await turnsDuring(sut.list(principalOf(alice)))).toBeGreaterThanOrEqual(MIX_IDS.length - 1);
+    expect(await turnsDuring(sut.list(principalOf(alice)))).toBe(0);
   });
 
   it('lets a member hide a mix and show it again, for them alone', async () => {

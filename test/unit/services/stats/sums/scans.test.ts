@@ -10,7 +10,7 @@ import { genreKeys, referenceTop, type ReferenceSums } from '../../../../support
  * The specialised scans (scans.ts: a loop per case, sums per snapshot folded into each kind, and
  * ranges holding most rows answered as all time minus the rest) against a reference: filter the
  * logs, then count them one by one. Ranges are drawn around the logs' own times, so "all but the
- * first few" and "all but the last few" (the complement, with and without a suffix) come up often.
+ * first few" (the complement) and "all but the last few" (a scan) come up often.
  */
 const T0 = Date.UTC(2024, 5, 1);
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Tally } from '../../../../../server/services/stats/sums/tally.js';
-import { byPlays, byRecency, select } from '../../../../../server/services/stats/sums/top-n.js';
+import { byPlays, byRecency, kthLargest, select } from '../../../../../server/services/stats/sums/top-n.js';
 import { propertyRuns } from '../../../../support/property-runs.js';
 
 describe('select', () => {
@@ -60,6 +60,31 @@ describe('select', () => {
     expect(select(tallyOf([3, 1, 2]), compare, 0, 0)).toEqual([]);
     expect(select(tallyOf([3, 1, 2]), compare, 3, 5)).toEqual([]);
     expect(select(tallyOf([3, 0, 0]), compare, 1, 5)).toEqual([]);
+  });
+});
+
+describe('kthLargest', () => {
+  it('finds the k-th largest key a sort finds, over repeated, ordered and random keys', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 2000 }),
+          // Without -0, which a sort may place either side of 0.
+          fc
+            .array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 2000 })
+            .map((keys) => keys.map((key) => key + 0)),
+          fc.integer({ min: 1, max: 2000 }).map((n) => Array.from({ length: n }, (_, i) => i)),
+          fc.integer({ min: 1, max: 2000 }).map((n) => Array.from({ length: n }, (_, i) => n - i)),
+        ),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (keys, share) => {
+          const k = 1 + Math.min(keys.length - 1, Math.floor(share * keys.length));
+          const sorted = [...keys].sort((a, b) => b - a);
+          expect(kthLargest(Float64Array.from(keys), k)).toBe(sorted[k - 1]);
+        },
+      ),
+      { numRuns: propertyRuns(200) },
+    );
   });
 });
 
