@@ -118,6 +118,9 @@ export function* addBlock(
     if (stepping) yield;
     const u = rowsOf(userIdx);
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
+    // And for the sums per snapshot they count in, at most one a row or a snapshot (settling fits them).
+    u.bySnapshot.ensure(snapshotCount);
+    u.bySnapshot.reserve(Math.min(snapshotCount, u.bySnapshot.touchedCount + rows[userIdx]!));
   }
   if (stepping) yield;
   const counts = { users: userCount, snapshots: snapshotCount, devices: deviceCount };
