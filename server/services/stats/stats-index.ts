@@ -103,6 +103,11 @@ export class StatsIndex extends IndexReads {
     logSnapshots: SnapshotTextList | readonly string[] = [],
     /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
     afterRows?: () => void,
+    /**
+     * Each listener left to settle after the load (Listener.settleLater, `settleLeft`): a read
+     * waits only for its own listener's settling, not for every listener's.
+     */
+    settleLater = false,
   ): Generator<void, boolean> {
     if (this.total > 0 || this.tables.snapshots.count > 0) return false;
     const saved = decodeSavedIndex(Array.isArray(bytes) ? bytes : [bytes]);
@@ -150,7 +155,8 @@ export class StatsIndex extends IndexReads {
     } else if (snapshots.countsAsInLibrary) {
       if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
     }
-    yield* this.settleInSteps();
+    if (settleLater) for (const l of this.listeners) l?.settleLater();
+    else yield* this.settleInSteps();
     // Before the library is read, the reads name every track by its plays (LatestLogs).
     if (counting) yield* this.latest.prepareInSteps(SNAPSHOTS_PER_LOAD_STEP);
     return true;
@@ -233,6 +239,14 @@ export class StatsIndex extends IndexReads {
    */
   settle(): void {
     for (const l of this.listeners) l?.settle();
+  }
+
+  /**
+   * Settles, one after the other in steps, the listeners a load left for later (Listener.settled);
+   * a read of one meanwhile settles it first.
+   */
+  async settleLeft(turn?: () => Promise<void>): Promise<void> {
+    for (const l of this.listeners) await l?.settled(turn);
   }
 
   /** `settle`, pausing after each listener. */
