@@ -1,4 +1,4 @@
-import { finish } from '../steps.js';
+import { finish, inBackground } from '../steps.js';
 import type { IndexTables } from './tables/index-tables.js';
 import { capacityFor } from './columns/columns.js';
 import { firstHeardInSteps } from './columns/first-heard.js';
@@ -8,6 +8,9 @@ import { scanInSlices, type Slicing } from './columns/slices.js';
 import { UserColumns } from './columns/user-columns.js';
 import type { UserTallies } from './sums/user-tallies.js';
 import type { RowSpan, Selection } from './reads/selection.js';
+
+/** Tries at settling in steps before a settle at once (Listener.settled). */
+const SETTLE_TRIES = 3;
 
 /** Rows of the play log as the index numbers them (StatsIndex.addRows), by batch row. */
 export interface RowBatch {
@@ -48,6 +51,7 @@ export class Listener {
   /** Adds a log row and counts it in every sum kept of this listener; returns the row it filled. */
   add(at: number, s: number, device: number, flags: number): number {
     const { rows: u, parts } = this;
+    this.changes += 1;
     const row = u.addRow(at, s, device, flags, parts.inPlaceLimit, parts.farInsertBudget);
     parts.tallies.added(u, row, s, device, flags, at);
     if (u.wantsRoom) {
@@ -99,6 +103,8 @@ export class Listener {
           u.setLine(row, line[r]!);
         }
         u.n += end - from;
+        // One a row, as `add` counts the rest.
+        this.changes += end - from;
         u.sorted = u.n;
         tallies.addedRun(u, first, u.n);
         i = end;
@@ -122,18 +128,70 @@ export class Listener {
   /**
    * `settle` in steps, for a load in the background: a pause after each part, and within the
    * all-time sums (a kind at a time) and the first plays (a slice of rows at a time), which cost
-   * more than a turn's budget at a heavy listener's rows.
+   * more than a turn's budget at a heavy listener's rows. What a row added or a recount meanwhile
+   * makes stale is not kept (a later read or settle makes it again): true when all of it was.
    */
-  *settleInSteps(): Generator<void, void> {
+  *settleInSteps(): Generator<void, boolean> {
     const u = this.rows;
+    const changes = this.changes;
+    const unchanged = () => this.changes === changes;
     u.trim();
     u.ensureSorted();
     u.bySnapshot.fit();
     yield;
-    yield* this.parts.tallies.allInSteps(u);
+    yield* this.parts.tallies.allInSteps(u, unchanged);
+    if (!unchanged()) return false;
     yield;
-    yield* firstHeardInSteps(u, this.parts.tables.snapshots.artists);
+    yield* firstHeardInSteps(u, this.parts.tables.snapshots.artists, unchanged);
+    if (!unchanged()) return false;
+    this.unsettled = false;
+    return true;
   }
+
+  /**
+   * Leaves `settle` for later (`settled`): a load in the background makes the index ready once the
+   * rows are in, and settles each listener after, or when they are first read. Until then the
+   * reads make what they need at once, as after `forgetArtistSums`.
+   */
+  settleLater(): void {
+    this.unsettled = true;
+  }
+
+  /**
+   * Settles a listener left for later in steps, a turn of the event loop between (settleInSteps),
+   * once whoever asks: the background's sweep and a read share one settling. Rows that keep
+   * arriving meanwhile (an import) would stale every try: the last try runs at once.
+   */
+  settled(
+    /** The wait between steps when this call begins the settling (else the slicing's turn). */
+    turn: () => Promise<void> = this.parts.slicing.nextTurn,
+  ): Promise<void> {
+    if (!this.unsettled) return Promise.resolve();
+    // A read joining a settling begun in idle turns takes it over with its own, quicker turns.
+    this.turn = turn === this.parts.slicing.nextTurn ? turn : (this.turn ?? turn);
+    this.settling ??= this.settleTries().finally(() => {
+      this.settling = undefined;
+      this.turn = undefined;
+    });
+    return this.settling;
+  }
+
+  private async settleTries(): Promise<void> {
+    const turn = () => (this.turn ?? this.parts.slicing.nextTurn)();
+    for (let tries = 1; this.unsettled && tries < SETTLE_TRIES; tries += 1) {
+      await inBackground(this.settleInSteps(), () => true, turn);
+    }
+    if (this.unsettled) this.settle();
+  }
+
+  /** The wait between the steps of the settling under way. */
+  private turn: (() => Promise<void>) | undefined;
+
+  /** `settleLater` was called and the settling has not ended since. */
+  private unsettled = false;
+  private settling: Promise<void> | undefined;
+  /** Rows added and sums dropped: a settling in steps keeps nothing made before one. */
+  private changes = 0;
 
   /**
    * Drops what was summed by artist (plays moved to other artists): all-time sums and rankings,
@@ -141,6 +199,7 @@ export class Listener {
    */
   forgetArtistSums(): void {
     const u = this.rows;
+    this.changes += 1;
     u.all = undefined;
     u.rankings.clear();
     u.byDevice.clear();
@@ -153,6 +212,7 @@ export class Listener {
    * (UserTallies.prepareRankings), or for a range the row marks (UserTallies.prepareMarks).
    */
   async prepare(sel: Selection): Promise<void> {
+    await this.settled();
     const { tallies, slicing } = this.parts;
     if (sel.whole) {
       if (sel.device !== undefined) await tallies.prepareDevice(this.rows, sel.device, slicing);
@@ -164,6 +224,7 @@ export class Listener {
 
   /** Makes ahead what any read of this listener without a device may make at once: rankings and row marks. */
   async prepareAll(): Promise<void> {
+    await this.settled();
     const { tallies, slicing } = this.parts;
     await tallies.prepareRankings(this.rows, slicing);
     await tallies.prepareMarks(this.rows, slicing);

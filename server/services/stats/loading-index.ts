@@ -53,7 +53,7 @@ export class LoadingIndex {
    */
   load(parts: Uint8Array[], logSnapshots: SnapshotTextList | readonly string[]): boolean {
     // The log's lines after the saved index come before the load's counting and settling.
-    const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting());
+    const steps = this.index.loadInSteps(parts, logSnapshots, () => this.addWaiting(), true);
     const first = steps.next();
     if (first.done) return first.value;
     this.steps = steps;
@@ -174,6 +174,9 @@ export class LoadingIndex {
     }
     this.pending = false;
     this.addWaiting();
+    // Each listener settles after the load in idle turns, or at its first read in the read's, whichever
+    // comes first: the first read waits for its own listener only.
+    this.index.settleLeft(this.idleTurn).catch(() => undefined);
     // The saved strings' look-ups, which the load left for after it (else made at the first look-up).
     // A string saved twice is damage no check before could tell cheaply: told, for the saved index
     // to be dropped (answers may count a track's plays under two entries until the next start).

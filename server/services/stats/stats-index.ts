@@ -13,6 +13,7 @@ import {
   savedWhole,
   tableCounts,
   type PlaceRow,
+  type PlaceRows,
 } from './persistence/index-persistence.js';
 import { decodeSavedIndex, encodeBlock, SavedRecords } from './persistence/saved-index.js';
 import { snapshotText } from '../../store/play-log-codec.js';
@@ -26,6 +27,7 @@ import { EXPLICIT, lineFlags, SKIP } from './columns/user-columns.js';
 import { IndexReads } from './index-reads.js';
 import { Listener } from './listener.js';
 import { inBackground } from '../steps.js';
+import { numberedRows, toListeners } from './columns/rows-by-user.js';
 
 /**
  * Saved rows added between pauses of a load in steps (each costs far more than a scanned row), and
@@ -101,6 +103,11 @@ export class StatsIndex extends IndexReads {
     logSnapshots: SnapshotTextList | readonly string[] = [],
     /** Called once the saved rows are in, before they are counted and settled: more rows may come. */
     afterRows?: () => void,
+    /**
+     * Each listener left to settle after the load (Listener.settleLater, `settleLeft`): a read
+     * waits only for its own listener's settling, not for every listener's.
+     */
+    settleLater = false,
   ): Generator<void, boolean> {
     if (this.total > 0 || this.tables.snapshots.count > 0) return false;
     const saved = decodeSavedIndex(Array.isArray(bytes) ? bytes : [bytes]);
@@ -116,7 +123,7 @@ export class StatsIndex extends IndexReads {
       const rowsPerStep = Math.min(this.parts.slicing.rowsPerTurn, ROWS_PER_LOAD_STEP);
       try {
         for (const [i, block] of saved.blocks.entries())
-          yield* addBlock(this.tables, rowsOf, this.place, block, defined[i]!, rowsPerStep);
+          yield* addBlock(this.tables, rowsOf, this.place, this.placeRun, block, defined[i]!, rowsPerStep);
       } catch {
         // What the checks could not tell (a block out of step with the tables the blocks before it
         // made) is damage too: the index is emptied for the rebuild from the log.
@@ -148,7 +155,8 @@ export class StatsIndex extends IndexReads {
     } else if (snapshots.countsAsInLibrary) {
       if (yield* snapshots.recountInSteps(undefined, SNAPSHOTS_PER_LOAD_STEP)) this.forgetArtistSums();
     }
-    yield* this.settleInSteps();
+    if (settleLater) for (const l of this.listeners) l?.settleLater();
+    else yield* this.settleInSteps();
     // Before the library is read, the reads name every track by its plays (LatestLogs).
     if (counting) yield* this.latest.prepareInSteps(SNAPSHOTS_PER_LOAD_STEP);
     return true;
@@ -233,6 +241,14 @@ export class StatsIndex extends IndexReads {
     for (const l of this.listeners) l?.settle();
   }
 
+  /**
+   * Settles, one after the other in steps, the listeners a load left for later (Listener.settled);
+   * a read of one meanwhile settles it first.
+   */
+  async settleLeft(turn?: () => Promise<void>): Promise<void> {
+    for (const l of this.listeners) await l?.settled(turn);
+  }
+
   /** `settle`, pausing after each listener. */
   *settleInSteps(): Generator<void, void> {
     for (const l of this.listeners) {
@@ -314,12 +330,8 @@ export class StatsIndex extends IndexReads {
       const k = rows.kind[i]!;
       flags[i] = (k & ROW_SKIP ? SKIP : 0) | (k & ROW_EXPLICIT_AT ? EXPLICIT : 0) | lineFlags(line[i]!);
     }
-    const starts = byUser(userOf, count, users.count, order);
     const batch = { at, snap, device, flags, line, toCome: rows.toCome };
-    for (let userIdx = 0; userIdx < users.count; userIdx += 1) {
-      if (starts[userIdx] === starts[userIdx + 1]) continue;
-      this.listener(userIdx).addRows(batch, order, starts[userIdx]!, starts[userIdx + 1]!);
-    }
+    toListeners(batch, userOf, count, users.count, order, (userIdx) => this.listener(userIdx));
     const records = this.unsaved.size + count;
     this.unsaved.reserve(records, Math.ceil(records * (1 + rows.toCome)));
     for (let i = 0; i < count; i += 1) {
@@ -352,6 +364,18 @@ export class StatsIndex extends IndexReads {
     return row;
   };
 
+  /** Adds a saved block's run of rows as `place` adds each (addBlock). */
+  private readonly placeRun: PlaceRows = (run) => {
+    const { count, userOf, snap, at } = run;
+    if (this.runOrder.length < count) this.runOrder = new Int32Array(count);
+    const users = this.tables.users.count;
+    toListeners(run, userOf, count, users, this.runOrder, (userIdx) => this.listener(userIdx));
+    for (let i = 0; i < count; i += 1) this.latest.note(snap[i]!, userOf[i]!, at[i]!);
+    this.total += count;
+  };
+
+  private runOrder = new Int32Array(0);
+
   /** A user's listener, made at their first log. */
   private listener(userIdx: number): Listener {
     return (this.listeners[userIdx] ??= new Listener(userIdx, this.parts));
@@ -369,28 +393,4 @@ export class StatsIndex extends IndexReads {
   dropSpareRows(userId: string): void {
     this.listenerOf(userId)?.dropSpare();
   }
-}
-
-/** Columns for a batch of `count` rows as the index numbers them, and their order by user. */
-function numberedRows(count: number) {
-  return {
-    userOf: new Int32Array(count),
-    snap: new Uint32Array(count),
-    device: new Uint32Array(count),
-    flags: new Uint8Array(count),
-    order: new Int32Array(count),
-  };
-}
-
-/**
- * The first `count` rows of a batch grouped by user, each user's in batch order, into `order`: user
- * u's rows are `order[starts[u], starts[u + 1])` (a counting sort). Returns `starts`.
- */
-function byUser(userOf: Int32Array, count: number, users: number, order: Int32Array): Int32Array {
-  const starts = new Int32Array(users + 1);
-  for (let i = 0; i < count; i += 1) starts[userOf[i]! + 1]! += 1;
-  for (let u = 0; u < users; u += 1) starts[u + 1]! += starts[u]!;
-  const next = starts.slice(0, users);
-  for (let i = 0; i < count; i += 1) order[next[userOf[i]!]!++] = i;
-  return starts;
 }

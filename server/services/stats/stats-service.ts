@@ -148,12 +148,16 @@ export class StatsService {
   }
 
   /** Everyone's headline figures over the people the caller may read (a Pass is not a person). */
-  householdFacts(caller: Principal, request: ReadRequest): HouseholdFacts {
+  async householdFacts(caller: Principal, request: ReadRequest): Promise<HouseholdFacts> {
     accountOf(caller);
     const people = [...this.users.list()].flatMap((user) =>
       user.role !== 'Pass' && canReadStats(caller, user) ? [user.id] : [],
     );
-    return facts.householdFactsOf(this.index, people, checkedRange(request), this.names.artistName);
+    const range = checkedRange(request);
+    // Every listener's first plays per artist: right after a start, made by their settling in
+    // steps (StatsIndex.settleLeft) rather than all at once by this read.
+    await this.index.settleLeft();
+    return facts.householdFactsOf(this.index, people, range, this.names.artistName);
   }
 
   /**

@@ -41,7 +41,8 @@ export type IndexColumn = Uint8Array | Uint16Array | Uint32Array;
 
 /** `column`, or a wider copy of it when `max` does not fit its type. */
 export function widened(column: IndexColumn, max: number): IndexColumn {
-  if (max > 0xffff && !(column instanceof Uint32Array)) return Uint32Array.from(column);
-  if (max > 0xff && column instanceof Uint8Array) return Uint16Array.from(column);
+  // The constructor copies a typed array as one block; `from` would iterate it element by element.
+  if (max > 0xffff && !(column instanceof Uint32Array)) return new Uint32Array(column);
+  if (max > 0xff && column instanceof Uint8Array) return new Uint16Array(column);
   return column;
 }

@@ -21,9 +21,14 @@ const ROWS_PER_STEP = 50_000;
 
 /**
  * `firstHeard` made in steps, pausing after every slice of rows (a listener settling in a load in
- * the background): the rows must not change until it ends.
+ * the background): kept only if the rows did not change until it ends.
  */
-export function* firstHeardInSteps(u: UserColumns, artists: Lists): Generator<void, void> {
+export function* firstHeardInSteps(
+  u: UserColumns,
+  artists: Lists,
+  /** Whether the rows are still as they were at the start: else nothing is kept. */
+  unchanged: () => boolean = () => true,
+): Generator<void, void> {
   if (u.firstHeard) return;
   const snapshotFirst = new Float64Array(artists.count).fill(Infinity);
   const { at, snap, flags } = u;
@@ -45,7 +50,7 @@ export function* firstHeardInSteps(u: UserColumns, artists: Lists): Generator<vo
     for (let i = start[s]!; i < start[s + 1]!; i += 1)
       if (first < heard[values[i]!]!) heard[values[i]!] = first;
   }
-  u.firstHeard = heard;
+  if (unchanged()) u.firstHeard ??= heard;
 }
 
 /** Counts a play of snapshot `s` at `at` in the user's first plays of artists, once they are made. */

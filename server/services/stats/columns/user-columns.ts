@@ -29,6 +29,8 @@ const TWO_32 = 2 ** 32;
 export const FLAG_BITS = (1 << LINE_HIGH_SHIFT) - 1;
 /** The flag bits of a line's position (`ref` holds the rest). */
 export const lineFlags = (line: number): number => Math.floor(line / TWO_32) << LINE_HIGH_SHIFT;
+/** Where a row's line starts in the log, from its `ref` and flags (a row without OTHER_ID). */
+export const lineOf = (ref: number, flags: number): number => ref + (flags >> LINE_HIGH_SHIFT) * TWO_32;
 
 /** The per-row columns of UserColumns (one element per log). */
 const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
@@ -338,7 +340,7 @@ export class UserColumns {
   /** The position of row `row`'s line in the play log; undefined when its id is kept in memory. */
   lineOf(row: number): number | undefined {
     const flags = this.flags[row]!;
-    return flags & OTHER_ID ? undefined : this.ref[row]! + (flags >> LINE_HIGH_SHIFT) * TWO_32;
+    return flags & OTHER_ID ? undefined : lineOf(this.ref[row]!, flags);
   }
 
   /** Row `row`'s log id, read from its line with `idOfLine` unless it is kept in memory. */

@@ -3,7 +3,7 @@ import type { PlaySnapshot } from '../../../domain/play.js';
 import type { IndexTables } from '../tables/index-tables.js';
 import type { SnapshotTextList } from '../../../store/snapshot-texts.js';
 import { encodeSavedIndex, RECORD_BYTES, SavedRecords, type SavedBlock } from './saved-index.js';
-import { OTHER_ID, UserColumns } from '../columns/user-columns.js';
+import { lineOf, OTHER_ID, UserColumns } from '../columns/user-columns.js';
 import {
   addInterned,
   decodeSnapshots,
@@ -25,6 +25,21 @@ export interface DefinedSnapshots {
 
 /** Adds a log row to the index (StatsIndex.place); returns the row it filled in the listener's columns. */
 export type PlaceRow = (userIdx: number, at: number, s: number, device: number, flags: number) => number;
+
+/** Saved rows decoded for `PlaceRows`: `line`, where each row's log line starts (its id is there). */
+export interface SavedRun {
+  count: number;
+  toCome: number;
+  at: Float64Array;
+  userOf: Int32Array;
+  snap: Uint32Array;
+  device: Uint32Array;
+  flags: Uint8Array;
+  line: Float64Array;
+}
+
+/** Adds saved rows to the index as `PlaceRow` adds each, in order, a listener's run at a time. */
+export type PlaceRows = (run: SavedRun) => void;
 
 /** The table sizes, where the next saved block's new entries start. */
 export function tableCounts(tables: IndexTables) {
@@ -78,6 +93,7 @@ export function* addBlock(
   tables: IndexTables,
   rowsOf: (userIdx: number) => UserColumns,
   place: PlaceRow,
+  placeRun: PlaceRows,
   block: SavedBlock,
   snapshots: DefinedSnapshots,
   rowsPerStep = Infinity,
@@ -118,6 +134,9 @@ export function* addBlock(
     if (stepping) yield;
     const u = rowsOf(userIdx);
     u.reserve(UserColumns.settledRoom(u.n + rows[userIdx]!));
+    // And for the sums per snapshot they count in, at most one a row or a snapshot (settling fits them).
+    u.bySnapshot.ensure(snapshotCount);
+    u.bySnapshot.reserve(Math.min(snapshotCount, u.bySnapshot.touchedCount + rows[userIdx]!));
   }
   if (stepping) yield;
   const counts = { users: userCount, snapshots: snapshotCount, devices: deviceCount };
@@ -125,6 +144,7 @@ export function* addBlock(
   // generator's loop between yields it compiles late), with a pause between steps for a load made
   // in the background (StatsIndex.loadInSteps), and sooner once the turn's time is up.
   const piece = Math.min(ITEMS_PER_LOOK, rowsPerStep);
+  const run = savedRun(piece);
   let sincePause = 0;
   for (let r = 0; r < block.count; r += piece) {
     if (stepping && r > 0 && (sincePause >= rowsPerStep || timeIsUp())) {
@@ -132,9 +152,53 @@ export function* addBlock(
       sincePause = 0;
     }
     const end = Math.min(block.count, r + piece);
-    placeRows(view, r, end, counts, place, rowsOf, otherIds);
+    // A row whose id is kept in memory (no log line) is added on its own, and the rows of its piece.
+    if (decodeRun(view, r, end, counts, run)) placeRun(run);
+    else placeRows(view, r, end, counts, place, rowsOf, otherIds);
     sincePause += end - r;
   }
+}
+
+function savedRun(count: number): SavedRun {
+  return {
+    count: 0,
+    toCome: 0,
+    at: new Float64Array(count),
+    userOf: new Int32Array(count),
+    snap: new Uint32Array(count),
+    device: new Uint32Array(count),
+    flags: new Uint8Array(count),
+    line: new Float64Array(count),
+  };
+}
+
+/**
+ * Decodes saved rows [from, to) of a block into `run`; false when one keeps its id in memory
+ * (OTHER_ID), for `placeRows` to add them.
+ */
+function decodeRun(
+  view: DataView,
+  from: number,
+  to: number,
+  counts: { users: number; snapshots: number; devices: number },
+  run: SavedRun,
+): boolean {
+  const { at, userOf, snap, device, flags, line } = run;
+  for (let r = from, i = 0; r < to; r += 1, i += 1) {
+    const o = r * RECORD_BYTES;
+    const f = view.getUint32(o + 20, true);
+    if (f & OTHER_ID) return false;
+    at[i] = view.getFloat64(o, true);
+    userOf[i] = view.getUint32(o + 8, true);
+    snap[i] = view.getUint32(o + 12, true);
+    device[i] = view.getUint32(o + 16, true);
+    if (userOf[i]! >= counts.users || snap[i]! >= counts.snapshots || device[i]! > counts.devices)
+      throw new Error('saved index: a row refers to nothing');
+    flags[i] = f;
+    line[i] = lineOf(view.getUint32(o + 24, true), f);
+  }
+  run.count = to - from;
+  return true;
 }
 
 /** Counts records [from, to) of a block per user into `rows` (a plain function: V8 compiles its loop). */

@@ -240,6 +240,12 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
   // A play counts once per genre group and once per spelling, however often it is tagged.
   const { rawKey, rawSpelling } = tables.genres;
   const { genreKeys, spellings } = logged;
+  // Room for the block's lists at once: grown list by list, each would be copied again and again.
+  logged.artists.reserve(saved.count, saved.artists.length);
+  logged.artistNames.reserve(saved.count, saved.artistNames.length);
+  logged.rawGenres.reserve(saved.count, saved.genres.length);
+  genreKeys.reserve(saved.count, saved.genres.length);
+  spellings.reserve(saved.count, saved.genres.length);
   let artist = 0;
   let genre = 0;
   for (let s = 0; s < saved.count; s += 1) {

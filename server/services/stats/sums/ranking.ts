@@ -1,11 +1,16 @@
 import { capacityFor, grown } from '../columns/columns.js';
+import { performance } from 'node:perf_hooks';
 import { SLICED_TRIES } from '../columns/slices.js';
+import { STEP_MS } from '../../steps.js';
 import { sortInSteps } from './sort-in-steps.js';
 import type { Tally } from './tally.js';
 import type { Comparator } from './top-n.js';
 
-/** Comparisons a step of a ranking made ahead may spend before other work gets a turn. */
-const COMPARISONS_PER_TURN = 20_000;
+/**
+ * Comparisons a step of a ranking made ahead spends before it looks at the clock: steps run until
+ * the turn's budget (STEP_MS) is spent, then other work gets a turn.
+ */
+const COMPARISONS_PER_STEP = 20_000;
 
 /**
  * A tally's played items kept in rank order (a summary table with a rank index, in memory): made by
@@ -32,21 +37,32 @@ export class Ranking {
   }
 
   /**
-   * Makes the ranking ahead of its first read, a step of its sort per turn of the event loop: a
-   * heavy listener's made at once by that read would hold the loop while other requests wait.
+   * Makes the ranking ahead of its first read, its sort in steps for up to STEP_MS a turn of the
+   * event loop: a heavy listener's made at once by that read would hold the loop while other
+   * requests wait, and a step a turn would make a first read wait for every other turn between.
    * `version` changes whenever the tally does (a log counted between steps): the sort then starts
    * over, and after three tries it is made at once.
    */
-  async prepare(version: () => number, nextTurn: () => Promise<void>): Promise<void> {
+  async prepare(
+    version: () => number,
+    nextTurn: () => Promise<void>,
+    now: () => number = () => performance.now(),
+  ): Promise<void> {
     for (let tries = 1; !this.built; tries += 1) {
       if (tries > SLICED_TRIES) return this.build();
       const seen = version();
       const items = Int32Array.from(this.tally.played());
-      const steps = sortInSteps(items, this.order(), COMPARISONS_PER_TURN);
+      const steps = sortInSteps(items, this.order(), COMPARISONS_PER_STEP);
       let current = true;
-      while (current && !steps.next().done) {
+      let done = steps.next().done;
+      while (current && !done) {
         await nextTurn();
         current = version() === seen && !this.built;
+        if (!current) break;
+        // A step at least, then more while the turn's budget lasts.
+        const until = now() + STEP_MS;
+        do done = steps.next().done;
+        while (!done && now() < until);
       }
       if (current) this.keep(items);
     }

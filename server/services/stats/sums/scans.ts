@@ -175,6 +175,8 @@ export function foldKind(
   // Room for every item first: grown add by add, an array would be copied again at every growth.
   if (first === 0) {
     into[kind].ensure(table.itemCount(kind));
+    // A sparse tally's sums too: at most an item per snapshot of `from`, for tracks and albums.
+    into[kind].reserve(Math.min(table.itemCount(kind), from.touchedCount));
     if (kind === 'genres') into.spellings.ensure(table.itemCount('spellings'));
   }
   const { plays, skips, last, touched } = from;

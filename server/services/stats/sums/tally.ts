@@ -70,6 +70,15 @@ export class Tally {
     }
   }
 
+  /**
+   * Sparse only: room for the sums of `items` items at once, for a bulk count that knows about how
+   * many it will touch; grown item by item, the arrays would be copied at every step of growth.
+   * `fit` lets go of what is left spare.
+   */
+  reserve(items: number): void {
+    if (this.slot && items > this.plays.length) this.grow(items - 1);
+  }
+
   /** Where item `idx`'s sums are in the arrays: -1 for an item of a sparse tally never counted. */
   at(idx: number): number {
     const slot = this.slot;

@@ -49,13 +49,16 @@ export class UserTallies {
     return u.all;
   }
 
-  /** `all` made in steps, a kind at a time (a listener settling in a load in the background). */
-  *allInSteps(u: UserColumns): Generator<void, void> {
+  /**
+   * `all` made in steps, a kind at a time (a listener settling in a load in the background); not
+   * kept unless `unchanged` still says so at the end (no row was added meanwhile).
+   */
+  *allInSteps(u: UserColumns, unchanged: () => boolean = () => true): Generator<void, void> {
     if (u.all) return;
     const all = newTallies(true);
     yield* foldAllInSteps(all, u.bySnapshot, this.tables.snapshots);
     yield* fitAllInSteps(all);
-    u.all = all;
+    if (unchanged()) u.all ??= all;
   }
 
   /**

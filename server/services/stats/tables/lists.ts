@@ -77,6 +77,13 @@ export class Lists {
 
   private used = 0;
 
+  /** Room for `lists` more lists of `values` more values in all, at once (a saved block's). */
+  reserve(lists: number, values: number): void {
+    if (this.lists + lists + 2 > this.starts.length)
+      this.starts = growing(this.starts, this.lists + lists + 2);
+    if (this.used + values > this.all.length) this.all = growing(this.all, this.used + values);
+  }
+
   /** Adds `value` to the open list. */
   add(value: number): void {
     if (this.used === this.all.length) this.all = growing(this.all, this.used + 1);

@@ -70,3 +70,43 @@ describe('a heavy listener settling in a load in the background', () => {
     expect(stepped).toMatchObject({ plays: 108_000, first: 1_001 });
   });
 });
+
+describe('a listener left to settle after a load', () => {
+  const loaded = (rows: number) => {
+    const one = listenerWithOneTrack();
+    for (let i = 0; i < rows; i += 1) one.listener.add(1_000 + i, one.s, 0, i % 10 === 0 ? SKIP : 0);
+    one.listener.settleLater();
+    return one;
+  };
+
+  it('is settled by its first prepared read, with the sums a settle at once makes', async () => {
+    const { listener, artist } = loaded(5_000);
+    expect(listener.rows.all).toBeUndefined();
+    await listener.prepareAll();
+    expect(listener.rows.all?.plays).toBe(4_500);
+    expect(listener.rows.firstHeard?.[artist]).toBe(1_001);
+  });
+
+  it('keeps nothing a row added while it settles made stale, and settles afresh after', async () => {
+    const { listener, s, artist } = loaded(5_000);
+    const steps = listener.settleInSteps();
+    steps.next();
+    listener.add(500, s, 0, 0);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(step.value).toBe(false);
+    expect(listener.rows.all).toBeUndefined();
+    expect(listener.rows.firstHeard).toBeUndefined();
+    await listener.settled();
+    expect(listener.rows.all?.plays).toBe(4_501);
+    expect(listener.rows.firstHeard?.[artist]).toBe(500);
+  });
+
+  it('shares one settling between whoever waits for it', async () => {
+    const { listener } = loaded(5_000);
+    const first = listener.settled();
+    expect(listener.settled()).toBe(first);
+    await first;
+    expect(listener.rows.all?.plays).toBe(4_500);
+  });
+});

@@ -70,6 +70,22 @@ describe('an index loading in the background', () => {
     expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
   });
 
+  it('is ready once the rows are in, its listeners settled after or at a read, with the same answers', async () => {
+    const index = new StatsIndex({ rowsPerTurn: 10 });
+    const loading = new LoadingIndex(index, () => Promise.resolve(), 0);
+    expect(loading.load([savedOf(300)], [])).toBe(true);
+    await loading.finish();
+    expect(loading.ready).toBe(true);
+    // A read of one listener settles it; the rest settle after the load, and a read of the
+    // household's figures waits for them.
+    await index.prepareListener(users[0]!);
+    await index.settleLeft();
+    expect(answers(index)).toEqual(answers(statsIndexOf(logs)));
+    expect(users.map((userId) => index.topArtists({ userId }, 0, 500))).toEqual(
+      users.map((userId) => statsIndexOf(logs).topArtists({ userId }, 0, 500)),
+    );
+  });
+
   it('adds the saved rows a step per turn, then the logs handed over meanwhile, in order', async () => {
     let turns = 0;
     const index = new StatsIndex({ rowsPerTurn: 10 });

@@ -262,15 +262,18 @@ describe('StatsService headline facts', () => {
     const now = t.clock.now();
     await t.sut.log(principalOf(alice), 'play', { id: 't1', dateTime: now - 1000 });
     await t.sut.log(principalOf(carol), 'play', { id: 't2', dateTime: now - 2000 });
-    expect(t.sut.householdFacts(principalOf(admin), read())).toMatchObject({ people: 4, newArtists: 1 });
+    expect(await t.sut.householdFacts(principalOf(admin), read())).toMatchObject({
+      people: 4,
+      newArtists: 1,
+    });
     // Alice may read only herself and the sharer: Carol's private plays count for neither figure.
-    expect(t.sut.householdFacts(principalOf(alice), read())).toEqual({
+    expect(await t.sut.householdFacts(principalOf(alice), read())).toEqual({
       people: 2,
       daysListened: 1,
       newArtists: 1,
     });
-    expect(t.sut.householdFacts(principalOf(pass), read())).toMatchObject({ people: 1 });
-    expect(t.sut.householdFacts(principalOf(sharer), read())).toEqual({
+    expect(await t.sut.householdFacts(principalOf(pass), read())).toMatchObject({ people: 1 });
+    expect(await t.sut.householdFacts(principalOf(sharer), read())).toEqual({
       people: 1,
       daysListened: 0,
       newArtists: 0,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Ranking } from '../../../../../server/services/stats/sums/ranking.js';
 import { Tally } from '../../../../../server/services/stats/sums/tally.js';
 import { byPlays } from '../../../../../server/services/stats/sums/top-n.js';
+import { STEP_MS } from '../../../../../server/services/steps.js';
 
 /** A ranking by plays of a tally of `count` items with a few plays each (many ties), and their ids. */
 function rankingOf(count: number): { ranking: Ranking; tally: Tally; ids: string[] } {
@@ -18,14 +19,26 @@ async function prepareCountingTurns(
   ranking: Ranking,
   version: () => number,
   onTurn: (turn: number) => void = () => {},
+  /** The clock the steps are timed by: by default each look at it finds a turn's budget spent. */
+  now: () => number = ticking(STEP_MS),
 ): Promise<number> {
   let turns = 0;
-  await ranking.prepare(version, () => {
-    turns += 1;
-    onTurn(turns);
-    return Promise.resolve();
-  });
+  await ranking.prepare(
+    version,
+    () => {
+      turns += 1;
+      onTurn(turns);
+      return Promise.resolve();
+    },
+    now,
+  );
   return turns;
+}
+
+/** A clock that moves `by` ms at every look. */
+function ticking(by: number): () => number {
+  let t = 0;
+  return () => (t += by);
 }
 
 /** The order a ranking must have: every played item sorted at once. */
@@ -38,6 +51,16 @@ describe('a ranking made ahead of its first read', () => {
     const { ranking, tally, ids } = rankingOf(5000);
     expect(await prepareCountingTurns(ranking, () => 0)).toBeGreaterThan(1);
     expect(ranking.page(0, 5000)).toEqual(reference(tally, ids));
+  });
+
+  it('runs as many steps in a turn as its budget allows', async () => {
+    const { ranking, tally, ids } = rankingOf(50_000);
+    const stepAtATime = await prepareCountingTurns(rankingOf(50_000).ranking, () => 0);
+    // Each look at the clock finds a tenth of the budget spent: about ten steps a turn.
+    const turns = await prepareCountingTurns(ranking, () => 0, undefined, ticking(STEP_MS / 10));
+    expect(turns).toBeGreaterThan(1);
+    expect(turns).toBeLessThan(stepAtATime / 4);
+    expect(ranking.page(0, 50_000)).toEqual(reference(tally, ids));
   });
 
   it('starts over when a log is counted between steps, and is made at once after three tries', async () => {

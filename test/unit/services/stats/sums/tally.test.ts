@@ -118,3 +118,24 @@ describe("a listener's all-time sums, kept sparse", () => {
     expect(ranking.page(0, 100)).toEqual(tally.played().sort(byPlays(tally, ids)));
   });
 });
+
+describe('a sparse tally given room ahead', () => {
+  it('counts as one grown item by item, and fit lets go of the room left', () => {
+    const ahead = new Tally(true, true);
+    const grownByItem = new Tally(true, true);
+    ahead.ensure(1_000);
+    ahead.reserve(500);
+    expect(ahead.plays.length).toBe(500);
+    for (const t of [ahead, grownByItem]) for (let i = 0; i < 300; i += 3) t.bump(i, i % 2 === 0, 10, i);
+    ahead.fit();
+    grownByItem.fit();
+    expect(ahead.plays.length).toBe(100);
+    for (let i = 0; i < 300; i += 1) {
+      expect([ahead.playsOf(i), ahead.skipsOf(i), ahead.lastOf(i)]).toEqual([
+        grownByItem.playsOf(i),
+        grownByItem.skipsOf(i),
+        grownByItem.lastOf(i),
+      ]);
+    }
+  });
+});
