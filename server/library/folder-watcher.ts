@@ -34,9 +34,18 @@ export const DEFAULT_WATCH_OPTIONS: WatchOptions = {
   pollIntervalMs: 5 * 60_000,
 };
 
+/**
+ * A watch carries its folder and the music folder it lies in, so that one listener of each kind
+ * serves every watch (an emitter calls its listeners as its own methods): a collector's tens of
+ * thousands of folders then cost no closures of their own.
+ */
+const FOLDER = Symbol('folder');
+const ROOT = Symbol('root');
+type FolderWatch = FSWatcher & { [FOLDER]: string; [ROOT]: string };
+
 export class FolderWatcher {
   /** Watched folders by path. */
-  private watchers = new Map<string, FSWatcher>();
+  private watchers = new Map<string, FolderWatch>();
   private poll: NodeJS.Timeout | null = null;
   private debounce: NodeJS.Timeout | null = null;
   private firstEventAt: number | null = null;
@@ -47,6 +56,14 @@ export class FolderWatcher {
     private readonly logger: Logger,
     private readonly options: WatchOptions = DEFAULT_WATCH_OPTIONS,
   ) {}
+
+  private readonly onEvent = calledOn((watch: FolderWatch, event: string, name: string | Buffer | null) =>
+    this.event(watch, event, name),
+  );
+  private readonly onError = calledOn((watch: FolderWatch, err: Error) => {
+    this.unwatch(watch[FOLDER]);
+    if (watch[FOLDER] === watch[ROOT]) this.fallBack(watch[ROOT], messageOf(err));
+  });
 
   /** Watches every folder in `dirs` and below; resolves once all are watched (or polled). */
   async start(dirs: string[]): Promise<void> {
@@ -108,34 +125,36 @@ export class FolderWatcher {
         continue; // not a folder, or gone already
       }
       for (const entry of entries)
-        if (entry.isDirectory() && !entry.name.startsWith('.')) pending.push(path.join(dir, entry.name));
+        if (entry.isDirectory() && !entry.name.startsWith('.')) pending.push(inFolder(dir, entry.name));
     }
     return added;
   }
 
   private watchFolder(dir: string, root: string): void {
     if (this.stopped) return;
-    const watcher = watch(dir, { persistent: false }, (event, name) => {
-      const base = name ? path.basename(name.toString()) : '';
-      // Hidden names are temp files (artwork edits write `.name.tmp` next to the file).
-      if (base.startsWith('.')) return;
-      this.changed();
-      if (event !== 'rename') return;
-      // A name appeared or went: a new sub-folder needs a watch; a deleted folder lets go of its own.
-      // Files written into a new folder before its watch was in place are found by the rescan
-      // that its watch starts.
-      if (base)
-        this.watchTree(path.join(dir, base), root).then(
-          (added) => added > 0 && this.changed(),
-          () => undefined,
-        );
-      void stat(dir).catch(() => this.unwatch(dir));
-    });
-    watcher.on('error', (err) => {
-      this.unwatch(dir);
-      if (dir === root) this.fallBack(root, messageOf(err));
-    });
+    const watcher = watch(dir, { persistent: false }, this.onEvent) as FolderWatch;
+    watcher[FOLDER] = dir;
+    watcher[ROOT] = root;
+    watcher.on('error', this.onError);
     this.watchers.set(dir, watcher);
+  }
+
+  private event(watch: FolderWatch, event: string, name: string | Buffer | null): void {
+    const { [FOLDER]: dir, [ROOT]: root } = watch;
+    const base = name ? path.basename(name.toString()) : '';
+    // Hidden names are temp files (artwork edits write `.name.tmp` next to the file).
+    if (base.startsWith('.')) return;
+    this.changed();
+    if (event !== 'rename') return;
+    // A name appeared or went: a new sub-folder needs a watch; a deleted folder lets go of its own.
+    // Files written into a new folder before its watch was in place are found by the rescan
+    // that its watch starts.
+    if (base)
+      this.watchTree(inFolder(dir, base), root).then(
+        (added) => added > 0 && this.changed(),
+        () => undefined,
+      );
+    void stat(dir).catch(() => this.unwatch(dir));
   }
 
   private unwatch(dir: string): void {
@@ -172,6 +191,24 @@ export class FolderWatcher {
     );
     this.debounce.unref();
   }
+}
+
+/**
+ * `name` in the folder `dir` (a resolved path, `name` an entry of it): what path.join gives, made
+ * without its normalizing, whose result is a string of many pieces (several hundred bytes a folder,
+ * kept as long as the folder is watched).
+ */
+function inFolder(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+/** A listener an emitter calls as its own method, handing `handle` that emitter first. */
+function calledOn<W, A extends unknown[]>(
+  handle: (watch: W, ...args: A) => void,
+): (this: W, ...args: A) => void {
+  return function (this: W, ...args: A) {
+    handle(this, ...args);
+  };
 }
 
 /** inotify's per-user watch limit (ENOSPC) or the open-file limit. */

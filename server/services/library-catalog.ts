@@ -230,7 +230,8 @@ function* sortedByName(tracks: readonly TrackRecord[]): Generator<void, TrackRec
     },
     COMPARISONS_PER_STEP,
   );
-  return Array.from(order, (at) => tracks[at]!);
+  // Array.from grows its list as it goes; a copy is as long as the library and held as long.
+  return Array.from(order, (at) => tracks[at]!).slice();
 }
 
 /** Tracks already in name order: the sort is stable, so ties stay by name. */

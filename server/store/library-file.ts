@@ -166,7 +166,9 @@ async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> 
   rest += decoder.end();
   if (rest.length > 0) take(rest);
   if (!ended) throw invalid(path);
-  return index;
+  // Copies as long as their records: a list grown by pushing keeps up to half as many slots again
+  // spare, for as long as the library is the store's.
+  return { artists: index.artists.slice(), albums: index.albums.slice(), tracks: index.tracks.slice() };
 }
 
 function add(index: LibraryIndex, section: Section, raw: object, keep: RecordSink): void {

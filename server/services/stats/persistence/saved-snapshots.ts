@@ -19,8 +19,9 @@ import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
  *   u32 artists a snapshot | i32 artist | i32 artist name (one each per artist entry) |
  *   u32 genres a snapshot | i32 raw genre | f64 duration | the strings, one after the other
  *
- * A string table of one encoding decodes as one string, each entry a slice of it; UTF-16 keeps a
- * lone surrogate (which UTF-8 cannot) as it was.
+ * A string table of one encoding decodes as one string (its entries' lengths checked against it),
+ * each entry then decoded from its own bytes; UTF-16 keeps a lone surrogate (which UTF-8 cannot) as
+ * it was.
  */
 export const INTERNERS = ['tracks', 'albums', 'artists', 'names', 'rawGenres'] as const;
 
@@ -32,6 +33,9 @@ export interface SavedSnapshots {
   /** Those entries, one after the other, and each one's length. */
   text: string;
   lengths: Uint32Array;
+  /** The entries' bytes as saved, and their encoding (0 UTF-8, 1 UTF-16LE). */
+  strings: Buffer;
+  encoding: number;
   track: Int32Array;
   album: Int32Array;
   trackName: Int32Array;
@@ -154,12 +158,11 @@ export function decodeSnapshots(bytes: Uint8Array): SavedSnapshots | undefined {
     o + textBytes! !== bytes.byteLength
   )
     return undefined;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + o, textBytes).toString(
-    encoding === 1 ? 'utf16le' : 'utf8',
-  );
+  const strings = Buffer.from(Uint8Array.prototype.slice.call(bytes, o, o + textBytes!).buffer);
+  const text = strings.toString(encoding === 1 ? 'utf16le' : 'utf8');
   if (lengths.reduce((a, b) => a + b, 0) !== text.length) return undefined;
-  const saved = { count, from, added, text, lengths, track, album, trackName, albumName, artistCounts };
-  return { ...saved, artists, artistNames, genreCounts, genres, duration };
+  const saved = { count, from, added, text, lengths, strings, encoding: encoding!, track, album, trackName };
+  return { ...saved, albumName, artistCounts, artists, artistNames, genreCounts, genres, duration };
 }
 
 /**
@@ -204,8 +207,8 @@ const DEFINED_PER_STEP = 5_000;
  */
 export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep: number): Generator<void> {
   const all = interners(tables);
-  const { text, lengths } = saved;
-  let at = 0;
+  const { lengths } = saved;
+  const entry = entryReader(saved);
   let n = 0;
   for (const [k, added] of saved.added.entries()) {
     const interner = all[k]!;
@@ -213,16 +216,29 @@ export function* addInterned(tables: IndexTables, saved: SavedSnapshots, perStep
     for (let i = 0; i < added; i += perStep) {
       if (i > 0) yield;
       const values: string[] = [];
-      for (let j = i; j < Math.min(added, i + perStep); j += 1) {
-        const length = lengths[n++]!;
-        values.push(text.slice(at, (at += length)));
-      }
+      for (let j = i; j < Math.min(added, i + perStep); j += 1) values.push(entry(lengths[n++]!));
       if (k === 4) for (const value of values) tables.genres.intern(value);
       else interner.addSaved(values);
       if (interner.count !== saved.from[k] + i + values.length)
         throw new Error('saved index: tables out of step');
     }
   }
+}
+
+/**
+ * Reads the saved entries one after the other, `length` UTF-16 units each, each a string of its own
+ * decoded from its bytes. A slice of the block's decoded text would be V8's sliced string, which
+ * keeps the whole text alive as long as the interners hold any one entry: for good.
+ */
+function entryReader({ text, strings, encoding }: SavedSnapshots): (length: number) => string {
+  let at = 0;
+  let byte = 0;
+  if (encoding === 1) return (length) => strings.toString('utf16le', 2 * at, 2 * (at += length));
+  if (text.length === strings.length) return (length) => strings.toString('latin1', at, (at += length));
+  return (length) => {
+    const bytes = Buffer.byteLength(text.slice(at, (at += length)));
+    return strings.toString('utf8', byte, (byte += bytes));
+  };
 }
 
 /**

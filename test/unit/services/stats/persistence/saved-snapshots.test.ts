@@ -71,6 +71,25 @@ describe('the saved snapshot columns of a play index', () => {
     expect(contents(loaded)).toEqual(contents(tablesOf(61)));
   });
 
+  it('load each saved string whole, in UTF-8 of one byte a character or more, and in UTF-16', () => {
+    const names = {
+      ascii: (i: number) => `a track name long enough to share ${i}`,
+      utf8: (i: number) => (i % 2 ? `Tráck ${i} 日本 🎵 and more words` : `plain ${i} of ascii letters`),
+      utf16: (i: number) => `Tráck ${i} \ud800 lone`,
+    };
+    for (const name of Object.values(names)) {
+      const built = new IndexTables();
+      for (let i = 0; i < 40; i += 1)
+        built.snapshots.intern({ ...snapshot(i), trackName: name(i), genres: ['Rock'] }, i);
+      const loaded = new IndexTables();
+      expect(load(loaded, encodeSnapshots(built, 0, [0, 0, 0, 0, 0]))).toBe(true);
+      expect(loaded.names.values).toEqual(built.names.values);
+      expect(loaded.tracks.values).toEqual(built.tracks.values);
+      expect(contents(loaded)).toEqual(contents(built));
+      expect(loaded.names.get(name(7))).toBe(built.names.get(name(7)));
+    }
+  });
+
   it('add block after block, each with what was interned since the one before', () => {
     const built = tablesOf(25);
     const first = encodeSnapshots(built, 0, [0, 0, 0, 0, 0]);
@@ -111,6 +130,7 @@ describe('the saved snapshot columns of a play index', () => {
     tables.snapshots.intern({ ...snapshot(1), genres: ['Rock', 'Rocl'] }, 0);
     const saved = decodeSnapshots(encodeSnapshots(tables, 0, [0, 0, 0, 0, 0]))!;
     // "Rocl" damaged into "Rock": the same length, every number still in range.
+    saved.strings.write('Rock', saved.strings.indexOf('Rocl', 0, 'utf16le'), 'utf16le');
     saved.text = saved.text.replace('Rocl', 'Rock');
     expect(finish(snapshotsFit(saved))).toBe(true);
     expect(() => {
