@@ -36,7 +36,10 @@ export class CatalogOrders {
   private trackGenres: Map<string, TrackRecord[]> | undefined;
   private artistTracks: Map<string, TrackRecord[]> | undefined;
   private newestTracks: readonly TrackRecord[] | undefined;
-  /** The sorts `ahead` has begun: a read finishes the one it needs rather than sorting again. */
+  /**
+   * The sorts `ahead` has begun: a read finishes the one it needs rather than sorting again. Each is
+   * let go as it ends: a finished generator still holds what its steps captured (the sort keys).
+   */
   private makingNewest: Steps<readonly AlbumRecord[]> | undefined;
   private makingByArtist: Steps<readonly AlbumRecord[]> | undefined;
   private makingNewestTracks: Steps<readonly TrackRecord[]> | undefined;
@@ -142,6 +145,7 @@ export class CatalogOrders {
       (a, b) => added[b]! - added[a]!,
       COMPARISONS_PER_STEP,
     );
+    this.makingNewest = undefined;
     return (this.newest = order.map((i) => albums[i]!));
   }
 
@@ -161,6 +165,7 @@ export class CatalogOrders {
       (a, b) => added[b]! - added[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0),
       COMPARISONS_PER_STEP,
     );
+    this.makingNewestTracks = undefined;
     return (this.newestTracks = order.map((i) => tracks[i]!));
   }
 
@@ -176,6 +181,7 @@ export class CatalogOrders {
       (a, b) => byName(artists[a]!, artists[b]!) || byName(albums[a]!.name, albums[b]!.name),
       COMPARISONS_PER_STEP,
     );
+    this.makingByArtist = undefined;
     return (this.byArtist = order.map((i) => albums[i]!));
   }
 
