@@ -102,6 +102,8 @@ export function subsonicApi(services: Services, options: SubsonicApiOptions): Ko
           header: (header) => ctx.get(header) || null,
         },
       };
+      // Answers look the caller's (or the household's) play counts up as they are made.
+      if (caller) await services.stats.listenersSettled();
       const reply = await method.handler(request);
       if (isBinary(reply)) {
         ctx.status = reply.status ?? 200;

@@ -305,6 +305,15 @@ export class StatsService {
   }
 
   /**
+   * Resolves once every listener a start left to settle is settled (at once when they are), taking
+   * their settling over with a read's turns. For answers that look play counts up while they are
+   * made (Subsonic's): an unsettled listener's all-time sums would otherwise be made there, at once.
+   */
+  listenersSettled(): Promise<void> {
+    return this.index.settleLeft();
+  }
+
+  /**
    * The same figures as playCounts, one track or album at a time: what a page of a few hundred
    * items needs, whatever the number the user ever played.
    */
