@@ -74,7 +74,12 @@ export class MixService {
     let turnDue = false;
     for (const id of MIX_IDS) {
       if (!includeHidden && hidden.includes(id)) continue;
-      if (turnDue) await nextTurn();
+      if (turnDue) {
+        await nextTurn();
+        // What the turn may have changed (a scan's new catalog, a recount) is readied again in
+        // steps; when nothing changed this costs no turn.
+        await this.prepare(caller);
+      }
       const { mix, made } = this.make(caller, id, hidden);
       turnDue = made;
       if (mix.trackIds.length > 0) mixes.push(mix);
