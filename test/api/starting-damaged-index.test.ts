@@ -51,6 +51,10 @@ describe('a server starting over a damaged saved play index', () => {
     await first?.stop();
   });
 
+  /** A start over the first server's data folder, with the same library and clock. */
+  const restart = () =>
+    startTestServer({ scanner: fakeScanner(library), dataDir: first.dataDir, clock: first.clock });
+
   const f64 = (ms: number) => {
     const b = Buffer.alloc(8);
     b.writeDoubleLE(ms);
@@ -84,11 +88,7 @@ describe('a server starting over a damaged saved play index', () => {
     'rebuilds the index from the log and answers every statistic as the log has it: %s',
     async (_, damage) => {
       await writeFile(join(first.dataDir, 'plays.index'), damage());
-      const t = await startTestServer({
-        scanner: fakeScanner(library),
-        dataDir: first.dataDir,
-        clock: first.clock,
-      });
+      const t = await restart();
       try {
         expect(await answers(t)).toEqual(expected);
         expect(t.logs.join('\n')).toMatch(/the saved play index is damaged; rebuilding it from the play log/);
@@ -107,11 +107,7 @@ describe('a server starting over a damaged saved play index', () => {
       withDataCrcs(replaced(Buffer.from('t1t2'), Buffer.from('t1t1'))),
     );
     for (const start of ['this start', 'the next']) {
-      const t = await startTestServer({
-        scanner: fakeScanner(library),
-        dataDir: first.dataDir,
-        clock: first.clock,
-      });
+      const t = await restart();
       try {
         expect(await answers(t), start).toEqual(expected);
         const logs = t.logs.join('\n');
@@ -130,11 +126,7 @@ describe('a server starting over a damaged saved play index', () => {
     // "Track t2" is the saved strings' (the first, the log's snapshot text, has a checksum of its own).
     const path = join(first.dataDir, 'plays.index');
     await writeFile(path, withDataCrcs(replaced(Buffer.from('Track t2'), Buffer.from('Track t1'), 'last')));
-    const t = await startTestServer({
-      scanner: fakeScanner(library),
-      dataDir: first.dataDir,
-      clock: first.clock,
-    });
+    const t = await restart();
     try {
       expect(await answers(t)).toEqual(expected);
       const told = () => Promise.resolve(t.logs.join('\n').includes('holds a string twice'));
@@ -148,11 +140,7 @@ describe('a server starting over a damaged saved play index', () => {
     } finally {
       await t.stop(true);
     }
-    const next = await startTestServer({
-      scanner: fakeScanner(library),
-      dataDir: first.dataDir,
-      clock: first.clock,
-    });
+    const next = await restart();
     try {
       expect(await answers(next)).toEqual(expected);
       expect(next.logs.join('\n')).not.toMatch(/holds a string twice|damaged/);
