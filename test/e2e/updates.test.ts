@@ -159,9 +159,15 @@ describe('Updates', () => {
       () => page.getByTestId('update-where').textContent(),
       expect.stringMatching(/at most once a day/),
     );
+    // The view's check answered, not only asked: a check still in flight would be joined by the next
+    // test's and give it this one's answer (no release yet).
+    const answered = page.waitForResponse((response) =>
+      response.url().includes('/api/settings/check-for-updates'),
+    );
     await openSection(page, 'library');
     await openSection(page, 'updates');
-    await eventually(() => fake.apiCount(), before + 1);
+    await answered;
+    expect(fake.apiCount()).toBe(before + 1);
   });
 
   it('shows the current and latest version, the release notes from markdown, and a badge on Updates', async () => {
