@@ -1,7 +1,7 @@
 import { capacityFor, grown } from '../columns/columns.js';
 import { performance } from 'node:perf_hooks';
 import { SLICED_TRIES } from '../columns/slices.js';
-import { STEP_MS } from '../../steps.js';
+import { inBackground } from '../../steps.js';
 import { sortInSteps } from './sort-in-steps.js';
 import type { Tally } from './tally.js';
 import type { Comparator } from './top-n.js';
@@ -52,19 +52,17 @@ export class Ranking {
       if (tries > SLICED_TRIES) return this.build();
       const seen = version();
       const items = Int32Array.from(this.tally.played());
-      const steps = sortInSteps(items, this.order(), COMPARISONS_PER_STEP);
-      let current = true;
-      let done = steps.next().done;
-      while (current && !done) {
-        await nextTurn();
-        current = version() === seen && !this.built;
-        if (!current) break;
-        // A step at least, then more while the turn's budget lasts.
-        const until = now() + STEP_MS;
-        do done = steps.next().done;
-        while (!done && now() < until);
-      }
-      if (current) this.keep(items);
+      const order = this.order();
+      const steps = (function* () {
+        yield* sortInSteps(items, order, COMPARISONS_PER_STEP);
+        return items;
+      })();
+      // The first step at once: a small ranking is made without waiting for a turn.
+      const first = steps.next();
+      const sorted = first.done
+        ? first.value
+        : await inBackground(steps, () => version() === seen && !this.built, nextTurn, now);
+      if (sorted) this.keep(sorted);
     }
   }
 
