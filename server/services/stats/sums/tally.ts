@@ -1,4 +1,3 @@
-import { finish } from '../../steps.js';
 import { capacityFor, grown } from '../columns/columns.js';
 
 /**
@@ -248,12 +247,7 @@ export function newTallies(sparse = false): Tallies {
   };
 }
 
-/** `Tally.fit` for each kind of `t`. */
-export function fitAll(t: Tallies): void {
-  finish(fitAllInSteps(t));
-}
-
-/** `fitAll`, a kind a step: together they are a listener's every item at once. */
+/** `Tally.fit` for each kind of `t`, a kind a step: together they are a listener's every item at once. */
 export function* fitAllInSteps(t: Tallies): Generator<void, void> {
   for (const kind of ['tracks', 'albums', 'artists', 'genres', 'spellings'] as const) {
     t[kind].fit();

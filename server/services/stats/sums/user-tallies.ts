@@ -3,7 +3,8 @@ import { Ranking } from './ranking.js';
 import { RowMarks } from '../columns/row-marks.js';
 import { foldAll, foldAllInSteps, snapshotSums } from './scans.js';
 import { scanInSlices, type Slicing } from '../columns/slices.js';
-import { fitAll, fitAllInSteps, newTallies, Tally, type Kind, type Tallies } from './tally.js';
+import { fitAllInSteps, newTallies, Tally, type Kind, type Tallies } from './tally.js';
+import { finish } from '../../steps.js';
 import { byPlays, byRecency, type Comparator } from './top-n.js';
 import { noteHeard } from '../columns/first-heard.js';
 import { SKIP, type UserColumns } from '../columns/user-columns.js';
@@ -40,13 +41,8 @@ export class UserTallies {
 
   /** A user's all-time sums per kind: folded from the sums per snapshot at the first read, then kept current. */
   all(u: UserColumns): Tallies {
-    if (!u.all) {
-      const all = newTallies(true);
-      foldAll(all, u.bySnapshot, this.tables.snapshots);
-      fitAll(all);
-      u.all = all;
-    }
-    return u.all;
+    if (!u.all) finish(this.allInSteps(u));
+    return u.all!;
   }
 
   /**
