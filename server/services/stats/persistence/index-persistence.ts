@@ -192,13 +192,23 @@ function decodeRun(
     userOf[i] = view.getUint32(o + 8, true);
     snap[i] = view.getUint32(o + 12, true);
     device[i] = view.getUint32(o + 16, true);
-    if (userOf[i]! >= counts.users || snap[i]! >= counts.snapshots || device[i]! > counts.devices)
+    if (!refersToEntries(counts, userOf[i]!, snap[i]!, device[i]!))
       throw new Error('saved index: a row refers to nothing');
     flags[i] = f;
     line[i] = lineOf(view.getUint32(o + 24, true), f);
   }
   run.count = to - from;
   return true;
+}
+
+/** Whether a saved row's user, snapshot and device (+1, 0: none) are entries of the tables. */
+function refersToEntries(
+  counts: { users: number; snapshots: number; devices: number },
+  userIdx: number,
+  s: number,
+  device: number,
+): boolean {
+  return userIdx < counts.users && s < counts.snapshots && device <= counts.devices;
 }
 
 /** Counts records [from, to) of a block per user into `rows` (a plain function: V8 compiles its loop). */
@@ -226,8 +236,7 @@ function placeRows(
     const s = view.getUint32(o + 12, true);
     const device = view.getUint32(o + 16, true);
     const flags = view.getUint32(o + 20, true);
-    if (userIdx >= counts.users || s >= counts.snapshots || device > counts.devices)
-      throw new Error('saved index: a row refers to nothing');
+    if (!refersToEntries(counts, userIdx, s, device)) throw new Error('saved index: a row refers to nothing');
     const row = place(userIdx, at, s, device, flags);
     const u = rowsOf(userIdx);
     const ref = view.getUint32(o + 24, true);
@@ -338,9 +347,12 @@ function recordsFit(
   for (let r = from; r < to; r += 1) {
     const o = r * RECORD_BYTES;
     if (
-      view.getUint32(o + 8, true) >= counts.users ||
-      view.getUint32(o + 12, true) >= counts.snapshots ||
-      view.getUint32(o + 16, true) > counts.devices ||
+      !refersToEntries(
+        counts,
+        view.getUint32(o + 8, true),
+        view.getUint32(o + 12, true),
+        view.getUint32(o + 16, true),
+      ) ||
       !Number.isFinite(view.getFloat64(o, true)) ||
       (view.getUint32(o + 20, true) & OTHER_ID && view.getUint32(o + 24, true) >= counts.otherIds)
     )
