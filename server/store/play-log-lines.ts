@@ -1,6 +1,9 @@
 import type { LoggedNames, LoggedRows, PlayLogEntry } from '../domain/play.js';
 import { decodePlayLine, decodeSnapshotLine, entryOf } from './play-log-codec.js';
-import type { LineReader } from './play-log-reader.js';
+import type { FileHandle } from 'node:fs/promises';
+import type { Logger } from '../logger.js';
+import { readLines, type LineReader, type ReadResult } from './play-log-reader.js';
+import { readRowsInThread, ROW_THREAD_BYTES } from './play-log-row-thread.js';
 import { PlayRowReader } from './play-log-rows.js';
 import type { LogSnapshots } from './play-log-snapshots.js';
 
@@ -27,14 +30,19 @@ export function lineReader(
 }
 
 /** `lineReader`, with the log lines read as rows by `rows` (PlayRowReader). */
-export function rowLineReader(snapshots: LogSnapshots, rows: PlayRowReader): LineReader {
+export function rowLineReader(snapshots: Pick<LogSnapshots, 'define'>, rows: PlayRowReader): LineReader {
   return (buf, start, end, offset) => {
     if (buf[start] === 0x7b /* { */) return defineSnapshot(snapshots, buf, start, end);
     return rows.read(buf, start, end, offset);
   };
 }
 
-function defineSnapshot(snapshots: LogSnapshots, buf: Buffer, start: number, end: number): boolean {
+function defineSnapshot(
+  snapshots: Pick<LogSnapshots, 'define'>,
+  buf: Buffer,
+  start: number,
+  end: number,
+): boolean {
   const line = decodeSnapshotLine(buf.toString('utf8', start, end));
   return line !== undefined && snapshots.define(line.n, line.snapshot);
 }
@@ -60,4 +68,38 @@ export function logLines(
     onEntry(entry, snapshot, line);
   });
   return { read, flush: () => entries };
+}
+
+export interface LogRead {
+  handle: FileHandle;
+  path: string;
+  logger: Logger;
+  startAt: number;
+  /** Lines starting at or after this are left unread (null: read to the end). */
+  endAt: number | null;
+  /** Where the log ends, for the rows' estimate of those to come. */
+  fileBytes: number;
+  snapshots: LogSnapshots;
+  onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void;
+  onRows?: ((rows: LoggedRows, names: LoggedNames) => void) | undefined;
+  /**
+   * Whether rows read with no snapshot defined yet (from the first line) go through a worker
+   * thread (play-log-row-thread.ts); by default when there are ROW_THREAD_BYTES or more to read.
+   */
+  rowThread?: boolean | undefined;
+}
+
+/** Reads a log's lines as `logLines` has them; `read`: how many entries or rows were read. */
+export async function readLog(log: LogRead): Promise<ReadResult & { read: number }> {
+  const { onRows, snapshots, startAt, endAt, fileBytes } = log;
+  const bytes = (endAt ?? fileBytes) - startAt;
+  if (onRows && snapshots.count === 0 && (log.rowThread ?? bytes >= ROW_THREAD_BYTES)) {
+    const threaded = await readRowsInThread({ ...log, onRows });
+    if (threaded) return { ...threaded, read: threaded.rows };
+  }
+  const lines = logLines(snapshots, log.onEntry, onRows, fileBytes);
+  const result = await readLines(log.handle, log.path, log.logger, startAt, (buf, start, end, offset) =>
+    endAt !== null && offset >= endAt ? true : lines.read(buf, start, end, offset),
+  );
+  return { ...result, read: lines.flush() };
 }

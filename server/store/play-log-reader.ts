@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../logger.js';
+import { SCHEMA_VERSION, tryParse } from './play-log-codec.js';
 
 /** Big reads: the log of a busy household reaches hundreds of MB, and each read is a syscall. */
 const READ_CHUNK = 8 * 1024 * 1024;
@@ -25,6 +26,15 @@ export async function readHeader(handle: FileHandle): Promise<{ text: string; by
   if (bytesRead === 0) return undefined;
   if (newline < 0) return { text: buf.toString('utf8', 0, bytesRead), bytes: -1 };
   return { text: buf.toString('utf8', 0, newline), bytes: newline + 1 };
+}
+
+export /** Refuses a log this server cannot read (a version-1 log is migrated before it is opened). */
+function checkVersion(path: string, header: string): void {
+  const parsed = tryParse(header) as { schemaVersion?: unknown } | undefined;
+  const version = typeof parsed === 'object' && parsed !== null ? parsed.schemaVersion : undefined;
+  if (version !== SCHEMA_VERSION) {
+    throw new Error(`play log ${path} has schema ${String(version)}; this server reads ${SCHEMA_VERSION}`);
+  }
 }
 
 /**

@@ -18,15 +18,33 @@ KINDS[0x73] = ROW_SKIP;
 KINDS[0x50] = ROW_EXPLICIT_AT;
 KINDS[0x53] = ROW_SKIP | ROW_EXPLICIT_AT;
 
-class RowBatch implements LoggedRows {
+/** Bytes a batch's columns take: at and line 8 each, user, snapshot and device 4 each, kind 1. */
+const ROW_BYTES = 29;
+
+/**
+ * A batch's columns, in one block of memory: its own, or shared memory that a worker thread fills
+ * and the main thread reads (play-log-row-thread.ts).
+ */
+export class RowBatch implements LoggedRows {
+  static readonly BYTES = BATCH_ROWS * ROW_BYTES;
   count = 0;
   toCome = 0;
-  readonly at = new Float64Array(BATCH_ROWS);
-  readonly user = new Uint32Array(BATCH_ROWS);
-  readonly snapshot = new Uint32Array(BATCH_ROWS);
-  readonly device = new Uint32Array(BATCH_ROWS);
-  readonly kind = new Uint8Array(BATCH_ROWS);
-  readonly line = new Float64Array(BATCH_ROWS);
+  readonly at: Float64Array;
+  readonly line: Float64Array;
+  readonly user: Uint32Array;
+  readonly snapshot: Uint32Array;
+  readonly device: Uint32Array;
+  readonly kind: Uint8Array;
+
+  constructor(memory: ArrayBufferLike = new ArrayBuffer(RowBatch.BYTES)) {
+    const n = BATCH_ROWS;
+    this.at = new Float64Array(memory, 0, n);
+    this.line = new Float64Array(memory, 8 * n, n);
+    this.user = new Uint32Array(memory, 16 * n, n);
+    this.snapshot = new Uint32Array(memory, 20 * n, n);
+    this.device = new Uint32Array(memory, 24 * n, n);
+    this.kind = new Uint8Array(memory, 28 * n, n);
+  }
 }
 
 /**
@@ -40,8 +58,8 @@ class RowBatch implements LoggedRows {
 export class PlayRowReader {
   readonly users = new ByteInterner();
   readonly devices = new ByteInterner();
-  /** One batch, filled again once handed over: millions of rows make no garbage. */
-  private readonly batch = new RowBatch();
+  /** The batch being filled: by default one, filled again once handed over (millions of rows make no garbage). */
+  private batch: RowBatch;
 
   /** Where the last row's line ends in the log. */
   private end = 0;
@@ -58,13 +76,16 @@ export class PlayRowReader {
 
   /**
    * Rows of the log whose snapshots `snapshots` defines, handed to `deliver` with their names;
-   * `fileBytes`: the log's size, for the estimate of the rows to come.
+   * `fileBytes`: the log's size, for the estimate of the rows to come. `nextBatch` gives the batch
+   * to fill next, the first one included, once the last is handed over.
    */
   constructor(
     private readonly snapshots: Pick<LogSnapshots, 'count' | 'at'>,
     private readonly deliver: (rows: LoggedRows, names: LoggedNames) => void,
     private readonly fileBytes = 0,
+    private readonly nextBatch: () => RowBatch = oneBatch(),
   ) {
+    this.batch = nextBatch();
     this.names = {
       users: this.users.values,
       devices: this.devices.values,
@@ -157,6 +178,8 @@ export class PlayRowReader {
     this.batch.toCome = this.rowBytes > 0 ? Math.max(0, this.fileBytes - this.end) / this.rowBytes : 0;
     this.deliver(this.batch, this.names);
     this.batch.count = 0;
+    this.batch = this.nextBatch();
+    this.batch.count = 0;
     return this.rows;
   }
 
@@ -195,4 +218,9 @@ export class PlayRowReader {
     b.kind[row] = (line.type === 'skip' ? ROW_SKIP : 0) | (line.explicitAt ? ROW_EXPLICIT_AT : 0);
     return this.commit(offset, end - start + 1);
   }
+}
+
+function oneBatch(): () => RowBatch {
+  const batch = new RowBatch();
+  return () => batch;
 }

@@ -5,9 +5,9 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger.js';
 import { fsyncDir } from '../fs/atomic-file.js';
-import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION, tryParse } from './play-log-codec.js';
-import { logLines } from './play-log-lines.js';
-import { readHeader, readLines } from './play-log-reader.js';
+import { decodePlayLine, HEADER, playLine, SCHEMA_VERSION } from './play-log-codec.js';
+import { readLog } from './play-log-lines.js';
+import { checkVersion, readHeader } from './play-log-reader.js';
 import { migrateV1Log } from './play-log-migration.js';
 import { LogSnapshots } from './play-log-snapshots.js';
 import type { PlayStore } from '../domain/ports.js';
@@ -33,6 +33,8 @@ export interface PlayLogOptions {
    * the lines before it define must be given too (`PlayLog.snapshots` when it was taken).
    */
   from?: { position: LogPosition; snapshots: LogSnapshots } | undefined;
+  /** Whether rows read from the first line go through a worker thread (`LogRead.rowThread`). */
+  rowThread?: boolean | undefined;
 }
 
 /**
@@ -146,15 +148,16 @@ export class PlayLog implements PlayStore {
         checkVersion(path, header.text);
         const from = options.from;
         if (from) snapshots = from.snapshots;
-        const lines = logLines(snapshots, options.onEntry, options.onRows, existing?.size ?? 0);
-        const result = await readLines(
+        const result = await readLog({
+          ...options,
           handle,
           path,
-          options.logger,
-          from?.position.bytes ?? header.bytes,
-          lines.read,
-        );
-        replayed = lines.flush();
+          startAt: from?.position.bytes ?? header.bytes,
+          endAt: null,
+          fileBytes: existing?.size ?? 0,
+          snapshots,
+        });
+        replayed = result.read;
         bytes = result.goodBytes;
         loaded = (from?.position.entries ?? 0) + replayed;
         if (result.goodBytes < result.fileBytes) {
@@ -199,11 +202,17 @@ export class PlayLog implements PlayStore {
       const header = await readHeader(handle);
       if (!header || header.bytes < 0) return;
       const read = new LogSnapshots();
-      const lines = logLines(read, onEntry, onRows, end);
-      await readLines(handle, this.path, this.logger, header.bytes, (buf, start, stop, offset) =>
-        offset >= end ? true : lines.read(buf, start, stop, offset),
-      );
-      lines.flush();
+      await readLog({
+        handle,
+        path: this.path,
+        logger: this.logger,
+        startAt: header.bytes,
+        endAt: end,
+        fileBytes: end,
+        snapshots: read,
+        onEntry,
+        onRows,
+      });
       // The index is rebuilt because what a saved index gave back did not fit: its snapshot texts
       // may be what was wrong.
       this.snapshots.repairFrom(read);
@@ -385,14 +394,5 @@ async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
   while (offset < buffer.length) {
     const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
     offset += bytesWritten;
-  }
-}
-
-/** Refuses a log this server cannot read (a version-1 log is migrated before it is opened). */
-function checkVersion(path: string, header: string): void {
-  const parsed = tryParse(header) as { schemaVersion?: unknown } | undefined;
-  const version = typeof parsed === 'object' && parsed !== null ? parsed.schemaVersion : undefined;
-  if (version !== SCHEMA_VERSION) {
-    throw new Error(`play log ${path} has schema ${String(version)}; this server reads ${SCHEMA_VERSION}`);
   }
 }

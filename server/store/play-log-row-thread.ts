@@ -1,0 +1,195 @@
+/**
+ * Reads a play log's rows in a worker thread, for a start that reads a big log whole (no saved
+ * index: the first start after an upgrade, or after plays.index was deleted). Finding the lines and
+ * decoding them is about half of such a read, indexing the rows the other half: on a machine with a
+ * core to spare, the worker decodes the next batches while the main thread indexes this one.
+ *
+ * The rows cross in a few batches of shared memory used in turn, so none is copied, and the worker
+ * waits while the main thread has every one of them to read: a worker ahead holds no more than
+ * those, whatever the log's size. Everything else a batch needs (the user ids, device names and
+ * snapshots its rows refer to that were not sent before) comes with it as a message. The worker
+ * reads the lines exactly as `PlayLog.open` does on the main thread (play-log-row-worker.ts), which
+ * is what a small log, or a worker that cannot start, still uses.
+ */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { LoggedNames, LoggedRows } from '../domain/play.js';
+import type { LogFields, Logger } from '../logger.js';
+import { decodeSnapshotText } from './play-log-codec.js';
+import type { ReadResult } from './play-log-reader.js';
+import { RowBatch } from './play-log-rows.js';
+import type { LogSnapshots } from './play-log-snapshots.js';
+
+/**
+ * Batches in flight: the main thread reads one while the worker fills the next; more only smooth
+ * out the turns the main thread spends on other work. Each takes RowBatch.BYTES (~1.9 MB).
+ */
+const SLOTS = 4;
+
+/** Below this much to read, a worker's start (tens of ms) costs more than it saves. */
+export const ROW_THREAD_BYTES = 32 * 1024 * 1024;
+
+/** What the worker is given. */
+export interface RowWorkerData {
+  path: string;
+  startAt: number;
+  /** Lines starting at or after this are left unread (null: read to the end). */
+  endAt: number | null;
+  fileBytes: number;
+  slots: SharedArrayBuffer[];
+  /** Int32Array(1): how many batches the main thread has read. */
+  released: SharedArrayBuffer;
+}
+
+/** What the worker posts, in order. */
+export type FromRowWorker =
+  | { kind: 'started' }
+  | {
+      kind: 'rows';
+      slot: number;
+      count: number;
+      toCome: number;
+      /** Names and snapshot texts first referred to in this batch or since the last one. */
+      users: string[];
+      devices: string[];
+      snapshots: string[];
+    }
+  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string; fields: LogFields }
+  | ({ kind: 'end'; rows: number; snapshots: string[] } & ReadResult)
+  | { kind: 'failed'; message: string };
+
+export interface RowThreadRead {
+  path: string;
+  logger: Logger;
+  startAt: number;
+  endAt: number | null;
+  fileBytes: number;
+  /** Defined with every snapshot the lines define, as a read on the main thread would. */
+  snapshots: LogSnapshots;
+  onRows: (rows: LoggedRows, names: LoggedNames) => void;
+}
+
+/**
+ * Reads the rows in a worker; `undefined` when no worker could be started (the caller reads them
+ * itself: nothing was delivered). Rejects when the read fails after it began, or `onRows` throws.
+ */
+export async function readRowsInThread(
+  read: RowThreadRead,
+): Promise<(ReadResult & { rows: number }) | undefined> {
+  const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(RowBatch.BYTES));
+  const released = new Int32Array(new SharedArrayBuffer(4));
+  const data: RowWorkerData = {
+    path: read.path,
+    startAt: read.startAt,
+    endAt: read.endAt,
+    fileBytes: read.fileBytes,
+    slots,
+    released: released.buffer,
+  };
+  const { snapshots, logger } = read;
+  const notStarted = (error: unknown) => {
+    logger.warn('play log: no worker thread could read it; it is read on the main thread', {
+      error: String(error),
+    });
+    return undefined;
+  };
+  let worker: Worker;
+  try {
+    worker = new Worker(await workerEntry(), { workerData: data });
+  } catch (error) {
+    return notStarted(error);
+  }
+  const batches = slots.map((memory) => new RowBatch(memory));
+  const users: string[] = [];
+  const devices: string[] = [];
+  const names: LoggedNames = { users, devices, snapshot: (n) => snapshots.at(n) };
+  const define = (texts: string[]) => {
+    for (const text of texts) {
+      const snapshot = decodeSnapshotText(text);
+      if (!snapshot || !snapshots.define(snapshots.count, snapshot))
+        throw new Error('the play log reader sent a snapshot that does not read');
+    }
+  };
+
+  return new Promise((resolve, reject) => {
+    let started = false;
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      outcome();
+    };
+    worker.on('message', (message: FromRowWorker) => {
+      if (settled) return;
+      try {
+        switch (message.kind) {
+          case 'started':
+            started = true;
+            return;
+          case 'log':
+            logger[message.level](message.message, message.fields);
+            return;
+          case 'rows': {
+            users.push(...message.users);
+            devices.push(...message.devices);
+            define(message.snapshots);
+            const batch = batches[message.slot]!;
+            batch.count = message.count;
+            batch.toCome = message.toCome;
+            read.onRows(batch, names);
+            Atomics.add(released, 0, 1);
+            Atomics.notify(released, 0);
+            return;
+          }
+          case 'end': {
+            define(message.snapshots);
+            const { goodBytes, fileBytes, rows } = message;
+            finish(() => resolve({ goodBytes, fileBytes, rows }));
+            return;
+          }
+          case 'failed':
+            finish(() => reject(new Error(message.message)));
+            return;
+        }
+      } catch (error) {
+        finish(() => reject(error instanceof Error ? error : new Error(String(error))));
+      }
+    });
+    // A worker that could not start (its file missing from a build, no thread to be had) leaves the
+    // read to the main thread; one that failed once reading had begun fails the read.
+    worker.on('error', (error: Error) =>
+      finish(() => (started ? reject(error) : resolve(notStarted(error)))),
+    );
+    worker.on('exit', (code) => {
+      const error = new Error(`the play log reader stopped (${code})`);
+      finish(() => (started ? reject(error) : resolve(notStarted(error))));
+    });
+  });
+}
+
+/**
+ * The worker's module, built beside this one. Run from the TypeScript sources (tests, `npm run
+ * melon`), a worker thread cannot load TypeScript: the module is bundled for it, once, by esbuild
+ * (a development tool, never loaded by the built server).
+ */
+async function workerEntry(): Promise<URL> {
+  const ext = extname(fileURLToPath(import.meta.url));
+  const url = new URL(`./play-log-row-worker${ext}`, import.meta.url);
+  if (ext !== '.ts') return url;
+  bundled ??= import('esbuild').then(async ({ build }) => {
+    const out = await build({
+      entryPoints: [fileURLToPath(url)],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    return new URL(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`);
+  });
+  return bundled;
+}
+let bundled: Promise<URL> | undefined;
