@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { scryptKey } from './scrypt-thread.js';
 import type { PasswordHash } from '../domain/user.js';
 
 // OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~128 MiB per hash; 2^15 keeps a login near 50 ms
@@ -6,14 +7,11 @@ import type { PasswordHash } from '../domain/user.js';
 const PARAMS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 } as const;
 
 function derive(password: string, salt: Buffer, params: Omit<PasswordHash, 'algorithm' | 'salt' | 'hash'>) {
-  return new Promise<Buffer>((resolve, reject) => {
-    scrypt(
-      password.normalize('NFC'),
-      salt,
-      params.keyLength,
-      { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r },
-      (error, key) => (error ? reject(error) : resolve(key)),
-    );
+  return scryptKey(password.normalize('NFC'), salt, params.keyLength, {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * params.N * params.r,
   });
 }
 
