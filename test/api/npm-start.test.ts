@@ -75,9 +75,10 @@ describe('npm start', () => {
     leftovers.push(lock.pid);
     expect(lock.pid).not.toBe(npm.child.pid);
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
-    // It runs with the memory settings README's service unit repeats.
+    // It runs with the memory and thread settings README's service unit repeats.
     const argv = (await readFile(`/proc/${lock.pid}/cmdline`, 'utf8')).split('\0');
     expect(argv).toContain('--max-old-space-size=1024');
+    expect(argv).toContain('--v8-pool-size=1');
     const environment = (await readFile(`/proc/${lock.pid}/environ`, 'utf8')).split('\0');
     expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 
