@@ -28,8 +28,8 @@ export async function readHeader(handle: FileHandle): Promise<{ text: string; by
   return { text: buf.toString('utf8', 0, newline), bytes: newline + 1 };
 }
 
-export /** Refuses a log this server cannot read (a version-1 log is migrated before it is opened). */
-function checkVersion(path: string, header: string): void {
+/** Refuses a log this server cannot read (a version-1 log is migrated before it is opened). */
+export function checkVersion(path: string, header: string): void {
   const parsed = tryParse(header) as { schemaVersion?: unknown } | undefined;
   const version = typeof parsed === 'object' && parsed !== null ? parsed.schemaVersion : undefined;
   if (version !== SCHEMA_VERSION) {

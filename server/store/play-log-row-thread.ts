@@ -23,11 +23,11 @@ import type { LogSnapshots } from './play-log-snapshots.js';
 
 /**
  * Batches in flight: the main thread reads one while the worker fills the next; more only smooth
- * out the turns the main thread spends on other work. Each takes RowBatch.BYTES (~1.9 MB).
+ * out the turns the main thread spends on other work. Each takes RowBatch.BYTES.
  */
 const SLOTS = 4;
 
-/** Below this much to read, a worker's start (tens of ms) costs more than it saves. */
+/** Below this much to read, a worker's start costs more than it saves. */
 export const ROW_THREAD_BYTES = 32 * 1024 * 1024;
 
 /** What the worker is given. */
@@ -44,7 +44,6 @@ export interface RowWorkerData {
 
 /** What the worker posts, in order. */
 export type FromRowWorker =
-  | { kind: 'started' }
   | {
       kind: 'rows';
       slot: number;
@@ -71,8 +70,9 @@ export interface RowThreadRead {
 }
 
 /**
- * Reads the rows in a worker; `undefined` when no worker could be started (the caller reads them
- * itself: nothing was delivered). Rejects when the read fails after it began, or `onRows` throws.
+ * Reads the rows in a worker; `undefined` when no worker could be started, or one failed before it
+ * delivered anything (the caller reads them itself). Rejects when the read fails after it delivered
+ * rows, or `onRows` throws.
  */
 export async function readRowsInThread(
   read: RowThreadRead,
@@ -113,7 +113,15 @@ export async function readRowsInThread(
   };
 
   return new Promise((resolve, reject) => {
-    let started = false;
+    // Nothing reaches the caller before the first batch (or the end): a worker that fails before
+    // it leaves the read to the main thread, as one that could not start, its warnings unsaid.
+    let delivered = false;
+    const held: Array<Extract<FromRowWorker, { kind: 'log' }>> = [];
+    const deliver = () => {
+      if (delivered) return;
+      delivered = true;
+      for (const line of held.splice(0)) logger[line.level](line.message, line.fields);
+    };
     let settled = false;
     const finish = (outcome: () => void) => {
       if (settled) return;
@@ -121,19 +129,19 @@ export async function readRowsInThread(
       void worker.terminate();
       outcome();
     };
+    const failed = (error: Error) => finish(() => (delivered ? reject(error) : resolve(notStarted(error))));
     worker.on('message', (message: FromRowWorker) => {
       if (settled) return;
       try {
         switch (message.kind) {
-          case 'started':
-            started = true;
-            return;
           case 'log':
-            logger[message.level](message.message, message.fields);
+            if (delivered) logger[message.level](message.message, message.fields);
+            else held.push(message);
             return;
           case 'rows': {
-            users.push(...message.users);
-            devices.push(...message.devices);
+            deliver();
+            for (const user of message.users) users.push(user);
+            for (const device of message.devices) devices.push(device);
             define(message.snapshots);
             const batch = batches[message.slot]!;
             batch.count = message.count;
@@ -144,28 +152,22 @@ export async function readRowsInThread(
             return;
           }
           case 'end': {
+            deliver();
             define(message.snapshots);
             const { goodBytes, fileBytes, rows } = message;
             finish(() => resolve({ goodBytes, fileBytes, rows }));
             return;
           }
           case 'failed':
-            finish(() => reject(new Error(message.message)));
+            failed(new Error(message.message));
             return;
         }
       } catch (error) {
         finish(() => reject(error instanceof Error ? error : new Error(String(error))));
       }
     });
-    // A worker that could not start (its file missing from a build, no thread to be had) leaves the
-    // read to the main thread; one that failed once reading had begun fails the read.
-    worker.on('error', (error: Error) =>
-      finish(() => (started ? reject(error) : resolve(notStarted(error)))),
-    );
-    worker.on('exit', (code) => {
-      const error = new Error(`the play log reader stopped (${code})`);
-      finish(() => (started ? reject(error) : resolve(notStarted(error))));
-    });
+    worker.on('error', failed);
+    worker.on('exit', (code) => failed(new Error(`the play log reader stopped (${code})`)));
   });
 }
 

@@ -104,19 +104,19 @@ const rows = new PlayRowReader(
 );
 
 async function main(): Promise<void> {
-  post({ kind: 'started' });
   const handle = await open(job.path, 'r');
+  let result;
   try {
     const read = rowLineReader(snapshots, rows);
     const { endAt } = job;
-    const result = await readLines(handle, job.path, logger, job.startAt, (buf, start, end, offset) =>
+    result = await readLines(handle, job.path, logger, job.startAt, (buf, start, end, offset) =>
       endAt !== null && offset >= endAt ? true : read(buf, start, end, offset),
     );
-    const count = rows.flush();
-    post({ kind: 'end', rows: count, snapshots: newSnapshots(), ...result });
   } finally {
     await handle.close();
   }
+  const count = rows.flush();
+  post({ kind: 'end', rows: count, snapshots: newSnapshots(), ...result });
 }
 
 main().catch((error: unknown) => {

@@ -18,8 +18,9 @@ KINDS[0x73] = ROW_SKIP;
 KINDS[0x50] = ROW_EXPLICIT_AT;
 KINDS[0x53] = ROW_SKIP | ROW_EXPLICIT_AT;
 
-/** Bytes a batch's columns take: at and line 8 each, user, snapshot and device 4 each, kind 1. */
-const ROW_BYTES = 29;
+/** Bytes a row takes in a batch's columns (below, in this order). */
+const ROW_BYTES =
+  2 * Float64Array.BYTES_PER_ELEMENT + 3 * Uint32Array.BYTES_PER_ELEMENT + Uint8Array.BYTES_PER_ELEMENT;
 
 /**
  * A batch's columns, in one block of memory: its own, or shared memory that a worker thread fills

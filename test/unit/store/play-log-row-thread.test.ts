@@ -13,6 +13,8 @@ import {
 import { createMemoryLogger } from '../../../server/logger.js';
 import { HEADER, playLine, snapshotLine, snapshotText } from '../../../server/store/play-log-codec.js';
 import { PlayLog } from '../../../server/store/play-log.js';
+import { readRowsInThread } from '../../../server/store/play-log-row-thread.js';
+import { LogSnapshots } from '../../../server/store/play-log-snapshots.js';
 
 const snapshot = (i: number): PlaySnapshot => ({
   trackId: `t${i}`,
@@ -141,5 +143,25 @@ describe('reading a play log in a worker thread', () => {
     });
     await expect(opening).rejects.toThrow('no room');
     expect(await readFile(path, 'utf8')).toBe(text);
+  });
+
+  it('leaves the read to the main thread when the worker fails before it delivers anything', async () => {
+    const logger = createMemoryLogger();
+    let batches = 0;
+    const snapshots = new LogSnapshots();
+    const read = await readRowsInThread({
+      path: join(await mkdtemp(join(tmpdir(), 'melon-rows-')), 'gone.jsonl'),
+      logger,
+      startAt: 0,
+      endAt: null,
+      fileBytes: 0,
+      snapshots,
+      onRows: () => (batches += 1),
+    });
+    expect(read).toBeUndefined();
+    expect(batches).toBe(0);
+    expect(snapshots.count).toBe(0);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]).toMatch(/WARN play log: no worker thread could read it.*ENOENT/);
   });
 });
