@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { scryptKey } from './scrypt-thread.js';
 import type { PasswordHash } from '../domain/user.js';
 
@@ -21,7 +21,24 @@ export async function hashPassword(password: string): Promise<PasswordHash> {
   return { algorithm: 'scrypt', salt: salt.toString('base64'), hash: key.toString('base64'), ...PARAMS };
 }
 
-export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
+/**
+ * Checks running now, by what they check: a Subsonic app sending its password with every request
+ * asks many at once after a restart, and they wait for one another (scrypt-thread.ts), so the same
+ * check is made once. Keyed by a digest, never the password itself.
+ */
+const checking = new Map<string, Promise<boolean>>();
+
+export function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
+  const digest = createHash('sha256').update(password.normalize('NFC')).digest('base64');
+  const key = `${stored.salt} ${stored.hash} ${digest}`;
+  const running = checking.get(key);
+  if (running) return running;
+  const check = verifyNow(password, stored).finally(() => checking.delete(key));
+  checking.set(key, check);
+  return check;
+}
+
+async function verifyNow(password: string, stored: PasswordHash): Promise<boolean> {
   const expected = Buffer.from(stored.hash, 'base64');
   const actual = await derive(password, Buffer.from(stored.salt, 'base64'), stored);
   return actual.length === expected.length && timingSafeEqual(actual, expected);

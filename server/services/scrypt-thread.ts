@@ -1,6 +1,6 @@
 /**
  * Password hashing (scrypt) in a worker thread of its own, at a low OS priority. A hash keeps a core
- * busy for tens of ms. Node runs it in its thread pool by default, beside file reads, where a few
+ * busy for a while. Node runs it in its thread pool by default, beside file reads, where a few
  * sign-ins at once (a household opening its apps, an app signing in twice) take every core of a
  * two-core NAS: the event loop then waits for the scheduler, and so does every other member's
  * request. One thread runs the hashes one after another, so there is always a core left. On Linux
@@ -40,37 +40,51 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-let worker: Worker | null = null;
-let nextId = 0;
-const pending = new Map<number, Pending>();
+interface HashingThread {
+  worker: Worker;
+  /** The checks posted to this thread and not answered yet, by id. */
+  pending: Map<number, Pending>;
+}
 
-/** The thread, started at the first hash; null when none can be started. */
-function thread(): Worker | null {
-  if (worker) return worker;
+let current: HashingThread | null = null;
+/** Set when a thread failed before it ever answered: it would again, so the pool hashes instead. */
+let unusable = false;
+let nextId = 0;
+
+/** The thread, started at the first hash; null when none can be, or one could not work. */
+function thread(): HashingThread | null {
+  if (current) return current;
+  if (unusable) return null;
+  let worker: Worker;
   try {
-    const started = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: RESOURCE_LIMITS });
-    // Idle, it must not keep a stopping server alive; a hash asked for must finish (`scryptKey`).
-    started.unref();
-    started.on('message', (answer: { id: number; key?: Uint8Array; error?: string }) => {
-      const job = pending.get(answer.id);
-      pending.delete(answer.id);
-      if (pending.size === 0) started.unref();
-      if (!job) return;
-      if (answer.key) job.resolve(Buffer.from(answer.key.buffer, answer.key.byteOffset, answer.key.length));
-      else job.reject(new Error(answer.error ?? 'scrypt failed'));
-    });
-    const lost = (error: Error) => {
-      if (worker === started) worker = null;
-      for (const job of pending.values()) job.reject(error);
-      pending.clear();
-    };
-    started.on('error', lost);
-    started.on('exit', (code) => lost(new Error(`the password thread stopped (${code})`)));
-    worker = started;
-    return started;
+    worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: RESOURCE_LIMITS });
   } catch {
     return null;
   }
+  const started: HashingThread = { worker, pending: new Map() };
+  let answered = false;
+  // Idle, it must not keep a stopping server alive; a hash asked for must finish (`scryptKey`).
+  worker.unref();
+  worker.on('message', (answer: { id: number; key?: Uint8Array; error?: string }) => {
+    answered = true;
+    const job = started.pending.get(answer.id);
+    started.pending.delete(answer.id);
+    if (started.pending.size === 0) worker.unref();
+    if (!job) return;
+    if (answer.key) job.resolve(Buffer.from(answer.key.buffer, answer.key.byteOffset, answer.key.length));
+    else job.reject(new Error(answer.error ?? 'scrypt failed'));
+  });
+  // Only this thread's checks fail with it; the next check starts another thread.
+  const lost = (error: Error) => {
+    if (current === started) current = null;
+    if (!answered) unusable = true;
+    for (const job of started.pending.values()) job.reject(error);
+    started.pending.clear();
+  };
+  worker.on('error', lost);
+  worker.on('exit', (code) => lost(new Error(`the password thread stopped (${code})`)));
+  current = started;
+  return started;
 }
 
 /** scrypt's key for `password`, derived in the password thread (in the thread pool if there is none). */
@@ -88,8 +102,10 @@ export function scryptKey(
   }
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, { resolve, reject });
-    hashing.ref();
-    hashing.postMessage({ id, password, salt, keyLength, options });
+    hashing.pending.set(id, { resolve, reject });
+    hashing.worker.ref();
+    // The salt in a buffer of its own: a small Buffer is a view of a shared pool, all of which
+    // would be copied across.
+    hashing.worker.postMessage({ id, password, salt: new Uint8Array(salt), keyLength, options });
   });
 }

@@ -3,9 +3,21 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hashPassword, verifyPassword } from '../../../server/services/passwords.js';
 import { ROOT, runCommand } from '../../support/run-command.js';
+import type * as ScryptThread from '../../../server/services/scrypt-thread.js';
+
+const hashes = vi.hoisted(() => ({ made: 0 }));
+vi.mock('../../../server/services/scrypt-thread.js', async (original) => {
+  const actual = await original<typeof ScryptThread>();
+  return {
+    scryptKey: (...args: Parameters<typeof actual.scryptKey>) => {
+      hashes.made += 1;
+      return actual.scryptKey(...args);
+    },
+  };
+});
 
 /** The nice value of each of this process's threads, by thread id (Linux). */
 function niceValues(): Map<number, number> {
@@ -57,5 +69,20 @@ describe('password hashing', () => {
     const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const result = await runCommand(process.execPath, [tsx, script], {}, 30_000);
     expect(result).toMatchObject({ code: 0, stdout: 'true\n' });
+  });
+
+  it('makes a check asked for several times at once only once, and again once it is done', async () => {
+    const stored = await hashPassword('same');
+    const before = hashes.made;
+    const results = await Promise.all([
+      verifyPassword('same', stored),
+      verifyPassword('same', stored),
+      verifyPassword('other', stored),
+      verifyPassword('same', stored),
+    ]);
+    expect(results).toEqual([true, true, false, true]);
+    expect(hashes.made - before).toBe(2);
+    expect(await verifyPassword('same', stored)).toBe(true);
+    expect(hashes.made - before).toBe(3);
   });
 });
