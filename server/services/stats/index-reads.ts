@@ -194,11 +194,17 @@ export abstract class IndexReads {
 
   /**
    * Visits the rows of `f` as spans of at most a slice of rows, a turn of the event loop between
-   * (slices.ts): `start()` readies the sums `visit` adds to, again whenever the scan starts over.
+   * (slices.ts): `start()` readies the sums `visit` adds to, again whenever the scan starts over;
+   * `fits()`, whether they can take logs added meanwhile (else it starts over for them).
    */
-  async scanSpans(f: StatsFilter, start: () => void, visit: (span: RowSpan) => void): Promise<void> {
+  async scanSpans(
+    f: StatsFilter,
+    start: () => void,
+    visit: (span: RowSpan) => void,
+    fits?: () => boolean,
+  ): Promise<void> {
     const l = this.listenerOf(f.userId);
-    return l ? l.scanSpans(() => this.rowSpan(f), start, visit) : start();
+    return l ? l.scanSpans(() => this.rowSpan(f), start, visit, fits) : start();
   }
 
   /**

@@ -232,9 +232,15 @@ export class Listener {
 
   /**
    * Visits the rows `span()` gives (again at each start over) as spans of at most a slice of rows,
-   * a turn of the event loop between (slices.ts): `start()` readies the sums `visit` adds to.
+   * a turn of the event loop between (slices.ts): `start()` readies the sums `visit` adds to, and
+   * `fits()` says whether they can take logs added since.
    */
-  async scanSpans(span: () => RowSpan | undefined, start: () => void, visit: (span: RowSpan) => void) {
+  async scanSpans(
+    span: () => RowSpan | undefined,
+    start: () => void,
+    visit: (span: RowSpan) => void,
+    fits?: () => boolean,
+  ) {
     let current: RowSpan | undefined;
     await scanInSlices(
       this.rows,
@@ -245,6 +251,7 @@ export class Listener {
       start,
       (lo, hi) => visit({ ...current!, lo, hi }),
       this.parts.slicing,
+      fits,
     );
   }
 

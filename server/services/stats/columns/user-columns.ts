@@ -41,9 +41,8 @@ const ROW_COLUMNS = ['at', 'snap', 'device', 'flags', 'ref'] as const;
  */
 export const GROW_AHEAD_FROM = 1 << 16;
 /**
- * Free rows a trim leaves in columns that grow ahead, so the logs that follow a load land
- * in them while the columns grow; growing starts at the first of them used (as a whole step would
- * have at the first log after a load, before).
+ * Free rows a trim leaves in columns that grow ahead, so the logs that follow a load land in them
+ * while the columns grow; growing starts at the first of them used.
  */
 export const SPARE_ROWS = 1024;
 
@@ -102,6 +101,8 @@ export class UserColumns {
   readonly byDevice = new Map<number, Tallies>();
   /** Logs shifted in far from the end since the last read (see `insertRow`). */
   farInserts = 0;
+  /** Counts changes that move rows (a log shifted in, a tail merged): a scan in slices starts over. */
+  moves = 0;
   /**
    * Per artist (by the index's number), the time of this user's first play of them (Infinity for
    * none): made at the first read that needs it, then kept current on every add (first-heard.ts).
@@ -134,10 +135,10 @@ export class UserColumns {
   }
 
   /**
-   * Grows the columns by one step (an eighth) before they are full, copying a slice of rows a turn of the
-   * event loop: a heavy listener's rows copied at once would hold the loop, the longer the busier
-   * the machine. Logs keep landing in the free rows meanwhile; a row written behind the copy
-   * (`insertRow`) is copied again. Should the free rows run out first, `reserve` finishes the copy.
+   * Grows the columns by one step (an eighth) before they are full, a slice of rows copied a turn:
+   * a heavy listener's rows copied at once would hold the loop. Logs keep landing in the free rows
+   * meanwhile; a row written behind the copy (`insertRow`) is copied again. Should the free rows
+   * run out first, `reserve` finishes the copy.
    */
   async growAhead({ rowsPerTurn, nextTurn }: Slicing): Promise<void> {
     this.growing = true;
@@ -147,10 +148,8 @@ export class UserColumns {
       if (this.at.length - this.n >= SPARE_ROWS) return;
       const from = ROW_COLUMNS.map((key) => this[key]);
       const cap = capacityFor(this.at.length + 1, this.at.length);
-      this.growth = new Growth(
-        from,
-        from.map((column) => emptyLike(column, cap)),
-      );
+      const to = from.map((column) => emptyLike(column, cap));
+      this.growth = new Growth(from, to);
       while (!this.copyStep(rowsPerTurn)) await nextTurn();
     } finally {
       this.growing = false;
@@ -254,6 +253,7 @@ export class UserColumns {
   /** Opens a gap at row `pos` by moving rows [pos, n) one place on. */
   private shift(pos: number): void {
     const { n } = this;
+    this.moves += 1;
     for (const key of ROW_COLUMNS) this[key].copyWithin(pos + 1, pos, n);
   }
 
@@ -315,6 +315,7 @@ export class UserColumns {
     }
     for (const key of ROW_COLUMNS) mergeTail(this[key], sorted, tail, before);
     this.sorted = n;
+    this.moves += 1;
     // Rows from the first tail row's place on moved: a growth copies them again, the marks are stale.
     if (this.growth) this.growth.copied = Math.min(this.growth.copied, before[0]!);
     this.marks = undefined;
@@ -377,10 +378,9 @@ function tailInOrder(at: Float64Array, sorted: number, n: number): Int32Array {
 }
 
 /**
- * Merges rows `tail` of `column` (in merged order) into its sorted rows [0, sorted): `before[j]` sorted
- * rows precede tail row j. From the last tail row back, the sorted rows after each move up past the
- * tail rows before them (copyWithin for long runs; a loop for short ones, cheaper than a native call)
- * and the tail row lands at its place.
+ * Merges rows `tail` of `column` (in merged order) into its sorted rows [0, sorted): `before[j]`
+ * sorted rows precede tail row j. From the last tail row back, the sorted rows after each move up
+ * past the tail rows before them (copyWithin for long runs, a loop for short ones) and it lands.
  */
 function mergeTail(column: Column, sorted: number, tail: Int32Array, before: Int32Array): void {
   const values = emptyLike(column, tail.length);

@@ -35,6 +35,8 @@ export async function devicesOf(index: StatsIndex, filter: StatsFilter): Promise
           if ((flags[row]! & SKIP) === 0) plays[d]! += 1;
         }
       },
+      // Logs added meanwhile fit unless they named a device new since the counts were made.
+      () => deviceNames.length + 1 <= scanned.logs.length,
     );
     // Read, never changed, below: kept as it is.
     counts = scanned;
@@ -77,6 +79,7 @@ export async function heatmapOf(index: StatsIndex, filter: StatsFilter): Promise
       filter,
       () => scanned.fill(0),
       (span) => countByWeekHour(span, scanned),
+      () => true,
     );
     // Only read below, into new arrays: kept as it is.
     counts = scanned;

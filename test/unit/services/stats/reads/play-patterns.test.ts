@@ -108,7 +108,7 @@ describe('heatmapOf', () => {
     expect(await heatmapOf(index, { userId: 'u1', from: t + 86_400_000 })).toEqual(referenceHeatmap(late));
   });
 
-  it('starts over when logs land between its slices, and counts them', async () => {
+  it('starts over when a log lands between its slices and moves rows, goes on over logs added at the end, and counts them all', async () => {
     const t = Date.UTC(2024, 0, 1, 9);
     const entries = Array.from({ length: 100 }, (_, i) => entry(t + i * 3_600_000, i % 2 ? 'Phone' : null));
     let turns = 0;
@@ -127,8 +127,9 @@ describe('heatmapOf', () => {
       },
     });
     expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
-    // 100 rows by 30: the second turn moved them; 101 rows: the third turn added one; 102 rows: 3 turns.
-    expect(turns).toBe(2 + 3 + 3);
+    // 100 rows by 30: the second turn moved them; then 101 rows, the third turn of which added one
+    // at the end, scanned without starting over (a last slice of 11 rows, then of the new one).
+    expect(turns).toBe(2 + 3);
     expect(await devicesOf(index, { userId: 'u1' })).toEqual([
       { device: 'Phone', plays: 51 },
       { device: null, plays: 51 },
@@ -137,6 +138,30 @@ describe('heatmapOf', () => {
 });
 
 describe('devicesOf', () => {
+  it('goes on over logs added at the end of a known device, and starts over for a device new since it began', async () => {
+    const t = Date.UTC(2024, 0, 1, 9);
+    const entries = Array.from({ length: 90 }, (_, i) => entry(t + i * 60_000, i % 3 ? 'Phone' : null));
+    let turns = 0;
+    const index = indexOf(entries, {
+      rowsPerTurn: 30,
+      nextTurn: () => {
+        turns += 1;
+        const late =
+          turns === 1 ? entry(t + 1e9, 'Phone') : turns === 2 ? entry(t + 2e9, 'Tablet') : undefined;
+        if (late) index.add(late);
+        return Promise.resolve();
+      },
+    });
+    expect(await devicesOf(index, { userId: 'u1' })).toEqual([
+      { device: 'Phone', plays: 61 },
+      { device: null, plays: 30 },
+      { device: 'Tablet', plays: 1 },
+    ]);
+    // 90 rows by 30: a Phone log at the first turn, gone on over; a Tablet at the second, which the
+    // counts made at the start have no place for: started over, 92 rows by 30 (3 turns).
+    expect(turns).toBe(2 + 3);
+  });
+
   it('groups device names by their key, shown in their most logged spelling, skips counted only there', async () => {
     const t = Date.UTC(2024, 0, 1);
     const index = indexOf([
