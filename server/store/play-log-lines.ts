@@ -1,9 +1,8 @@
 import type { LoggedNames, LoggedRows, PlayLogEntry } from '../domain/play.js';
 import { decodePlayLine, decodeSnapshotLine, entryOf } from './play-log-codec.js';
 import type { FileHandle } from 'node:fs/promises';
-import type { Logger } from '../logger.js';
 import { readLines, type LineReader, type ReadResult } from './play-log-reader.js';
-import { readRowsInThread, ROW_THREAD_BYTES } from './play-log-row-thread.js';
+import { readRowsInThread, ROW_THREAD_BYTES, type RowThreadRead } from './play-log-row-thread.js';
 import { PlayRowReader } from './play-log-rows.js';
 import type { LogSnapshots } from './play-log-snapshots.js';
 
@@ -70,16 +69,8 @@ export function logLines(
   return { read, flush: () => entries };
 }
 
-export interface LogRead {
+export interface LogRead extends Omit<RowThreadRead, 'onRows'> {
   handle: FileHandle;
-  path: string;
-  logger: Logger;
-  startAt: number;
-  /** Lines starting at or after this are left unread (null: read to the end). */
-  endAt: number | null;
-  /** Where the log ends, for the rows' estimate of those to come. */
-  fileBytes: number;
-  snapshots: LogSnapshots;
   onEntry: (entry: PlayLogEntry, snapshot: number, line: number) => void;
   onRows?: ((rows: LoggedRows, names: LoggedNames) => void) | undefined;
   /**
@@ -87,6 +78,13 @@ export interface LogRead {
    * thread (play-log-row-thread.ts); by default when there are ROW_THREAD_BYTES or more to read.
    */
   rowThread?: boolean | undefined;
+}
+
+/** `read`, taking the lines that start at or after `endAt` as read without looking at them. */
+export function upTo(endAt: number | null, read: LineReader): LineReader {
+  return endAt === null
+    ? read
+    : (buf, start, end, offset) => offset >= endAt || read(buf, start, end, offset);
 }
 
 /** Reads a log's lines as `logLines` has them; `read`: how many entries or rows were read. */
@@ -98,8 +96,6 @@ export async function readLog(log: LogRead): Promise<ReadResult & { read: number
     if (threaded) return { ...threaded, read: threaded.rows };
   }
   const lines = logLines(snapshots, log.onEntry, onRows, fileBytes);
-  const result = await readLines(log.handle, log.path, log.logger, startAt, (buf, start, end, offset) =>
-    endAt !== null && offset >= endAt ? true : lines.read(buf, start, end, offset),
-  );
+  const result = await readLines(log.handle, log.path, log.logger, startAt, upTo(endAt, lines.read));
   return { ...result, read: lines.flush() };
 }

@@ -30,13 +30,18 @@ const SLOTS = 4;
 /** Below this much to read, a worker's start costs more than it saves. */
 export const ROW_THREAD_BYTES = 32 * 1024 * 1024;
 
-/** What the worker is given. */
-export interface RowWorkerData {
+/** Which lines of which log a read takes. */
+export interface LogSpan {
   path: string;
   startAt: number;
   /** Lines starting at or after this are left unread (null: read to the end). */
   endAt: number | null;
+  /** Where the log ends, for the rows' estimate of those to come. */
   fileBytes: number;
+}
+
+/** What the worker is given. */
+export interface RowWorkerData extends LogSpan {
   slots: SharedArrayBuffer[];
   /** Int32Array(1): how many batches the main thread has read. */
   released: SharedArrayBuffer;
@@ -58,12 +63,8 @@ export type FromRowWorker =
   | ({ kind: 'end'; rows: number; snapshots: string[] } & ReadResult)
   | { kind: 'failed'; message: string };
 
-export interface RowThreadRead {
-  path: string;
+export interface RowThreadRead extends LogSpan {
   logger: Logger;
-  startAt: number;
-  endAt: number | null;
-  fileBytes: number;
   /** Defined with every snapshot the lines define, as a read on the main thread would. */
   snapshots: LogSnapshots;
   onRows: (rows: LoggedRows, names: LoggedNames) => void;
@@ -79,11 +80,12 @@ export async function readRowsInThread(
 ): Promise<(ReadResult & { rows: number }) | undefined> {
   const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(RowBatch.BYTES));
   const released = new Int32Array(new SharedArrayBuffer(4));
+  const { path, startAt, endAt, fileBytes } = read;
   const data: RowWorkerData = {
-    path: read.path,
-    startAt: read.startAt,
-    endAt: read.endAt,
-    fileBytes: read.fileBytes,
+    path,
+    startAt,
+    endAt,
+    fileBytes,
     slots,
     released: released.buffer,
   };

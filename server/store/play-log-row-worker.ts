@@ -7,9 +7,9 @@
  */
 import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
+import type { LogFields, Logger } from '../logger.js';
 import { readLines } from './play-log-reader.js';
-import { rowLineReader } from './play-log-lines.js';
+import { rowLineReader, upTo } from './play-log-lines.js';
 import { PlayRowReader, RowBatch } from './play-log-rows.js';
 import { snapshotText } from './play-log-codec.js';
 import type { PlaySnapshot } from '../domain/play.js';
@@ -19,11 +19,12 @@ const port = parentPort!;
 const job = workerData as RowWorkerData;
 const post = (message: FromRowWorker) => port.postMessage(message);
 
-const logger: Logger = {
-  info: (message, fields) => post({ kind: 'log', level: 'info', message, fields: fields ?? {} }),
-  warn: (message, fields) => post({ kind: 'log', level: 'warn', message, fields: fields ?? {} }),
-  error: (message, fields) => post({ kind: 'log', level: 'error', message, fields: fields ?? {} }),
-};
+/** Lines of a level, posted for the main thread's logger. */
+const logAt =
+  (level: 'info' | 'warn' | 'error') =>
+  (message: string, fields: LogFields = {}) =>
+    post({ kind: 'log', level, message, fields });
+const logger: Logger = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 
 const slots = job.slots.map((memory) => new RowBatch(memory));
 /** Batches the main thread has read, counted from the first (the only value the threads share). */
@@ -107,11 +108,8 @@ async function main(): Promise<void> {
   const handle = await open(job.path, 'r');
   let result;
   try {
-    const read = rowLineReader(snapshots, rows);
-    const { endAt } = job;
-    result = await readLines(handle, job.path, logger, job.startAt, (buf, start, end, offset) =>
-      endAt !== null && offset >= endAt ? true : read(buf, start, end, offset),
-    );
+    const read = upTo(job.endAt, rowLineReader(snapshots, rows));
+    result = await readLines(handle, job.path, logger, job.startAt, read);
   } finally {
     await handle.close();
   }
