@@ -25,6 +25,26 @@ function referenceHeatmap(entries: PlayLogEntry[], device?: string): number[][] 
   return cells;
 }
 
+/**
+ * An index of `entries` whose scans take 30 rows a turn, with `late[k]` logged (and added to
+ * `entries`) at the k-th turn between slices; `turns()` counts the turns so far.
+ */
+function loggingBetweenSlices(entries: PlayLogEntry[], late: Record<number, PlayLogEntry>) {
+  let turns = 0;
+  const index = indexOf(entries, {
+    rowsPerTurn: 30,
+    nextTurn: () => {
+      const log = late[++turns];
+      if (log) {
+        entries.push(log);
+        index.add(log);
+      }
+      return Promise.resolve();
+    },
+  });
+  return { index, turns: () => turns };
+}
+
 const zoneBefore = process.env.TZ;
 afterEach(() => {
   process.env.TZ = zoneBefore;
@@ -111,25 +131,15 @@ describe('heatmapOf', () => {
   it('starts over when a log lands between its slices and moves rows, goes on over logs added at the end, and counts them all', async () => {
     const t = Date.UTC(2024, 0, 1, 9);
     const entries = Array.from({ length: 100 }, (_, i) => entry(t + i * 3_600_000, i % 2 ? 'Phone' : null));
-    let turns = 0;
-    const index = indexOf(entries, {
-      rowsPerTurn: 30,
-      nextTurn: () => {
-        turns += 1;
-        // A log far back (every later row moves), then one at the end.
-        const late =
-          turns === 2 ? entry(t - 86_400_000, null) : turns === 5 ? entry(t + 1e9, 'Phone') : undefined;
-        if (late) {
-          entries.push(late);
-          index.add(late);
-        }
-        return Promise.resolve();
-      },
+    // A log far back (every later row moves), then one at the end.
+    const { index, turns } = loggingBetweenSlices(entries, {
+      2: entry(t - 86_400_000, null),
+      5: entry(t + 1e9, 'Phone'),
     });
     expect(await heatmapOf(index, { userId: 'u1' })).toEqual(referenceHeatmap(entries));
     // 100 rows by 30: the second turn moved them; then 101 rows, the third turn of which added one
     // at the end, scanned without starting over (a last slice of 11 rows, then of the new one).
-    expect(turns).toBe(2 + 3);
+    expect(turns()).toBe(2 + 3);
     expect(await devicesOf(index, { userId: 'u1' })).toEqual([
       { device: 'Phone', plays: 51 },
       { device: null, plays: 51 },
@@ -141,16 +151,9 @@ describe('devicesOf', () => {
   it('goes on over logs added at the end of a known device, and starts over for a device new since it began', async () => {
     const t = Date.UTC(2024, 0, 1, 9);
     const entries = Array.from({ length: 90 }, (_, i) => entry(t + i * 60_000, i % 3 ? 'Phone' : null));
-    let turns = 0;
-    const index = indexOf(entries, {
-      rowsPerTurn: 30,
-      nextTurn: () => {
-        turns += 1;
-        const late =
-          turns === 1 ? entry(t + 1e9, 'Phone') : turns === 2 ? entry(t + 2e9, 'Tablet') : undefined;
-        if (late) index.add(late);
-        return Promise.resolve();
-      },
+    const { index, turns } = loggingBetweenSlices(entries, {
+      1: entry(t + 1e9, 'Phone'),
+      2: entry(t + 2e9, 'Tablet'),
     });
     expect(await devicesOf(index, { userId: 'u1' })).toEqual([
       { device: 'Phone', plays: 61 },
@@ -159,7 +162,7 @@ describe('devicesOf', () => {
     ]);
     // 90 rows by 30: a Phone log at the first turn, gone on over; a Tablet at the second, which the
     // counts made at the start have no place for: started over, 92 rows by 30 (3 turns).
-    expect(turns).toBe(2 + 3);
+    expect(turns()).toBe(2 + 3);
   });
 
   it('groups device names by their key, shown in their most logged spelling, skips counted only there', async () => {
