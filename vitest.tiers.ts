@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
@@ -72,6 +73,9 @@ export function tierConfig(tier: Tier | 'all'): ViteUserConfig {
       hookTimeout: 120_000,
       // Each test file starts its own servers on port 0, so files can run in parallel workers.
       pool: 'forks',
+      // Vitest leaves a core free by default, which on a two-core machine runs the quick tier in
+      // one worker; its files start no servers and may take every core.
+      maxWorkers: quick ? availableParallelism() : undefined,
       env: {
         // Dates without an offset and activity steps use the server's local zone; pin it so
         // results do not depend on the machine's zone.
