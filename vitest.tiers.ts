@@ -73,6 +73,7 @@ export function tierConfig(tier: Tier | 'all'): ViteUserConfig {
       hookTimeout: 120_000,
       // Each test file starts its own servers on port 0, so files can run in parallel workers.
       pool: 'forks',
+      globalSetup: ['./test/support/run-temp-dir.ts'],
       // Vitest leaves a core free by default, which on a two-core machine runs the quick tier in
       // one worker; its files start no servers and may take every core.
       maxWorkers: quick ? availableParallelism() : undefined,
