@@ -5,6 +5,12 @@ import { SCHEMA_VERSION, tryParse } from './play-log-codec.js';
 /** Big reads: the log of a busy household reaches hundreds of MB, and each read is a syscall. */
 const READ_CHUNK = 8 * 1024 * 1024;
 const NEWLINE = 0x0a;
+/**
+ * Unreadable lines named one by one in a read; the rest are counted in one line at its end. A log
+ * damaged throughout (overwritten by something else) would otherwise write a warning per line, and
+ * a worker thread reading it would queue them all for the main thread.
+ */
+export const LINE_WARNINGS = 10;
 
 export interface ReadResult {
   /** Where the last whole, readable line ends. */
@@ -54,6 +60,7 @@ export async function readLines(
   let goodBytes = startAt;
   let lastLineBad = false;
   let lastBadLine = 0;
+  let skipped = 0;
 
   let buf = Buffer.allocUnsafe(READ_CHUNK);
   let filled = 0; // bytes of buf holding file data
@@ -73,7 +80,9 @@ export async function readLines(
     for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
       lineNo += 1;
       const ok = nl > start && read(buf, start, nl, base + start);
-      if (lastLineBad) logger.warn('play log: skipped an unreadable line', { path, line: lastBadLine });
+      if (lastLineBad && ++skipped <= LINE_WARNINGS) {
+        logger.warn('play log: skipped an unreadable line', { path, line: lastBadLine });
+      }
       if (ok) {
         lastLineBad = false;
         goodBytes = base + nl + 1;
@@ -86,6 +95,9 @@ export async function readLines(
     buf.copy(buf, 0, start, filled);
     base += start;
     filled -= start;
+  }
+  if (skipped > LINE_WARNINGS) {
+    logger.warn('play log: skipped more unreadable lines', { path, lines: skipped - LINE_WARNINGS });
   }
   const fileBytes = base + filled;
   const tornTail = filled > 0;

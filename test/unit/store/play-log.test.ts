@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import { PlayLog } from '../../../server/store/play-log.js';
+import { LINE_WARNINGS } from '../../../server/store/play-log-reader.js';
 import type { PlayLogEntry } from '../../../server/domain/play.js';
 
 const fresh = async () => join(await mkdtemp(join(tmpdir(), 'melon-plays-')), 'plays.jsonl');
@@ -176,6 +177,21 @@ describe('PlayLog', () => {
     expect(log.size).toBe(2);
     expect(logger.lines.filter((l) => l.includes('skipped an unreadable line'))).toHaveLength(2);
     expect(logger.lines.some((l) => l.includes('torn'))).toBe(false);
+    await log.close();
+  });
+
+  it('names the first unreadable lines and counts the rest in one warning', async () => {
+    const path = await fresh();
+    const garbage = Array.from({ length: 1_000 }, (_, i) => `garbage ${i}`);
+    const lines = ['{"schemaVersion":1}', JSON.stringify(entry(1)), ...garbage, JSON.stringify(entry(2))];
+    await writeFile(path, lines.join('\n') + '\n');
+    const { log, entries, logger } = await load(path);
+    expect(entries.map((e) => e.id)).toEqual(['log1', 'log2']);
+    const named = logger.lines.filter((l) => l.includes('skipped an unreadable line'));
+    expect(named).toHaveLength(LINE_WARNINGS);
+    const rest = logger.lines.filter((l) => l.includes('skipped more unreadable lines'));
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toContain(`lines=${1_000 - LINE_WARNINGS}`);
     await log.close();
   });
 
