@@ -61,7 +61,8 @@ export type FromRowWorker =
     }
   | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string; fields: LogFields }
   | ({ kind: 'end'; rows: number; snapshots: string[] } & ReadResult)
-  | { kind: 'failed'; message: string };
+  /** `code` is a system error's (ENOENT, EIO …): the caller tells them apart by it. */
+  | { kind: 'failed'; message: string; code?: string };
 
 export interface RowThreadRead extends LogSpan {
   logger: Logger;
@@ -91,8 +92,10 @@ export async function readRowsInThread(
   };
   const { snapshots, logger } = read;
   const notStarted = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
     logger.warn('play log: no worker thread could read it; it is read on the main thread', {
       error: String(error),
+      ...(typeof code === 'string' ? { code } : {}),
     });
     return undefined;
   };
@@ -161,7 +164,7 @@ export async function readRowsInThread(
             return;
           }
           case 'failed':
-            failed(new Error(message.message));
+            failed(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
             return;
         }
       } catch (error) {

@@ -118,5 +118,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  post({
+    kind: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  });
 });
