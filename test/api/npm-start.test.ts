@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCommand } from '../support/run-command.js';
 
@@ -65,6 +66,34 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * A script for the built server's modules: writes a play log of 3,000 plays at the path it is given,
+ * reads its rows with readRowsInThread, and prints the rows the worker read, the rows handed over and
+ * what it logged (a worker that cannot start says so there, and the rows are left to the caller).
+ */
+const ROW_THREAD_READ = `
+  import { writeFileSync } from 'node:fs';
+  const dist = (module) => import(new URL(module, ${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'server')).href + '/')}).href);
+  const { HEADER, playLine, snapshotLine, snapshotText } = await dist('store/play-log-codec.js');
+  const { readRowsInThread } = await dist('store/play-log-row-thread.js');
+  const { LogSnapshots } = await dist('store/play-log-snapshots.js');
+  const { createMemoryLogger } = await dist('logger.js');
+  const path = process.argv[2];
+  const snapshot = { trackId: 't1', albumId: null, artistIds: [], genres: [], durationMs: 1000,
+    trackName: 'One', albumName: null, artistNames: [] };
+  let text = HEADER + snapshotLine(0, snapshotText(snapshot));
+  for (let i = 0; i < 3000; i += 1) {
+    text += playLine({ ...snapshot, id: 'p' + i, userId: 'u', device: null, type: 'play',
+      at: Date.UTC(2024, 0, 1) + i * 1000, explicitAt: false }, 0);
+  }
+  writeFileSync(path, text);
+  const logger = createMemoryLogger();
+  let batches = 0;
+  const read = await readRowsInThread({ path, logger, startAt: HEADER.length, endAt: null,
+    fileBytes: text.length, snapshots: new LogSnapshots(), onRows: (batch) => (batches += batch.count) });
+  console.log(JSON.stringify({ rows: read?.rows, batches, lines: logger.lines }));
+`;
 
 describe('npm start', () => {
   it('stops the server within 5 s when the npm process gets SIGTERM: port closed, lock removed', async () => {
@@ -132,6 +161,18 @@ describe('npm start', () => {
       server.child.kill('SIGTERM');
       expect((await server.exited).code).toBe(0);
       expect(server.output()).not.toContain('blocked at run time');
+
+      // A large play log's rows are read in a worker thread, whose module the built server finds
+      // beside its own (from the sources, esbuild bundles it): read a log that way, esbuild blocked.
+      // A file, not -e: a worker starts with its parent's flags, and --input-type refuses it one.
+      await writeFile(join(hooks, 'read-rows.mjs'), ROW_THREAD_READ);
+      const reading = await runCommand(
+        process.execPath,
+        [...block, join(hooks, 'read-rows.mjs'), join(hooks, 'plays.jsonl')],
+        {},
+      );
+      expect(reading.stderr).toBe('');
+      expect(JSON.parse(reading.stdout)).toEqual({ rows: 3000, batches: 3000, lines: [] });
 
       // The `melon` command (package.json "bin") as npm links it: the file itself, run by its #! line.
       const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
