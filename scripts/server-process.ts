@@ -245,14 +245,15 @@ function buildServer(): Promise<string> {
 /** `musicDir`: a music folder the server is given (not scanned at start; `ask('scan')` scans it). */
 export async function startServerProcess(dataDir: string, musicDir?: string): Promise<ServerProcess> {
   const script = await buildServer();
-  // The heap limit and V8 thread pool `npm start` gives the server (package.json): without the
+  // The heap limits and V8 thread pool `npm start` gives the server (package.json): without the
   // limit, V8 sizes the heap by this machine's memory and lets garbage pile up far beyond what a NAS
-  // would hold; the pool, see README.
+  // would hold; the young generation and the pool, see README.
   const child = spawn(
     process.execPath,
     [
       '--expose-gc',
       '--max-old-space-size=1024',
+      '--max-semi-space-size=4',
       '--v8-pool-size=1',
       // Extra V8/Node flags to look into the server while a bench drives it (e.g. `--cpu-prof
       // --cpu-prof-dir=/tmp/prof`): never set by the benches themselves.
