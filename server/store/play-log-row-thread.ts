@@ -15,6 +15,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LoggedNames, LoggedRows } from '../domain/play.js';
+import { errnoCode } from '../fs/errno.js';
 import type { LogFields, Logger } from '../logger.js';
 import { decodeSnapshotText } from './play-log-codec.js';
 import type { ReadResult } from './play-log-reader.js';
@@ -92,10 +93,10 @@ export async function readRowsInThread(
   };
   const { snapshots, logger } = read;
   const notStarted = (error: unknown) => {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const code = errnoCode(error);
     logger.warn('play log: no worker thread could read it; it is read on the main thread', {
       error: String(error),
-      ...(typeof code === 'string' ? { code } : {}),
+      ...(code ? { code } : {}),
     });
     return undefined;
   };

@@ -7,6 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { errnoCode } from '../fs/errno.js';
 import type { LogFields, Logger } from '../logger.js';
 import { readLines } from './play-log-reader.js';
 import { rowLineReader, upTo } from './play-log-lines.js';
@@ -118,10 +119,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoCode(error);
   post({
     kind: 'failed',
     message: error instanceof Error ? error.message : String(error),
-    ...(typeof code === 'string' ? { code } : {}),
+    ...(code ? { code } : {}),
   });
 });
