@@ -61,7 +61,8 @@ export async function migrateV1Log(path: string, logger: Logger): Promise<boolea
         pendingBytes = 0;
         flushing = flushing.then(() => out.writeFile(data));
       };
-      await readLines(handle, path, logger, header.bytes, (buf, start, end) => {
+      // Its warnings name the lines where they stay: in the old log, kept as the backup below.
+      await readLines(handle, v1BackupPath(path), logger, header.bytes, (buf, start, end) => {
         const ok = read(buf, start, end);
         if (pendingBytes > WRITE_CHUNK) flush();
         return ok;

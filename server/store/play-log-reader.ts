@@ -56,10 +56,11 @@ export async function readLines(
   startAt: number,
   read: LineReader,
 ): Promise<ReadResult> {
-  let lineNo = 0;
   let goodBytes = startAt;
   let lastLineBad = false;
-  let lastBadLine = 0;
+  // Where the last unreadable line starts in the file: a read may begin anywhere (after the
+  // header, at a chunk of a parallel read, where a saved index ends), so no line number is known.
+  let lastBadByte = 0;
   let skipped = 0;
 
   let buf = Buffer.allocUnsafe(READ_CHUNK);
@@ -78,17 +79,16 @@ export async function readLines(
     const view = buf.subarray(0, filled);
     let start = 0;
     for (let nl = view.indexOf(NEWLINE, start); nl >= 0; nl = view.indexOf(NEWLINE, start)) {
-      lineNo += 1;
       const ok = nl > start && read(buf, start, nl, base + start);
       if (lastLineBad && ++skipped <= LINE_WARNINGS) {
-        logger.warn('play log: skipped an unreadable line', { path, line: lastBadLine });
+        logger.warn('play log: skipped an unreadable line', { path, byte: lastBadByte });
       }
       if (ok) {
         lastLineBad = false;
         goodBytes = base + nl + 1;
       } else {
         lastLineBad = true;
-        lastBadLine = lineNo;
+        lastBadByte = base + start;
       }
       start = nl + 1;
     }
@@ -104,7 +104,7 @@ export async function readLines(
   if (tornTail || lastLineBad) {
     logger.warn('play log: skipped a torn last line', {
       path,
-      line: tornTail ? lineNo + 1 : lastBadLine,
+      byte: tornTail ? base : lastBadByte,
       bytes: fileBytes - goodBytes,
     });
   }

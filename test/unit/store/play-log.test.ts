@@ -1,6 +1,6 @@
 import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../../server/logger.js';
 import { PlayLog } from '../../../server/store/play-log.js';
@@ -145,13 +145,14 @@ describe('PlayLog', () => {
       const first = await load(path);
       await first.log.appendMany([entry(1), entry(2)]);
       await first.log.close();
+      const tornAt = (await stat(path)).size;
       await appendFile(path, garbage);
 
       const second = await load(path);
       expect(second.entries.map((e) => e.id)).toEqual(['log1', 'log2']);
-      expect(second.logger.lines.some((l) => l.includes('WARN play log: skipped a torn last line'))).toBe(
-        true,
-      );
+      const torn = second.logger.lines.filter((l) => l.includes('WARN play log: skipped a torn last line'));
+      expect(torn).toHaveLength(1);
+      expect(torn[0]).toContain(`byte=${tornAt}`);
       await second.log.append(entry(3));
       await second.log.close();
 
@@ -175,7 +176,16 @@ describe('PlayLog', () => {
     const { log, entries, logger } = await load(path);
     expect(entries.map((e) => e.id)).toEqual(['log1', 'log3']);
     expect(log.size).toBe(2);
-    expect(logger.lines.filter((l) => l.includes('skipped an unreadable line'))).toHaveLength(2);
+    // Named by the byte where they start in the file they are in (the old format's, kept beside the
+    // upgraded log), though the read began after the header.
+    const kept = await readFile(join(dirname(path), 'plays.v1.jsonl'));
+    const named = logger.lines.filter((l) => l.includes('skipped an unreadable line'));
+    expect(named.map((l) => /path=(\S+) byte=(\d+)/.exec(l)?.slice(1))).toEqual(
+      [lines[2]!, lines[3]!].map((line) => [
+        join(dirname(path), 'plays.v1.jsonl'),
+        String(kept.indexOf(line)),
+      ]),
+    );
     expect(logger.lines.some((l) => l.includes('torn'))).toBe(false);
     await log.close();
   });
