@@ -9,7 +9,13 @@
  * - Missing tags fall back to file and folder names (see track-entry.ts).
  */
 import type { ScanStatus } from '../contract/library.js';
-import { plainTrack, type AlbumRecord, type ArtistRecord, type LibraryIndex } from '../domain/library.js';
+import {
+  plainTrack,
+  type AlbumRecord,
+  type ArtistRecord,
+  type LibraryIndex,
+  type TrackRecord,
+} from '../domain/library.js';
 import { messageOf } from '../errors.js';
 import { statFiles } from './file-stats.js';
 import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
@@ -54,6 +60,9 @@ function buildIndex(entries: Entry[]): LibraryIndex {
 
 // ------------------------------------------------------------------------------------------- scanning
 
+const byPath = (a: { path: string }, b: { path: string }): number =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+
 /** Runs `task` over `items` with at most `limit` running at once; results keep the items' order. */
 async function mapLimited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
@@ -97,27 +106,34 @@ export async function scanLibrary(
   };
 
   // A file whose size, time and inode are what the library holds is not opened: nothing of it is
-  // read, and every later read of it opens and checks it (track-file.ts) against that inode.
-  const kept: Array<Entry | null> = new Array<Entry | null>(files.length).fill(null);
+  // read, and every later read of it opens and checks it (track-file.ts) against that inode. Its
+  // record is kept (with today's device number), by the file's place in `files`.
+  const same = new Array<TrackRecord | undefined>(files.length);
+  let sameFiles = 0;
+  let movedDevice = false;
   // A record without a credited artist was made by an older Melon, which split credits on `&` and
   // `,`: it is read again, so its artists follow the rules of today. A record without an identity
   // gets one from the checked open below.
-  const known = files.flatMap((file, i) => {
-    const old = previousByPath.get(file.path);
-    return old && old.artist !== undefined && old.ino !== undefined ? [{ i, old }] : [];
-  });
+  const known: number[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const old = previousByPath.get(files[i]!.path);
+    if (old && old.artist !== undefined && old.ino !== undefined) known.push(i);
+  }
   await statFiles(
-    known.map(({ i }) => files[i]!.path),
+    known.map((i) => files[i]!.path),
     (k, info) => {
-      const { i, old } = known[k]!;
+      const i = known[k]!;
+      const old = previousByPath.get(files[i]!.path)!;
       // The device number alone may change when a share or disk is mounted again: same inode,
       // size and time is the same file.
       if (!info || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino) return;
       countSeen();
-      kept[i] = entryFromPrevious(
-        info.dev === old.dev ? old : { ...plainTrack(old), dev: info.dev },
-        previousNames,
-      );
+      sameFiles++;
+      if (info.dev === old.dev) same[i] = old;
+      else {
+        same[i] = { ...plainTrack(old), dev: info.dev };
+        movedDevice = true;
+      }
     },
     { signal },
   );
@@ -149,15 +165,35 @@ export async function scanLibrary(
     }
   };
 
-  const toRead = files.filter((_, i) => kept[i] === null);
+  const toRead = files.filter((_, i) => same[i] === undefined);
   // V8 is set for reading files meanwhile (scan-reading.ts); a rescan that finds every file
   // unchanged reads none and leaves it be.
   const read =
     toRead.length === 0 ? [] : await whileReadingFiles(() => mapLimited(toRead, CONCURRENCY, scanOne));
+  // Every record's file is the one it describes, and no other file could be read (none is new, or
+  // those that are cannot be read, as before): the library stays as it is, and nothing is made for
+  // it (at a collector's size, an index of every track again).
+  if (
+    sameFiles === previous.tracks.length &&
+    !movedDevice &&
+    missingRoots.length === 0 &&
+    read.every((entry) => entry === null)
+  ) {
+    progress.errors.sort(byPath);
+    progress.running = false;
+    report();
+    return {
+      index: { tracks: [...previous.tracks], albums: [...previous.albums], artists: [...previous.artists] },
+      progress,
+    };
+  }
   let nextRead = 0;
-  const entries = kept
-    .map((entry) => entry ?? read[nextRead++])
-    .filter((e): e is Entry => e !== null && e !== undefined);
+  const entries: Entry[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const record = same[i];
+    const entry = record ? entryFromPrevious(record, previousNames) : read[nextRead++];
+    if (entry) entries.push(entry);
+  }
   // A music folder that is not there (an unmounted disk or share) is an error, not an empty folder:
   // its tracks stay in the library until a scan can read it again.
   for (const root of missingRoots) {
@@ -172,7 +208,7 @@ export async function scanLibrary(
   const keptPaths = new Set(entries.map((e) => e.track.path));
   // A previously indexed file that vanished, or now fails to parse, leaves the index.
   progress.removed = previous.tracks.filter((t) => !keptPaths.has(t.path)).length;
-  progress.errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  progress.errors.sort(byPath);
   progress.running = false;
   report();
   return { index: buildIndex(entries), progress };

@@ -154,6 +154,32 @@ describe('incremental rescans', () => {
     second.index.tracks.forEach((track, i) => expect(track).toBe(first.index.tracks[i]));
   });
 
+  it('gives back the library it was given when nothing changed, making no record anew', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const second = await scanLibrary([work], first.index);
+    // The corrupt file is tried again, and still cannot be read: nothing new.
+    expect(second.progress.errors.map((e) => path.basename(e.path))).toEqual(['corrupt.mp3']);
+    expect(second.index.albums.length).toBeGreaterThan(0);
+    for (const list of ['tracks', 'albums', 'artists'] as const) {
+      // Lists of their own (the caller may change them), of the very same records.
+      expect(second.index[list]).not.toBe(first.index[list]);
+      second.index[list].forEach((record, i) => expect(record).toBe(first.index[list][i]));
+    }
+  });
+
+  it('records the device a file is on again when a disk or share comes back under another number', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const mp3 = trackNamed(first.index, 'Tone MP3');
+    const moved = { ...mp3, dev: mp3.dev! + 1 };
+    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? moved : t)) };
+    vi.mocked(tags.readTrackFile).mockClear();
+    const second = await scanLibrary([work], previous);
+    // Not read again: the same inode, size and time is the same file.
+    expect(tags.readTrackFile).toHaveBeenCalledTimes(1);
+    expect(trackNamed(second.index, 'Tone MP3')).toEqual(mp3);
+    expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0 });
+  });
+
   it('reads again a file swapped for another of the same size and time', async () => {
     const first = await scanLibrary([work], EMPTY);
     const mp3 = trackNamed(first.index, 'Tone MP3');
