@@ -70,8 +70,10 @@ async function createExclusive(path: string): Promise<boolean> {
   }
   try {
     const content: LockContent = { pid: process.pid, host: hostname() };
+    // Not synced to disk: other processes see it at once, and after a power cut an empty or
+    // missing lock is as good as the dead owner's (both are taken over). An fsync here would make
+    // the start wait for the disk to write everything written before it.
     await handle.writeFile(JSON.stringify(content) + '\n');
-    await handle.sync();
   } finally {
     await handle.close();
   }
