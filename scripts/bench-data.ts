@@ -231,6 +231,17 @@ export async function firstTopTracks(url: string, token: string): Promise<void> 
 }
 
 /**
+ * From now until a listener has signed in and their all-time top tracks answered (ms): the start is
+ * over for a listener when their first statistics read answers, a sign-in first, as an app does.
+ */
+export async function signInAndFirstStatsMs(url: string, user: { username: string; password: string }) {
+  const started = performance.now();
+  const token = await login(url, user.username, user.password);
+  await firstTopTracks(url, token);
+  return performance.now() - started;
+}
+
+/**
  * Until `/api/health` says the start is over: the statistics may answer before the library is read
  * (docs/API.md, Starting), and the reads timed after them are those of a started server.
  */

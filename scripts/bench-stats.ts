@@ -6,7 +6,6 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { BenchData } from './bench-data.js';
 import { diskBytesPerPlay, indexBytesPerPlay, rawStart } from './bench-footprint.js';
 import { NAIVE_MAX_PLAYS } from './bench-naive.js';
@@ -15,16 +14,7 @@ import { mixTimings } from './bench-mixes.js';
 import { timeStatsReads } from './bench-stats-reads.js';
 import { closeRequests } from './bench-timing.js';
 import { startServerProcess, type Measures } from './server-process.js';
-import { firstTopTracks, login, untilStarted } from './bench-data.js';
-
-/** From listening until a listener has signed in and their all-time top tracks answered (ms). */
-async function firstStatsMs(url: string, data: BenchData): Promise<number> {
-  const started = performance.now();
-  const user = data.users[0]!;
-  const token = await login(url, user.username, user.password);
-  await firstTopTracks(url, token);
-  return performance.now() - started;
-}
+import { signInAndFirstStatsMs, untilStarted } from './bench-data.js';
 
 /**
  * The statistics part on a fresh copy of the data folder (so every run starts from the same plays and
@@ -45,7 +35,7 @@ export async function statsRun(data: BenchData, naiveRewriteMs: number): Promise
     const { url, startMs: listeningMs } = server;
     // The saved index loads in the background once the server listens: the start is over for a
     // listener when their first statistics read answers (a sign-in first, as an app does).
-    const coldStartMs = listeningMs + (await firstStatsMs(url, data));
+    const coldStartMs = listeningMs + (await signInAndFirstStatsMs(url, data.users[0]!));
     await untilStarted(url);
 
     const timings = await timeStatsReads(url, data);
