@@ -254,6 +254,7 @@ export async function startServerProcess(dataDir: string, musicDir?: string): Pr
       '--expose-gc',
       '--max-old-space-size=1024',
       '--max-semi-space-size=4',
+      '--initial-old-space-size=96',
       '--v8-pool-size=1',
       // Extra V8/Node flags to look into the server while a bench drives it (e.g. `--cpu-prof
       // --cpu-prof-dir=/tmp/prof`): never set by the benches themselves.

@@ -108,6 +108,7 @@ describe('npm start', () => {
     const argv = (await readFile(`/proc/${lock.pid}/cmdline`, 'utf8')).split('\0');
     expect(argv).toContain('--max-old-space-size=1024');
     expect(argv).toContain('--max-semi-space-size=4');
+    expect(argv).toContain('--initial-old-space-size=96');
     expect(argv).toContain('--v8-pool-size=1');
     const environment = (await readFile(`/proc/${lock.pid}/environ`, 'utf8')).split('\0');
     expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=131072');
