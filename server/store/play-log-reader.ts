@@ -104,7 +104,8 @@ export async function readLines(
   if (tornTail || lastLineBad) {
     logger.warn('play log: skipped a torn last line', {
       path,
-      byte: tornTail ? base : lastBadByte,
+      // Where the caller cuts the file: the torn line, and unreadable lines just before it.
+      byte: goodBytes,
       bytes: fileBytes - goodBytes,
     });
   }

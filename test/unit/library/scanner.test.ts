@@ -180,6 +180,18 @@ describe('incremental rescans', () => {
     expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0 });
   });
 
+  it('records the identity of an unchanged file whose record an older Melon made without one', async () => {
+    const first = await scanLibrary([work], EMPTY);
+    const mp3 = trackNamed(first.index, 'Tone MP3');
+    const older = { ...mp3 };
+    delete older.ino;
+    delete older.dev;
+    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? older : t)) };
+    const second = await scanLibrary([work], previous);
+    expect(trackNamed(second.index, 'Tone MP3')).toEqual(mp3);
+    expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0 });
+  });
+
   it('reads again a file swapped for another of the same size and time', async () => {
     const first = await scanLibrary([work], EMPTY);
     const mp3 = trackNamed(first.index, 'Tone MP3');
