@@ -234,7 +234,10 @@ export async function firstTopTracks(url: string, token: string): Promise<void> 
  * From now until a listener has signed in and their all-time top tracks answered (ms): the start is
  * over for a listener when their first statistics read answers, a sign-in first, as an app does.
  */
-export async function signInAndFirstStatsMs(url: string, user: { username: string; password: string }) {
+export async function signInAndFirstStatsMs(
+  url: string,
+  user: { username: string; password: string },
+): Promise<number> {
   const started = performance.now();
   const token = await login(url, user.username, user.password);
   await firstTopTracks(url, token);

@@ -173,7 +173,8 @@ export async function findAudioFiles(
   return { files, roots, problems: state.problems };
 }
 
-const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Two paths in the order scans list them (by code unit, as the file system gives no order). */
+export const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Whether a music folder can be scanned: missing (an unmounted disk or share) or unreadable. */
 export async function folderStatus(dir: string): Promise<FolderStatus> {

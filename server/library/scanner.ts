@@ -18,7 +18,7 @@ import {
 } from '../domain/library.js';
 import { messageOf } from '../errors.js';
 import { statFiles } from './file-stats.js';
-import { findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
+import { byPath, findAudioFiles, isUnder, type FoundFile } from './folder-walk.js';
 import { whileReadingFiles } from './scan-reading.js';
 import { readTrackFile } from './tags.js';
 import { openTrackFile, realMusicFolders } from './track-file.js';
@@ -59,9 +59,6 @@ function buildIndex(entries: Entry[]): LibraryIndex {
 }
 
 // ------------------------------------------------------------------------------------------- scanning
-
-const byPath = (a: { path: string }, b: { path: string }): number =>
-  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 
 /** Runs `task` over `items` with at most `limit` running at once; results keep the items' order. */
 async function mapLimited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -114,16 +111,21 @@ export async function scanLibrary(
   // A record without a credited artist was made by an older Melon, which split credits on `&` and
   // `,`: it is read again, so its artists follow the rules of today. A record without an identity
   // gets one from the checked open below.
+  // Each known file's place in `files` and its record, side by side (no object a file).
   const known: number[] = [];
+  const knownRecords: TrackRecord[] = [];
   for (let i = 0; i < files.length; i++) {
     const old = previousByPath.get(files[i]!.path);
-    if (old && old.artist !== undefined && old.ino !== undefined) known.push(i);
+    if (old && old.artist !== undefined && old.ino !== undefined) {
+      known.push(i);
+      knownRecords.push(old);
+    }
   }
   await statFiles(
     known.map((i) => files[i]!.path),
     (k, info) => {
       const i = known[k]!;
-      const old = previousByPath.get(files[i]!.path)!;
+      const old = knownRecords[k]!;
       // The device number alone may change when a share or disk is mounted again: same inode,
       // size and time is the same file.
       if (!info || info.size !== old.size || info.mtimeMs !== old.mtimeMs || info.ino !== old.ino) return;
@@ -179,7 +181,7 @@ export async function scanLibrary(
     missingRoots.length === 0 &&
     read.every((entry) => entry === null)
   ) {
-    progress.errors.sort(byPath);
+    progress.errors.sort((a, b) => byPath(a.path, b.path));
     progress.running = false;
     report();
     return {
@@ -204,11 +206,11 @@ export async function scanLibrary(
     for (const track of previous.tracks)
       if (isUnder(track.path, root)) entries.push(entryFromPrevious(track, previousNames));
   }
-  if (missingRoots.length > 0) entries.sort((a, b) => (a.track.path < b.track.path ? -1 : 1));
+  if (missingRoots.length > 0) entries.sort((a, b) => byPath(a.track.path, b.track.path));
   const keptPaths = new Set(entries.map((e) => e.track.path));
   // A previously indexed file that vanished, or now fails to parse, leaves the index.
   progress.removed = previous.tracks.filter((t) => !keptPaths.has(t.path)).length;
-  progress.errors.sort(byPath);
+  progress.errors.sort((a, b) => byPath(a.path, b.path));
   progress.running = false;
   report();
   return { index: buildIndex(entries), progress };

@@ -41,6 +41,11 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** `index` with `track` in place of the record of the same id, as a library left by another scan. */
+function withTrack(index: LibraryIndex, track: LibraryIndex['tracks'][number]): LibraryIndex {
+  return { ...index, tracks: index.tracks.map((t) => (t.id === track.id ? track : t)) };
+}
+
 function nameOf(index: LibraryIndex, id: string): string | undefined {
   return index.artists.find((a) => a.id === id)?.name;
 }
@@ -171,7 +176,7 @@ describe('incremental rescans', () => {
     const first = await scanLibrary([work], EMPTY);
     const mp3 = trackNamed(first.index, 'Tone MP3');
     const moved = { ...mp3, dev: mp3.dev! + 1 };
-    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? moved : t)) };
+    const previous = withTrack(first.index, moved);
     vi.mocked(tags.readTrackFile).mockClear();
     const second = await scanLibrary([work], previous);
     // Not read again: the same inode, size and time is the same file.
@@ -186,7 +191,7 @@ describe('incremental rescans', () => {
     const older = { ...mp3 };
     delete older.ino;
     delete older.dev;
-    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? older : t)) };
+    const previous = withTrack(first.index, older);
     const second = await scanLibrary([work], previous);
     expect(trackNamed(second.index, 'Tone MP3')).toEqual(mp3);
     expect(second.progress).toMatchObject({ added: 0, updated: 0, removed: 0 });
@@ -213,7 +218,7 @@ describe('incremental rescans', () => {
     // As an older Melon left it: no credit, and the credit split into artists by its own rules.
     const older = { ...mp3 };
     delete older.artist;
-    const previous = { ...first.index, tracks: first.index.tracks.map((t) => (t.id === mp3.id ? older : t)) };
+    const previous = withTrack(first.index, older);
     vi.mocked(tags.readTrackFile).mockClear();
     const second = await scanLibrary([work], previous);
     expect(tags.readTrackFile).toHaveBeenCalledTimes(2);
