@@ -19,7 +19,7 @@ import type { LibraryOptions, Scanner } from './services/library-service.js';
 import { LoadingIndex } from './services/stats/loading-index.js';
 import { openStoreWithIndex } from './services/stats/persistence/index-saving.js';
 import { StatsIndex } from './services/stats/stats-index.js';
-import { nextTurn } from './services/next-turn.js';
+import { laterTurn, nextTurn } from './services/next-turn.js';
 import type { Installer } from './services/updates/update-service.js';
 import type { FirstAdmin } from './services/user-service.js';
 import { answerClientError } from './http/client-error.js';
@@ -50,7 +50,10 @@ export interface ServerDeps {
    * (default: a turn of the event loop); tests hold the start with it.
    */
   loadTurn?: () => Promise<void>;
-  /** The wait before reading the library (default: `loadTurn`); tests hold the library's read with it. */
+  /**
+   * The wait before reading the library and between its steps (default: `loadTurn` when given, else
+   * laterTurn); tests hold the library's read with it.
+   */
   libraryTurn?: () => Promise<void>;
   /** How long a request that needs the plays waits for their load at start (http/starting.ts). */
   startWaitMs?: number;
@@ -192,7 +195,9 @@ export async function createServer(deps: ServerDeps): Promise<MelonServer> {
     services,
     logger,
     loadTurn,
-    libraryTurn: deps.libraryTurn ?? loadTurn,
+    // The library's read gives way to a request's own work: once the statistics answer before it, a
+    // first statistics read settles its listener ahead of it.
+    libraryTurn: deps.libraryTurn ?? deps.loadTurn ?? laterTurn,
     closed: () => closing !== null,
     countingEnds: () => stopBegan + (deps.countingWithinMs ?? COUNTING_WITHIN_MS),
   });

@@ -150,7 +150,7 @@ function openLibrary(
   closed: () => boolean,
 ): Promise<void> {
   return turn()
-    .then(() => store.library.open())
+    .then(() => store.library.open(turn))
     .then(
       () => services.library.opened(turn),
       (error: unknown) => {

@@ -7,46 +7,66 @@
  * plays, the library's catalog, the search indexes, a recount) run its slice in the same turn, and
  * requests would wait for all of them together.
  */
-export const nextTurn = (): Promise<void> =>
-  new Promise<void>((resolve) => {
-    waiting.push(resolve);
-    schedule();
-  });
+export const nextTurn = (): Promise<void> => wait(NOW);
 
 /**
- * A turn given when no `nextTurn` waits: for work that nothing waits for (what a start leaves for
- * after its load), so it hardly slows the work a request waits for. Work in the background that
- * never pauses would hold it off for good (and what it frees with it), so once it has been passed
- * over for `IDLE_WAIT_MS` it takes the next turn anyway: at most one turn in that time.
+ * A turn that gives way to `nextTurn`'s work: for work requests wait for as a whole but none is
+ * waiting on this very moment, such as the library's read once the statistics answer without it
+ * (a first statistics read's own work then goes first). It comes before idle work, and once passed
+ * over for `PASSED_OVER_MS` it takes the next turn anyway.
  */
-export const idleTurn = (): Promise<void> =>
-  new Promise<void>((resolve) => {
-    if (idle.length === 0) idleSince = performance.now();
-    idle.push(resolve);
-    schedule();
-  });
+export const laterTurn = (): Promise<void> => wait(LATER);
 
-/** How long an idle waiter is passed over by other work, at most, before it takes a turn. */
-const IDLE_WAIT_MS = 50;
+/**
+ * A turn given when no `nextTurn` or `laterTurn` waits: for work that nothing waits for (what a
+ * start leaves for after its load), so it hardly slows the work a request waits for. Work in the
+ * background that never pauses would hold it off for good (and what it frees with it), so once it
+ * has been passed over for `PASSED_OVER_MS` it takes the next turn anyway: at most one turn in that
+ * time.
+ */
+export const idleTurn = (): Promise<void> => wait(IDLE);
 
-const waiting: Array<() => void> = [];
-const idle: Array<() => void> = [];
-/** Since when the first idle waiter has been waiting (or the last one was given its turn). */
-let idleSince = 0;
+/** How long a waiter of a lower tier is passed over by other work, at most, before it takes a turn. */
+const PASSED_OVER_MS = 50;
+
+interface Tier {
+  readonly waiting: Array<() => void>;
+  /** Since when its first waiter has been waiting (or it was last given a turn). */
+  since: number;
+}
+
+const tier = (): Tier => ({ waiting: [], since: 0 });
+const NOW = tier();
+const LATER = tier();
+const IDLE = tier();
+/** First to last: a tier gets a turn when none before it waits, or once passed over too long. */
+const TIERS = [NOW, LATER, IDLE];
 let scheduled = false;
 
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(giveTurn);
+function wait(t: Tier): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (t.waiting.length === 0) t.since = performance.now();
+    t.waiting.push(resolve);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(giveTurn);
+  });
 }
 
 function giveTurn(): void {
   scheduled = false;
-  const idleDue = idle.length > 0 && (waiting.length === 0 || performance.now() - idleSince >= IDLE_WAIT_MS);
-  if (idleDue) idleSince = performance.now();
-  const next = idleDue ? idle.shift() : waiting.shift();
+  const now = performance.now();
+  const waiting = TIERS.filter((t) => t.waiting.length > 0);
+  // The lowest tier passed over too long goes first, else the first that waits.
+  const overdue = waiting.filter((t) => t !== NOW && now - t.since >= PASSED_OVER_MS).pop();
+  const given = overdue ?? waiting[0];
+  if (!given) return;
+  given.since = now;
+  const next = given.waiting.shift()!;
   // Scheduled from within a check phase, the next one runs in the next turn, after its I/O.
-  if (waiting.length > 0 || idle.length > 0) schedule();
-  next?.();
+  if (TIERS.some((t) => t.waiting.length > 0)) {
+    scheduled = true;
+    setImmediate(giveTurn);
+  }
+  next();
 }

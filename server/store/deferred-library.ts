@@ -18,12 +18,15 @@ export class DeferredLibrary implements LibraryStore {
 
   constructor(private readonly path: string) {}
 
-  /** Reads library.json, once; resolves when its records are in. Refused once the store closes. */
-  async open(): Promise<void> {
+  /**
+   * Reads library.json, once; resolves when its records are in. Refused once the store closes.
+   * `turn`: awaited between the file's chunks, for the read to give way to other work.
+   */
+  async open(turn?: () => Promise<void>): Promise<void> {
     // Opening may write the file (a first one, or an older layout rewritten): never once the store
     // has let go of the data folder, which another Melon may hold by then.
     if (!this.opening && this.closed) throw new Error('The store is closed: library.json is not read');
-    this.opening ??= LibraryRepo.open(this.path).then((repo) => (this.repo = repo));
+    this.opening ??= LibraryRepo.open(this.path, turn).then((repo) => (this.repo = repo));
     await this.opening;
   }
 

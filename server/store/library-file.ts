@@ -92,8 +92,15 @@ export async function readLibraryMark(path: string): Promise<LibraryMark | null>
   }
 }
 
-/** Reads library.json; null when there is none. A file Melon cannot read is never overwritten. */
-export async function readLibraryFile(path: string, keep: RecordSink = asIs): Promise<LibraryIndex | null> {
+/**
+ * Reads library.json; null when there is none. A file Melon cannot read is never overwritten.
+ * `turn`, awaited between its chunks (a file a record a line), lets the read give way to other work.
+ */
+export async function readLibraryFile(
+  path: string,
+  keep: RecordSink = asIs,
+  turn?: () => Promise<void>,
+): Promise<LibraryIndex | null> {
   let lines: boolean;
   try {
     lines = await isInLines(path);
@@ -101,7 +108,7 @@ export async function readLibraryFile(path: string, keep: RecordSink = asIs): Pr
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;
   }
-  return lines ? readLines(path, keep) : readWhole(path, keep);
+  return lines ? readLines(path, keep, turn) : readWhole(path, keep);
 }
 
 async function firstBytes(path: string, length: number): Promise<string> {
@@ -126,7 +133,7 @@ const invalid = (path: string) =>
  */
 const CHUNK_BYTES = 1 << 16;
 
-async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> {
+async function readLines(path: string, keep: RecordSink, turn?: () => Promise<void>): Promise<LibraryIndex> {
   const index: LibraryIndex = { artists: [], albums: [], tracks: [] };
   let section = -1;
   let ended = false;
@@ -162,6 +169,7 @@ async function readLines(path: string, keep: RecordSink): Promise<LibraryIndex> 
       start = end + 1;
     }
     rest = text.slice(start);
+    if (turn) await turn();
   }
   rest += decoder.end();
   if (rest.length > 0) take(rest);

@@ -45,16 +45,21 @@ export class LibraryRepo implements LibraryStore {
     return this.currentMark;
   }
 
-  static async open(path: string): Promise<LibraryRepo> {
+  /** `turn`: awaited between the file's chunks (readLibraryFile). */
+  static async open(path: string, turn?: () => Promise<void>): Promise<LibraryRepo> {
     const pool = new LibraryPool();
     const columns = new TrackColumns();
     // Taken before the read: a file changed during it is marked as it was, so it counts as changed.
     const read = await readLibraryMark(path);
-    const stored = await readLibraryFile(path, {
-      artist: (raw) => pool.artist(raw),
-      album: (raw) => pool.album(raw),
-      track: (raw) => columns.add(raw),
-    });
+    const stored = await readLibraryFile(
+      path,
+      {
+        artist: (raw) => pool.artist(raw),
+        album: (raw) => pool.album(raw),
+        track: (raw) => columns.add(raw),
+      },
+      turn,
+    );
     columns.seal();
     const empty: LibraryIndex = { tracks: [], albums: [], artists: [] };
     // A file an older Melon wrote on one line is written a record a line at once: read whole, it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idleTurn, nextTurn } from '../../../server/services/next-turn.js';
+import { idleTurn, laterTurn, nextTurn } from '../../../server/services/next-turn.js';
 
 /** Counts the turns of the event loop (one check phase each) until stopped. */
 function turnCounter(): { readonly turns: number; stop(): void } {
@@ -51,6 +51,40 @@ describe('turns shared by work in the background', () => {
     await Promise.all(['a', 'b'].map((name) => nextTurn().then(() => order.push(name))));
     await idle;
     expect(order).toEqual(['a', 'b', 'idle']);
+  });
+
+  it("gives later work a turn after the waiting work's, ahead of idle work", async () => {
+    const order: string[] = [];
+    // Asked first, given last: a library read gives way to a request's work, idle work to both.
+    const asked = [
+      idleTurn().then(() => order.push('idle')),
+      laterTurn().then(() => order.push('later')),
+      nextTurn().then(() => order.push('a')),
+      nextTurn().then(() => order.push('b')),
+    ];
+    await Promise.all(asked);
+    expect(order).toEqual(['a', 'b', 'later', 'idle']);
+  });
+
+  it('still gives later work a turn while work a request waits for never pauses', async () => {
+    let running = true;
+    const busy = (async () => {
+      while (running) await nextTurn();
+    })();
+    let later = 0;
+    const reading = (async () => {
+      while (running) {
+        await laterTurn();
+        later += 1;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const whileBusy = later;
+    running = false;
+    await Promise.all([busy, reading]);
+    // Passed over for at most a while each time: some turns, but far fewer than the busy work's.
+    expect(whileBusy).toBeGreaterThanOrEqual(3);
+    expect(whileBusy).toBeLessThan(50);
   });
 
   it('still gives work nothing waits for a turn while other work never pauses', async () => {

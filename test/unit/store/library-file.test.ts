@@ -142,6 +142,37 @@ describe('library.json', () => {
     expect(Math.max(...perTurn.values()) * bytesPerTrack).toBeLessThanOrEqual(96 * 1024);
   });
 
+  it('waits for the turn it is given between chunks, so its read gives way to other work', async () => {
+    const tracks = Array.from({ length: 4000 }, (_, i) => ({ id: `t${i}`, artistIds: ['ar1'] }));
+    const file = temp.path('library.json');
+    await writeLibraryFile(file, makeLibrary({ artists: [{ id: 'ar1' }], albums: [{ id: 'al1' }], tracks }));
+    let turns = 0;
+    let readBeforeTurn = 0;
+    let read = 0;
+    const result = await readLibraryFile(
+      file,
+      {
+        artist: (raw) => raw,
+        album: (raw) => raw,
+        track: (raw) => {
+          read += 1;
+          return raw;
+        },
+      },
+      async () => {
+        if (turns === 0) readBeforeTurn = read;
+        turns += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    );
+    expect(result?.tracks).toHaveLength(tracks.length);
+    // A turn after each 64 KiB chunk: the first comes once a chunk's records are read, not before.
+    const chunks = Math.ceil((await stat(file)).size / (64 * 1024));
+    expect(turns).toBe(chunks);
+    expect(readBeforeTurn).toBeGreaterThan(0);
+    expect(readBeforeTurn).toBeLessThan(tracks.length);
+  });
+
   it('writes every byte even when the disk takes part of a write at a time', async () => {
     // A nearly full disk may take part of a write; the file must still be whole before it replaces
     // the old one. Every single write call here takes at most 7 bytes.
