@@ -185,16 +185,36 @@ export function* snapshotsFit(saved: SavedSnapshots): Generator<void, boolean> {
   for (const [column, size, none] of columns)
     for (let from = 0; from < column.length; from += CHECKED_PER_STEP) {
       yield;
-      for (const v of column.subarray(from, from + CHECKED_PER_STEP))
-        if (v >= size || (v < 0 && !(none && v === -1))) return false;
+      if (!inRange(column, from, Math.min(column.length, from + CHECKED_PER_STEP), size, none)) return false;
     }
   for (let from = 0; from < saved.count; from += CHECKED_PER_STEP) {
     yield;
-    for (const ms of saved.duration.subarray(from, from + CHECKED_PER_STEP))
-      if (!(ms >= 0 && ms !== Infinity)) return false;
+    if (!lengths(saved.duration, from, Math.min(saved.count, from + CHECKED_PER_STEP))) return false;
   }
-  const sum = (counts: Uint32Array) => counts.reduce((a, b) => a + b, 0);
   return sum(saved.artistCounts) === saved.artists.length && sum(saved.genreCounts) === saved.genres.length;
+}
+
+// The checks' loops are plain functions, which V8 compiles early (a generator's loop it compiles late).
+
+/** Whether `column[from, to)` are numbers of entries below `size` (or -1, where `none` may be). */
+function inRange(column: Int32Array, from: number, to: number, size: number, none: boolean): boolean {
+  for (let i = from; i < to; i += 1) {
+    const v = column[i]!;
+    if (v >= size || (v < 0 && !(none && v === -1))) return false;
+  }
+  return true;
+}
+
+/** Whether `ms[from, to)` are lengths: finite, not negative. */
+function lengths(ms: Float64Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) if (!(ms[i]! >= 0 && ms[i] !== Infinity)) return false;
+  return true;
+}
+
+function sum(counts: Uint32Array): number {
+  let total = 0;
+  for (let i = 0; i < counts.length; i += 1) total += counts[i]!;
+  return total;
 }
 
 /** Numbers checked, and snapshots added, a step. */
@@ -253,25 +273,41 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
   logged.trackNames.pushAll(saved.trackName);
   logged.albumNames.pushAll(saved.albumName);
   logged.durations.pushAll(saved.duration);
-  // A play counts once per genre group and once per spelling, however often it is tagged.
-  const { rawKey, rawSpelling } = tables.genres;
-  const { genreKeys, spellings } = logged;
-  // Room for the block's lists at once: grown list by list, each would be copied again and again.
-  logged.artists.reserve(saved.count, saved.artists.length);
-  logged.artistNames.reserve(saved.count, saved.artistNames.length);
-  logged.rawGenres.reserve(saved.count, saved.genres.length);
-  genreKeys.reserve(saved.count, saved.genres.length);
-  spellings.reserve(saved.count, saved.genres.length);
-  let artist = 0;
+  logged.artists.pushAll(saved.artistCounts, saved.artists);
+  logged.artistNames.pushAll(saved.artistCounts, saved.artistNames);
+  logged.rawGenres.pushAll(saved.genreCounts, saved.genres);
+  // A play counts once per genre group and once per spelling, however often it is tagged. Room for
+  // the block's lists at once: grown list by list, each would be copied again and again.
+  logged.genreKeys.reserve(saved.count, saved.genres.length);
+  logged.spellings.reserve(saved.count, saved.genres.length);
   let genre = 0;
-  for (let s = 0; s < saved.count; s += 1) {
-    if (s > 0 && (s % DEFINED_PER_STEP === 0 || (s % ITEMS_PER_LOOK === 0 && timeIsUp()))) yield;
-    const artists = saved.artistCounts[s]!;
-    logged.artists.push(saved.artists.subarray(artist, artist + artists));
-    logged.artistNames.push(saved.artistNames.subarray(artist, (artist += artists)));
-    const genres = saved.genres.subarray(genre, (genre += saved.genreCounts[s]!));
-    logged.rawGenres.push(genres);
-    for (const raw of genres) {
+  let sincePause = 0;
+  for (let s = 0; s < saved.count; s += ITEMS_PER_LOOK) {
+    if (s > 0 && (sincePause >= DEFINED_PER_STEP || timeIsUp())) {
+      yield;
+      sincePause = 0;
+    }
+    const end = Math.min(saved.count, s + ITEMS_PER_LOOK);
+    genre = groupGenres(saved, s, end, genre, tables.genres, logged);
+    sincePause += end - s;
+  }
+}
+
+/**
+ * Adds the genre groups and spellings of saved snapshots [from, to), whose raw tags start at
+ * `genre`; where the next snapshot's start (a plain function's loop, which V8 compiles early).
+ */
+function groupGenres(
+  { genres, genreCounts }: SavedSnapshots,
+  from: number,
+  to: number,
+  genre: number,
+  { rawKey, rawSpelling }: IndexTables['genres'],
+  { genreKeys, spellings }: ReturnType<IndexTables['snapshots']['logged']>,
+): number {
+  for (let s = from; s < to; s += 1) {
+    for (const end = genre + genreCounts[s]!; genre < end; genre += 1) {
+      const raw = genres[genre]!;
       if (rawKey[raw]! < 0) continue;
       genreKeys.addOnce(rawKey[raw]!);
       spellings.addOnce(rawSpelling[raw]!);
@@ -279,4 +315,5 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
     genreKeys.close();
     spellings.close();
   }
+  return genre;
 }

@@ -103,6 +103,22 @@ export class Lists {
     this.starts[++this.lists] = this.used;
   }
 
+  /**
+   * Appends `counts.length` lists, list i holding the next `counts[i]` of `values` (a saved block's
+   * lists, at once); the open list must be empty.
+   */
+  pushAll(counts: Uint32Array, values: Int32Array): void {
+    if (this.starts[this.lists] !== this.used) throw new Error('lists: one is open');
+    let total = 0;
+    for (let i = 0; i < counts.length; i += 1) total += counts[i]!;
+    if (total !== values.length) throw new Error('lists: counts and values differ');
+    this.reserve(counts.length, values.length);
+    this.all.set(values, this.used);
+    let end = this.used;
+    for (let i = 0; i < counts.length; i += 1) this.starts[++this.lists] = end += counts[i]!;
+    this.used = end;
+  }
+
   push(list: ArrayLike<number>): void {
     for (let i = 0; i < list.length; i += 1) this.add(list[i]!);
     this.close();

@@ -71,6 +71,13 @@ describe('the saved snapshot columns of a play index', () => {
     expect(contents(loaded)).toEqual(contents(tablesOf(61)));
   });
 
+  it("load a block of thousands, each snapshot's artists and genres its own across the load's steps", () => {
+    const built = tablesOf(3000);
+    const loaded = new IndexTables();
+    expect(load(loaded, encodeSnapshots(built, 0, [0, 0, 0, 0, 0]))).toBe(true);
+    expect(contents(loaded)).toEqual(contents(built));
+  });
+
   it('load each saved string whole, in UTF-8 of one byte a character or more, and in UTF-16', () => {
     const names = {
       ascii: (i: number) => `a track name long enough to share ${i}`,

@@ -20,6 +20,27 @@ describe('numbers per snapshot in typed arrays', () => {
     expect(lists.same(321, other, 322)).toBe(false);
   });
 
+  it("takes a saved block's lists at once, as pushed one by one", () => {
+    const one = new Lists();
+    const all = new Lists();
+    one.push([9]);
+    all.push([9]);
+    const lists = [[1, 2], [], [3], [4, 5, 6]];
+    for (const list of lists) one.push(list);
+    all.pushAll(
+      Uint32Array.from(lists, (l) => l.length),
+      Int32Array.from(lists.flat()),
+    );
+    expect(all.count).toBe(5);
+    expect(Array.from({ length: 5 }, (_, s) => all.of(s))).toEqual([[9], ...lists]);
+    expect(all.same(4, one, 4)).toBe(true);
+    // Counts that do not add up to the values, or a list left open, are refused.
+    expect(() => all.pushAll(Uint32Array.of(2), Int32Array.of(1))).toThrow();
+    expect([all.count, all.size]).toEqual([5, 7]);
+    all.add(7);
+    expect(() => all.pushAll(Uint32Array.of(1), Int32Array.of(1))).toThrow(/open/);
+  });
+
   it('gives back each number pushed, past the room it started with', () => {
     const ints = new IntColumn();
     const floats = new FloatColumn();
