@@ -35,7 +35,7 @@ export function latestFromSnapshots(
   snapshotAt: Float64Array,
   snapshotUser: Int32Array,
 ): LatestNames {
-  const latest = new LatestNames();
+  const latest = LatestNames.sizedFor(tables);
   for (let s = 0; s < tables.snapshots.count; s += 1) {
     if (snapshotAt[s]! > -Infinity) noteLatest(latest, tables, s, snapshotUser[s]!, snapshotAt[s]!);
   }
@@ -91,7 +91,9 @@ export class LatestLogs {
   /** A log of snapshot `s` by user `userIdx` at `at`. */
   note(s: number, userIdx: number, at: number): void {
     if (s >= this.snapshotAt.length) {
-      const cap = capacityFor(s + 1, this.snapshotAt.length);
+      // Room for every snapshot defined at once: a load's rows come in no order of snapshot, and
+      // grown a step at a time the columns would be copied over and over.
+      const cap = Math.max(capacityFor(s + 1, this.snapshotAt.length), this.tables.snapshots.count);
       this.snapshotAt = grown(this.snapshotAt, cap).fill(-Infinity, this.snapshotAt.length);
       this.snapshotUser = grown(this.snapshotUser, cap);
     }
@@ -120,7 +122,7 @@ export class LatestLogs {
   *prepareInSteps(perStep: number): Generator<void, void> {
     if (this.names) return;
     const changes = this.changes;
-    const latest = new LatestNames();
+    const latest = LatestNames.sizedFor(this.tables);
     for (let s = 0; s < this.tables.snapshots.count; s += 1) {
       if (s > 0 && s % perStep === 0) yield;
       if (this.changes !== changes) return;

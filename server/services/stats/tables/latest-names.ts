@@ -1,4 +1,5 @@
 import { capacityFor, grown } from '../columns/columns.js';
+import type { IndexTables } from './index-tables.js';
 import type { Lists } from './lists.js';
 
 /** The latest-log tables under the names the saved index (plays.index) has always used. */
@@ -24,6 +25,22 @@ export class LatestNames {
   private albumAt = new Float64Array(0);
   private artistName = new Int32Array(0);
   private artistAt = new Float64Array(0);
+
+  /** Empty, with room for every track, album and artist the tables hold (all of them noted next). */
+  static sizedFor({
+    tracks,
+    albums,
+    artists,
+  }: Pick<IndexTables, 'tracks' | 'albums' | 'artists'>): LatestNames {
+    const latest = new LatestNames();
+    latest.trackAt = new Float64Array(tracks.count).fill(-Infinity);
+    latest.trackUser = new Int32Array(tracks.count).fill(-1);
+    latest.albumAt = new Float64Array(albums.count).fill(-Infinity);
+    latest.albumName = new Int32Array(albums.count).fill(-1);
+    latest.artistAt = new Float64Array(artists.count).fill(-Infinity);
+    latest.artistName = new Int32Array(artists.count).fill(-1);
+    return latest;
+  }
 
   static fromSaved(saved: SavedLatest): LatestNames {
     return Object.assign(Object.create(LatestNames.prototype) as LatestNames, {

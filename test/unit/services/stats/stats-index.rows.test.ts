@@ -78,6 +78,15 @@ function withoutSpareRows(index: StatsIndex): StatsIndex {
     u.flags = u.flags.slice(0, u.n);
     u.ref = u.ref.slice(0, u.n);
   }
+  // The newest log per snapshot, with room for every snapshot defined when the rows came.
+  const { latest, tables } = index as unknown as {
+    latest: { snapshotAt: Float64Array; snapshotUser: Int32Array };
+    tables: { snapshots: { count: number } };
+  };
+  const count = tables.snapshots.count;
+  expect(latest.snapshotAt.length).toBeGreaterThanOrEqual(count);
+  latest.snapshotAt = latest.snapshotAt.slice(0, count);
+  latest.snapshotUser = latest.snapshotUser.slice(0, count);
   return index;
 }
 
@@ -137,7 +146,7 @@ describe('building the stats index from the play log as rows', () => {
     const later = makeVariedPlays(300).map((p) => ({ ...p, at: p.at + 86_400_000 }));
     await byEntry.log.appendMany(later);
     await byRows.log.appendMany(later);
-    expect(differences(byRows.index, byEntry.index, IGNORED)).toEqual([]);
+    expect(differences(withoutSpareRows(byRows.index), withoutSpareRows(byEntry.index), IGNORED)).toEqual([]);
     expect(Buffer.concat(byRows.index.takeUnsaved())).toEqual(Buffer.concat(byEntry.index.takeUnsaved()));
     await Promise.all([byEntry.log.close(), byRows.log.close()]);
   });
