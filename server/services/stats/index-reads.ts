@@ -27,7 +27,7 @@ import {
   type TopReader,
 } from './reads/top-lists.js';
 import type { Kind } from './sums/tally.js';
-import { UserTallies } from './sums/user-tallies.js';
+import { UserTallies, type RankedList } from './sums/user-tallies.js';
 import { IndexTables } from './tables/index-tables.js';
 import { LatestLogs, type LoggedSnapshot } from './tables/latest-logs.js';
 import { nextTurn } from '../next-turn.js';
@@ -99,9 +99,9 @@ export abstract class IndexReads {
   }
 
   /** Makes ahead, a slice of rows per turn, what a read of `f` would make at once (Listener.prepare). */
-  async prepare(f: StatsFilter): Promise<void> {
+  async prepare(f: StatsFilter, ranks?: readonly RankedList[]): Promise<void> {
     const sel = this.select(f);
-    if (sel) await this.listenerOf(f.userId)?.prepare(sel);
+    if (sel) await this.listenerOf(f.userId)?.prepare(sel, ranks);
   }
 
   /** Makes ahead what any read of a user without a device may make at once (Listener.prepareAll). */

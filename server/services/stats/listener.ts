@@ -6,7 +6,7 @@ import { logRows, type LogRows } from './columns/log-rows.js';
 import { entryAt, type IdOfLine } from './columns/row-entry.js';
 import { scanInSlices, type Slicing } from './columns/slices.js';
 import { UserColumns } from './columns/user-columns.js';
-import type { UserTallies } from './sums/user-tallies.js';
+import type { RankedList, UserTallies } from './sums/user-tallies.js';
 import type { RowSpan, Selection } from './reads/selection.js';
 
 /** Tries at settling in steps before a settle at once (Listener.settled). */
@@ -208,15 +208,15 @@ export class Listener {
 
   /**
    * Makes ahead, a slice per turn, what a read of `sel` would otherwise make at once and that takes
-   * long: a device's all-time sums (UserTallies.prepareDevice), the all-time rankings
-   * (UserTallies.prepareRankings), or for a range the row marks (UserTallies.prepareMarks).
+   * long: a device's all-time sums (UserTallies.prepareDevice), the all-time rankings `ranks` (all
+   * unless told; UserTallies.prepareRankings), or for a range the row marks (UserTallies.prepareMarks).
    */
-  async prepare(sel: Selection): Promise<void> {
+  async prepare(sel: Selection, ranks?: readonly RankedList[]): Promise<void> {
     await this.settled();
     const { tallies, slicing } = this.parts;
     if (sel.whole) {
       if (sel.device !== undefined) await tallies.prepareDevice(this.rows, sel.device, slicing);
-      else await tallies.prepareRankings(this.rows, slicing);
+      else await tallies.prepareRankings(this.rows, slicing, ranks);
     } else if (sel.device === undefined) {
       await tallies.prepareMarks(this.rows, slicing);
     }

@@ -28,6 +28,7 @@ import * as facts from './reads/period-facts.js';
 import type { LastPlayed, PlayCount, RankedItem, StatsFilter } from './reads/results.js';
 import type { StatsIndex } from './stats-index.js';
 import type { TopLists } from './reads/top-lists.js';
+import { recentRanks, type RankedList } from './sums/user-tallies.js';
 
 /** A log-play or log-skip request, validated. */
 export interface LogRequest {
@@ -196,7 +197,9 @@ export class StatsService {
   }
 
   top<K extends TopKind>(caller: Principal, kind: K, request: ReadRequest): Promise<TopOf[K][]> {
-    return this.read(this.rangedFilter(caller, request), (filter) => this.topOf(filter, kind, request));
+    return this.read(this.rangedFilter(caller, request), (filter) => this.topOf(filter, kind, request), [
+      kind,
+    ]);
   }
 
   private topOf<K extends TopKind>(filter: StatsFilter, kind: K, request: ReadRequest): TopOf[K][] {
@@ -227,12 +230,16 @@ export class StatsService {
     kind: 'tracks' | 'albums' | 'artists',
     request: ReadRequest,
   ): Promise<RankedItem[]> {
-    return this.read(this.rangedFilter(caller, request), (filter) => {
-      const offset = request.page * request.count;
-      if (kind === 'tracks') return this.index.topTracks(filter, offset, request.count);
-      if (kind === 'albums') return this.index.topAlbums(filter, offset, request.count);
-      return this.index.topArtists(filter, offset, request.count);
-    });
+    return this.read(
+      this.rangedFilter(caller, request),
+      (filter) => {
+        const offset = request.page * request.count;
+        if (kind === 'tracks') return this.index.topTracks(filter, offset, request.count);
+        if (kind === 'albums') return this.index.topAlbums(filter, offset, request.count);
+        return this.index.topArtists(filter, offset, request.count);
+      },
+      [kind],
+    );
   }
 
   /** Ranked items of a top list as the top-* reads answer them, the first at rank `firstRank`. */
@@ -242,7 +249,8 @@ export class StatsService {
 
   recent<K extends RecentKind>(caller: Principal, kind: K, request: ReadRequest): Promise<RecentOf[K][]> {
     // Recent lists take no date filters (docs/API.md, Statistics).
-    return this.read(this.allTimeFilter(caller, request), (filter) => this.recentOf(filter, kind, request));
+    const filter = this.allTimeFilter(caller, request);
+    return this.read(filter, (f) => this.recentOf(f, kind, request), recentRanks(kind));
   }
 
   private recentOf<K extends RecentKind>(filter: StatsFilter, kind: K, request: ReadRequest): RecentOf[K][] {
@@ -346,8 +354,16 @@ export class StatsService {
    * listener's row marks) is made, a slice at a time, giving other requests their turns
    * (StatsIndex.prepare). Every read of a range or a device goes through here, whoever asks.
    */
-  private async read<T>(filter: StatsFilter, answer: (filter: StatsFilter) => T): Promise<T> {
-    await this.index.prepare(filter);
+  /**
+   * `answer` once what it reads is made ahead (StatsIndex.prepare): of an all-time read, the rankings
+   * `ranks` only, when it says which it pages (every ranking otherwise).
+   */
+  private async read<T>(
+    filter: StatsFilter,
+    answer: (filter: StatsFilter) => T,
+    ranks?: readonly RankedList[],
+  ): Promise<T> {
+    await this.index.prepare(filter, ranks);
     return answer(filter);
   }
 

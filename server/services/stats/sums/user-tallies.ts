@@ -15,7 +15,7 @@ export const DEVICE_SUMS_KEPT = 4;
 
 /** The lists kept ranked for all-time reads (ranking.ts). */
 export type RankedList = Kind | 'recentAlbums' | 'recentArtists';
-const RANKED_LISTS: readonly RankedList[] = [
+export const RANKED_LISTS: readonly RankedList[] = [
   'tracks',
   'albums',
   'artists',
@@ -23,6 +23,11 @@ const RANKED_LISTS: readonly RankedList[] = [
   'recentAlbums',
   'recentArtists',
 ];
+
+/** The rankings a user's recent list of `kind` pages (the recent tracks are read from the rows). */
+export function recentRanks(kind: 'tracks' | 'albums' | 'artists'): readonly RankedList[] {
+  return kind === 'albums' ? ['recentAlbums'] : kind === 'artists' ? ['recentArtists'] : [];
+}
 
 /**
  * A user's sums and rankings: all-time sums per kind and per device, kept current by `count` on every
@@ -112,11 +117,12 @@ export class UserTallies {
   }
 
   /**
-   * Makes a user's all-time rankings ahead of an all-time read, each sorted a step per turn of the
-   * event loop (Ranking.prepare): made at the read, a heavy listener's would hold the loop.
+   * Makes a user's all-time rankings (`lists` of them) ahead of an all-time read, each sorted a step
+   * per turn of the event loop (Ranking.prepare): made at the read, a heavy listener's would hold
+   * the loop.
    */
-  async prepareRankings(u: UserColumns, { nextTurn }: Slicing): Promise<void> {
-    for (const list of RANKED_LISTS) await this.ranking(u, list).prepare(() => u.n, nextTurn);
+  async prepareRankings(u: UserColumns, { nextTurn }: Slicing, lists = RANKED_LISTS): Promise<void> {
+    for (const list of lists) await this.ranking(u, list).prepare(() => u.n, nextTurn);
   }
 
   private folded(sums: Tally): Tallies {

@@ -87,6 +87,21 @@ describe('a listener left to settle after a load', () => {
     expect(listener.rows.firstHeard?.[artist]).toBe(1_001);
   });
 
+  it('makes ahead only the rankings an all-time read pages, when it names them', async () => {
+    const { listener } = loaded(5_000);
+    const u = listener.rows;
+    const allTime = { u, lo: 0, hi: u.n, device: undefined, whole: true };
+    await listener.prepare(allTime, ['tracks']);
+    expect([...listener.rows.rankings.keys()]).toEqual(['tracks']);
+    // A read that names none (a recent list read from the rows) makes none; one that does not say, all.
+    await listener.prepare(allTime, []);
+    expect(listener.rows.rankings.size).toBe(1);
+    await listener.prepare(allTime);
+    expect([...listener.rows.rankings.keys()]).toEqual(
+      expect.arrayContaining(['tracks', 'albums', 'artists', 'genres', 'recentAlbums', 'recentArtists']),
+    );
+  });
+
   it('keeps nothing a row added while it settles made stale, and settles afresh after', async () => {
     const { listener, s, artist } = loaded(5_000);
     const steps = listener.settleInSteps();
