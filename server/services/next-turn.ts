@@ -10,19 +10,19 @@
 export const nextTurn = (): Promise<void> => wait(NOW);
 
 /**
- * A turn that gives way to `nextTurn`'s work: for work requests wait for as a whole but none is
- * waiting on this very moment, such as the library's read once the statistics answer without it
- * (a first statistics read's own work then goes first). It comes before idle work, and once passed
- * over for `PASSED_OVER_MS` it takes the next turn anyway.
+ * A turn that gives way to `nextTurn`'s work, as `idleTurn` does, with a share of its own: for work
+ * requests wait for as a whole but none is waiting on this very moment, such as the library's read
+ * once the statistics answer without it (a first statistics read's own work then goes first). With
+ * no `nextTurn` waiting it takes turns in alternation with idle work, so neither holds the other off.
  */
 export const laterTurn = (): Promise<void> => wait(LATER);
 
 /**
- * A turn given when no `nextTurn` or `laterTurn` waits: for work that nothing waits for (what a
- * start leaves for after its load), so it hardly slows the work a request waits for. Work in the
- * background that never pauses would hold it off for good (and what it frees with it), so once it
- * has been passed over for `PASSED_OVER_MS` it takes the next turn anyway: at most one turn in that
- * time.
+ * A turn given when no `nextTurn` waits (in alternation with `laterTurn`): for work that nothing
+ * waits for (what a start leaves for after its load), so it hardly slows the work a request waits
+ * for. Work in the background that never pauses would hold it off for good (and what it frees with
+ * it), so once it has been passed over for `PASSED_OVER_MS` it takes the next turn anyway: at most
+ * one turn in that time.
  */
 export const idleTurn = (): Promise<void> => wait(IDLE);
 
@@ -39,8 +39,9 @@ const tier = (): Tier => ({ waiting: [], since: 0 });
 const NOW = tier();
 const LATER = tier();
 const IDLE = tier();
-/** First to last: a tier gets a turn when none before it waits, or once passed over too long. */
 const TIERS = [NOW, LATER, IDLE];
+/** The tiers that give way to NOW: one gets a turn when NOW has none waiting, or once passed over too long. */
+const GIVING_WAY = [LATER, IDLE];
 let scheduled = false;
 
 function wait(t: Tier): Promise<void> {
@@ -56,10 +57,11 @@ function wait(t: Tier): Promise<void> {
 function giveTurn(): void {
   scheduled = false;
   const now = performance.now();
-  const waiting = TIERS.filter((t) => t.waiting.length > 0);
-  // The lowest tier passed over too long goes first, else the first that waits.
-  const overdue = waiting.filter((t) => t !== NOW && now - t.since >= PASSED_OVER_MS).pop();
-  const given = overdue ?? waiting[0];
+  const waiting = GIVING_WAY.filter((t) => t.waiting.length > 0);
+  // Of the tiers that give way, the one passed over longest: they alternate.
+  const longest = waiting.reduce<Tier | undefined>((a, t) => (a && a.since <= t.since ? a : t), undefined);
+  const overdue = longest && now - longest.since >= PASSED_OVER_MS;
+  const given = overdue || NOW.waiting.length === 0 ? longest : NOW;
   if (!given) return;
   given.since = now;
   const next = given.waiting.shift()!;

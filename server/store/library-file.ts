@@ -131,7 +131,7 @@ const invalid = (path: string) =>
  * young generation: a string past V8's largest regular object (128 KiB) is made in the old one, and
  * a library's worth of them brought its full collections into the read.
  */
-const CHUNK_BYTES = 1 << 16;
+export const CHUNK_BYTES = 1 << 16;
 
 async function readLines(path: string, keep: RecordSink, turn?: () => Promise<void>): Promise<LibraryIndex> {
   const index: LibraryIndex = { artists: [], albums: [], tracks: [] };

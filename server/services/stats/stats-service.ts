@@ -129,7 +129,7 @@ export class StatsService {
   }
 
   listeningTime(caller: Principal, request: ReadRequest): Promise<ListeningTime> {
-    return this.read(this.rangedFilter(caller, request), (filter) => this.listeningOf(filter, request));
+    return this.read(this.rangedFilter(caller, request), (filter) => this.listeningOf(filter, request), []);
   }
 
   private listeningOf(filter: StatsFilter, request: ReadRequest): ListeningTime {
@@ -351,12 +351,9 @@ export class StatsService {
 
   /**
    * Runs a read once what it needs and would make at once (a device's all-time sums, a heavy
-   * listener's row marks) is made, a slice at a time, giving other requests their turns
-   * (StatsIndex.prepare). Every read of a range or a device goes through here, whoever asks.
-   */
-  /**
-   * `answer` once what it reads is made ahead (StatsIndex.prepare): of an all-time read, the rankings
-   * `ranks` only, when it says which it pages (every ranking otherwise).
+   * listener's row marks, the rankings it pages: `ranks`, all unless it says) is made, a slice at a
+   * time, giving other requests their turns (StatsIndex.prepare). Every read of a range or a device
+   * goes through here, whoever asks.
    */
   private async read<T>(
     filter: StatsFilter,

@@ -53,9 +53,9 @@ describe('turns shared by work in the background', () => {
     expect(order).toEqual(['a', 'b', 'idle']);
   });
 
-  it("gives later work a turn after the waiting work's, ahead of idle work", async () => {
+  it('gives later and idle work their turns after the waiting work, the longest waiting first', async () => {
     const order: string[] = [];
-    // Asked first, given last: a library read gives way to a request's work, idle work to both.
+    // Asked first, given last: a library read and idle work give way to a request's work.
     const asked = [
       idleTurn().then(() => order.push('idle')),
       laterTurn().then(() => order.push('later')),
@@ -63,7 +63,23 @@ describe('turns shared by work in the background', () => {
       nextTurn().then(() => order.push('b')),
     ];
     await Promise.all(asked);
-    expect(order).toEqual(['a', 'b', 'later', 'idle']);
+    expect(order).toEqual(['a', 'b', 'idle', 'later']);
+  });
+
+  it('alternates later and idle work while no request work waits: neither holds the other off', async () => {
+    const ran: string[] = [];
+    const loop = (name: string, turn: () => Promise<void>) =>
+      (async () => {
+        for (let i = 0; i < 20; i++) {
+          await turn();
+          ran.push(name);
+        }
+      })();
+    await Promise.all([loop('later', laterTurn), loop('idle', idleTurn)]);
+    // A library read waiting on every turn would otherwise leave the idle work none until it ends.
+    const firstHalf = ran.slice(0, 20);
+    expect(firstHalf.filter((name) => name === 'idle').length).toBeGreaterThanOrEqual(9);
+    expect(firstHalf.filter((name) => name === 'later').length).toBeGreaterThanOrEqual(9);
   });
 
   it('still gives later work a turn while work a request waits for never pauses', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { plainTrack, type LibraryIndex, type TrackRecord } from '../../../server/domain/library.js';
 import { StoreFileError } from '../../../server/store/json-document.js';
 import {
+  CHUNK_BYTES,
   isInLines,
   readLibraryFile,
   readLibraryMark,
@@ -166,8 +167,8 @@ describe('library.json', () => {
       },
     );
     expect(result?.tracks).toHaveLength(tracks.length);
-    // A turn after each 64 KiB chunk: the first comes once a chunk's records are read, not before.
-    const chunks = Math.ceil((await stat(file)).size / (64 * 1024));
+    // A turn after each chunk the file is read in: the first once a chunk's records are read.
+    const chunks = Math.ceil((await stat(file)).size / CHUNK_BYTES);
     expect(turns).toBe(chunks);
     expect(readBeforeTurn).toBeGreaterThan(0);
     expect(readBeforeTurn).toBeLessThan(tracks.length);

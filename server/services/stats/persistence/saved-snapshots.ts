@@ -295,7 +295,8 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
 
 /**
  * Adds the genre groups and spellings of saved snapshots [from, to), whose raw tags start at
- * `genre`; where the next snapshot's start (a plain function's loop, which V8 compiles early).
+ * `genre`; returns where the next snapshot's raw tags start. A plain function's loop, which V8
+ * compiles early.
  */
 function groupGenres(
   { genres, genreCounts }: SavedSnapshots,

@@ -71,7 +71,7 @@ describe('the saved snapshot columns of a play index', () => {
     expect(contents(loaded)).toEqual(contents(tablesOf(61)));
   });
 
-  it("load a block of thousands, each snapshot's artists and genres its own across the load's steps", () => {
+  it("load a block of thousands, each snapshot's artists and genres its own across the load's pieces", () => {
     const built = tablesOf(3000);
     const loaded = new IndexTables();
     expect(load(loaded, encodeSnapshots(built, 0, [0, 0, 0, 0, 0]))).toBe(true);
