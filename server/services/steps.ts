@@ -34,6 +34,31 @@ export function runFor<T>(until: number, now: () => number, run: () => T): T {
 /** How many items a loop inside a step runs between two looks at `timeIsUp` (a power of two). */
 export const ITEMS_PER_LOOK = 256;
 
+/**
+ * Runs `run` over items [0, count) a piece of `piece` at a time, pausing before a piece once
+ * `perStep` items ran since the last pause or `timeIsUp` says so (never when `perStep` is Infinity:
+ * steps run at once). `run` is a plain function, whose loop V8 compiles early (a generator's loop it
+ * compiles late); false from it ends the pieces, and so does this (true once every piece ran).
+ */
+export function* inPieces(
+  count: number,
+  piece: number,
+  perStep: number,
+  run: (from: number, to: number) => boolean | void,
+): Steps<boolean> {
+  let sincePause = 0;
+  for (let from = 0; from < count; from += piece) {
+    if (perStep !== Infinity && from > 0 && (sincePause >= perStep || timeIsUp())) {
+      yield;
+      sincePause = 0;
+    }
+    const to = Math.min(count, from + piece);
+    if (run(from, to) === false) return false;
+    sincePause += to - from;
+  }
+  return true;
+}
+
 /** Runs the steps to the end at once (a request that needs the result now). */
 export function finish<T>(steps: Steps<T>): T {
   let step = steps.next();

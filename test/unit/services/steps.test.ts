@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   finish,
   inBackground,
+  inPieces,
   ITEMS_PER_LOOK,
   STEP_MS,
   timeIsUp,
@@ -84,6 +85,29 @@ describe('steps', () => {
     expect(await made).toBeUndefined();
     expect(ran.count).toBe(stoppedAt);
     expect(ran.count).toBeLessThan(100 * STEP_MS);
+  });
+});
+
+describe('work in pieces', () => {
+  /** The pieces run and where the steps paused, in order. */
+  function trace(count: number, piece: number, perStep: number, stopAt = Infinity) {
+    const events: string[] = [];
+    const steps = inPieces(count, piece, perStep, (from, to) => {
+      events.push(`${from}-${to}`);
+      return from < stopAt;
+    });
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) events.push('pause');
+    return { events, done: step.value };
+  }
+
+  it('runs every piece, pausing once a step has run its items, the last piece short', () => {
+    expect(trace(10, 3, 6)).toEqual({ events: ['0-3', '3-6', 'pause', '6-9', '9-10'], done: true });
+  });
+
+  it('never pauses when a step has no bound, and ends when a piece says so', () => {
+    expect(trace(10, 3, Infinity)).toEqual({ events: ['0-3', '3-6', '6-9', '9-10'], done: true });
+    expect(trace(10, 3, 3, 3)).toEqual({ events: ['0-3', 'pause', '3-6'], done: false });
   });
 });
 

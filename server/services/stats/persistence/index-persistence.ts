@@ -13,7 +13,7 @@ import {
   snapshotsFit,
   type SavedSnapshots,
 } from './saved-snapshots.js';
-import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
+import { inPieces, ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
 
 /** The snapshots a saved block defines: numbered as the log numbers them, or from its texts. */
 export interface DefinedSnapshots {
@@ -140,23 +140,15 @@ export function* addBlock(
   }
   if (stepping) yield;
   const counts = { users: userCount, snapshots: snapshotCount, devices: deviceCount };
-  // Rows a piece at a time: a plain function's loop, which V8 compiles after its first pieces (a
-  // generator's loop between yields it compiles late), with a pause between steps for a load made
-  // in the background (StatsIndex.loadInSteps), and sooner once the turn's time is up.
+  // Rows a piece at a time (inPieces), with a pause between steps for a load made in the background
+  // (StatsIndex.loadInSteps), and sooner once the turn's time is up.
   const piece = Math.min(ITEMS_PER_LOOK, rowsPerStep);
   const run = savedRun(piece);
-  let sincePause = 0;
-  for (let r = 0; r < block.count; r += piece) {
-    if (stepping && r > 0 && (sincePause >= rowsPerStep || timeIsUp())) {
-      yield;
-      sincePause = 0;
-    }
-    const end = Math.min(block.count, r + piece);
+  yield* inPieces(block.count, piece, rowsPerStep, (from, to) => {
     // A row whose id is kept in memory (no log line) is added on its own, and the rows of its piece.
-    if (decodeRun(view, r, end, counts, run)) placeRun(run);
-    else placeRows(view, r, end, counts, place, rowsOf, otherIds);
-    sincePause += end - r;
-  }
+    if (decodeRun(view, from, to, counts, run)) placeRun(run);
+    else placeRows(view, from, to, counts, place, rowsOf, otherIds);
+  });
 }
 
 function savedRun(count: number): SavedRun {
@@ -321,18 +313,9 @@ export function* checkBlocks(
     snapshots += saved?.count ?? fields.length;
     const view = new DataView(block.records.buffer, block.records.byteOffset, block.records.byteLength);
     const counts = { users: users.size, snapshots, devices: devices.size, otherIds: block.otherIds.length };
-    // A piece at a time, in a plain function's loop, as addBlock adds them.
-    const piece = 16 * ITEMS_PER_LOOK;
-    let sincePause = 0;
-    for (let r = 0; r < block.count; r += piece) {
-      if (r > 0 && (sincePause >= RECORDS_PER_CHECK_STEP || timeIsUp())) {
-        yield;
-        sincePause = 0;
-      }
-      const end = Math.min(block.count, r + piece);
-      if (!recordsFit(view, r, end, counts)) return undefined;
-      sincePause += end - r;
-    }
+    // A piece at a time, as addBlock adds them.
+    const fit = (from: number, to: number) => recordsFit(view, from, to, counts);
+    if (!(yield* inPieces(block.count, 16 * ITEMS_PER_LOOK, RECORDS_PER_CHECK_STEP, fit))) return undefined;
   }
   return defined;
 }

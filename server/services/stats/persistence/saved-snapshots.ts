@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import type { IndexTables } from '../tables/index-tables.js';
-import { ITEMS_PER_LOOK, timeIsUp } from '../../steps.js';
+import { inPieces, ITEMS_PER_LOOK } from '../../steps.js';
 
 /**
  * The snapshot table's new part in a saved block (saved-index.ts, format 4), as binary columns: a
@@ -281,22 +281,14 @@ export function* defineSaved(tables: IndexTables, saved: SavedSnapshots): Genera
   logged.genreKeys.reserve(saved.count, saved.genres.length);
   logged.spellings.reserve(saved.count, saved.genres.length);
   let genre = 0;
-  let sincePause = 0;
-  for (let s = 0; s < saved.count; s += ITEMS_PER_LOOK) {
-    if (s > 0 && (sincePause >= DEFINED_PER_STEP || timeIsUp())) {
-      yield;
-      sincePause = 0;
-    }
-    const end = Math.min(saved.count, s + ITEMS_PER_LOOK);
-    genre = groupGenres(saved, s, end, genre, tables.genres, logged);
-    sincePause += end - s;
-  }
+  yield* inPieces(saved.count, ITEMS_PER_LOOK, DEFINED_PER_STEP, (from, to) => {
+    genre = groupGenres(saved, from, to, genre, tables.genres, logged);
+  });
 }
 
 /**
  * Adds the genre groups and spellings of saved snapshots [from, to), whose raw tags start at
- * `genre`; returns where the next snapshot's raw tags start. A plain function's loop, which V8
- * compiles early.
+ * `genre`; returns where the next snapshot's raw tags start.
  */
 function groupGenres(
   { genres, genreCounts }: SavedSnapshots,

@@ -15,7 +15,7 @@ export const DEVICE_SUMS_KEPT = 4;
 
 /** The lists kept ranked for all-time reads (ranking.ts). */
 export type RankedList = Kind | 'recentAlbums' | 'recentArtists';
-export const RANKED_LISTS: readonly RankedList[] = [
+const RANKED_LISTS: readonly RankedList[] = [
   'tracks',
   'albums',
   'artists',
